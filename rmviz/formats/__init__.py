@@ -1,0 +1,74 @@
+"""Games to and from files: rmviz JSON and Gambit .nfg, chosen by extension.
+
+:func:`load_game` also resolves the other ways a person names a game on the command line:
+a catalog id (``rps-crash``) or a random spec (``random:zero-sum:100x100:seed=3``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rmviz.errors import FormatError, RmvizError
+from rmviz.formats.nfg import read_nfg, write_nfg
+from rmviz.formats.rmviz_json import read_json, write_json
+from rmviz.games.catalog import CATALOG, catalog_game
+from rmviz.games.generators import parse_random_spec
+from rmviz.games.normal_form import NormalFormGame
+
+READERS = {".json": read_json, ".nfg": read_nfg}
+WRITERS = {".json": write_json, ".nfg": write_nfg}
+
+
+def read_game_file(path: str | Path) -> NormalFormGame:
+    """Read a game file; the format follows the extension (.json, .nfg)."""
+    path = Path(path)
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        raise FormatError(
+            f"{path}: unknown file type {path.suffix or '(none)'!r}; rmviz reads "
+            f"{', '.join(READERS)}"
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise FormatError(f"{path}: is a folder, not a game file") from None
+    except PermissionError:
+        raise FormatError(f"{path}: permission denied") from None
+    except UnicodeDecodeError as error:
+        raise FormatError(f"{path}: not a text file ({error.reason} at byte {error.start})") from None
+    return reader(text, str(path))
+
+
+def write_game_file(game: NormalFormGame, path: str | Path) -> None:
+    """Write ``game`` to ``path`` in the format its extension names (.json, .nfg)."""
+    path = Path(path)
+    writer = WRITERS.get(path.suffix.lower())
+    if writer is None:
+        raise FormatError(
+            f"{path}: cannot write {path.suffix or 'files without an extension'!r}; "
+            f"choose one of {', '.join(WRITERS)}"
+        )
+    try:
+        path.write_text(writer(game), encoding="utf-8")
+    except OSError as error:
+        raise FormatError(f"{path}: cannot write ({error.strerror})") from None
+
+
+def load_game(spec: str) -> NormalFormGame:
+    """The game a person names: a catalog id, a ``random:`` spec, or a file path."""
+    if spec.startswith("random:"):
+        return parse_random_spec(spec)
+    if spec in CATALOG:
+        return catalog_game(spec)
+    path = Path(spec)
+    if path.suffix or path.exists():
+        return read_game_file(path)
+    raise RmvizError(
+        f"{spec!r} is not a catalog game, a random: spec or a file; "
+        f"catalog games: {', '.join(CATALOG)}"
+    )
+
+
+__all__ = ["load_game", "read_game_file", "read_json", "read_nfg", "write_game_file", "write_json", "write_nfg"]

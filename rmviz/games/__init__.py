@@ -1,0 +1,16 @@
+"""What a game is: payoffs and names, NumPy only (no Qt, no solver, no files)."""
+
+from __future__ import annotations
+
+from rmviz.games.catalog import CATALOG, CatalogEntry, catalog_game
+from rmviz.games.generators import parse_random_spec, random_game
+from rmviz.games.normal_form import NormalFormGame
+
+__all__ = [
+    "CATALOG",
+    "CatalogEntry",
+    "NormalFormGame",
+    "catalog_game",
+    "parse_random_spec",
+    "random_game",
+]

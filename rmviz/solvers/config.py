@@ -1,0 +1,127 @@
+"""What to run: an algorithm as a composition of small named pieces.
+
+A regret-minimisation run is (DESIGN.md, "Algorithms are compositions, not copies"):
+
+* a regret update rule: regret matching, RM+ (``plus``: clip the guiding regrets at zero,
+  Tammelin 2014), predictive (``predictive``: play ``[R + m]_+`` with the prediction ``m``
+  = the last instantaneous regret, Syrgkanis et al. 2015; Farina, Kroer & Sandholm 2021);
+* an iterate weighting (uniform, linear, discounted, greedy; see :mod:`.weighting`) and
+  optionally a separate averaging scheme;
+* a regret kind: ``external`` (average play -> CCE; -> NE in two-player zero-sum) or
+  ``internal`` (empirical play -> CE; Hart & Mas-Colell 2000);
+* a play mode: ``expected`` (mixed strategies, expected payoffs) or ``sampled`` (each player
+  samples one action; regrets from the realised payoffs, as in the seed snippet's
+  "stochastic variant");
+* an update schedule: ``simultaneous`` or ``alternating`` (players update in turn, each
+  against the others' newest strategies; Tammelin 2014).
+
+:data:`PRESETS` names the usual combinations for the CLI and the app.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rmviz.errors import ConfigError
+from rmviz.solvers.backend import DEVICES
+from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
+
+PLAY_MODES = ("expected", "sampled")
+SCHEDULES = ("simultaneous", "alternating")
+REGRET_KINDS = ("external", "internal")
+
+
+@dataclass(frozen=True)
+class SolverConfig:
+    """A normal-form regret-minimisation run. See the module docstring for each field."""
+
+    algorithm: str = "rm"
+    plus: bool = False
+    predictive: bool = False
+    weighting: str = "uniform"
+    averaging: str | None = None  # None: same as ``weighting``
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    # Greedy weight floor as a fraction of the average weight so far; None = the paper's
+    # recommendation: 0.5 (w_sum/(2t)) for external regret in two-player zero-sum games,
+    # no floor otherwise (Zhang, Lerer & Brown 2022, "Greedy Weights" and appendix).
+    greedy_floor: float | None = None
+    regret: str = "external"
+    # Inertia alpha of sampled internal RM, in payoff units; None = 0.1 x the payoff range.
+    # The paper's 1e-10 (Zhang, Lerer & Brown 2022, footnote 1) suits large random games but
+    # leaves no inertia at all: in Battle of the Partners both players then switch every
+    # time and cycle (Cinema, Dancing) <-> (Dancing, Cinema) forever (CE gap stays 5.0),
+    # and RPS with Crash stalls at a CE gap of 0.6; 0.1 x range converges on every catalog
+    # game (docs/algorithms.md).
+    inertia: float | None = None
+    play: str = "expected"
+    updates: str = "simultaneous"
+    seed: int = 0
+    device: str = "auto"
+    # Players whose strategy is fixed (they do not learn): {player index: mixed strategy}.
+    fixed_strategies: Mapping[int, Sequence[float]] = field(default_factory=dict)
+    # Track the CE gap (an |A_i| x |A_i| accumulator per player). None: always in sampled
+    # play or with internal regrets, in expected play only while max |A_i| <= 256.
+    track_ce: bool | None = None
+
+    def validated(self) -> SolverConfig:
+        """This config after checking every field; a :class:`ConfigError` says what is wrong."""
+        for name, value, allowed in (
+            ("weighting", self.weighting, WEIGHTINGS),
+            ("regret", self.regret, REGRET_KINDS),
+            ("play", self.play, PLAY_MODES),
+            ("updates", self.updates, SCHEDULES),
+            ("device", self.device, DEVICES),
+        ):
+            if value not in allowed:
+                raise ConfigError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
+        if self.averaging is not None and self.averaging not in AVERAGINGS:
+            raise ConfigError(f"unknown averaging {self.averaging!r}; choose one of {', '.join(AVERAGINGS)}")
+        if self.weighting == "greedy":
+            if self.averaging is not None:
+                raise ConfigError("greedy weights set the average's weights themselves; leave averaging unset")
+            if self.updates != "simultaneous":
+                raise ConfigError(
+                    "greedy weights choose one weight per iteration for all players: "
+                    "use simultaneous updates"
+                )
+        for name in ("alpha", "beta", "gamma"):
+            if not math.isfinite(getattr(self, name)):
+                raise ConfigError(f"{name} must be a finite number")
+        if self.inertia is not None and not (0 < self.inertia < math.inf):
+            raise ConfigError("the inertia of internal regret matching must be a positive number")
+        if self.greedy_floor is not None and not (0 <= self.greedy_floor < math.inf):
+            raise ConfigError("the greedy weight floor must be a fraction >= 0 of the average weight")
+        return self
+
+    def with_(self, **changes: Any) -> SolverConfig:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "rm": ("regret matching (Blackwell; Hart & Mas-Colell 2000)", {}),
+    "rm+": ("RM+: clipped regrets, linear averaging (Tammelin 2014)",
+            {"plus": True, "averaging": "linear"}),
+    "linear-rm": ("linear RM: iteration t weighs t (Brown & Sandholm 2019)", {"weighting": "linear"}),
+    "discounted-rm": ("discounted RM, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)",
+                      {"weighting": "discounted"}),
+    "predictive-rm+": ("predictive RM+, linear averaging (Farina, Kroer & Sandholm 2021)",
+                       {"plus": True, "predictive": True, "averaging": "linear"}),
+    "greedy-rm": ("RM with greedy weights (Zhang, Lerer & Brown 2022)", {"weighting": "greedy"}),
+    "internal-rm": ("internal regret matching -> CE (Hart & Mas-Colell 2000)", {"regret": "internal"}),
+    "greedy-internal-rm": ("internal RM with greedy weights -> CE (Zhang, Lerer & Brown 2022)",
+                           {"regret": "internal", "weighting": "greedy"}),
+}
+
+
+def preset(name: str, **overrides: Any) -> SolverConfig:
+    """The :class:`SolverConfig` of preset ``name`` with ``overrides`` applied, validated."""
+    if name not in PRESETS:
+        raise ConfigError(f"unknown algorithm {name!r}; choose one of {', '.join(PRESETS)}")
+    fields = {**PRESETS[name][1], **{k: v for k, v in overrides.items() if v is not None}}
+    return SolverConfig(algorithm=name, **fields).validated()

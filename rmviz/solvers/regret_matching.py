@@ -1,0 +1,58 @@
+"""Regret matching: from cumulative regrets to the next strategy.
+
+* External (Blackwell 1956; Hart & Mas-Colell 2000, as taught in the CFR lecture):
+  ``pi(a) = R_+(a) / sum_b R_+(b)``, uniform when no regret is positive.
+* Internal, mixed strategies (Hart & Mas-Colell 2000; Blum & Mansour 2007): with the
+  swap regrets ``R(b, a)`` (gain from having played ``a`` whenever ``b`` was played), play
+  the stationary distribution of the Markov chain that moves from ``b`` to ``a`` at rate
+  ``R_+(b, a)``. Then ``sum_b pi(b) R_+(b, a) = pi(a) sum_c R_+(a, c)`` for every ``a``,
+  which is what makes the internal regrets approach the negative orthant.
+* Internal, sampled play (Hart & Mas-Colell 2000 with the inertia of Zhang, Lerer & Brown
+  2022, eq. "regret matching"): having last played ``k``, switch to ``a != k`` with
+  probability ``R_+(k, a) / (alpha + sum_c R_+(k, c))`` and stay with
+  ``alpha / (alpha + sum_c R_+(k, c))``.
+
+Functions take NumPy or CuPy arrays through ``xp``.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+
+def regret_matching(regret: Any, xp: ModuleType) -> Any:
+    """``[R]_+ / sum [R]_+``, or uniform when no regret is positive (shape ``(A,)``)."""
+    positive = xp.maximum(regret, 0.0)
+    total = positive.sum()
+    uniform = xp.full(regret.shape, 1.0 / regret.shape[0])
+    return xp.where(total > 0, positive / xp.where(total > 0, total, 1.0), uniform)
+
+
+def internal_regret_matching(swap_regret: Any, xp: ModuleType) -> Any:
+    """The stationary distribution of the chain with rates ``R_+(b, a)``, ``b != a``.
+
+    Solves ``pi M = 0, sum pi = 1`` with the generator ``M = R_+ - diag(row sums)`` by least
+    squares: when the chain has several closed classes the minimum-norm solution is a
+    positive mixture of their stationary distributions, and with no positive regret at all
+    it is uniform. Cost O(A^3): meant for small games (use sampled play for large ones).
+    """
+    rates = xp.maximum(swap_regret, 0.0)
+    rates = rates - xp.diag(xp.diag(rates))
+    generator = rates - xp.diag(rates.sum(axis=1))
+    n = rates.shape[0]
+    system = xp.concatenate([generator.T, xp.ones((1, n))], axis=0)
+    target = xp.concatenate([xp.zeros(n), xp.ones(1)])
+    solution = xp.linalg.lstsq(system, target, rcond=None)[0]
+    solution = xp.maximum(solution, 0.0)
+    return solution / solution.sum()
+
+
+def conditional_regret_matching(swap_regret: Any, last_action: Any, inertia: float, xp: ModuleType) -> Any:
+    """Next-action distribution after playing ``last_action`` (sampled internal RM)."""
+    row = xp.maximum(swap_regret[last_action], 0.0)
+    n = row.shape[0]
+    stay = xp.arange(n) == last_action
+    row = xp.where(stay, 0.0, row)
+    denominator = inertia + row.sum()
+    return xp.where(stay, inertia, row) / denominator

@@ -1,0 +1,349 @@
+"""The normal-form solver: regret minimisation in self-play, composed from small pieces.
+
+One iteration t (simultaneous updates; alternating runs the evaluation and the regret update
+once per player in turn, each against the others' newest strategies):
+
+1. each player plays its current strategy pi_i^t (expected play) or samples a_i ~ pi_i^t;
+2. utilities ``U_i(a) = u_i(a, pi_-i^t)`` (or ``u_i(a, a_-i^t)``) and the realised payoff
+   ``u_i`` give the instantaneous regrets: external ``r_i(a) = U_i(a) - u_i``; internal
+   ``r_i(b, a) = pi_i(b) (U_i(a) - U_i(b))`` (or ``1[b = a_i] (U_i(a) - u_i)`` sampled);
+3. the weighting gives ``Step(d_pos, d_neg, c, d_avg, c_avg)``; greedy weights choose it from
+   the new regrets;
+4. guiding regrets ``R_i <- d R_i + c r_i`` (clipped at 0 for RM+), averages
+   ``S_i <- d_avg S_i + c_avg pi_i``, and the averaging-weighted *true* regrets that the
+   metrics read: the CCE gap of the weighted empirical joint distribution is exactly
+   ``max_i max_a Rbar_i(a) / W`` and its CE gap ``max_i max_{b,a} Rbar^int_i(b, a) / W``;
+5. regret matching turns the guiding regrets into pi_i^{t+1}.
+
+``step(n)`` runs on the device without host synchronisation (the 2-player CPU case runs in
+a compiled kernel, :mod:`.compiled`); ``snapshot()`` is the one host copy.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from rmviz.errors import ConfigError
+from rmviz.games.normal_form import NormalFormGame
+from rmviz.solvers import compiled
+from rmviz.solvers.backend import get_backend
+from rmviz.solvers.config import SolverConfig
+from rmviz.solvers.metrics import Metrics, expected_utilities, nash_conv, regret_bound
+from rmviz.solvers.regret_matching import (
+    conditional_regret_matching,
+    internal_regret_matching,
+    regret_matching,
+)
+from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
+
+CE_TRACKING_MAX_ACTIONS = 256
+JOINT_TRACKING_MAX_ENTRIES = 65_536
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An immutable host copy of a solver's state after ``iteration`` iterations.
+
+    Arrays are NumPy, read-only, and never views of solver state. ``joint`` is the weighted
+    empirical joint distribution of play for two-player games (``None`` when not tracked);
+    ``metrics`` is ``None`` when the snapshot was taken without them.
+    """
+
+    iteration: int
+    current_strategy: tuple[np.ndarray, ...]
+    average_strategy: tuple[np.ndarray, ...]
+    cumulative_regret: tuple[np.ndarray, ...]
+    average_regret: tuple[np.ndarray, ...]
+    joint: np.ndarray | None
+    metrics: Metrics | None
+    seconds: float
+
+
+def _validated_fixed(game: NormalFormGame, fixed: Any) -> dict[int, np.ndarray]:
+    strategies: dict[int, np.ndarray] = {}
+    for player, strategy in dict(fixed).items():
+        if not 0 <= int(player) < game.n_players:
+            raise ConfigError(f"cannot fix player {int(player) + 1}: the game has {game.n_players} players")
+        values = np.asarray(strategy, dtype=np.float64)
+        k = game.num_actions[player]
+        name = game.player_names[player]
+        if values.shape != (k,):
+            raise ConfigError(f"the fixed strategy of {name!r} needs {k} probabilities, got {values.size}")
+        if not np.all(np.isfinite(values)) or np.any(values < 0):
+            raise ConfigError(f"the fixed strategy of {name!r} must be non-negative numbers")
+        if abs(values.sum() - 1.0) > 1e-9:
+            raise ConfigError(
+                f"the fixed strategy of {name!r} sums to {values.sum():.6g}; probabilities must sum to 1"
+            )
+        strategies[int(player)] = values
+    if len(strategies) == game.n_players:
+        raise ConfigError("every player's strategy is fixed: leave at least one player learning")
+    return strategies
+
+
+class RegretMinimizer:
+    """Regret minimisation on a :class:`NormalFormGame` (the ``Solver`` protocol).
+
+    Args:
+        game: the game.
+        config: what to run (see :class:`SolverConfig` and :data:`PRESETS`).
+
+    Shapes: ``current_strategy[i]``, ``average_strategy[i]``: ``(|A_i|,)``; guiding
+    ``cumulative_regret[i]``: ``(|A_i|,)`` external or ``(|A_i|, |A_i|)`` internal.
+    """
+
+    def __init__(self, game: NormalFormGame, config: SolverConfig | None = None) -> None:
+        self.game = game
+        self.config = config = (config or SolverConfig()).validated()
+        self.backend = get_backend(config.device, payoff_entries=game.payoffs.size)
+        self.fixed = _validated_fixed(game, config.fixed_strategies)
+        self.learners = [i for i in range(game.n_players) if i not in self.fixed]
+        xp = self.backend.xp
+        self.payoffs = self.backend.asarray(game.payoffs)
+        n, shape = game.n_players, game.num_actions
+        strides = np.cumprod((1, *shape[::-1]))[:-1][::-1]  # element strides of one tensor
+        self._flat = [self.payoffs[i].reshape(-1) for i in range(n)]
+        self._offsets = [xp.arange(shape[i]) * int(strides[i]) for i in range(n)]
+        self._strides = [int(s) for s in strides]
+        internal = config.regret == "internal"
+        if config.track_ce is None:
+            self.track_ce = internal or config.play == "sampled" or max(shape) <= CE_TRACKING_MAX_ACTIONS
+        else:
+            self.track_ce = internal or config.track_ce
+        self.track_joint = n == 2 and (config.play == "sampled" or shape[0] * shape[1] <= JOINT_TRACKING_MAX_ENTRIES)
+        floor = config.greedy_floor
+        if floor is None:
+            floor = 0.5 if (n == 2 and game.is_zero_sum() and not internal) else 0.0
+        self.greedy_floor = floor
+        self.inertia = config.inertia if config.inertia is not None else 0.1 * max(game.payoff_range, 1e-12)
+        self._kernel = compiled.kernel_for(self)
+        self.reset(config.seed)
+
+    # -- Solver protocol -----------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Back to iteration 0 (uniform strategies, zero regrets), reseeding the sampler."""
+        xp = self.backend.xp
+        self.seed = self.config.seed if seed is None else int(seed)
+        self.rng = xp.random.default_rng(self.seed)
+        self.iteration = 0
+        self.elapsed = 0.0
+        shape = self.game.num_actions
+        internal = self.config.regret == "internal"
+        self.current = [
+            self.backend.asarray(self.fixed[i]) if i in self.fixed else xp.full(k, 1.0 / k)
+            for i, k in enumerate(shape)
+        ]
+        self.regret = [xp.zeros((k, k) if internal else k) for k in shape]
+        self.prediction = [xp.zeros_like(r) for r in self.regret]
+        self.strategy_sum = [xp.zeros(k) for k in shape]
+        self.external_regret = [xp.zeros(k) for k in shape]
+        self.internal_regret = [xp.zeros((k, k)) for k in shape] if self.track_ce else None
+        self.payoff_sum = xp.zeros(self.game.n_players)
+        self.weight_sum = xp.zeros(())
+        self.joint = xp.zeros(shape[:2]) if self.track_joint else None
+        self.last_action: list[Any] | None = None
+        self.last_lambda = xp.zeros(())
+
+    def step(self, iterations: int = 1) -> None:
+        """Run ``iterations`` iterations (no host synchronisation on the GPU)."""
+        start = time.perf_counter()
+        if self._kernel is not None:
+            self._kernel.run(self, iterations)
+        else:
+            for _ in range(iterations):
+                self._iterate()
+        self.elapsed += time.perf_counter() - start
+
+    def snapshot(self, metrics: bool = True) -> Snapshot:
+        """An immutable host copy of the state, with the equilibrium metrics if asked."""
+        host = self.backend.to_host
+        weight = float(self.weight_sum)
+        scale = 1.0 / weight if weight > 0 else 0.0
+        joint = host(self.joint) * scale if self.joint is not None else None
+        snap = Snapshot(
+            iteration=self.iteration,
+            current_strategy=_frozen(host(s) for s in self.current),
+            average_strategy=_frozen(host(s) for s in self.average_strategy()),
+            cumulative_regret=_frozen(host(r) for r in self.regret),
+            average_regret=_frozen(host(r) * scale for r in self.external_regret),
+            joint=_frozen([joint])[0] if joint is not None else None,
+            metrics=self.metrics() if metrics else None,
+            seconds=self.elapsed,
+        )
+        return snap
+
+    # -- quantities ----------------------------------------------------------------------
+    def average_strategy(self) -> list[Any]:
+        """The weighted average strategy of each player (uniform before the first iteration)."""
+        averages = []
+        for i, total in enumerate(self.strategy_sum):
+            if i in self.fixed:
+                averages.append(self.current[i])
+                continue
+            mass = total.sum()
+            k = total.shape[0]
+            averages.append(total / mass if float(mass) > 0 else self.backend.xp.full(k, 1.0 / k))
+        return averages
+
+    def metrics(self) -> Metrics:
+        """NashConv and exploitability of the average profile, CCE/CE gaps of the empirical
+        joint distribution, the regret bound, welfare and potential (see :mod:`.metrics`)."""
+        xp = self.backend.xp
+        weight = float(self.weight_sum)
+        nc, values = nash_conv(self.payoffs, self.average_strategy(), xp)
+        if weight <= 0:
+            return Metrics(nc, nc / self.game.n_players, 0.0, 0.0 if self.track_ce else None,
+                           0.0, 0.0, tuple(values), 0.0)
+        max_external = max(float(r.max()) for r in self.external_regret)
+        ce = None
+        if self.internal_regret is not None:
+            ce = max(0.0, max(float(r.max()) for r in self.internal_regret) / weight)
+        kind = self.internal_regret if self.config.regret == "internal" else self.external_regret
+        potential = sum(float(xp.sum(xp.maximum(kind[i] / weight, 0.0) ** 2)) for i in self.learners)
+        return Metrics(
+            nash_conv=nc,
+            exploitability=nc / self.game.n_players,
+            cce_gap=max(0.0, max_external / weight),
+            ce_gap=ce,
+            eps_bound=regret_bound(max_external, weight),
+            welfare=float(self.payoff_sum.sum()) / weight,
+            value=tuple(values),
+            potential=potential,
+        )
+
+    # -- one iteration (generic array code) -----------------------------------------------
+    def _iterate(self) -> None:
+        config = self.config
+        t = self.iteration + 1
+        step = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
+        start = self._evaluate(range(self.game.n_players))
+        played = dict(start)
+        if config.updates == "simultaneous":
+            if config.weighting == "greedy":
+                step = self._greedy(played, t)
+            for i in self.learners:
+                self._update_guiding(i, played[i], step)
+        else:  # alternating: each learner in turn, against the others' newest strategies
+            for k, i in enumerate(self.learners):
+                if k > 0:
+                    played[i] = self._evaluate([i])[i]
+                self._update_guiding(i, played[i], step)
+        self._accumulate(start, played, step)
+        self.iteration = t
+
+    def _evaluate(self, players: Sequence[int]) -> dict[int, Play]:
+        """What each of ``players`` gets from the current profile (sampled or expected)."""
+        xp, strategies = self.backend.xp, self.current
+        if self.config.play == "expected":
+            out = {}
+            for i in players:
+                utilities = expected_utilities(self.payoffs[i], strategies, i, xp)
+                out[i] = self._play(utilities, utilities @ strategies[i], strategies[i], None)
+            return out
+        draws = self.rng.random(self.game.n_players)
+        actions = []
+        for j, strategy in enumerate(strategies):
+            cdf = xp.cumsum(strategy)
+            index = xp.searchsorted(cdf, draws[j] * cdf[-1], side="right")
+            actions.append(xp.minimum(index, strategy.shape[0] - 1))
+        out = {}
+        for i in players:
+            base = sum(actions[j] * self._strides[j] for j in range(len(actions)) if j != i)
+            utilities = xp.take(self._flat[i], self._offsets[i] + base)
+            out[i] = self._play(utilities, utilities[actions[i]], strategies[i], actions[i])
+        return out
+
+    def _play(self, utilities: Any, value: Any, strategy: Any, action: Any) -> Play:
+        """A :class:`Play` with its external and (when needed) internal regrets."""
+        xp = self.backend.xp
+        external = utilities - value
+        internal = None
+        if self.internal_regret is not None:
+            if action is None:
+                internal = strategy[:, None] * (utilities[None, :] - utilities[:, None])
+            else:
+                internal = (xp.arange(strategy.shape[0]) == action)[:, None] * external[None, :]
+        return Play(utilities, value, strategy, action, external, internal)
+
+    def _instant(self, play: Play) -> Any:
+        """The instantaneous regret of the configured kind."""
+        return play.internal if self.config.regret == "internal" else play.external
+
+    def _greedy(self, played: dict[int, Play], t: int) -> Step:
+        xp = self.backend.xp
+        accumulated = self.internal_regret if self.config.regret == "internal" else self.external_regret
+        weight = xp.maximum(self.weight_sum, 1e-300)
+        history = xp.concatenate([(accumulated[i] / weight).ravel() for i in self.learners])
+        new = xp.concatenate([self._instant(played[i]).ravel() for i in self.learners])
+        step, self.last_lambda = greedy_step(history, new, self.weight_sum, t, self.greedy_floor, xp)
+        return step
+
+    def _update_guiding(self, i: int, play: Play, step: Step) -> None:
+        """Guiding regrets, prediction and next strategy of learner ``i``."""
+        config, xp = self.config, self.backend.xp
+        instant = self._instant(play)
+        regret = self.regret[i]
+        regret = xp.where(regret > 0, step.d_pos * regret, step.d_neg * regret) + step.c * instant
+        if config.plus:
+            regret = xp.maximum(regret, 0.0)
+        self.regret[i] = regret
+        guide = regret
+        if config.predictive:
+            self.prediction[i] = step.c * instant
+            guide = regret + self.prediction[i]
+        if config.regret == "external":
+            self.current[i] = regret_matching(guide, xp)
+        elif play.action is None:
+            self.current[i] = internal_regret_matching(guide, xp)
+        else:
+            self.current[i] = conditional_regret_matching(guide, play.action, self.inertia, xp)
+
+    def _accumulate(self, start: dict[int, Play], played: dict[int, Play], step: Step) -> None:
+        """Averaging-weighted sums: strategies, true regrets, payoffs, joint play, weight.
+
+        Welfare and the joint distribution are those of the profile played at the start of
+        the iteration; each player's regrets are those of the profile it faced.
+        """
+        xp = self.backend.xp
+        d, c = step.d_avg, step.c_avg
+        for i, play in played.items():
+            self.strategy_sum[i] = d * self.strategy_sum[i] + c * play.strategy
+            self.external_regret[i] = d * self.external_regret[i] + c * play.external
+            if self.internal_regret is not None:
+                self.internal_regret[i] = d * self.internal_regret[i] + c * play.internal
+        values = xp.stack([xp.asarray(start[i].value) for i in range(self.game.n_players)])
+        self.payoff_sum = d * self.payoff_sum + c * values
+        if self.joint is not None:
+            first, second = start[0], start[1]
+            if first.action is None:
+                self.joint = d * self.joint + c * xp.outer(first.strategy, second.strategy)
+            else:
+                self.joint = d * self.joint
+                self.joint[first.action, second.action] += c
+        self.weight_sum = d * self.weight_sum + c
+
+
+class Play(NamedTuple):
+    """What one player got from one profile: ``U_i``, ``u_i``, ``pi_i``, ``a_i`` (None in
+    expected play), and the instantaneous external and internal regrets."""
+
+    utilities: Any
+    value: Any
+    strategy: Any
+    action: Any
+    external: Any
+    internal: Any
+
+
+def _frozen(arrays: Any) -> tuple[np.ndarray, ...]:
+    out = []
+    for array in arrays:
+        array = np.array(array, dtype=np.float64, copy=True)
+        array.setflags(write=False)
+        out.append(array)
+    return tuple(out)

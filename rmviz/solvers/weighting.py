@@ -1,0 +1,164 @@
+"""Iterate weighting: how much iteration t counts in the regrets and in the average.
+
+Every scheme is written in *discount form*: at iteration t, before adding iteration t,
+
+    R   <- d_pos * R_+ + d_neg * R_-  +  c * r_t        (guiding regrets)
+    Avg <- d_avg * Avg                +  c_avg * x_t    (average strategy, true regrets,
+                                                         weight sum, payoff sums)
+
+so numbers stay bounded over 1e8 iterations and greedy weights can rescale history instead
+of letting weights overflow. Schemes:
+
+* ``uniform``: every iteration weight 1 (Blackwell 1956; Hart & Mas-Colell 2000).
+* ``linear``: iteration t has weight t in regrets and average (Brown & Sandholm, "Solving
+  Imperfect-Information Games via Discounted Regret Minimization", AAAI 2019): discount
+  (t-1)/t.
+* ``discounted`` (alpha, beta, gamma): positive regrets are multiplied by
+  ``s^alpha/(s^alpha+1)``, negative ones by ``s^beta/(s^beta+1)`` with s = t-1, and the
+  average's weights grow like t^gamma: discount ((t-1)/t)^gamma (Brown & Sandholm 2019,
+  DCFR; defaults 1.5, 0, 2).
+* ``greedy``: the weight w of iteration t minimises the potential of the new average regret
+  (Zhang, Lerer & Brown, "Equilibrium Finding in Normal-Form Games Via Greedy Regret
+  Minimization", AAAI 2022, Algorithm 1), see :func:`greedy_lambda`.
+
+RM+ (Tammelin 2014) weights regrets uniformly but the average linearly, hence the separate
+``average`` scheme of :func:`averaging_step`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+WEIGHTINGS = ("uniform", "linear", "discounted", "greedy")
+AVERAGINGS = ("uniform", "linear", "quadratic")
+
+
+@dataclass(frozen=True)
+class Step:
+    """The discount and coefficient of one iteration (floats, or device scalars for greedy)."""
+
+    d_pos: Any
+    d_neg: Any
+    c: Any
+    d_avg: Any
+    c_avg: Any
+
+
+def regret_discounts(scheme: str, t: int, alpha: float, beta: float) -> tuple[float, float]:
+    """``(d_pos, d_neg)`` applied to the guiding regrets before adding iteration ``t``."""
+    if scheme in ("uniform", "greedy") or t <= 1:
+        return 1.0, 1.0
+    if scheme == "linear":
+        d = (t - 1) / t
+        return d, d
+    s = float(t - 1)  # discounted: DCFR applies s^a/(s^a+1) after iteration s
+    return s**alpha / (s**alpha + 1.0), s**beta / (s**beta + 1.0)
+
+
+def averaging_discount(scheme: str, t: int, gamma: float) -> float:
+    """``d_avg`` before adding iteration ``t``: weights ~ 1, t, t^2 or t^gamma."""
+    if t <= 1 or scheme in ("uniform", "greedy"):
+        return 1.0
+    exponent = {"linear": 1.0, "quadratic": 2.0}.get(scheme, gamma)
+    return ((t - 1) / t) ** exponent
+
+
+def scheduled_step(
+    weighting: str, averaging: str | None, t: int, alpha: float, beta: float, gamma: float
+) -> Step:
+    """The step of a fixed (non-greedy) schedule at iteration ``t`` (1-based)."""
+    d_pos, d_neg = regret_discounts(weighting, t, alpha, beta)
+    d_avg = averaging_discount(averaging or weighting, t, gamma)
+    return Step(d_pos, d_neg, 1.0, d_avg, 1.0)
+
+
+def greedy_lambda(x: Any, r: Any, lam_max: float, lam_tie: float, xp: ModuleType) -> Any:
+    """The exact minimiser over ``lam in [0, lam_max]`` of ``g(lam) = sum_k [lam x_k + (1-lam) r_k]_+^2``.
+
+    Greedy weights (Zhang, Lerer & Brown 2022, Algorithm 1) choose the weight w of a new
+    iterate with instantaneous regrets ``r`` to minimise the potential
+    ``phi((R + w r) / (W + w))``. Writing ``x = R/W`` and ``lam = W/(W+w)``, the new average
+    regret is ``lam x + (1-lam) r``, so ``g`` is convex and piecewise quadratic in ``lam``
+    with breakpoints ``lam_k = -r_k/d_k``, ``d_k = x_k - r_k`` ("exact line search over its
+    breakpoints", O(K log K)). ``lam = 0`` is an infinite weight (history forgotten);
+    ``lam_max < 1`` is the weight floor. Among several minimisers (flat ``g``) the one
+    nearest ``lam_tie`` is returned (the uniform weight). Written without branches on
+    array values, so on a GPU it needs no host synchronisation.
+
+    With ``s(lam) = sum over active k of d_k^2`` and ``q(lam) = sum of d_k r_k``,
+    ``g'(lam)/2 = s lam + q``, linear between breakpoints.
+    """
+    d = x - r
+    d2, dr = d * d, d * r
+    rising, falling = d > 0, d < 0  # active for lam > bp, respectively lam < bp
+    bp = -r / xp.where(d != 0, d, 1.0)
+    inside = xp.where((d != 0) & (bp > 0) & (bp < lam_max), bp, 0.0)
+    candidates = xp.sort(xp.concatenate([inside, xp.asarray([0.0, lam_max])]))
+
+    bp_rise = xp.where(rising, bp, xp.inf)
+    order = xp.argsort(bp_rise)
+    bp_rise = bp_rise[order]
+    rise_d2 = _prefix_sums(xp.where(rising, d2, 0.0)[order], xp)
+    rise_dr = _prefix_sums(xp.where(rising, dr, 0.0)[order], xp)
+    bp_fall = xp.where(falling, bp, -xp.inf)
+    order = xp.argsort(bp_fall)
+    bp_fall = bp_fall[order]
+    fall_d2 = _suffix_sums(xp.where(falling, d2, 0.0)[order], xp)
+    fall_dr = _suffix_sums(xp.where(falling, dr, 0.0)[order], xp)
+
+    def slope_parts(lam: Any) -> tuple[Any, Any]:
+        n_rise = xp.searchsorted(bp_rise, lam, side="left")  # rising terms with bp < lam
+        n_fall = xp.searchsorted(bp_fall, lam, side="right")  # falling terms with bp > lam
+        return rise_d2[n_rise] + fall_d2[n_fall], rise_dr[n_rise] + fall_dr[n_fall]
+
+    s_at, q_at = slope_parts(candidates)
+    gprime = s_at * candidates + q_at
+    tol = 1e-12 * (xp.max(xp.abs(q_at)) + xp.max(s_at) + 1e-300)
+    lower = _first_root(candidates, gprime >= -tol, slope_parts, xp)
+    upper = _first_root(candidates, gprime > tol, slope_parts, xp)
+    return xp.clip(xp.asarray(lam_tie), lower, upper)
+
+
+def _prefix_sums(values: Any, xp: ModuleType) -> Any:
+    """``out[n] = values[:n].sum()`` for n = 0..len."""
+    return xp.concatenate([xp.zeros(1), xp.cumsum(values)])
+
+
+def _suffix_sums(values: Any, xp: ModuleType) -> Any:
+    """``out[m] = values[m:].sum()`` for m = 0..len."""
+    return xp.concatenate([xp.cumsum(values[::-1])[::-1], xp.zeros(1)])
+
+
+def _first_root(candidates: Any, crossed: Any, slope_parts: Any, xp: ModuleType) -> Any:
+    """The point where ``g'`` first satisfies ``crossed``, solved inside its linear segment."""
+    j = xp.argmax(crossed)  # first candidate where the condition holds (0 if none)
+    hi = candidates[j]
+    lo = candidates[xp.maximum(j - 1, 0)]
+    s, q = slope_parts((lo + hi) / 2)
+    root = xp.clip(xp.where(s > 0, -q / xp.where(s > 0, s, 1.0), hi), lo, hi)
+    root = xp.where(j == 0, candidates[0], root)
+    return xp.where(xp.any(crossed), root, candidates[-1])
+
+
+def greedy_step(
+    x: Any, r: Any, weight_sum: Any, t: int, floor: float, xp: ModuleType
+) -> tuple[Step, Any]:
+    """The greedy step at iteration ``t`` for current average regret ``x`` and new regret ``r``.
+
+    ``floor`` is the weight floor as a fraction of the average weight so far (the paper's
+    ``w_sum/(2t)`` is ``floor=0.5``). The step keeps the weight sum at 1 after the first
+    iteration: history is scaled by ``lam`` and the new iterate gets ``(1-lam) W``, which is
+    the paper's "discount all previous iterations by 1/w" rescaling taken every time.
+
+    Returns the step and ``lam`` (for display: the new iterate's share of the average is 1-lam).
+    """
+    if t <= 1:
+        one = xp.asarray(1.0)
+        return Step(one, one, one, one, one), xp.asarray(0.0)
+    lam_max = 1.0 / (1.0 + floor / (t - 1))
+    lam_tie = (t - 1) / t
+    lam = greedy_lambda(x, r, lam_max, lam_tie, xp)
+    c = (1.0 - lam) * weight_sum
+    return Step(lam, lam, c, lam, c), lam
