@@ -65,7 +65,7 @@ class SolverConfig:
     # Players whose strategy is fixed (they do not learn): {player index: mixed strategy}.
     fixed_strategies: Mapping[int, Sequence[float]] = field(default_factory=dict)
     # Track the CE gap (an |A_i| x |A_i| accumulator per player). None: always in sampled
-    # play or with internal regrets, in expected play only while max |A_i| <= 256.
+    # play or with internal regrets, in expected play only while max |A_i| <= 64.
     track_ce: bool | None = None
 
     def validated(self) -> SolverConfig:

@@ -89,6 +89,18 @@ def exploitability(payoffs: Any, strategies: Sequence[Any], xp: ModuleType = np)
     return nash_conv(payoffs, strategies, xp)[0] / len(strategies)
 
 
+def pure_regrets(payoffs: np.ndarray, player: int, profile: Sequence[int]) -> np.ndarray:
+    """One-time regrets ``r_i(a') = u_i(a', a_-i) - u_i(a)`` of ``player`` at a pure profile.
+
+    The CFR lecture's ``r_i^t(s_k) = u_i(s_k, s_-i^t) - u_i(s^t)``; in the teaching notebook,
+    Rock against Paper gives (0, 1, 2).
+    """
+    index = list(profile)
+    index[player] = slice(None)
+    utilities = np.asarray(payoffs[player][tuple(index)], dtype=np.float64)
+    return utilities - utilities[profile[player]]
+
+
 def deviation_gains(payoffs: np.ndarray, player: int) -> np.ndarray:
     """``g[a', a] = u_i(a', a_-i) - u_i(a)``: shape ``(|A_i|, |A_0|, ..., |A_{n-1}|)``."""
     u = np.moveaxis(payoffs[player], player, 0)  # (|A_i|, rest...) with a_i first

@@ -41,8 +41,11 @@ from rmviz.solvers.regret_matching import (
 )
 from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
 
-CE_TRACKING_MAX_ACTIONS = 256
-JOINT_TRACKING_MAX_ENTRIES = 65_536
+# In expected play the CE accumulator costs |A_i|^2 per player and iteration and the joint
+# distribution |A_0| |A_1|: as much as the matrix-vector products themselves once actions
+# number in the hundreds. They are tracked automatically up to these sizes.
+CE_TRACKING_MAX_ACTIONS = 64
+JOINT_TRACKING_MAX_ENTRIES = 64 * 64
 
 
 @dataclass(frozen=True)

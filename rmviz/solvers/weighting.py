@@ -61,7 +61,7 @@ def averaging_discount(scheme: str, t: int, gamma: float) -> float:
     """``d_avg`` before adding iteration ``t``: weights ~ 1, t, t^2 or t^gamma."""
     if t <= 1 or scheme in ("uniform", "greedy"):
         return 1.0
-    exponent = {"linear": 1.0, "quadratic": 2.0}.get(scheme, gamma)
+    exponent = 1.0 if scheme == "linear" else 2.0 if scheme == "quadratic" else gamma
     return ((t - 1) / t) ** exponent
 
 
