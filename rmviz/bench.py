@@ -116,9 +116,19 @@ def solver_run(game: NormalFormGame, algorithm: str, **options: object) -> Calla
     return solver.step
 
 
-def run_bench(quick: bool = False, seconds: float | None = None, out: TextIO | None = None) -> int:
-    """Measure and print the table; returns 0."""
-    import sys  # noqa: PLC0415
+def run_bench(
+    quick: bool = False,
+    seconds: float | None = None,
+    out: TextIO | None = None,
+    sizes: tuple[int, ...] | None = None,
+    many_players: tuple[int, ...] = (10,) * 7,
+) -> int:
+    """Measure and print the table; returns 0.
+
+    ``sizes`` are the square zero-sum games (default 100, 1000, 4000; 4000 skipped when
+    ``quick``); ``many_players`` is the shape of the sampled general-sum game.
+    """
+    import sys
 
     out = out or sys.stdout
     budget = seconds if seconds is not None else (0.3 if quick else 1.5)
@@ -128,13 +138,17 @@ def run_bench(quick: bool = False, seconds: float | None = None, out: TextIO | N
         out.flush()
 
     cpu = platform.processor() or platform.machine()
-    line(f"rmviz bench: {os.cpu_count()} CPU cores ({cpu}), numpy {np.__version__}, "
-         f"budget {budget:g} s per measurement")
+    line(
+        f"rmviz bench: {os.cpu_count()} CPU cores ({cpu}), numpy {np.__version__}, "
+        f"budget {budget:g} s per measurement"
+    )
     line(f"GPU: {gpu_name() if gpu_available() else 'none (CuPy missing or no CUDA device)'}")
     line()
     line(f"{'case':<44}{'it/s':>14}{'baseline it/s':>16}{'speed-up':>10}{'vs floor':>10}")
 
-    def row(label: str, rate: float, baseline: float | None = None, floor: float | None = None) -> None:
+    def row(
+        label: str, rate: float, baseline: float | None = None, floor: float | None = None
+    ) -> None:
         base = f"{baseline:16,.0f}{rate / baseline:9.1f}x" if baseline else " " * 26
         over = f"{floor / rate:9.2f}x" if floor else ""
         line(f"{label:<44}{rate:14,.0f}{base}{over}")
@@ -142,24 +156,47 @@ def run_bench(quick: bool = False, seconds: float | None = None, out: TextIO | N
     rps = catalog_game("rps-crash")
     seed_rps = _rate(seed_loop_expected(rps.payoffs[0]), budget)
     for algorithm in ("rm", "rm+", "predictive-rm+", "greedy-rm"):
-        row(f"rps-crash {algorithm} (expected)", _rate(solver_run(rps, algorithm), budget, 1000), seed_rps)
+        row(
+            f"rps-crash {algorithm} (expected)",
+            _rate(solver_run(rps, algorithm), budget, 1000),
+            seed_rps,
+        )
 
-    sizes = (100, 1000) if quick else (100, 1000, 4000)
+    if sizes is None:
+        sizes = (100, 1000) if quick else (100, 1000, 4000)
     for size in sizes:
         game = random_game("zero-sum", (size, size), seed=0)
         floor = _rate(matvec_floor(game), budget)
         baseline = _rate(seed_loop_expected(game.payoffs[0]), budget)
-        row(f"random zero-sum {size}x{size} rm (expected)", _rate(solver_run(game, "rm"), budget), baseline, floor)
+        row(
+            f"random zero-sum {size}x{size} rm (expected)",
+            _rate(solver_run(game, "rm"), budget),
+            baseline,
+            floor,
+        )
         if gpu_available() and size >= 1000:
-            row(f"  same on GPU ({gpu_name()})", _rate(solver_run(game, "rm", device="gpu"), budget), baseline, floor)
+            row(
+                f"  same on GPU ({gpu_name()})",
+                _rate(solver_run(game, "rm", device="gpu"), budget),
+                baseline,
+                floor,
+            )
         line(f"{'  matvec floor (2 products)':<44}{floor:14,.0f}")
         del game
 
-    seven = random_game("general-sum", (10,) * 7, seed=0)
-    baseline = _rate(seed_loop_sampled(seven), budget)
+    many = random_game("general-sum", many_players, seed=0)
+    same = len(set(many_players)) == 1
+    shape = f"{many_players[0]}-action" if same else "x".join(map(str, many_players))
+    label = f"{len(many_players)}-player {shape}"
+    baseline = _rate(seed_loop_sampled(many), budget)
     for algorithm in ("rm", "greedy-rm", "internal-rm"):
-        row(f"7-player 10-action {algorithm} (sampled)",
-            _rate(solver_run(seven, algorithm, play="sampled"), budget), baseline)
+        row(
+            f"{label} {algorithm} (sampled)",
+            _rate(solver_run(many, algorithm, play="sampled"), budget),
+            baseline,
+        )
     line()
-    line("speed-up: rmviz / baseline (seed loop); vs floor: rmviz time per iteration / matvec floor")
+    line(
+        "speed-up: rmviz / baseline (seed loop); vs floor: rmviz time per iteration / matvec floor"
+    )
     return 0

@@ -47,23 +47,44 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("games", help="list the built-in games")
 
     solve = commands.add_parser("solve", help="run a solver on a game")
-    solve.add_argument("game", help="a catalog id, a file (.json, .nfg) or random:KIND:SHAPE[:seed=N]")
-    solve.add_argument("--algorithm", "-a", default="rm", help=f"one of {', '.join(PRESETS)} (default rm)")
+    solve.add_argument(
+        "game", help="a catalog id, a file (.json, .nfg) or random:KIND:SHAPE[:seed=N]"
+    )
+    solve.add_argument(
+        "--algorithm", "-a", default="rm", help=f"one of {', '.join(PRESETS)} (default rm)"
+    )
     solve.add_argument("--iterations", "-n", type=_positive_int, default=1000)
-    solve.add_argument("--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions")
+    solve.add_argument(
+        "--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions"
+    )
     solve.add_argument("--updates", choices=SCHEDULES, default=None)
     solve.add_argument("--seed", type=int, default=0)
     solve.add_argument("--device", choices=("auto", "cpu", "gpu"), default="auto")
     solve.add_argument("--alpha", type=float, help="discounted weighting: positive-regret exponent")
     solve.add_argument("--beta", type=float, help="discounted weighting: negative-regret exponent")
     solve.add_argument("--gamma", type=float, help="discounted weighting: averaging exponent")
-    solve.add_argument("--floor", type=float, dest="greedy_floor",
-                       help="greedy weights: weight floor as a fraction of the average weight")
-    solve.add_argument("--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)")
-    solve.add_argument("--fix", action="append", default=[], metavar="PLAYER=P1,P2,...",
-                       help="fix a player's mixed strategy (1-based player), e.g. --fix 2=0.4,0.3,0.3")
-    solve.add_argument("--trace", type=Path, help="write metrics every --every iterations (.csv or .json)")
-    solve.add_argument("--every", type=_positive_int, default=None, help="trace interval (default n/100)")
+    solve.add_argument(
+        "--floor",
+        type=float,
+        dest="greedy_floor",
+        help="greedy weights: weight floor as a fraction of the average weight",
+    )
+    solve.add_argument(
+        "--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)"
+    )
+    solve.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="PLAYER=P1,P2,...",
+        help="fix a player's mixed strategy (1-based player), e.g. --fix 2=0.4,0.3,0.3",
+    )
+    solve.add_argument(
+        "--trace", type=Path, help="write metrics every --every iterations (.csv or .json)"
+    )
+    solve.add_argument(
+        "--every", type=_positive_int, default=None, help="trace interval (default n/100)"
+    )
     solve.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
     convert = commands.add_parser("convert", help="write a game as .json or .nfg")
@@ -94,7 +115,9 @@ def _parse_fixed(game: NormalFormGame, specs: list[str]) -> dict[int, list[float
             index = int(player) - 1
             values = [float(p) for p in probabilities.split(",")]
         except ValueError:
-            raise ConfigError(f"--fix {spec!r}: write PLAYER=P1,P2,... e.g. --fix 2=0.4,0.3,0.3") from None
+            raise ConfigError(
+                f"--fix {spec!r}: write PLAYER=P1,P2,... e.g. --fix 2=0.4,0.3,0.3"
+            ) from None
         if not 0 <= index < game.n_players:
             raise ConfigError(f"--fix {spec!r}: players are numbered 1 to {game.n_players}")
         fixed[index] = values
@@ -106,17 +129,29 @@ def cmd_games(out: TextIO) -> int:
     width = max(len(game_id) for game_id in CATALOG)
     for game_id, entry in CATALOG.items():
         game = entry.build()
-        out.write(f"{game_id:<{width}}  {game.n_players}p {game.shape_label:<6} {entry.description}\n")
-    out.write("\nrandom games: random:KIND:SHAPE[:seed=N], KIND zero-sum | general-sum | cooperative\n")
+        out.write(
+            f"{game_id:<{width}}  {game.n_players}p {game.shape_label:<6} {entry.description}\n"
+        )
+    out.write(
+        "\nrandom games: random:KIND:SHAPE[:seed=N], KIND zero-sum | general-sum | cooperative\n"
+    )
     return 0
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     game = load_game(args.game)
     config = preset(
-        args.algorithm, play=args.play, updates=args.updates, seed=args.seed, device=args.device,
-        alpha=args.alpha, beta=args.beta, gamma=args.gamma, greedy_floor=args.greedy_floor,
-        inertia=args.inertia, fixed_strategies=_parse_fixed(game, args.fix),
+        args.algorithm,
+        play=args.play,
+        updates=args.updates,
+        seed=args.seed,
+        device=args.device,
+        alpha=args.alpha,
+        beta=args.beta,
+        gamma=args.gamma,
+        greedy_floor=args.greedy_floor,
+        inertia=args.inertia,
+        fixed_strategies=_parse_fixed(game, args.fix),
     )
     solver = RegretMinimizer(game, config)
     every = args.every or max(1, args.iterations // 100)
@@ -145,7 +180,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _report(game: NormalFormGame, spec: str, solver: RegretMinimizer, snap: Snapshot, seconds: float) -> dict[str, Any]:
+def _report(
+    game: NormalFormGame, spec: str, solver: RegretMinimizer, snap: Snapshot, seconds: float
+) -> dict[str, Any]:
     metrics = snap.metrics
     assert metrics is not None
     config = solver.config
@@ -164,9 +201,14 @@ def _report(game: NormalFormGame, spec: str, solver: RegretMinimizer, snap: Snap
         "iterations_per_second": snap.iteration / seconds if seconds > 0 else None,
         "device": solver.backend.describe(),
         "config": {
-            "play": config.play, "updates": config.updates, "regret": config.regret,
-            "weighting": config.weighting, "averaging": config.averaging or config.weighting,
-            "plus": config.plus, "predictive": config.predictive, "seed": config.seed,
+            "play": config.play,
+            "updates": config.updates,
+            "regret": config.regret,
+            "weighting": config.weighting,
+            "averaging": config.averaging or config.weighting,
+            "plus": config.plus,
+            "predictive": config.predictive,
+            "seed": config.seed,
             "greedy_floor": solver.greedy_floor if config.weighting == "greedy" else None,
             "fixed": {str(i + 1): s.tolist() for i, s in solver.fixed.items()},
         },
@@ -202,10 +244,14 @@ def _write_trace(path: Path, rows: list[dict[str, Any]]) -> None:
 
 
 def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) -> None:
-    out.write(f"{report['title']}  ({report['game']}, {game.n_players} players, {game.shape_label})\n")
+    out.write(
+        f"{report['title']}  ({report['game']}, {game.n_players} players, {game.shape_label})\n"
+    )
     rate = report["iterations_per_second"]
-    out.write(f"{report['algorithm']}: {report['iterations']} iterations in {report['seconds']:.3f} s"
-              f" ({rate:,.0f} it/s) on {report['device']}\n\n")
+    out.write(
+        f"{report['algorithm']}: {report['iterations']} iterations in {report['seconds']:.3f} s"
+        f" ({rate:,.0f} it/s) on {report['device']}\n\n"
+    )
     for i, (name, actions) in enumerate(zip(game.player_names, game.action_names, strict=True)):
         out.write(f"{name}  (payoff of the average profile {report['value'][i]:.6g})\n")
         width = max(len(a) for a in actions)
@@ -280,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "convert":
             return cmd_convert(args)
         if args.command == "bench":
-            from rmviz.bench import run_bench  # noqa: PLC0415 - heavy, only when asked
+            from rmviz.bench import run_bench
 
             return run_bench(quick=args.quick, seconds=args.seconds, out=sys.stdout)
     except RmvizError as error:

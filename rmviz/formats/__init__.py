@@ -37,7 +37,9 @@ def read_game_file(path: str | Path) -> NormalFormGame:
     except PermissionError:
         raise FormatError(f"{path}: permission denied") from None
     except UnicodeDecodeError as error:
-        raise FormatError(f"{path}: not a text file ({error.reason} at byte {error.start})") from None
+        raise FormatError(
+            f"{path}: not a text file ({error.reason} at byte {error.start})"
+        ) from None
     return reader(text, str(path))
 
 
@@ -71,4 +73,12 @@ def load_game(spec: str) -> NormalFormGame:
     )
 
 
-__all__ = ["load_game", "read_game_file", "read_json", "read_nfg", "write_game_file", "write_json", "write_nfg"]
+__all__ = [
+    "load_game",
+    "read_game_file",
+    "read_json",
+    "read_nfg",
+    "write_game_file",
+    "write_json",
+    "write_nfg",
+]

@@ -15,7 +15,7 @@ from rmviz.errors import FormatError
 
 @dataclass(frozen=True)
 class Token:
-    """One token: ``kind`` is ``"string"``, ``"number"``, ``"word"``, ``"{"``, ``"}"`` or ``","``."""
+    """One token; ``kind`` is ``string``, ``number``, ``word``, ``{``, ``}`` or ``,``."""
 
     kind: str
     text: str
@@ -91,7 +91,7 @@ def format_number(value: float) -> str:
     """
     if float(value).is_integer() and abs(value) < 2**53:
         return str(int(value))
-    import numpy as np  # noqa: PLC0415 - keep the tokenizer importable without numpy
+    import numpy as np
 
     return np.format_float_positional(value, unique=True, trim="-")
 
@@ -116,7 +116,9 @@ class TokenStream:
         token = self.peek()
         if token is None:
             last = self.tokens[-1].line if self.tokens else 1
-            raise FormatError(f"{self.filename}, line {last}: the file ends where {what} was expected")
+            raise FormatError(
+                f"{self.filename}, line {last}: the file ends where {what} was expected"
+            )
         self.pos += 1
         return token
 

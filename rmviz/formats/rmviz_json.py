@@ -53,7 +53,9 @@ def read_json(text: str, filename: str = "<json>") -> NormalFormGame:
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
-        raise FormatError(f"{filename}, line {error.lineno}: not valid JSON ({error.msg})") from None
+        raise FormatError(
+            f"{filename}, line {error.lineno}: not valid JSON ({error.msg})"
+        ) from None
     except ValueError as error:
         raise FormatError(f"{filename}: {error}") from None
     return game_from_dict(data, filename)
@@ -66,7 +68,9 @@ def _reject_constant(name: str) -> float:
 def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame:
     """The game described by a dictionary in rmviz JSON form."""
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-        raise FormatError(f"{filename}: not an rmviz game file (its \"format\" is not {FORMAT_NAME!r})")
+        raise FormatError(
+            f'{filename}: not an rmviz game file (its "format" is not {FORMAT_NAME!r})'
+        )
     version = data.get("version")
     if version != FORMAT_VERSION:
         raise FormatError(
@@ -78,30 +82,33 @@ def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame:
         raise FormatError(f"{filename}: games of kind {kind!r} are not supported yet")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise FormatError(f"{filename}: \"players\" must be a list of {{\"name\", \"actions\"}} objects")
+        raise FormatError(f'{filename}: "players" must be a list of {{"name", "actions"}} objects')
     names = [str(p.get("name", f"Player {i + 1}")) for i, p in enumerate(players)]
     actions = []
     for i, player in enumerate(players):
         listed = player.get("actions")
         if not isinstance(listed, list):
-            raise FormatError(f"{filename}: player {i + 1} has no \"actions\" list")
+            raise FormatError(f'{filename}: player {i + 1} has no "actions" list')
         actions.append(tuple(str(a) for a in listed))
     try:
         payoffs = np.array(data.get("payoffs"), dtype=np.float64)
     except (TypeError, ValueError):
         raise FormatError(
-            f"{filename}: \"payoffs\" must be nested lists of numbers of shape (players, |A_1|, ...)"
+            f'{filename}: "payoffs" must be nested lists of numbers of shape (players, |A_1|, ...)'
         ) from None
     expected = (len(players), *(len(a) for a in actions))
     if payoffs.shape != expected:
         raise FormatError(
-            f"{filename}: \"payoffs\" has shape {payoffs.shape}, but the players and actions "
+            f'{filename}: "payoffs" has shape {payoffs.shape}, but the players and actions '
             f"listed need shape {expected}"
         )
     try:
         return NormalFormGame(
-            payoffs, tuple(names), tuple(actions),
-            str(data.get("title", "Untitled game")), str(data.get("description", "")),
+            payoffs,
+            tuple(names),
+            tuple(actions),
+            str(data.get("title", "Untitled game")),
+            str(data.get("description", "")),
         )
     except GameError as error:
         raise FormatError(f"{filename}: {error}") from None

@@ -38,7 +38,9 @@ def bimatrix(
     description: str = "",
 ) -> NormalFormGame:
     """A two-player game from the row player's and the column player's payoff matrices."""
-    return NormalFormGame(np.array([row, column], dtype=np.float64), players, actions, title, description)
+    return NormalFormGame(
+        np.array([row, column], dtype=np.float64), players, actions, title, description
+    )
 
 
 def zero_sum(
@@ -59,28 +61,37 @@ RPS = ("Rock", "Paper", "Scissors")
 def _rps() -> NormalFormGame:
     return zero_sum(
         [[0, -1, 1], [1, 0, -1], [-1, 1, 0]],
-        ("Row", "Column"), (RPS, RPS), "Rock-Paper-Scissors",
+        ("Row", "Column"),
+        (RPS, RPS),
+        "Rock-Paper-Scissors",
     )
 
 
 def _rps_crash() -> NormalFormGame:
     return zero_sum(
         [[0, -1, 2], [1, 0, -1], [-2, 1, 0]],
-        ("Row", "Column"), (RPS, RPS), "Rock-Paper-Scissors with Crash",
+        ("Row", "Column"),
+        (RPS, RPS),
+        "Rock-Paper-Scissors with Crash",
         "Scissors crash against rock and the loss is doubled; equilibrium 25%/50%/25%.",
     )
 
 
 def _matching_pennies() -> NormalFormGame:
     sides = ("Heads", "Tails")
-    return zero_sum([[1, -1], [-1, 1]], ("Matcher", "Mismatcher"), (sides, sides), "Matching Pennies")
+    return zero_sum(
+        [[1, -1], [-1, 1]], ("Matcher", "Mismatcher"), (sides, sides), "Matching Pennies"
+    )
 
 
 def _traffic_lights() -> NormalFormGame:
     moves = ("Stop", "Go")
     return bimatrix(
-        [[0, 0], [1, -100]], [[0, 1], [0, -100]],
-        ("Car 1", "Car 2"), (moves, moves), "Traffic Lights",
+        [[0, 0], [1, -100]],
+        [[0, 1], [0, -100]],
+        ("Car 1", "Car 2"),
+        (moves, moves),
+        "Traffic Lights",
         "Two cars at a crossing: both going crashes (-100). A traffic light is a CE.",
     )
 
@@ -88,8 +99,11 @@ def _traffic_lights() -> NormalFormGame:
 def _battle_of_partners() -> NormalFormGame:
     plans = ("Cinema", "Dancing")
     return bimatrix(
-        [[10, 2], [0, 7]], [[7, 2], [0, 10]],
-        ("Cat", "Dee"), (plans, plans), "Battle of the Partners",
+        [[10, 2], [0, 7]],
+        [[7, 2], [0, 10]],
+        ("Cat", "Dee"),
+        (plans, plans),
+        "Battle of the Partners",
         "Cat prefers the cinema, Dee dancing, both prefer going together.",
     )
 
@@ -97,8 +111,11 @@ def _battle_of_partners() -> NormalFormGame:
 def _prisoners_dilemma() -> NormalFormGame:
     moves = ("Cooperate", "Defect")
     return bimatrix(
-        [[3, 0], [5, 1]], [[3, 5], [0, 1]],
-        ("Prisoner 1", "Prisoner 2"), (moves, moves), "Prisoner's Dilemma",
+        [[3, 0], [5, 1]],
+        [[3, 5], [0, 1]],
+        ("Prisoner 1", "Prisoner 2"),
+        (moves, moves),
+        "Prisoner's Dilemma",
         "Defecting dominates; the unique equilibrium (Defect, Defect) is worse for both.",
     )
 
@@ -106,8 +123,11 @@ def _prisoners_dilemma() -> NormalFormGame:
 def _stag_hunt() -> NormalFormGame:
     moves = ("Stag", "Hare")
     return bimatrix(
-        [[4, 0], [3, 3]], [[4, 3], [0, 3]],
-        ("Hunter 1", "Hunter 2"), (moves, moves), "Stag Hunt",
+        [[4, 0], [3, 3]],
+        [[4, 3], [0, 3]],
+        ("Hunter 1", "Hunter 2"),
+        (moves, moves),
+        "Stag Hunt",
         "Hunt the stag together (4, 4) or the hare alone (3); two pure equilibria.",
     )
 
@@ -115,8 +135,11 @@ def _stag_hunt() -> NormalFormGame:
 def _chicken() -> NormalFormGame:
     moves = ("Swerve", "Straight")
     return bimatrix(
-        [[0, -1], [1, -10]], [[0, 1], [-1, -10]],
-        ("Driver 1", "Driver 2"), (moves, moves), "Chicken",
+        [[0, -1], [1, -10]],
+        [[0, 1], [-1, -10]],
+        ("Driver 1", "Driver 2"),
+        (moves, moves),
+        "Chicken",
         "Whoever swerves loses face; if neither does, both crash (-10).",
     )
 
@@ -124,8 +147,11 @@ def _chicken() -> NormalFormGame:
 def _shapley() -> NormalFormGame:
     moves = ("A", "B", "C")
     return bimatrix(
-        [[0, 1, 0], [0, 0, 1], [1, 0, 0]], [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
-        ("Row", "Column"), (moves, moves), "Shapley's game",
+        [[0, 1, 0], [0, 0, 1], [1, 0, 0]],
+        [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
+        ("Row", "Column"),
+        (moves, moves),
+        "Shapley's game",
         "Shapley (1964): fictitious play cycles forever; the unique NE is uniform.",
     )
 
@@ -139,7 +165,9 @@ def _three_player_pennies() -> NormalFormGame:
         u[1, a, b, c] = match[b, c]  # player 2 wants to match player 3
         u[2, a, b, c] = -match[c, a]  # player 3 wants to mismatch player 1
     return NormalFormGame(
-        u, ("Player 1", "Player 2", "Player 3"), (sides, sides, sides),
+        u,
+        ("Player 1", "Player 2", "Player 3"),
+        (sides, sides, sides),
         "Three-player Matching Pennies",
         "Jordan (1993): a cyclic three-player game whose unique NE is uniform.",
     )
@@ -148,26 +176,66 @@ def _three_player_pennies() -> NormalFormGame:
 CATALOG: dict[str, CatalogEntry] = {
     entry.id: entry
     for entry in (
-        CatalogEntry("rps", "Rock-Paper-Scissors: unique NE 1/3 each, value 0", _rps,
-                     ((1 / 3, 1 / 3, 1 / 3), (1 / 3, 1 / 3, 1 / 3))),
-        CatalogEntry("rps-crash", "RPS with Crash (scissors lose double to rock): NE 25/50/25",
-                     _rps_crash, ((0.25, 0.5, 0.25), (0.25, 0.5, 0.25))),
-        CatalogEntry("matching-pennies", "Matching Pennies: NE 50/50, value 0",
-                     _matching_pennies, ((0.5, 0.5), (0.5, 0.5))),
-        CatalogEntry("traffic-lights", "Traffic Lights (Stop/Go, crash -100): a CE beats every NE",
-                     _traffic_lights, ((100 / 101, 1 / 101), (100 / 101, 1 / 101))),
-        CatalogEntry("battle-of-partners", "Battle of the Partners (Cinema/Dancing): mixed NE (2/3,1/3) (1/3,2/3)",
-                     _battle_of_partners, ((2 / 3, 1 / 3), (1 / 3, 2 / 3))),
-        CatalogEntry("prisoners-dilemma", "Prisoner's Dilemma: unique NE (Defect, Defect)",
-                     _prisoners_dilemma, ((0.0, 1.0), (0.0, 1.0))),
-        CatalogEntry("stag-hunt", "Stag Hunt: two pure NE and a mixed one", _stag_hunt,
-                     ((0.75, 0.25), (0.75, 0.25))),
-        CatalogEntry("chicken", "Chicken: two pure NE and a mixed one (9/10 swerve)", _chicken,
-                     ((0.9, 0.1), (0.9, 0.1))),
-        CatalogEntry("shapley", "Shapley's game: cycling dynamics, unique NE uniform", _shapley,
-                     ((1 / 3, 1 / 3, 1 / 3), (1 / 3, 1 / 3, 1 / 3))),
-        CatalogEntry("three-player-pennies", "Jordan's three-player Matching Pennies: NE uniform",
-                     _three_player_pennies, ((0.5, 0.5), (0.5, 0.5), (0.5, 0.5))),
+        CatalogEntry(
+            "rps",
+            "Rock-Paper-Scissors: unique NE 1/3 each, value 0",
+            _rps,
+            ((1 / 3, 1 / 3, 1 / 3), (1 / 3, 1 / 3, 1 / 3)),
+        ),
+        CatalogEntry(
+            "rps-crash",
+            "RPS with Crash (scissors lose double to rock): NE 25/50/25",
+            _rps_crash,
+            ((0.25, 0.5, 0.25), (0.25, 0.5, 0.25)),
+        ),
+        CatalogEntry(
+            "matching-pennies",
+            "Matching Pennies: NE 50/50, value 0",
+            _matching_pennies,
+            ((0.5, 0.5), (0.5, 0.5)),
+        ),
+        CatalogEntry(
+            "traffic-lights",
+            "Traffic Lights (Stop/Go, crash -100): a CE beats every NE",
+            _traffic_lights,
+            ((100 / 101, 1 / 101), (100 / 101, 1 / 101)),
+        ),
+        CatalogEntry(
+            "battle-of-partners",
+            "Battle of the Partners (Cinema/Dancing): mixed NE (2/3,1/3) (1/3,2/3)",
+            _battle_of_partners,
+            ((2 / 3, 1 / 3), (1 / 3, 2 / 3)),
+        ),
+        CatalogEntry(
+            "prisoners-dilemma",
+            "Prisoner's Dilemma: unique NE (Defect, Defect)",
+            _prisoners_dilemma,
+            ((0.0, 1.0), (0.0, 1.0)),
+        ),
+        CatalogEntry(
+            "stag-hunt",
+            "Stag Hunt: two pure NE and a mixed one",
+            _stag_hunt,
+            ((0.75, 0.25), (0.75, 0.25)),
+        ),
+        CatalogEntry(
+            "chicken",
+            "Chicken: two pure NE and a mixed one (9/10 swerve)",
+            _chicken,
+            ((0.9, 0.1), (0.9, 0.1)),
+        ),
+        CatalogEntry(
+            "shapley",
+            "Shapley's game: cycling dynamics, unique NE uniform",
+            _shapley,
+            ((1 / 3, 1 / 3, 1 / 3), (1 / 3, 1 / 3, 1 / 3)),
+        ),
+        CatalogEntry(
+            "three-player-pennies",
+            "Jordan's three-player Matching Pennies: NE uniform",
+            _three_player_pennies,
+            ((0.5, 0.5), (0.5, 0.5), (0.5, 0.5)),
+        ),
     )
 }
 
@@ -177,6 +245,4 @@ def catalog_game(game_id: str) -> NormalFormGame:
     try:
         return CATALOG[game_id].build()
     except KeyError:
-        raise GameError(
-            f"no catalog game {game_id!r}; known games: {', '.join(CATALOG)}"
-        ) from None
+        raise GameError(f"no catalog game {game_id!r}; known games: {', '.join(CATALOG)}") from None

@@ -135,7 +135,9 @@ class NormalFormGame:
         """The same game (names, title) with other payoffs of the same shape."""
         payoffs = np.asarray(payoffs, dtype=np.float64)
         if payoffs.shape != self.payoffs.shape:
-            raise GameError(f"payoffs of shape {payoffs.shape} do not fit a {self.shape_label} game")
+            raise GameError(
+                f"payoffs of shape {payoffs.shape} do not fit a {self.shape_label} game"
+            )
         return NormalFormGame(
             payoffs, self.player_names, self.action_names, self.title, self.description
         )
@@ -213,8 +215,6 @@ def _check_names(
         raise GameError(f"action names given for {len(actions)} players, the game has {len(shape)}")
     for i, (names, k) in enumerate(zip(actions, shape, strict=True)):
         if len(names) != k:
-            raise GameError(
-                f"player {players[i]!r} has {k} actions but {len(names)} action names"
-            )
+            raise GameError(f"player {players[i]!r} has {k} actions but {len(names)} action names")
         if len(set(names)) != len(names):
             raise GameError(f"action names of player {players[i]!r} must differ: {list(names)}")

@@ -10,4 +10,4 @@ from rmviz.solvers.config import PRESETS, SolverConfig, preset
 from rmviz.solvers.metrics import Metrics
 from rmviz.solvers.regret_minimizer import RegretMinimizer, Snapshot
 
-__all__ = ["PRESETS", "Metrics", "RegretMinimizer", "SolverConfig", "Snapshot", "preset"]
+__all__ = ["PRESETS", "Metrics", "RegretMinimizer", "Snapshot", "SolverConfig", "preset"]

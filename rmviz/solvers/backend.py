@@ -24,7 +24,7 @@ DEVICES = ("auto", "cpu", "gpu")
 def _cupy() -> ModuleType | None:
     """CuPy if it imports and sees at least one CUDA device, else ``None``."""
     try:
-        import cupy  # noqa: PLC0415 - the one place cupy is imported
+        import cupy
 
         if cupy.cuda.runtime.getDeviceCount() < 1:
             return None

@@ -53,22 +53,53 @@ class Kernel:
     def run(self, solver: RegretMinimizer, iterations: int) -> None:
         config = solver.config
         s = solver
-        state = [np.ascontiguousarray(a, dtype=np.float64) for a in (
-            *s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret)]
+        state = [
+            np.ascontiguousarray(a, dtype=np.float64)
+            for a in (*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret)
+        ]
         internal = s.internal_regret or [np.zeros((1, 1)), np.zeros((1, 1))]
         internal = [np.ascontiguousarray(a, dtype=np.float64) for a in internal]
-        joint = np.ascontiguousarray(s.joint if s.joint is not None else np.zeros((1, 1)), dtype=np.float64)
+        joint = np.ascontiguousarray(
+            s.joint if s.joint is not None else np.zeros((1, 1)), dtype=np.float64
+        )
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
         _run(
-            s.payoffs[0], s.payoffs[1], *state, internal[0], internal[1], payoff_sum, weight_sum, joint,
-            0 not in s.fixed, 1 not in s.fixed, config.plus, config.predictive,
-            config.updates == "alternating", s.internal_regret is not None, s.joint is not None,
-            config.weighting, config.averaging or config.weighting,
-            config.alpha, config.beta, config.gamma, s.iteration, iterations,
+            s.payoffs[0],
+            s.payoffs[1],
+            *state,
+            internal[0],
+            internal[1],
+            payoff_sum,
+            weight_sum,
+            joint,
+            0 not in s.fixed,
+            1 not in s.fixed,
+            config.plus,
+            config.predictive,
+            config.updates == "alternating",
+            s.internal_regret is not None,
+            s.joint is not None,
+            config.weighting,
+            config.averaging or config.weighting,
+            config.alpha,
+            config.beta,
+            config.gamma,
+            s.iteration,
+            iterations,
         )
-        (s.current[0], s.current[1], s.regret[0], s.regret[1], s.prediction[0], s.prediction[1],
-         s.strategy_sum[0], s.strategy_sum[1], s.external_regret[0], s.external_regret[1]) = state
+        (
+            s.current[0],
+            s.current[1],
+            s.regret[0],
+            s.regret[1],
+            s.prediction[0],
+            s.prediction[1],
+            s.strategy_sum[0],
+            s.strategy_sum[1],
+            s.external_regret[0],
+            s.external_regret[1],
+        ) = state
         if s.internal_regret is not None:
             s.internal_regret[0], s.internal_regret[1] = internal
         if s.joint is not None:
@@ -106,8 +137,16 @@ def _regret_matching(regret: Any, prediction: Any, predictive: bool, out: Any) -
 
 
 @_jit
-def _update(regret: Any, prediction: Any, instant: Any, d_pos: float, d_neg: float, plus: bool,
-            predictive: bool, current: Any) -> None:
+def _update(
+    regret: Any,
+    prediction: Any,
+    instant: Any,
+    d_pos: float,
+    d_neg: float,
+    plus: bool,
+    predictive: bool,
+    current: Any,
+) -> None:
     """Guiding regrets, prediction and next strategy of one learner (uniform step: c = 1)."""
     for k in range(regret.shape[0]):
         value = (d_pos if regret[k] > 0.0 else d_neg) * regret[k] + instant[k]
@@ -146,8 +185,16 @@ def _utilities_column(row_strategy: Any, payoff: Any, out: Any) -> None:
 
 
 @_jit
-def _accumulate_player(d: float, strategy_sum: Any, external: Any, internal: Any, track_ce: bool,
-                       played: Any, utilities: Any, value: float) -> None:
+def _accumulate_player(
+    d: float,
+    strategy_sum: Any,
+    external: Any,
+    internal: Any,
+    track_ce: bool,
+    played: Any,
+    utilities: Any,
+    value: float,
+) -> None:
     for k in range(played.shape[0]):
         strategy_sum[k] = d * strategy_sum[k] + played[k]
         external[k] = d * external[k] + (utilities[k] - value)
@@ -158,10 +205,39 @@ def _accumulate_player(d: float, strategy_sum: Any, external: Any, internal: Any
 
 
 @_jit
-def _run(payoff0, payoff1, current0, current1, regret0, regret1, prediction0, prediction1,
-         strategy_sum0, strategy_sum1, external0, external1, internal0, internal1, payoff_sum,
-         weight_sum, joint, learn0, learn1, plus, predictive, alternating, track_ce, track_joint,
-         weighting_scheme, averaging_scheme, alpha, beta, gamma, t0, iterations):  # pragma: no cover
+def _run(
+    payoff0,
+    payoff1,
+    current0,
+    current1,
+    regret0,
+    regret1,
+    prediction0,
+    prediction1,
+    strategy_sum0,
+    strategy_sum1,
+    external0,
+    external1,
+    internal0,
+    internal1,
+    payoff_sum,
+    weight_sum,
+    joint,
+    learn0,
+    learn1,
+    plus,
+    predictive,
+    alternating,
+    track_ce,
+    track_joint,
+    weighting_scheme,
+    averaging_scheme,
+    alpha,
+    beta,
+    gamma,
+    t0,
+    iterations,
+):  # pragma: no cover
     rows, columns = payoff0.shape
     utilities0, utilities1 = np.empty(rows), np.empty(columns)
     own1 = np.empty(columns)
@@ -198,8 +274,12 @@ def _run(payoff0, payoff1, current0, current1, regret0, regret1, prediction0, pr
                 for b in range(columns):
                     instant1[b] = own1[b] - value1
             _update(regret1, prediction1, instant1, d_pos, d_neg, plus, predictive, current1)
-        _accumulate_player(d_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, value0)
-        _accumulate_player(d_avg, strategy_sum1, external1, internal1, track_ce, played1, own1, value1)
+        _accumulate_player(
+            d_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, value0
+        )
+        _accumulate_player(
+            d_avg, strategy_sum1, external1, internal1, track_ce, played1, own1, value1
+        )
         payoff_sum[0] = d_avg * payoff_sum[0] + value0
         payoff_sum[1] = d_avg * payoff_sum[1] + start_value1
         if track_joint:

@@ -80,10 +80,14 @@ class SolverConfig:
             if value not in allowed:
                 raise ConfigError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
         if self.averaging is not None and self.averaging not in AVERAGINGS:
-            raise ConfigError(f"unknown averaging {self.averaging!r}; choose one of {', '.join(AVERAGINGS)}")
+            raise ConfigError(
+                f"unknown averaging {self.averaging!r}; choose one of {', '.join(AVERAGINGS)}"
+            )
         if self.weighting == "greedy":
             if self.averaging is not None:
-                raise ConfigError("greedy weights set the average's weights themselves; leave averaging unset")
+                raise ConfigError(
+                    "greedy weights set the average's weights themselves; leave averaging unset"
+                )
             if self.updates != "simultaneous":
                 raise ConfigError(
                     "greedy weights choose one weight per iteration for all players: "
@@ -95,7 +99,9 @@ class SolverConfig:
         if self.inertia is not None and not (0 < self.inertia < math.inf):
             raise ConfigError("the inertia of internal regret matching must be a positive number")
         if self.greedy_floor is not None and not (0 <= self.greedy_floor < math.inf):
-            raise ConfigError("the greedy weight floor must be a fraction >= 0 of the average weight")
+            raise ConfigError(
+                "the greedy weight floor must be a fraction >= 0 of the average weight"
+            )
         return self
 
     def with_(self, **changes: Any) -> SolverConfig:
@@ -105,17 +111,31 @@ class SolverConfig:
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "rm": ("regret matching (Blackwell; Hart & Mas-Colell 2000)", {}),
-    "rm+": ("RM+: clipped regrets, linear averaging (Tammelin 2014)",
-            {"plus": True, "averaging": "linear"}),
-    "linear-rm": ("linear RM: iteration t weighs t (Brown & Sandholm 2019)", {"weighting": "linear"}),
-    "discounted-rm": ("discounted RM, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)",
-                      {"weighting": "discounted"}),
-    "predictive-rm+": ("predictive RM+, linear averaging (Farina, Kroer & Sandholm 2021)",
-                       {"plus": True, "predictive": True, "averaging": "linear"}),
+    "rm+": (
+        "RM+: clipped regrets, linear averaging (Tammelin 2014)",
+        {"plus": True, "averaging": "linear"},
+    ),
+    "linear-rm": (
+        "linear RM: iteration t weighs t (Brown & Sandholm 2019)",
+        {"weighting": "linear"},
+    ),
+    "discounted-rm": (
+        "discounted RM, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)",
+        {"weighting": "discounted"},
+    ),
+    "predictive-rm+": (
+        "predictive RM+, linear averaging (Farina, Kroer & Sandholm 2021)",
+        {"plus": True, "predictive": True, "averaging": "linear"},
+    ),
     "greedy-rm": ("RM with greedy weights (Zhang, Lerer & Brown 2022)", {"weighting": "greedy"}),
-    "internal-rm": ("internal regret matching -> CE (Hart & Mas-Colell 2000)", {"regret": "internal"}),
-    "greedy-internal-rm": ("internal RM with greedy weights -> CE (Zhang, Lerer & Brown 2022)",
-                           {"regret": "internal", "weighting": "greedy"}),
+    "internal-rm": (
+        "internal regret matching -> CE (Hart & Mas-Colell 2000)",
+        {"regret": "internal"},
+    ),
+    "greedy-internal-rm": (
+        "internal RM with greedy weights -> CE (Zhang, Lerer & Brown 2022)",
+        {"regret": "internal", "weighting": "greedy"},
+    ),
 }
 
 

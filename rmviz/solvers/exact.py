@@ -21,8 +21,15 @@ def _maximin(matrix: np.ndarray) -> tuple[float, np.ndarray]:
     upper = np.hstack([-matrix.T, np.ones((columns, 1))])  # v - x^T A_j <= 0
     equality = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
     bounds = [(0, None)] * rows + [(None, None)]
-    result = linprog(cost, A_ub=upper, b_ub=np.zeros(columns), A_eq=equality, b_eq=[1.0],
-                     bounds=bounds, method="highs")
+    result = linprog(
+        cost,
+        A_ub=upper,
+        b_ub=np.zeros(columns),
+        A_eq=equality,
+        b_eq=[1.0],
+        bounds=bounds,
+        method="highs",
+    )
     if not result.success:
         raise RmvizError(f"the linear programme failed: {result.message}")
     strategy = np.maximum(result.x[:rows], 0.0)

@@ -75,7 +75,7 @@ def scheduled_step(
 
 
 def greedy_lambda(x: Any, r: Any, lam_max: float, lam_tie: float, xp: ModuleType) -> Any:
-    """The exact minimiser over ``lam in [0, lam_max]`` of ``g(lam) = sum_k [lam x_k + (1-lam) r_k]_+^2``.
+    """The exact minimiser over ``[0, lam_max]`` of ``g(lam) = sum_k [lam x_k + (1-lam) r_k]_+^2``.
 
     Greedy weights (Zhang, Lerer & Brown 2022, Algorithm 1) choose the weight w of a new
     iterate with instantaneous regrets ``r`` to minimise the potential

@@ -35,7 +35,9 @@ def test_rationals_are_exact():
     assert game.payoffs[1, 1, 0] == 1e-3
 
 
-@pytest.mark.parametrize("spec", ["rps-crash", "random:general-sum:3x2x4:seed=1", "three-player-pennies"])
+@pytest.mark.parametrize(
+    "spec", ["rps-crash", "random:general-sum:3x2x4:seed=1", "three-player-pennies"]
+)
 def test_nfg_and_json_round_trip_exactly(spec, tmp_path):
     game = load_game(spec)
     for suffix in (".nfg", ".json"):
@@ -54,7 +56,7 @@ def test_files_we_write_open_in_gambit(tmp_path):
     theirs = gambit.read_nfg(str(path))
     assert theirs.title == game.title
     assert [p.label for p in theirs.players] == list(game.player_names)
-    assert [s.label for s in list(theirs.players)[0].strategies] == list(game.action_names[0])
+    assert [s.label for s in next(iter(theirs.players)).strategies] == list(game.action_names[0])
     arrays = np.array([[float(Fraction(str(v))) for v in a.ravel()] for a in theirs.to_arrays()])
     np.testing.assert_array_equal(arrays.reshape(game.payoffs.shape), game.payoffs)
 
@@ -93,10 +95,16 @@ def test_broken_nfg_files_get_messages_naming_the_problem(text, message):
         ("{not json", "line 1: not valid JSON"),
         ('{"format": "other"}', "not an rmviz game file"),
         ('{"format": "rmviz-game", "version": 9}', "version 9 is not supported"),
-        ('{"format": "rmviz-game", "version": 1, "players": [{"name": "A", "actions": ["x"]},'
-         ' {"name": "B", "actions": ["y"]}], "payoffs": [[[NaN]], [[1]]]}', "NaN is not a payoff"),
-        ('{"format": "rmviz-game", "version": 1, "players": [{"name": "A", "actions": ["x"]},'
-         ' {"name": "B", "actions": ["y", "z"]}], "payoffs": [[[1]], [[1]]]}', "need shape"),
+        (
+            '{"format": "rmviz-game", "version": 1, "players": [{"name": "A", "actions": ["x"]},'
+            ' {"name": "B", "actions": ["y"]}], "payoffs": [[[NaN]], [[1]]]}',
+            "NaN is not a payoff",
+        ),
+        (
+            '{"format": "rmviz-game", "version": 1, "players": [{"name": "A", "actions": ["x"]},'
+            ' {"name": "B", "actions": ["y", "z"]}], "payoffs": [[[1]], [[1]]]}',
+            "need shape",
+        ),
     ],
 )
 def test_broken_json_files(text, message):

@@ -11,10 +11,12 @@ from rmviz.solvers.compiled import eligible
 
 pytest.importorskip("numba")
 
+# name: (game, tolerance). The kernel's BLAS (reached through SciPy) and NumPy's round the
+# last bits differently; current strategies R+/sum R+ amplify that when sum R+ is small.
 GAMES = {
-    "rps-crash": lambda: catalog_game("rps-crash"),
-    "general-sum 5x7": lambda: random_game("general-sum", (5, 7), seed=3),
-    "zero-sum 40x40 (BLAS path)": lambda: random_game("zero-sum", (40, 40), seed=4),
+    "rps-crash": (lambda: catalog_game("rps-crash"), 1e-11),
+    "general-sum 5x7": (lambda: random_game("general-sum", (5, 7), seed=3), 1e-11),
+    "zero-sum 40x40 (BLAS path)": (lambda: random_game("zero-sum", (40, 40), seed=4), 1e-8),
 }
 
 
@@ -42,12 +44,12 @@ def _assert_same(fast, slow, atol):
 @pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
 @pytest.mark.parametrize("game_name", list(GAMES))
 def test_kernel_matches_generic_code(algorithm, updates, game_name):
-    fast, slow = _pair(GAMES[game_name](), algorithm=algorithm, updates=updates)
+    build, tolerance = GAMES[game_name]
+    fast, slow = _pair(build(), algorithm=algorithm, updates=updates)
     for chunk in (1, 7, 300):  # resuming between calls must not change anything
         fast.step(chunk)
         slow.step(chunk)
-    # 1e-9: the kernel's BLAS (via SciPy) and NumPy's round differently in the last bits
-    _assert_same(fast, slow, atol=1e-9)
+    _assert_same(fast, slow, atol=tolerance)
 
 
 def test_kernel_with_a_fixed_player():

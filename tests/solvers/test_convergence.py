@@ -9,6 +9,7 @@ from rmviz.games import catalog_game, random_game
 from rmviz.solvers import PRESETS, RegretMinimizer, preset
 from rmviz.solvers.exact import zero_sum_equilibrium
 
+
 @pytest.mark.parametrize("algorithm", ["rm", "rm+", "linear-rm", "discounted-rm", "predictive-rm+"])
 def test_rps_crash_converges_to_25_50_25(algorithm):
     solver = RegretMinimizer(catalog_game("rps-crash"), preset(algorithm))
@@ -93,14 +94,18 @@ def test_greedy_step_never_loses_to_another_feasible_weight(seed):
     size, t, floor = int(rng.integers(2, 30)), int(rng.integers(2, 500)), [0.0, 0.5][seed % 2]
     average, new = rng.normal(size=size), rng.normal(size=size)
     weight_sum = float(rng.uniform(0.5, 3))
-    step, lam = greedy_step(average, new, weight_sum, t, floor, np)
+    step, _ = greedy_step(average, new, weight_sum, t, floor, np)
 
     def potential(regret_sum, weight):
         return float((np.maximum(regret_sum / weight, 0) ** 2).sum())
 
-    chosen = potential(step.d_pos * average * weight_sum + step.c * new, step.d_avg * weight_sum + step.c_avg)
+    chosen = potential(
+        step.d_pos * average * weight_sum + step.c * new, step.d_avg * weight_sum + step.c_avg
+    )
     floor_weight = floor * weight_sum / (t - 1)
-    for w in np.concatenate([[floor_weight, weight_sum / (t - 1)], floor_weight + np.logspace(-4, 4, 400)]):
+    for w in np.concatenate(
+        [[floor_weight, weight_sum / (t - 1)], floor_weight + np.logspace(-4, 4, 400)]
+    ):
         assert chosen <= potential(average * weight_sum + w * new, weight_sum + w) + 1e-12
 
 

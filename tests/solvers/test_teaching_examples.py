@@ -53,8 +53,14 @@ def test_lecture_battle_of_the_partners_table():
     """CFR lecture, "Regret Matching: Example": Cat's regrets and strategy, rows T = 1..6."""
     game = catalog_game("battle-of-partners").payoffs
     cinema, dancing = 0, 1
-    played = [(cinema, dancing), (dancing, cinema), (cinema, dancing),
-              (cinema, cinema), (cinema, dancing), (cinema, cinema)]
+    played = [
+        (cinema, dancing),
+        (dancing, cinema),
+        (cinema, dancing),
+        (cinema, cinema),
+        (cinema, dancing),
+        (cinema, cinema),
+    ]
     table = [  # r_Cat(other action), R(Cinema), R(Dancing), pi(Cinema), pi(Dancing)
         (5, 0, 5, 0, 1),
         (10, 10, 5, 2 / 3, 1 / 3),
@@ -64,12 +70,16 @@ def test_lecture_battle_of_the_partners_table():
         (-10, 10, -5, 1, 0),
     ]
     cumulative = np.zeros(2)
-    for profile, (other, r_cinema, r_dancing, p_cinema, p_dancing) in zip(played, table, strict=True):
+    for profile, (other, r_cinema, r_dancing, p_cinema, p_dancing) in zip(
+        played, table, strict=True
+    ):
         regrets = pure_regrets(game, 0, profile)
         assert regrets[1 - profile[0]] == other
         cumulative += regrets
         np.testing.assert_array_equal(cumulative, [r_cinema, r_dancing])
-        np.testing.assert_allclose(regret_matching(cumulative, np), [p_cinema, p_dancing], rtol=0, atol=1e-15)
+        np.testing.assert_allclose(
+            regret_matching(cumulative, np), [p_cinema, p_dancing], rtol=0, atol=1e-15
+        )
 
 
 def test_snippet_regret_bound_on_rps_crash():
@@ -93,7 +103,9 @@ def test_snippet_regret_bound_on_rps_crash():
 @pytest.mark.parametrize("play", ["expected", "sampled"])
 def test_notebook_fixed_opponent_is_exploited(play):
     """Against (0.4, 0.3, 0.3) the learner finds the best response: Paper."""
-    solver = RegretMinimizer(catalog_game("rps"), preset("rm", play=play, fixed_strategies={1: [0.4, 0.3, 0.3]}))
+    solver = RegretMinimizer(
+        catalog_game("rps"), preset("rm", play=play, fixed_strategies={1: [0.4, 0.3, 0.3]})
+    )
     solver.step(2000)
     average = solver.snapshot().average_strategy
     assert average[0][PAPER] > (0.9 if play == "expected" else 0.8)
@@ -104,7 +116,7 @@ def test_fixed_strategy_must_be_a_distribution():
     from rmviz.errors import ConfigError
 
     game = catalog_game("rps")
-    with pytest.raises(ConfigError, match="sums to 0.9; probabilities must sum to 1"):
+    with pytest.raises(ConfigError, match=r"sums to 0\.9; probabilities must sum to 1"):
         RegretMinimizer(game, preset("rm", fixed_strategies={1: [0.4, 0.3, 0.2]}))
     with pytest.raises(ConfigError, match="needs 3 probabilities"):
         RegretMinimizer(game, preset("rm", fixed_strategies={1: [0.5, 0.5]}))

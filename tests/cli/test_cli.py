@@ -1,0 +1,214 @@
+"""The command line, driven as a person would (in-process, and once as a real process)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from rmviz.cli import main
+from rmviz.formats import read_game_file
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_the_catalog(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    for game_id in (
+        "rps-crash",
+        "traffic-lights",
+        "battle-of-partners",
+        "shapley",
+        "three-player-pennies",
+    ):
+        assert game_id in out
+    assert "random:KIND:SHAPE" in out
+
+
+def test_solve_json_has_the_documented_fields(capsys):
+    code, out, err = run(
+        capsys,
+        "solve",
+        "rps-crash",
+        "--algorithm",
+        "predictive-rm+",
+        "--iterations",
+        "3000",
+        "--json",
+    )
+    assert code == 0 and err == ""
+    report = json.loads(out)
+    for key in (
+        "game",
+        "algorithm",
+        "iterations",
+        "players",
+        "average_strategy",
+        "current_strategy",
+        "exploitability",
+        "nash_conv",
+        "cce_gap",
+        "ce_gap",
+        "eps_bound",
+        "welfare",
+        "value",
+        "seconds",
+        "device",
+    ):
+        assert key in report
+    assert report["iterations"] == 3000
+    assert report["device"] == "cpu"
+    np.testing.assert_allclose(report["average_strategy"][0], [0.25, 0.5, 0.25], atol=2e-3)
+    assert report["exploitability"] == pytest.approx(report["nash_conv"] / 2)
+
+
+def test_solve_summary_table(capsys):
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "battle-of-partners",
+        "-a",
+        "internal-rm",
+        "-n",
+        "2000",
+        "--play",
+        "sampled",
+    )
+    assert code == 0
+    assert "Cinema" in out and "Dee" in out
+    assert "CE gap" in out and "exploitability (NashConv/n)" in out
+
+
+def test_solve_random_game_and_greedy_options(capsys):
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "random:general-sum:4x4x4:seed=2",
+        "-a",
+        "greedy-rm",
+        "--play",
+        "sampled",
+        "--floor",
+        "0.25",
+        "-n",
+        "500",
+        "--json",
+    )
+    report = json.loads(out)
+    assert code == 0 and report["config"]["greedy_floor"] == 0.25
+    assert len(report["average_strategy"]) == 3
+
+
+def test_fixed_opponent_from_the_command_line(capsys):
+    code, out, _ = run(capsys, "solve", "rps", "--fix", "2=0.4,0.3,0.3", "-n", "2000", "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report["average_strategy"][0][1] > 0.9  # Paper beats a Rock-heavy opponent
+    assert report["average_strategy"][1] == [0.4, 0.3, 0.3]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json"])
+def test_trace_files(capsys, tmp_path, suffix):
+    path = tmp_path / f"trace{suffix}"
+    code, _, _ = run(
+        capsys, "solve", "rps-crash", "-n", "1000", "--trace", str(path), "--every", "100"
+    )
+    assert code == 0
+    if suffix == ".csv":
+        with path.open() as handle:
+            rows = list(csv.DictReader(handle))
+    else:
+        rows = json.loads(path.read_text())
+    assert [int(r["iteration"]) for r in rows] == list(range(100, 1001, 100))
+    assert "average[Row][Paper]" in rows[0] and "exploitability" in rows[0]
+    assert float(rows[-1]["exploitability"]) < float(rows[0]["exploitability"])
+
+
+def test_convert_writes_files_that_read_back(capsys, tmp_path):
+    for suffix in (".nfg", ".json"):
+        out = tmp_path / f"partners{suffix}"
+        code, _, _ = run(capsys, "convert", "battle-of-partners", str(out))
+        assert code == 0
+        game = read_game_file(out)
+        assert game.action_names[0] == ("Cinema", "Dancing")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "missing.nfg"], "missing.nfg: no such file"),
+        (["solve", "rps", "-a", "cfr-max"], "unknown algorithm 'cfr-max'"),
+        (["solve", "rps", "--fix", "2=0.5,0.3,0.3"], "probabilities must sum to 1"),
+        (["solve", "rps", "--fix", "3=1,0,0"], "players are numbered 1 to 2"),
+        (["solve", "rps", "--device", "gpu"], "needs CuPy and an NVIDIA GPU"),
+        (["solve", "random:zero-sum:90000x90000"], "GiB of payoffs"),
+        (["solve", "rps", "--trace", "out.txt"], "write a .csv or a .json"),
+        (["convert", "rps", "out.xlsx"], "cannot write"),
+        (
+            ["solve", "rps", "-a", "greedy-rm", "--updates", "alternating"],
+            "use simultaneous updates",
+        ),
+    ],
+)
+def test_user_errors_exit_2_with_one_line(capsys, tmp_path, monkeypatch, argv, message):
+    from rmviz.solvers.backend import gpu_available
+
+    if "gpu" in argv and gpu_available():
+        pytest.skip("a GPU is present")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert err.startswith("rmviz: ") and err.count("\n") == 1
+    assert "Traceback" not in err + out
+
+
+def test_nan_payoff_in_a_file_is_a_clear_error(capsys, tmp_path):
+    path = tmp_path / "nan.nfg"
+    path.write_text('NFG 1 R "x" { "A" "B" } { 1 2 }\n1 2 3 nan\n')
+    code, _, err = run(capsys, "solve", str(path))
+    assert code == 2 and "nan.nfg, line 2" in err
+
+
+def test_bad_arguments_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["solve", "rps", "--iterations", "zero"])
+    assert "is not a whole number" in str(exit_info.value.code)
+
+
+def test_no_arguments_explains_that_the_app_is_not_here_yet(capsys):
+    code, _, err = run(capsys)
+    assert code == 2 and "rmviz solve" in err
+
+
+def test_the_installed_command_runs():
+    result = subprocess.run(
+        [sys.executable, "-m", "rmviz.cli", "solve", "matching-pennies", "-n", "100", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["game"] == "matching-pennies"
+
+
+def test_bench_prints_side_by_side_ratios():
+    import io
+
+    from rmviz.bench import run_bench
+
+    out = io.StringIO()
+    assert run_bench(seconds=0.01, out=out, sizes=(20,), many_players=(3, 3, 3)) == 0
+    text = out.getvalue()
+    assert "speed-up" in text and "matvec floor" in text
+    assert "rps-crash rm (expected)" in text and "3-player 3-action greedy-rm (sampled)" in text
