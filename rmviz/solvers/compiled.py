@@ -1,16 +1,23 @@
-"""A compiled inner loop for the interactive case: two players, expected play, CPU.
+"""Compiled inner loops (numba) for the CPU: the same iterations as the generic array code.
 
-Small matrix games (RPS, 2x2 teaching games, up to a few hundred actions) spend nearly all
-of a NumPy iteration in interpreter overhead: ~20 array calls of ~1 us each on 3 numbers.
-This kernel runs ``n`` iterations of exactly the update of :mod:`.regret_minimizer` in one
-numba-compiled loop (no allocation per iteration, the GIL released), so a tiny game runs at
-millions of iterations per second. ``tests/solvers/test_compiled.py`` checks that it
-produces the same iterates as the generic array code for every supported configuration.
+A NumPy iteration on a small game is ~20-200 array calls of ~1 us each on a handful of
+numbers: interpreter overhead, not arithmetic. These kernels run ``n`` iterations of exactly
+the update of :mod:`.regret_minimizer` in one compiled loop with no allocation per iteration
+and the GIL released:
 
-Supported: external regret; RM, RM+, predictive; uniform, linear and discounted
-weighting with any averaging; simultaneous or alternating updates; fixed players; CE and
-joint-distribution tracking. Greedy weights, internal regret, sampled play, more than two
-players and the GPU use the generic array code.
+* :func:`_run_expected`: two players, expected play, external regret (RM, RM+,
+  predictive; uniform, linear, discounted or greedy weights; simultaneous or alternating;
+  CE and joint tracking). Products are loops for small matrices and BLAS above
+  ``LOOP_MAX_ENTRIES``.
+* :func:`_run_sampled`: any number of players, sampled play, external or internal regret,
+  every rule, weighting and schedule. It consumes the same NumPy random stream as the
+  generic code (drawn in advance), so both produce the same iterates.
+
+The schedules (:func:`.weighting.regret_discounts`, :func:`.weighting.averaging_discount`)
+and the greedy line search (:func:`.weighting.greedy_lambda_for`) are the very functions of
+:mod:`.weighting`, compiled; ``tests/solvers/test_compiled.py`` checks every configuration
+against the generic code. Internal regret with expected play (a least-squares stationary
+distribution per iteration) and the GPU use the generic code.
 """
 
 from __future__ import annotations
@@ -29,89 +36,111 @@ try:
 except ImportError:  # numba is a dependency, but the engine still runs without it
     numba = None
 
-# Up to this many payoff entries the products are written as loops (no call, no
+# Up to this many payoff entries the two-player products are loops (no call, no
 # allocation); above it the kernel calls BLAS, which reads large matrices at full bandwidth.
 LOOP_MAX_ENTRIES = 32 * 32
 
 
-def eligible(solver: RegretMinimizer) -> bool:
-    """True when ``solver`` can run in the compiled kernel."""
+def kernel_for(solver: RegretMinimizer) -> ExpectedKernel | SampledKernel | None:
+    """The compiled kernel that can run ``solver``'s iterations, or ``None``."""
     config, game = solver.config, solver.game
-    return (
-        numba is not None
-        and not solver.backend.is_gpu
-        and game.n_players == 2
-        and config.play == "expected"
-        and config.regret == "external"
-        and config.weighting != "greedy"
-    )
+    if numba is None or solver.backend.is_gpu:
+        return None
+    if config.play == "sampled":
+        return SampledKernel()
+    if game.n_players == 2 and config.regret == "external":
+        return ExpectedKernel()
+    return None
 
 
-class Kernel:
-    """Runs a :class:`RegretMinimizer`'s iterations in the compiled loop, in place."""
+def _float_arrays(arrays: Any) -> list[np.ndarray]:
+    return [np.ascontiguousarray(a, dtype=np.float64) for a in arrays]
 
-    def run(self, solver: RegretMinimizer, iterations: int) -> None:
-        config = solver.config
-        s = solver
-        state = [
-            np.ascontiguousarray(a, dtype=np.float64)
-            for a in (*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret)
-        ]
-        internal = s.internal_regret or [np.zeros((1, 1)), np.zeros((1, 1))]
-        internal = [np.ascontiguousarray(a, dtype=np.float64) for a in internal]
-        joint = np.ascontiguousarray(
-            s.joint if s.joint is not None else np.zeros((1, 1)), dtype=np.float64
-        )
+
+def _greedy_floor_bounds(t: int, floor: float) -> tuple[float, float]:
+    """``(lam_max, lam_tie)`` of greedy weights at iteration t >= 2 (see ``greedy_step``)."""
+    return 1.0 / (1.0 + floor / (t - 1)), (t - 1) / t
+
+
+class ExpectedKernel:
+    """Runs a two-player expected-play solver in :func:`_run_expected`, in place."""
+
+    def run(self, s: RegretMinimizer, iterations: int) -> None:
+        config = s.config
+        state = _float_arrays((*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret))
+        internal = _float_arrays(s.internal_regret or (np.zeros((1, 1)), np.zeros((1, 1))))
+        joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
-        _run(
-            s.payoffs[0],
-            s.payoffs[1],
-            *state,
-            internal[0],
-            internal[1],
-            payoff_sum,
-            weight_sum,
-            joint,
-            0 not in s.fixed,
-            1 not in s.fixed,
-            config.plus,
-            config.predictive,
-            config.updates == "alternating",
-            s.internal_regret is not None,
-            s.joint is not None,
-            config.weighting,
-            config.averaging or config.weighting,
-            config.alpha,
-            config.beta,
-            config.gamma,
-            s.iteration,
-            iterations,
+        last_lambda = np.array([float(s.last_lambda)])
+        _run_expected(
+            s.payoffs[0], s.payoffs[1], *state, internal[0], internal[1], payoff_sum, weight_sum,
+            joint, last_lambda, 0 not in s.fixed, 1 not in s.fixed, config.plus, config.predictive,
+            config.updates == "alternating", s.internal_regret is not None, s.joint is not None,
+            config.weighting, config.averaging or config.weighting, config.alpha, config.beta,
+            config.gamma, s.greedy_floor, s.iteration, iterations,
         )
-        (
-            s.current[0],
-            s.current[1],
-            s.regret[0],
-            s.regret[1],
-            s.prediction[0],
-            s.prediction[1],
-            s.strategy_sum[0],
-            s.strategy_sum[1],
-            s.external_regret[0],
-            s.external_regret[1],
-        ) = state
+        (s.current[0], s.current[1], s.regret[0], s.regret[1], s.prediction[0], s.prediction[1],
+         s.strategy_sum[0], s.strategy_sum[1], s.external_regret[0], s.external_regret[1]) = state
         if s.internal_regret is not None:
             s.internal_regret[0], s.internal_regret[1] = internal
         if s.joint is not None:
             s.joint = joint
         s.payoff_sum = payoff_sum
         s.weight_sum = np.asarray(weight_sum[0])
+        s.last_lambda = np.asarray(last_lambda[0])
         s.iteration += iterations
 
 
-def kernel_for(solver: RegretMinimizer) -> Kernel | None:
-    """The compiled kernel when ``solver`` is eligible, else ``None``."""
-    return Kernel() if eligible(solver) else None
+class SampledKernel:
+    """Runs a sampled-play solver (any number of players) in :func:`_run_sampled`, in place.
+
+    Per-player arrays of different lengths travel padded to ``max |A_i|``.
+    """
+
+    def run(self, s: RegretMinimizer, iterations: int) -> None:
+        config, game = s.config, s.game
+        n, shape = game.n_players, game.num_actions
+        width = max(shape)
+        internal_kind = config.regret == "internal"
+
+        def pad(arrays: Any, square: bool = False) -> np.ndarray:
+            out = np.zeros((n, width, width) if square else (n, width))
+            for i, a in enumerate(arrays):
+                out[(i, *(slice(0, k) for k in np.shape(a)))] = a
+            return out
+
+        current, strategy_sum, external = pad(s.current), pad(s.strategy_sum), pad(s.external_regret)
+        regret, prediction = pad(s.regret, internal_kind), pad(s.prediction, internal_kind)
+        accumulated = pad(s.internal_regret, True)
+        joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
+        payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
+        weight_sum = np.array([float(s.weight_sum)])
+        last_lambda = np.array([float(s.last_lambda)])
+        learners = np.array([i not in s.fixed for i in range(n)])
+        evaluations = len(s.learners) if config.updates == "alternating" else 1
+        draws = s.rng.random((iterations, evaluations, n))  # the generic code's stream, in advance
+        _run_sampled(
+            np.ascontiguousarray(game.payoffs.reshape(n, -1)), np.array(shape, dtype=np.int64),
+            np.array(s._strides, dtype=np.int64), current, regret, prediction, strategy_sum, external,
+            accumulated, payoff_sum, weight_sum, joint, last_lambda, learners,
+            config.plus, config.predictive, config.updates == "alternating", internal_kind,
+            s.joint is not None, config.weighting, config.averaging or config.weighting,
+            config.alpha, config.beta, config.gamma, s.greedy_floor, s.inertia, s.iteration, draws,
+        )
+        for i, k in enumerate(shape):
+            s.current[i] = current[i, :k].copy()
+            s.strategy_sum[i] = strategy_sum[i, :k].copy()
+            s.external_regret[i] = external[i, :k].copy()
+            s.regret[i] = (regret[i, :k, :k] if internal_kind else regret[i, :k]).copy()
+            s.prediction[i] = (prediction[i, :k, :k] if internal_kind else prediction[i, :k]).copy()
+            s.internal_regret[i] = accumulated[i, :k, :k].copy()
+        if s.joint is not None:
+            s.joint = joint
+        s.payoff_sum = payoff_sum
+        s.weight_sum = np.asarray(weight_sum[0])
+        s.last_lambda = np.asarray(last_lambda[0])
+        s.iteration += iterations
 
 
 def _identity(function: Any) -> Any:
@@ -121,15 +150,16 @@ def _identity(function: Any) -> Any:
 _jit = numba.njit(cache=True, nogil=True) if numba is not None else _identity
 _regret_discounts = _jit(weighting.regret_discounts)
 _averaging_discount = _jit(weighting.averaging_discount)
+_greedy_lambda = _jit(weighting.greedy_lambda_for(np))
+_greedy_bounds = _jit(_greedy_floor_bounds)
 
 
 @_jit
-def _regret_matching(regret: Any, prediction: Any, predictive: bool, out: Any) -> None:
-    """``out = [R + m]_+ / sum``, uniform if nothing is positive (as :func:`regret_matching`)."""
+def _regret_matching(guide: Any, out: Any) -> None:
+    """``out = [guide]_+ / sum``, uniform if nothing is positive (as ``regret_matching``)."""
     total = 0.0
-    for k in range(regret.shape[0]):
-        guide = regret[k] + prediction[k] if predictive else regret[k]
-        positive = guide if guide > 0.0 else 0.0
+    for k in range(guide.shape[0]):
+        positive = guide[k] if guide[k] > 0.0 else 0.0
         out[k] = positive
         total += positive
     for k in range(out.shape[0]):
@@ -137,27 +167,28 @@ def _regret_matching(regret: Any, prediction: Any, predictive: bool, out: Any) -
 
 
 @_jit
-def _update(
-    regret: Any,
-    prediction: Any,
-    instant: Any,
-    d_pos: float,
-    d_neg: float,
-    plus: bool,
-    predictive: bool,
-    current: Any,
-) -> None:
-    """Guiding regrets, prediction and next strategy of one learner (uniform step: c = 1)."""
-    for k in range(regret.shape[0]):
-        value = (d_pos if regret[k] > 0.0 else d_neg) * regret[k] + instant[k]
-        regret[k] = max(value, 0.0) if plus else value
-        if predictive:
-            prediction[k] = instant[k]
-    _regret_matching(regret, prediction, predictive, current)
+def _discount_add(regret: Any, instant: Any, d_pos: float, d_neg: float, c: float, plus: bool) -> None:
+    """``R <- d_pos R_+ + d_neg R_- + c r``, clipped at 0 for RM+ (any shape, in place)."""
+    flat, add = regret.reshape(-1), instant.reshape(-1)
+    for k in range(flat.shape[0]):
+        value = (d_pos if flat[k] > 0.0 else d_neg) * flat[k] + c * add[k]
+        flat[k] = max(value, 0.0) if plus else value
 
 
 @_jit
-def _utilities_row(payoff: Any, column_strategy: Any, out: Any) -> None:
+def _guide(regret: Any, prediction: Any, instant: Any, c: float, predictive: bool, out: Any) -> None:
+    """``out = R + m`` with the new prediction ``m = c r`` (predictive RM), else ``R``."""
+    flat_r, flat_i, flat_m, flat_o = regret.reshape(-1), instant.reshape(-1), prediction.reshape(-1), out.reshape(-1)
+    for k in range(flat_r.shape[0]):
+        if predictive:
+            flat_m[k] = c * flat_i[k]
+            flat_o[k] = flat_r[k] + flat_m[k]
+        else:
+            flat_o[k] = flat_r[k]
+
+
+@_jit
+def _row_utilities(payoff: Any, column_strategy: Any, out: Any) -> None:
     """``out = payoff @ y``."""
     rows, columns = payoff.shape
     if rows * columns > LOOP_MAX_ENTRIES:
@@ -171,7 +202,7 @@ def _utilities_row(payoff: Any, column_strategy: Any, out: Any) -> None:
 
 
 @_jit
-def _utilities_column(row_strategy: Any, payoff: Any, out: Any) -> None:
+def _column_utilities(row_strategy: Any, payoff: Any, out: Any) -> None:
     """``out = x @ payoff``."""
     rows, columns = payoff.shape
     if rows * columns > LOOP_MAX_ENTRIES:
@@ -179,76 +210,42 @@ def _utilities_column(row_strategy: Any, payoff: Any, out: Any) -> None:
         return
     out[:] = 0.0
     for a in range(rows):
-        weight = row_strategy[a]
         for b in range(columns):
-            out[b] += weight * payoff[a, b]
+            out[b] += row_strategy[a] * payoff[a, b]
 
 
 @_jit
-def _accumulate_player(
-    d: float,
-    strategy_sum: Any,
-    external: Any,
-    internal: Any,
-    track_ce: bool,
-    played: Any,
-    utilities: Any,
-    value: float,
-) -> None:
+def _accumulate_expected(d: float, c: float, strategy_sum: Any, external: Any, internal: Any,
+                         track_ce: bool, played: Any, utilities: Any, value: float) -> None:
     for k in range(played.shape[0]):
-        strategy_sum[k] = d * strategy_sum[k] + played[k]
-        external[k] = d * external[k] + (utilities[k] - value)
+        strategy_sum[k] = d * strategy_sum[k] + c * played[k]
+        external[k] = d * external[k] + c * (utilities[k] - value)
     if track_ce:
         for b in range(played.shape[0]):
             for a in range(played.shape[0]):
-                internal[b, a] = d * internal[b, a] + played[b] * (utilities[a] - utilities[b])
+                internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
 
 
 @_jit
-def _run(
-    payoff0,
-    payoff1,
-    current0,
-    current1,
-    regret0,
-    regret1,
-    prediction0,
-    prediction1,
-    strategy_sum0,
-    strategy_sum1,
-    external0,
-    external1,
-    internal0,
-    internal1,
-    payoff_sum,
-    weight_sum,
-    joint,
-    learn0,
-    learn1,
-    plus,
-    predictive,
-    alternating,
-    track_ce,
-    track_joint,
-    weighting_scheme,
-    averaging_scheme,
-    alpha,
-    beta,
-    gamma,
-    t0,
-    iterations,
-):  # pragma: no cover
+def _run_expected(payoff0, payoff1, current0, current1, regret0, regret1, prediction0, prediction1,
+                  strategy_sum0, strategy_sum1, external0, external1, internal0, internal1,
+                  payoff_sum, weight_sum, joint, last_lambda, learn0, learn1, plus, predictive,
+                  alternating, track_ce, track_joint, weighting_scheme, averaging_scheme, alpha,
+                  beta, gamma, floor, t0, iterations):  # pragma: no cover - compiled
     rows, columns = payoff0.shape
-    utilities0, utilities1 = np.empty(rows), np.empty(columns)
-    own1 = np.empty(columns)
+    utilities0, utilities1, own1 = np.empty(rows), np.empty(columns), np.empty(columns)
     played0, played1 = np.empty(rows), np.empty(columns)
     instant0, instant1 = np.empty(rows), np.empty(columns)
+    guide0, guide1 = np.empty(rows), np.empty(columns)
+    greedy = weighting_scheme == "greedy"
+    history, new = np.empty(rows + columns), np.empty(rows + columns)
     for step in range(iterations):
         t = t0 + step + 1
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
         d_avg = _averaging_discount(averaging_scheme, t, gamma)
-        _utilities_row(payoff0, current1, utilities0)
-        _utilities_column(current0, payoff1, utilities1)
+        c = c_avg = 1.0
+        _row_utilities(payoff0, current1, utilities0)
+        _column_utilities(current0, payoff1, utilities1)
         value0 = 0.0
         for a in range(rows):
             value0 += utilities0[a] * current0[a]
@@ -263,27 +260,185 @@ def _run(
         for b in range(columns):
             instant1[b] = utilities1[b] - value1
             own1[b] = utilities1[b]
+        if greedy and t > 1:  # as greedy_step: scale history by lam, new iterate (1-lam) W
+            size = 0
+            weight = max(weight_sum[0], 1e-300)
+            if learn0:
+                history[:rows] = external0 / weight
+                new[:rows] = instant0
+                size = rows
+            if learn1:
+                history[size:size + columns] = external1 / weight
+                new[size:size + columns] = instant1
+                size += columns
+            lam_max, lam_tie = _greedy_bounds(t, floor)
+            lam = float(_greedy_lambda(history[:size], new[:size], lam_max, lam_tie))
+            last_lambda[0] = lam
+            d_pos = d_neg = d_avg = lam
+            c = c_avg = (1.0 - lam) * weight_sum[0]
         if learn0:
-            _update(regret0, prediction0, instant0, d_pos, d_neg, plus, predictive, current0)
+            _discount_add(regret0, instant0, d_pos, d_neg, c, plus)
+            _guide(regret0, prediction0, instant0, c, predictive, guide0)
+            _regret_matching(guide0, current0)
         if learn1:
             if alternating and learn0:  # player 2 answers player 1's new strategy
-                _utilities_column(current0, payoff1, own1)
+                _column_utilities(current0, payoff1, own1)
                 value1 = 0.0
                 for b in range(columns):
                     value1 += own1[b] * current1[b]
                 for b in range(columns):
                     instant1[b] = own1[b] - value1
-            _update(regret1, prediction1, instant1, d_pos, d_neg, plus, predictive, current1)
-        _accumulate_player(
-            d_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, value0
-        )
-        _accumulate_player(
-            d_avg, strategy_sum1, external1, internal1, track_ce, played1, own1, value1
-        )
-        payoff_sum[0] = d_avg * payoff_sum[0] + value0
-        payoff_sum[1] = d_avg * payoff_sum[1] + start_value1
+            _discount_add(regret1, instant1, d_pos, d_neg, c, plus)
+            _guide(regret1, prediction1, instant1, c, predictive, guide1)
+            _regret_matching(guide1, current1)
+        _accumulate_expected(d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, value0)
+        _accumulate_expected(d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, own1, value1)
+        payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
+        payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * start_value1
         if track_joint:
             for a in range(rows):
                 for b in range(columns):
-                    joint[a, b] = d_avg * joint[a, b] + played0[a] * played1[b]
-        weight_sum[0] = d_avg * weight_sum[0] + 1.0
+                    joint[a, b] = d_avg * joint[a, b] + c_avg * (played0[a] * played1[b])
+        weight_sum[0] = d_avg * weight_sum[0] + c_avg
+
+
+@_jit
+def _sample(current, num_actions, draws, actions):  # pragma: no cover - compiled
+    """``a_j = searchsorted(cumsum(pi_j), u_j * total, "right")``, as the generic code."""
+    for j in range(num_actions.shape[0]):
+        total = 0.0
+        for a in range(num_actions[j]):
+            total += current[j, a]
+        target = draws[j] * total
+        cumulative = 0.0
+        chosen = num_actions[j] - 1
+        for a in range(num_actions[j]):
+            cumulative += current[j, a]
+            if cumulative > target:
+                chosen = a
+                break
+        actions[j] = chosen
+
+
+@_jit
+def _utilities_at(flat, num_actions, strides, actions, i, out):  # pragma: no cover - compiled
+    """``out[a] = u_i(a, a_-i)`` from the flat payoff tensor; returns ``u_i(a)``."""
+    base = 0
+    for j in range(num_actions.shape[0]):
+        if j != i:
+            base += actions[j] * strides[j]
+    for a in range(num_actions[i]):
+        out[a] = flat[i, base + a * strides[i]]
+    return out[actions[i]]
+
+
+@_jit
+def _run_sampled(flat, num_actions, strides, current, regret, prediction, strategy_sum, external,
+                 accumulated, payoff_sum, weight_sum, joint, last_lambda, learners,
+                 plus, predictive, alternating, internal_kind, track_joint, weighting_scheme,
+                 averaging_scheme, alpha, beta, gamma, floor, inertia, t0, draws):  # pragma: no cover
+    n, width = current.shape
+    iterations = draws.shape[0]
+    greedy = weighting_scheme == "greedy"
+    start_actions = np.empty(n, dtype=np.int64)
+    own_actions = np.empty(n, dtype=np.int64)
+    actions = np.empty(n, dtype=np.int64)
+    utilities = np.zeros((n, width))
+    values = np.empty(n)
+    start_values = np.empty(n)
+    played = np.zeros((n, width))
+    instant_ext = np.zeros((n, width))
+    instant_int = np.zeros((n, width, width))
+    guide_vector, guide_matrix = np.zeros(width), np.zeros((width, width))
+    size = 0
+    for i in range(n):
+        if learners[i]:
+            size += num_actions[i] * num_actions[i] if internal_kind else num_actions[i]
+    history, new = np.empty(size), np.empty(size)
+    for step in range(iterations):
+        t = t0 + step + 1
+        d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
+        d_avg = _averaging_discount(averaging_scheme, t, gamma)
+        c = c_avg = 1.0
+        _sample(current, num_actions, draws[step, 0], start_actions)
+        for i in range(n):
+            k = num_actions[i]
+            value = _utilities_at(flat, num_actions, strides, start_actions, i, utilities[i])
+            values[i] = start_values[i] = value
+            own_actions[i] = start_actions[i]
+            for a in range(k):
+                played[i, a] = current[i, a]
+                instant_ext[i, a] = utilities[i, a] - value
+        if greedy and t > 1:
+            weight = max(weight_sum[0], 1e-300)
+            at = 0
+            for i in range(n):
+                if not learners[i]:
+                    continue
+                k = num_actions[i]
+                for b in range(k if internal_kind else 1):
+                    for a in range(k):
+                        if internal_kind:
+                            history[at] = accumulated[i, b, a] / weight
+                            new[at] = instant_ext[i, a] if b == start_actions[i] else 0.0
+                        else:
+                            history[at] = external[i, a] / weight
+                            new[at] = instant_ext[i, a]
+                        at += 1
+            lam_max, lam_tie = _greedy_bounds(t, floor)
+            lam = float(_greedy_lambda(history, new, lam_max, lam_tie))
+            last_lambda[0] = lam
+            d_pos = d_neg = d_avg = lam
+            c = c_avg = (1.0 - lam) * weight_sum[0]
+        evaluation = 0
+        for i in range(n):
+            if not learners[i]:
+                continue
+            k = num_actions[i]
+            if alternating and evaluation > 0:  # a fresh profile against the newest strategies
+                _sample(current, num_actions, draws[step, evaluation], actions)
+                value = _utilities_at(flat, num_actions, strides, actions, i, utilities[i])
+                values[i] = value
+                own_actions[i] = actions[i]
+                for a in range(k):
+                    instant_ext[i, a] = utilities[i, a] - value
+            evaluation += 1
+            chosen = own_actions[i]
+            if internal_kind:
+                # padding beyond k stays exactly zero, so whole padded rows can be updated
+                instant_int[i] = 0.0
+                instant_int[i, chosen, :k] = instant_ext[i, :k]
+                _discount_add(regret[i], instant_int[i], d_pos, d_neg, c, plus)
+                _guide(regret[i], prediction[i], instant_int[i], c, predictive, guide_matrix)
+                # conditional regret matching with inertia after playing `chosen`
+                total = 0.0
+                for a in range(k):
+                    if a != chosen and guide_matrix[chosen, a] > 0.0:
+                        total += guide_matrix[chosen, a]
+                total = inertia + total
+                for a in range(k):
+                    rate = guide_matrix[chosen, a] if (a != chosen and guide_matrix[chosen, a] > 0.0) else 0.0
+                    current[i, a] = (inertia if a == chosen else rate) / total
+            else:
+                _discount_add(regret[i], instant_ext[i], d_pos, d_neg, c, plus)
+                _guide(regret[i], prediction[i], instant_ext[i], c, predictive, guide_vector)
+                _regret_matching(guide_vector[:k], current[i, :k])
+        for i in range(n):
+            k = num_actions[i]
+            chosen = own_actions[i]
+            for a in range(k):
+                strategy_sum[i, a] = d_avg * strategy_sum[i, a] + c_avg * played[i, a]
+                external[i, a] = d_avg * external[i, a] + c_avg * instant_ext[i, a]
+            if d_avg != 1.0:
+                for b in range(k):
+                    for a in range(k):
+                        accumulated[i, b, a] *= d_avg
+            for a in range(k):
+                accumulated[i, chosen, a] += c_avg * instant_ext[i, a]
+            payoff_sum[i] = d_avg * payoff_sum[i] + c_avg * start_values[i]
+        if track_joint:
+            for a in range(joint.shape[0]):
+                for b in range(joint.shape[1]):
+                    joint[a, b] *= d_avg
+            joint[start_actions[0], start_actions[1]] += c_avg
+        weight_sum[0] = d_avg * weight_sum[0] + c_avg

@@ -160,7 +160,6 @@ class RegretMinimizer:
         self.payoff_sum = xp.zeros(self.game.n_players)
         self.weight_sum = xp.zeros(())
         self.joint = xp.zeros(shape[:2]) if self.track_joint else None
-        self.last_action: list[Any] | None = None
         self.last_lambda = xp.zeros(())
 
     def step(self, iterations: int = 1) -> None:

@@ -27,6 +27,8 @@ RM+ (Tammelin 2014) weights regrets uniformly but the average linearly, hence th
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -84,62 +86,70 @@ def greedy_lambda(x: Any, r: Any, lam_max: float, lam_tie: float, xp: ModuleType
     with breakpoints ``lam_k = -r_k/d_k``, ``d_k = x_k - r_k`` ("exact line search over its
     breakpoints", O(K log K)). ``lam = 0`` is an infinite weight (history forgotten);
     ``lam_max < 1`` is the weight floor. Among several minimisers (flat ``g``) the one
-    nearest ``lam_tie`` is returned (the uniform weight). Written without branches on
-    array values, so on a GPU it needs no host synchronisation.
+    nearest ``lam_tie`` is returned (the uniform weight).
 
     With ``s(lam) = sum over active k of d_k^2`` and ``q(lam) = sum of d_k r_k``,
     ``g'(lam)/2 = s lam + q``, linear between breakpoints.
     """
-    d = x - r
-    d2, dr = d * d, d * r
-    rising, falling = d > 0, d < 0  # active for lam > bp, respectively lam < bp
-    bp = -r / xp.where(d != 0, d, 1.0)
-    inside = xp.where((d != 0) & (bp > 0) & (bp < lam_max), bp, 0.0)
-    candidates = xp.sort(xp.concatenate([inside, xp.asarray([0.0, lam_max])]))
-
-    bp_rise = xp.where(rising, bp, xp.inf)
-    order = xp.argsort(bp_rise)
-    bp_rise = bp_rise[order]
-    rise_d2 = _prefix_sums(xp.where(rising, d2, 0.0)[order], xp)
-    rise_dr = _prefix_sums(xp.where(rising, dr, 0.0)[order], xp)
-    bp_fall = xp.where(falling, bp, -xp.inf)
-    order = xp.argsort(bp_fall)
-    bp_fall = bp_fall[order]
-    fall_d2 = _suffix_sums(xp.where(falling, d2, 0.0)[order], xp)
-    fall_dr = _suffix_sums(xp.where(falling, dr, 0.0)[order], xp)
-
-    def slope_parts(lam: Any) -> tuple[Any, Any]:
-        n_rise = xp.searchsorted(bp_rise, lam, side="left")  # rising terms with bp < lam
-        n_fall = xp.searchsorted(bp_fall, lam, side="right")  # falling terms with bp > lam
-        return rise_d2[n_rise] + fall_d2[n_fall], rise_dr[n_rise] + fall_dr[n_fall]
-
-    s_at, q_at = slope_parts(candidates)
-    gprime = s_at * candidates + q_at
-    tol = 1e-12 * (xp.max(xp.abs(q_at)) + xp.max(s_at) + 1e-300)
-    lower = _first_root(candidates, gprime >= -tol, slope_parts, xp)
-    upper = _first_root(candidates, gprime > tol, slope_parts, xp)
-    return xp.clip(xp.asarray(lam_tie), lower, upper)
+    return greedy_lambda_for(xp)(x, r, lam_max, lam_tie)
 
 
-def _prefix_sums(values: Any, xp: ModuleType) -> Any:
-    """``out[n] = values[:n].sum()`` for n = 0..len."""
-    return xp.concatenate([xp.zeros(1), xp.cumsum(values)])
+@functools.cache
+def greedy_lambda_for(xp: ModuleType) -> Callable[[Any, Any, float, float], Any]:
+    """:func:`greedy_lambda` bound to one array module.
 
+    The body uses only what NumPy, CuPy and numba's nopython mode all support and has no
+    branch on array values, so the same source runs on the GPU without a host
+    synchronisation and compiles into :mod:`.compiled`'s kernel.
+    """
 
-def _suffix_sums(values: Any, xp: ModuleType) -> Any:
-    """``out[m] = values[m:].sum()`` for m = 0..len."""
-    return xp.concatenate([xp.cumsum(values[::-1])[::-1], xp.zeros(1)])
+    def search(x: Any, r: Any, lam_max: float, lam_tie: float) -> Any:
+        d = x - r
+        d2, dr = d * d, d * r
+        rising, falling = d > 0, d < 0  # active for lam > bp, respectively lam < bp
+        bp = -r / xp.where(d != 0, d, 1.0)
+        inside = xp.where((d != 0) & (bp > 0) & (bp < lam_max), bp, 0.0)
+        candidates = xp.sort(xp.concatenate((inside, xp.array([0.0, lam_max]))))
 
+        bp_rise = xp.where(rising, bp, xp.inf)
+        order = xp.argsort(bp_rise)
+        bp_rise = bp_rise[order]
+        zero = xp.zeros(1)
+        # prefix sums over rising terms (sorted by breakpoint), suffix sums over falling ones
+        rise_d2 = xp.concatenate((zero, xp.cumsum(xp.where(rising, d2, 0.0)[order])))
+        rise_dr = xp.concatenate((zero, xp.cumsum(xp.where(rising, dr, 0.0)[order])))
+        bp_fall = xp.where(falling, bp, -xp.inf)
+        order = xp.argsort(bp_fall)[::-1]
+        bp_fall = bp_fall[order]  # descending
+        fall_d2 = xp.concatenate((zero, xp.cumsum(xp.where(falling, d2, 0.0)[order])))
+        fall_dr = xp.concatenate((zero, xp.cumsum(xp.where(falling, dr, 0.0)[order])))
+        descending = -bp_fall
 
-def _first_root(candidates: Any, crossed: Any, slope_parts: Any, xp: ModuleType) -> Any:
-    """The point where ``g'`` first satisfies ``crossed``, solved inside its linear segment."""
-    j = xp.argmax(crossed)  # first candidate where the condition holds (0 if none)
-    hi = candidates[j]
-    lo = candidates[xp.maximum(j - 1, 0)]
-    s, q = slope_parts((lo + hi) / 2)
-    root = xp.clip(xp.where(s > 0, -q / xp.where(s > 0, s, 1.0), hi), lo, hi)
-    root = xp.where(j == 0, candidates[0], root)
-    return xp.where(xp.any(crossed), root, candidates[-1])
+        def slope_parts(lam: Any) -> tuple[Any, Any]:
+            n_rise = xp.searchsorted(bp_rise, lam, side="left")  # rising with bp < lam
+            n_fall = xp.searchsorted(descending, -lam, side="left")  # falling with bp > lam
+            return rise_d2[n_rise] + fall_d2[n_fall], rise_dr[n_rise] + fall_dr[n_fall]
+
+        s_at, q_at = slope_parts(candidates)
+        gprime = s_at * candidates + q_at
+        tol = 1e-12 * (xp.max(xp.abs(q_at)) + xp.max(s_at) + 1e-300)
+        s_mid, q_mid = slope_parts((candidates[:-1] + candidates[1:]) / 2)  # per segment
+
+        def first_root(crossed: Any) -> Any:
+            """Where ``g'`` first satisfies ``crossed``, solved inside its linear segment."""
+            j = xp.argmax(crossed)  # first candidate where it holds (0 if none)
+            k = xp.maximum(j - 1, 0)  # the segment [candidates[k], candidates[j]]
+            s, q = s_mid[k], q_mid[k]
+            root = xp.minimum(xp.maximum(-q / xp.where(s > 0, s, 1.0), candidates[k]), candidates[j])
+            root = xp.where(s > 0, root, candidates[j])
+            root = xp.where(j == 0, candidates[0], root)
+            return xp.where(xp.any(crossed), root, candidates[-1])
+
+        lower = first_root(gprime >= -tol)
+        upper = first_root(gprime > tol)
+        return xp.minimum(xp.maximum(lam_tie, lower), upper)
+
+    return search
 
 
 def greedy_step(

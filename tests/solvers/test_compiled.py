@@ -7,7 +7,7 @@ import pytest
 
 from rmviz.games import catalog_game, random_game
 from rmviz.solvers import RegretMinimizer, preset
-from rmviz.solvers.compiled import eligible
+from rmviz.solvers.compiled import kernel_for
 
 pytest.importorskip("numba")
 
@@ -24,7 +24,7 @@ def _pair(game, algorithm, **config):
     fast = RegretMinimizer(game, preset(algorithm, **config))
     slow = RegretMinimizer(game, preset(algorithm, **config))
     slow._kernel = None
-    assert eligible(fast)
+    assert kernel_for(fast) is not None
     return fast, slow
 
 
@@ -52,6 +52,38 @@ def test_kernel_matches_generic_code(algorithm, updates, game_name):
     _assert_same(fast, slow, atol=tolerance)
 
 
+def test_greedy_kernel_matches_generic_code():
+    fast, slow = _pair(catalog_game("rps-crash"), algorithm="greedy-rm")
+    for chunk in (1, 300):
+        fast.step(chunk)
+        slow.step(chunk)
+    _assert_same(fast, slow, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "algorithm", ["rm", "rm+", "discounted-rm", "predictive-rm+", "greedy-rm", "internal-rm", "greedy-internal-rm"]
+)
+@pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
+def test_sampled_kernel_replays_the_generic_random_stream(algorithm, updates):
+    """Same seed, same draws, same iterates: the kernel consumes NumPy's stream in advance."""
+    if "greedy" in algorithm and updates == "alternating":
+        pytest.skip("greedy weights need simultaneous updates")
+    game = random_game("general-sum", (3, 4, 5), seed=1)
+    fast, slow = _pair(game, algorithm=algorithm, updates=updates, play="sampled", seed=4)
+    for chunk in (1, 5, 300):
+        fast.step(chunk)
+        slow.step(chunk)
+    _assert_same(fast, slow, atol=1e-12)
+
+
+def test_sampled_kernel_with_a_fixed_player():
+    game = catalog_game("rps")
+    fast, slow = _pair(game, algorithm="internal-rm", play="sampled", fixed_strategies={0: [0.5, 0.25, 0.25]})
+    fast.step(400)
+    slow.step(400)
+    _assert_same(fast, slow, atol=1e-12)
+
+
 def test_kernel_with_a_fixed_player():
     fast, slow = _pair(catalog_game("rps"), algorithm="rm", fixed_strategies={1: [0.4, 0.3, 0.3]})
     fast.step(500)
@@ -69,8 +101,6 @@ def test_kernel_on_an_unstable_equilibrium_agrees_until_rounding_is_amplified():
     _assert_same(fast, slow, atol=1e-9)
 
 
-def test_greedy_internal_sampled_and_three_players_use_the_generic_code():
-    assert not eligible(RegretMinimizer(catalog_game("rps"), preset("greedy-rm")))
-    assert not eligible(RegretMinimizer(catalog_game("rps"), preset("internal-rm")))
-    assert not eligible(RegretMinimizer(catalog_game("rps"), preset("rm", play="sampled")))
-    assert not eligible(RegretMinimizer(catalog_game("three-player-pennies"), preset("rm")))
+def test_expected_play_with_internal_regret_or_three_players_uses_the_generic_code():
+    assert kernel_for(RegretMinimizer(catalog_game("rps"), preset("internal-rm"))) is None
+    assert kernel_for(RegretMinimizer(catalog_game("three-player-pennies"), preset("rm"))) is None
