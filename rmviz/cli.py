@@ -15,11 +15,13 @@ import argparse
 import csv
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
 from rmviz import __version__
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import load_game, write_game_file
@@ -157,6 +159,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     every = args.every or max(1, args.iterations // 100)
     rows: list[dict[str, Any]] = []
     progress = _Progress(args.iterations, enabled=sys.stderr.isatty() and not args.json)
+    solver.step(0)  # load the compiled kernel (numba's cache) before the clock starts
     start = time.perf_counter()
     done = 0
     chunk = every if args.trace else max(1, min(args.iterations, 100_000))
@@ -272,8 +275,12 @@ def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) ->
         ("regret bound 2 max R / T", report["eps_bound"]),
         ("social welfare", report["welfare"]),
     ]
+    scale = max(1.0, float(np.abs(game.payoffs).max()))
     for label, value in rows:
-        text = "not tracked (large game, expected play)" if value is None else f"{value:.6g}"
+        if value is None:
+            text = "not tracked (large game, expected play)"
+        else:  # rounding noise (1e-19 in a zero-sum game) prints as 0
+            text = f"{value if abs(value) > 1e-12 * scale else 0.0:.6g}"
         out.write(f"  {label:<28} {text}\n")
 
 
@@ -335,6 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("rmviz: interrupted\n")
         return 130
+    except BrokenPipeError:  # the reader closed the pipe (rmviz solve ... | head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 

@@ -67,21 +67,52 @@ class ExpectedKernel:
 
     def run(self, s: RegretMinimizer, iterations: int) -> None:
         config = s.config
-        state = _float_arrays((*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret))
+        state = _float_arrays(
+            (*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret)
+        )
         internal = _float_arrays(s.internal_regret or (np.zeros((1, 1)), np.zeros((1, 1))))
         joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
         last_lambda = np.array([float(s.last_lambda)])
         _run_expected(
-            s.payoffs[0], s.payoffs[1], *state, internal[0], internal[1], payoff_sum, weight_sum,
-            joint, last_lambda, 0 not in s.fixed, 1 not in s.fixed, config.plus, config.predictive,
-            config.updates == "alternating", s.internal_regret is not None, s.joint is not None,
-            config.weighting, config.averaging or config.weighting, config.alpha, config.beta,
-            config.gamma, s.greedy_floor, s.iteration, iterations,
+            s.payoffs[0],
+            s.payoffs[1],
+            *state,
+            internal[0],
+            internal[1],
+            payoff_sum,
+            weight_sum,
+            joint,
+            last_lambda,
+            0 not in s.fixed,
+            1 not in s.fixed,
+            config.plus,
+            config.predictive,
+            config.updates == "alternating",
+            s.internal_regret is not None,
+            s.joint is not None,
+            config.weighting,
+            config.averaging or config.weighting,
+            config.alpha,
+            config.beta,
+            config.gamma,
+            s.greedy_floor,
+            s.iteration,
+            iterations,
         )
-        (s.current[0], s.current[1], s.regret[0], s.regret[1], s.prediction[0], s.prediction[1],
-         s.strategy_sum[0], s.strategy_sum[1], s.external_regret[0], s.external_regret[1]) = state
+        (
+            s.current[0],
+            s.current[1],
+            s.regret[0],
+            s.regret[1],
+            s.prediction[0],
+            s.prediction[1],
+            s.strategy_sum[0],
+            s.strategy_sum[1],
+            s.external_regret[0],
+            s.external_regret[1],
+        ) = state
         if s.internal_regret is not None:
             s.internal_regret[0], s.internal_regret[1] = internal
         if s.joint is not None:
@@ -110,7 +141,11 @@ class SampledKernel:
                 out[(i, *(slice(0, k) for k in np.shape(a)))] = a
             return out
 
-        current, strategy_sum, external = pad(s.current), pad(s.strategy_sum), pad(s.external_regret)
+        current, strategy_sum, external = (
+            pad(s.current),
+            pad(s.strategy_sum),
+            pad(s.external_regret),
+        )
         regret, prediction = pad(s.regret, internal_kind), pad(s.prediction, internal_kind)
         accumulated = pad(s.internal_regret, True)
         joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
@@ -121,12 +156,34 @@ class SampledKernel:
         evaluations = len(s.learners) if config.updates == "alternating" else 1
         draws = s.rng.random((iterations, evaluations, n))  # the generic code's stream, in advance
         _run_sampled(
-            np.ascontiguousarray(game.payoffs.reshape(n, -1)), np.array(shape, dtype=np.int64),
-            np.array(s._strides, dtype=np.int64), current, regret, prediction, strategy_sum, external,
-            accumulated, payoff_sum, weight_sum, joint, last_lambda, learners,
-            config.plus, config.predictive, config.updates == "alternating", internal_kind,
-            s.joint is not None, config.weighting, config.averaging or config.weighting,
-            config.alpha, config.beta, config.gamma, s.greedy_floor, s.inertia, s.iteration, draws,
+            np.ascontiguousarray(game.payoffs.reshape(n, -1)),
+            np.array(shape, dtype=np.int64),
+            np.array(s._strides, dtype=np.int64),
+            current,
+            regret,
+            prediction,
+            strategy_sum,
+            external,
+            accumulated,
+            payoff_sum,
+            weight_sum,
+            joint,
+            last_lambda,
+            learners,
+            config.plus,
+            config.predictive,
+            config.updates == "alternating",
+            internal_kind,
+            s.joint is not None,
+            config.weighting,
+            config.averaging or config.weighting,
+            config.alpha,
+            config.beta,
+            config.gamma,
+            s.greedy_floor,
+            s.inertia,
+            s.iteration,
+            draws,
         )
         for i, k in enumerate(shape):
             s.current[i] = current[i, :k].copy()
@@ -167,24 +224,26 @@ def _regret_matching(guide: Any, out: Any) -> None:
 
 
 @_jit
-def _discount_add(regret: Any, instant: Any, d_pos: float, d_neg: float, c: float, plus: bool) -> None:
-    """``R <- d_pos R_+ + d_neg R_- + c r``, clipped at 0 for RM+ (any shape, in place)."""
-    flat, add = regret.reshape(-1), instant.reshape(-1)
-    for k in range(flat.shape[0]):
-        value = (d_pos if flat[k] > 0.0 else d_neg) * flat[k] + c * add[k]
-        flat[k] = max(value, 0.0) if plus else value
+def _discount_add(
+    regret: Any, instant: Any, d_pos: float, d_neg: float, c: float, plus: bool
+) -> None:
+    """``R <- d_pos R_+ + d_neg R_- + c r``, clipped at 0 for RM+ (flat arrays, in place)."""
+    for k in range(regret.shape[0]):
+        value = (d_pos if regret[k] > 0.0 else d_neg) * regret[k] + c * instant[k]
+        regret[k] = max(value, 0.0) if plus else value
 
 
 @_jit
-def _guide(regret: Any, prediction: Any, instant: Any, c: float, predictive: bool, out: Any) -> None:
-    """``out = R + m`` with the new prediction ``m = c r`` (predictive RM), else ``R``."""
-    flat_r, flat_i, flat_m, flat_o = regret.reshape(-1), instant.reshape(-1), prediction.reshape(-1), out.reshape(-1)
-    for k in range(flat_r.shape[0]):
+def _guide(
+    regret: Any, prediction: Any, instant: Any, c: float, predictive: bool, out: Any
+) -> None:
+    """``out = R + m`` with the new prediction ``m = c r`` (predictive RM), else ``R`` (flat)."""
+    for k in range(regret.shape[0]):
         if predictive:
-            flat_m[k] = c * flat_i[k]
-            flat_o[k] = flat_r[k] + flat_m[k]
+            prediction[k] = c * instant[k]
+            out[k] = regret[k] + prediction[k]
         else:
-            flat_o[k] = flat_r[k]
+            out[k] = regret[k]
 
 
 @_jit
@@ -215,23 +274,64 @@ def _column_utilities(row_strategy: Any, payoff: Any, out: Any) -> None:
 
 
 @_jit
-def _accumulate_expected(d: float, c: float, strategy_sum: Any, external: Any, internal: Any,
-                         track_ce: bool, played: Any, utilities: Any, value: float) -> None:
+def _accumulate_expected(
+    d: float,
+    c: float,
+    strategy_sum: Any,
+    external: Any,
+    internal: Any,
+    track_ce: bool,
+    played: Any,
+    utilities: Any,
+    value: float,
+) -> None:
     for k in range(played.shape[0]):
         strategy_sum[k] = d * strategy_sum[k] + c * played[k]
         external[k] = d * external[k] + c * (utilities[k] - value)
     if track_ce:
         for b in range(played.shape[0]):
             for a in range(played.shape[0]):
-                internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
+                internal[b, a] = d * internal[b, a] + c * (
+                    played[b] * (utilities[a] - utilities[b])
+                )
 
 
 @_jit
-def _run_expected(payoff0, payoff1, current0, current1, regret0, regret1, prediction0, prediction1,
-                  strategy_sum0, strategy_sum1, external0, external1, internal0, internal1,
-                  payoff_sum, weight_sum, joint, last_lambda, learn0, learn1, plus, predictive,
-                  alternating, track_ce, track_joint, weighting_scheme, averaging_scheme, alpha,
-                  beta, gamma, floor, t0, iterations):  # pragma: no cover - compiled
+def _run_expected(
+    payoff0,
+    payoff1,
+    current0,
+    current1,
+    regret0,
+    regret1,
+    prediction0,
+    prediction1,
+    strategy_sum0,
+    strategy_sum1,
+    external0,
+    external1,
+    internal0,
+    internal1,
+    payoff_sum,
+    weight_sum,
+    joint,
+    last_lambda,
+    learn0,
+    learn1,
+    plus,
+    predictive,
+    alternating,
+    track_ce,
+    track_joint,
+    weighting_scheme,
+    averaging_scheme,
+    alpha,
+    beta,
+    gamma,
+    floor,
+    t0,
+    iterations,
+):  # pragma: no cover - compiled
     rows, columns = payoff0.shape
     utilities0, utilities1, own1 = np.empty(rows), np.empty(columns), np.empty(columns)
     played0, played1 = np.empty(rows), np.empty(columns)
@@ -268,8 +368,8 @@ def _run_expected(payoff0, payoff1, current0, current1, regret0, regret1, predic
                 new[:rows] = instant0
                 size = rows
             if learn1:
-                history[size:size + columns] = external1 / weight
-                new[size:size + columns] = instant1
+                history[size : size + columns] = external1 / weight
+                new[size : size + columns] = instant1
                 size += columns
             lam_max, lam_tie = _greedy_bounds(t, floor)
             lam = float(_greedy_lambda(history[:size], new[:size], lam_max, lam_tie))
@@ -291,8 +391,12 @@ def _run_expected(payoff0, payoff1, current0, current1, regret0, regret1, predic
             _discount_add(regret1, instant1, d_pos, d_neg, c, plus)
             _guide(regret1, prediction1, instant1, c, predictive, guide1)
             _regret_matching(guide1, current1)
-        _accumulate_expected(d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, value0)
-        _accumulate_expected(d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, own1, value1)
+        _accumulate_expected(
+            d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, value0
+        )
+        _accumulate_expected(
+            d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, own1, value1
+        )
         payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
         payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * start_value1
         if track_joint:
@@ -333,10 +437,36 @@ def _utilities_at(flat, num_actions, strides, actions, i, out):  # pragma: no co
 
 
 @_jit
-def _run_sampled(flat, num_actions, strides, current, regret, prediction, strategy_sum, external,
-                 accumulated, payoff_sum, weight_sum, joint, last_lambda, learners,
-                 plus, predictive, alternating, internal_kind, track_joint, weighting_scheme,
-                 averaging_scheme, alpha, beta, gamma, floor, inertia, t0, draws):  # pragma: no cover
+def _run_sampled(
+    flat,
+    num_actions,
+    strides,
+    current,
+    regret,
+    prediction,
+    strategy_sum,
+    external,
+    accumulated,
+    payoff_sum,
+    weight_sum,
+    joint,
+    last_lambda,
+    learners,
+    plus,
+    predictive,
+    alternating,
+    internal_kind,
+    track_joint,
+    weighting_scheme,
+    averaging_scheme,
+    alpha,
+    beta,
+    gamma,
+    floor,
+    inertia,
+    t0,
+    draws,
+):  # pragma: no cover
     n, width = current.shape
     iterations = draws.shape[0]
     greedy = weighting_scheme == "greedy"
@@ -408,8 +538,17 @@ def _run_sampled(flat, num_actions, strides, current, regret, prediction, strate
                 # padding beyond k stays exactly zero, so whole padded rows can be updated
                 instant_int[i] = 0.0
                 instant_int[i, chosen, :k] = instant_ext[i, :k]
-                _discount_add(regret[i], instant_int[i], d_pos, d_neg, c, plus)
-                _guide(regret[i], prediction[i], instant_int[i], c, predictive, guide_matrix)
+                _discount_add(
+                    regret[i].reshape(-1), instant_int[i].reshape(-1), d_pos, d_neg, c, plus
+                )
+                _guide(
+                    regret[i].reshape(-1),
+                    prediction[i].reshape(-1),
+                    instant_int[i].reshape(-1),
+                    c,
+                    predictive,
+                    guide_matrix.reshape(-1),
+                )
                 # conditional regret matching with inertia after playing `chosen`
                 total = 0.0
                 for a in range(k):
@@ -417,11 +556,22 @@ def _run_sampled(flat, num_actions, strides, current, regret, prediction, strate
                         total += guide_matrix[chosen, a]
                 total = inertia + total
                 for a in range(k):
-                    rate = guide_matrix[chosen, a] if (a != chosen and guide_matrix[chosen, a] > 0.0) else 0.0
+                    rate = (
+                        guide_matrix[chosen, a]
+                        if (a != chosen and guide_matrix[chosen, a] > 0.0)
+                        else 0.0
+                    )
                     current[i, a] = (inertia if a == chosen else rate) / total
             else:
-                _discount_add(regret[i], instant_ext[i], d_pos, d_neg, c, plus)
-                _guide(regret[i], prediction[i], instant_ext[i], c, predictive, guide_vector)
+                _discount_add(regret[i].reshape(-1), instant_ext[i], d_pos, d_neg, c, plus)
+                _guide(
+                    regret[i].reshape(-1),
+                    prediction[i].reshape(-1),
+                    instant_ext[i],
+                    c,
+                    predictive,
+                    guide_vector,
+                )
                 _regret_matching(guide_vector[:k], current[i, :k])
         for i in range(n):
             k = num_actions[i]

@@ -119,12 +119,8 @@ class RegretMinimizer:
         self._offsets = [xp.arange(shape[i]) * int(strides[i]) for i in range(n)]
         self._strides = [int(s) for s in strides]
         internal = config.regret == "internal"
-        if config.track_ce is None:
-            self.track_ce = (
-                internal or config.play == "sampled" or max(shape) <= CE_TRACKING_MAX_ACTIONS
-            )
-        else:
-            self.track_ce = internal or config.track_ce
+        cheap = config.play == "sampled" or max(shape) <= CE_TRACKING_MAX_ACTIONS
+        self.track_ce = internal or (cheap if config.track_ce is None else config.track_ce)
         self.track_joint = n == 2 and (
             config.play == "sampled" or shape[0] * shape[1] <= JOINT_TRACKING_MAX_ENTRIES
         )
@@ -178,7 +174,7 @@ class RegretMinimizer:
         weight = float(self.weight_sum)
         scale = 1.0 / weight if weight > 0 else 0.0
         joint = host(self.joint) * scale if self.joint is not None else None
-        snap = Snapshot(
+        return Snapshot(
             iteration=self.iteration,
             current_strategy=_frozen(host(s) for s in self.current),
             average_strategy=_frozen(host(s) for s in self.average_strategy()),
@@ -188,7 +184,6 @@ class RegretMinimizer:
             metrics=self.metrics() if metrics else None,
             seconds=self.elapsed,
         )
-        return snap
 
     # -- quantities ----------------------------------------------------------------------
     def average_strategy(self) -> list[Any]:

@@ -61,7 +61,16 @@ def test_greedy_kernel_matches_generic_code():
 
 
 @pytest.mark.parametrize(
-    "algorithm", ["rm", "rm+", "discounted-rm", "predictive-rm+", "greedy-rm", "internal-rm", "greedy-internal-rm"]
+    "algorithm",
+    [
+        "rm",
+        "rm+",
+        "discounted-rm",
+        "predictive-rm+",
+        "greedy-rm",
+        "internal-rm",
+        "greedy-internal-rm",
+    ],
 )
 @pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
 def test_sampled_kernel_replays_the_generic_random_stream(algorithm, updates):
@@ -78,7 +87,9 @@ def test_sampled_kernel_replays_the_generic_random_stream(algorithm, updates):
 
 def test_sampled_kernel_with_a_fixed_player():
     game = catalog_game("rps")
-    fast, slow = _pair(game, algorithm="internal-rm", play="sampled", fixed_strategies={0: [0.5, 0.25, 0.25]})
+    fast, slow = _pair(
+        game, algorithm="internal-rm", play="sampled", fixed_strategies={0: [0.5, 0.25, 0.25]}
+    )
     fast.step(400)
     slow.step(400)
     _assert_same(fast, slow, atol=1e-12)
