@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
+
 from rmviz import __version__
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import load_game, write_game_file
