@@ -62,6 +62,20 @@ def _greedy_floor_bounds(t: int, floor: float) -> tuple[float, float]:
     return 1.0 / (1.0 + floor / (t - 1)), (t - 1) / t
 
 
+def _store_totals(
+    s: RegretMinimizer,
+    payoff_sum: np.ndarray,
+    weight_sum: np.ndarray,
+    last_lambda: np.ndarray,
+    iterations: int,
+) -> None:
+    """Write the kernel's scalar totals back into the solver."""
+    s.payoff_sum = payoff_sum
+    s.weight_sum = np.asarray(weight_sum[0])
+    s.last_lambda = np.asarray(last_lambda[0])
+    s.iteration += iterations
+
+
 class ExpectedKernel:
     """Runs a two-player expected-play solver in :func:`_run_expected`, in place."""
 
@@ -117,10 +131,7 @@ class ExpectedKernel:
             s.internal_regret[0], s.internal_regret[1] = internal
         if s.joint is not None:
             s.joint = joint
-        s.payoff_sum = payoff_sum
-        s.weight_sum = np.asarray(weight_sum[0])
-        s.last_lambda = np.asarray(last_lambda[0])
-        s.iteration += iterations
+        _store_totals(s, payoff_sum, weight_sum, last_lambda, iterations)
 
 
 class SampledKernel:
@@ -194,10 +205,7 @@ class SampledKernel:
             s.internal_regret[i] = accumulated[i, :k, :k].copy()
         if s.joint is not None:
             s.joint = joint
-        s.payoff_sum = payoff_sum
-        s.weight_sum = np.asarray(weight_sum[0])
-        s.last_lambda = np.asarray(last_lambda[0])
-        s.iteration += iterations
+        _store_totals(s, payoff_sum, weight_sum, last_lambda, iterations)
 
 
 def _identity(function: Any) -> Any:

@@ -15,8 +15,9 @@ once per player in turn, each against the others' newest strategies):
    ``max_i max_a Rbar_i(a) / W`` and its CE gap ``max_i max_{b,a} Rbar^int_i(b, a) / W``;
 5. regret matching turns the guiding regrets into pi_i^{t+1}.
 
-``step(n)`` runs on the device without host synchronisation (the 2-player CPU case runs in
-a compiled kernel, :mod:`.compiled`); ``snapshot()`` is the one host copy.
+``step(n)`` runs on the device without host synchronisation; on the CPU, two-player
+expected play and all sampled play run in compiled kernels (:mod:`.compiled`) that produce
+the same iterates. ``snapshot()`` is the one host copy.
 """
 
 from __future__ import annotations
