@@ -1,0 +1,200 @@
+"""Extensive-form games: trees with chance, decisions grouped in information sets, payoffs.
+
+A game is a tree of :class:`Node` objects. A decision node belongs to a player and to an
+information set, named by a label unique among that player's information sets; every node
+of an information set offers the same moves. Chance nodes carry move probabilities;
+terminal nodes carry one payoff per player. Validation (at construction) checks what a
+person can get wrong while editing: probabilities, moves, players, payoffs, shared nodes
+(a cycle or a DAG is not a tree) and perfect recall.
+
+Perfect recall (Kuhn 1953): all nodes of an information set share the player's own
+history, the sequence of (information set, move) pairs of that player from the root.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from rmviz.errors import GameError
+
+CHANCE, DECISION, TERMINAL = "chance", "decision", "terminal"
+
+
+@dataclass(eq=False)
+class Node:
+    """One history of the game tree.
+
+    Attributes:
+        kind: ``"chance"``, ``"decision"`` or ``"terminal"``.
+        moves: move labels (chance and decision nodes), one per child.
+        children: the nodes reached by each move.
+        player: the acting player (decision nodes), 0-based.
+        infoset: the information set's label (decision nodes), unique per player.
+        probabilities: chance move probabilities, summing to 1.
+        payoffs: one payoff per player (terminal nodes).
+        label: an optional name (Gambit's node name).
+    """
+
+    kind: str
+    moves: tuple[str, ...] = ()
+    children: tuple[Node, ...] = ()
+    player: int | None = None
+    infoset: str | None = None
+    probabilities: tuple[float, ...] = ()
+    payoffs: tuple[float, ...] = ()
+    label: str = ""
+
+    def walk(self, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Node]]:
+        """Every node below and including this one, depth first, with its move path."""
+        stack = [(path, self)]
+        while stack:
+            here, node = stack.pop()
+            yield here, node
+            for move, child in reversed(list(zip(node.moves, node.children, strict=False))):
+                stack.append(((*here, move), child))
+
+
+def chance(moves: Sequence[tuple[str, float, Node]], label: str = "") -> Node:
+    """A chance node from ``(move, probability, child)`` triples."""
+    return Node(CHANCE, tuple(m for m, _, _ in moves), tuple(c for _, _, c in moves),
+                probabilities=tuple(float(p) for _, p, _ in moves), label=label)
+
+
+def decision(player: int, infoset: str, moves: Sequence[tuple[str, Node]], label: str = "") -> Node:
+    """A decision node of ``player`` in information set ``infoset``."""
+    return Node(DECISION, tuple(m for m, _ in moves), tuple(c for _, c in moves),
+                player=player, infoset=infoset, label=label)
+
+
+def terminal(*payoffs: float, label: str = "") -> Node:
+    """A terminal node with one payoff per player."""
+    return Node(TERMINAL, payoffs=tuple(float(u) for u in payoffs), label=label)
+
+
+@dataclass(eq=False)
+class ExtensiveFormGame:
+    """A finite extensive-form game with perfect recall.
+
+    ``infosets[i]`` lists player i's information-set labels in the order first met depth
+    first; ``infoset_moves[(i, label)]`` gives their moves.
+    """
+
+    root: Node | None
+    player_names: tuple[str, ...]
+    title: str = "Untitled game"
+    description: str = ""
+    infosets: tuple[tuple[str, ...], ...] = field(init=False)
+    infoset_moves: dict[tuple[int, str], tuple[str, ...]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.player_names = tuple(str(p) for p in self.player_names)
+        self.infosets, self.infoset_moves = _validate(self)
+
+    @property
+    def n_players(self) -> int:
+        return len(self.player_names)
+
+    def nodes(self) -> Iterator[tuple[tuple[str, ...], Node]]:
+        """Every node with its move path from the root, depth first."""
+        assert self.root is not None
+        return self.root.walk()
+
+    def __repr__(self) -> str:
+        counts = "/".join(str(len(s)) for s in self.infosets)
+        return f"ExtensiveFormGame({self.title!r}, {self.n_players} players, {counts} infosets)"
+
+
+def _where(path: tuple[str, ...]) -> str:
+    return "the root" if not path else "history " + ".".join(path)
+
+
+def _validate(game: ExtensiveFormGame) -> tuple[tuple[tuple[str, ...], ...], dict[tuple[int, str], tuple[str, ...]]]:
+    if game.root is None:
+        raise GameError("the game tree is empty: add a root node")
+    n = game.n_players
+    if n < 1:
+        raise GameError("an extensive-form game needs at least one player")
+    if len(set(game.player_names)) != n:
+        raise GameError(f"player names must differ: {list(game.player_names)}")
+    seen: set[int] = set()
+    moves_of: dict[tuple[int, str], tuple[str, ...]] = {}
+    first_path: dict[tuple[int, str], tuple[str, ...]] = {}
+    own_history: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
+    order: list[list[str]] = [[] for _ in range(n)]
+    # iterative DFS carrying each player's own history
+    stack: list[tuple[tuple[str, ...], Node, tuple[tuple[tuple[str, str], ...], ...]]] = [
+        ((), game.root, tuple(() for _ in range(n)))
+    ]
+    while stack:
+        path, node, histories = stack.pop()
+        where = _where(path)
+        if id(node) in seen:
+            raise GameError(f"{where} is reached along two paths: a game tree may not share or loop back to nodes")
+        seen.add(id(node))
+        if node.kind == TERMINAL:
+            if len(node.payoffs) != n:
+                raise GameError(f"terminal {where} has {len(node.payoffs)} payoffs; {n} players need {n}")
+            bad = [u for u in node.payoffs if not math.isfinite(u)]
+            if bad:
+                raise GameError(f"terminal {where} has payoff {bad[0]}; payoffs must be finite numbers")
+            if node.children:
+                raise GameError(f"terminal {where} has children")
+            continue
+        if node.kind not in (CHANCE, DECISION):
+            raise GameError(f"{where} has unknown kind {node.kind!r}")
+        if not node.children:
+            raise GameError(f"{where} offers no moves; a {node.kind} node needs at least one")
+        if len(node.moves) != len(node.children):
+            raise GameError(f"{where} has {len(node.moves)} move labels for {len(node.children)} children")
+        if len(set(node.moves)) != len(node.moves):
+            raise GameError(f"{where} offers the same move twice: {list(node.moves)}")
+        if node.kind == CHANCE:
+            probabilities = node.probabilities
+            if len(probabilities) != len(node.children):
+                raise GameError(f"chance {where} has {len(probabilities)} probabilities for {len(node.children)} moves")
+            if any(not math.isfinite(p) or p < 0 for p in probabilities):
+                raise GameError(f"chance {where} has a negative or non-finite probability: {list(probabilities)}")
+            if abs(sum(probabilities) - 1.0) > 1e-9:
+                raise GameError(
+                    f"chance probabilities at {where} sum to {sum(probabilities):.6g}; they must sum to 1"
+                )
+        else:
+            player, label = node.player, node.infoset
+            if player is None or not 0 <= player < n:
+                raise GameError(f"decision {where} belongs to player {player}; players are 0..{n - 1}")
+            if not label:
+                raise GameError(f"decision {where} of {game.player_names[player]!r} has no information set")
+            key = (player, label)
+            if key not in moves_of:
+                moves_of[key] = node.moves
+                first_path[key] = path
+                own_history[key] = histories[player]
+                order[player].append(label)
+            else:
+                if moves_of[key] != node.moves:
+                    raise GameError(
+                        f"information set {label!r} of {game.player_names[player]!r} offers moves "
+                        f"{list(moves_of[key])} at {_where(first_path[key])} but {list(node.moves)} at {where}"
+                    )
+                if own_history[key] != histories[player]:
+                    raise GameError(
+                        f"{game.player_names[player]!r} forgets what they knew: information set {label!r} "
+                        f"joins {_where(first_path[key])} and {where}, reached after different own moves "
+                        f"({_own(own_history[key])} vs {_own(histories[player])}); perfect recall is required"
+                    )
+        for move, child in reversed(list(zip(node.moves, node.children, strict=True))):
+            if node.kind == DECISION:
+                assert node.player is not None and node.infoset is not None
+                extended = list(histories)
+                extended[node.player] = (*histories[node.player], (node.infoset, move))
+                child_histories = tuple(extended)
+            else:
+                child_histories = histories
+            stack.append(((*path, move), child, child_histories))
+    return tuple(tuple(o) for o in order), moves_of
+
+
+def _own(history: tuple[tuple[str, str], ...]) -> str:
+    return "none" if not history else ", ".join(f"{move} at {label!r}" for label, move in history)

@@ -1,0 +1,281 @@
+"""A game tree compiled into flat arrays, and the vectorised passes CFR is made of.
+
+Nodes are numbered breadth first, so every depth is a contiguous range and the children of
+each node are contiguous (in the parent's order). Information-set moves are *slots*:
+``slot_infoset[s]`` says whose move ``s`` is, and information sets of one player occupy a
+contiguous range of slots. An iteration is then a fixed number of array operations per
+depth, with no Python recursion per node:
+
+* forward: ``reach[q, h] = reach[q, parent(h)] * (edge probability if q owns the edge)``
+  for every player q and chance (row n);
+* backward: ``v[i, h] = sum_children p(edge) v[i, child]`` with ``np.add.reduceat`` over
+  each node's children;
+* counterfactual values (Zinkevich et al. 2007): ``cfv(I, a) = sum_{h in I}
+  pi_{-i}(h) v_i(h a)``, one ``bincount`` over decision edges.
+
+Shapes: ``strategy``, regrets and values per slot ``(S,)``; ``reach`` ``(n+1, N)``;
+``values`` ``(n, N)``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rmviz.games.extensive_form import CHANCE, DECISION, ExtensiveFormGame, Node
+
+
+@dataclass(frozen=True)
+class CompiledTree:
+    """Flat arrays of one :class:`ExtensiveFormGame` (see the module docstring)."""
+
+    n_players: int
+    parent: np.ndarray  # (N,), -1 at the root
+    depth_ranges: tuple[tuple[int, int], ...]  # node ranges per depth
+    kind: np.ndarray  # (N,) 0 chance, 1 decision, 2 terminal
+    player: np.ndarray  # (N,) acting player, -1 otherwise
+    node_infoset: np.ndarray  # (N,) information set of decision nodes, -1 otherwise
+    edge_owner: np.ndarray  # (N,) owner of the edge into the node: player, n = chance, -1 root
+    edge_slot: np.ndarray  # (N,) slot of decision edges, -1 otherwise
+    chance_probability: np.ndarray  # (N,) probability of chance edges, 1 elsewhere
+    child_start: np.ndarray  # (N,)
+    child_count: np.ndarray  # (N,)
+    payoffs: np.ndarray  # (n, N) terminal payoffs, 0 elsewhere
+    move_label: tuple[str, ...]  # (N,) the move leading to each node ("" at the root)
+    infoset_player: np.ndarray  # (I,)
+    infoset_label: tuple[str, ...]  # (I,)
+    infoset_first_slot: np.ndarray  # (I,)
+    infoset_size: np.ndarray  # (I,) number of moves
+    infoset_first_node: np.ndarray  # (I,) a node of the information set
+    infoset_own_depth: np.ndarray  # (I,) number of own earlier decisions (perfect recall)
+    slot_infoset: np.ndarray  # (S,)
+    slot_move: tuple[str, ...]  # (S,)
+    player_slots: tuple[tuple[int, int], ...]  # slot range of each player
+    preorder: np.ndarray  # node ids in depth-first order (the order a recursive CFR visits)
+
+    @property
+    def n_nodes(self) -> int:
+        return int(self.parent.shape[0])
+
+    @property
+    def n_slots(self) -> int:
+        return int(self.slot_infoset.shape[0])
+
+    @property
+    def n_infosets(self) -> int:
+        return int(self.infoset_player.shape[0])
+
+    def uniform_strategy(self) -> np.ndarray:
+        return 1.0 / self.infoset_size[self.slot_infoset]
+
+
+def compile_tree(game: ExtensiveFormGame) -> CompiledTree:
+    """Number the nodes breadth first and build the flat arrays."""
+    n = game.n_players
+    # information sets: player-major, in the game's (depth-first) order
+    infosets = [(p, label) for p in range(n) for label in game.infosets[p]]
+    infoset_index = {key: i for i, key in enumerate(infosets)}
+    sizes = np.array([len(game.infoset_moves[key]) for key in infosets], dtype=np.int64)
+    first_slot = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    slot_infoset = np.repeat(np.arange(len(infosets)), sizes)
+    slot_move = tuple(m for key in infosets for m in game.infoset_moves[key])
+    player_slots = []
+    for p in range(n):
+        ids = [i for i, (q, _) in enumerate(infosets) if q == p]
+        player_slots.append((int(first_slot[ids[0]]), int(first_slot[ids[-1]] + sizes[ids[-1]])) if ids else (0, 0))
+
+    assert game.root is not None
+    nodes: list[Node] = [game.root]
+    parent, depth, owner, slot, probability, moves = [-1], [0], [-1], [-1], [1.0], [""]
+    child_start, child_count = [], []
+    own_depth: dict[int, int] = {}
+    own_so_far = [[0] * n]  # per node: number of own decisions of each player above it
+    queue = deque([0])
+    while queue:
+        index = queue.popleft()
+        node = nodes[index]
+        child_start.append(len(nodes))
+        child_count.append(len(node.children))
+        counts = own_so_far[index]
+        if node.kind == DECISION:
+            assert node.player is not None and node.infoset is not None
+            info = infoset_index[(node.player, node.infoset)]
+            own_depth.setdefault(info, counts[node.player])
+            after = list(counts)
+            after[node.player] += 1
+        for k, (move, child) in enumerate(zip(node.moves, node.children, strict=True)):
+            nodes.append(child)
+            parent.append(index)
+            depth.append(depth[index] + 1)
+            moves.append(move)
+            if node.kind == CHANCE:
+                owner.append(n)
+                slot.append(-1)
+                probability.append(node.probabilities[k])
+                own_so_far.append(counts)
+            else:
+                owner.append(node.player)
+                slot.append(int(first_slot[info]) + k)
+                probability.append(1.0)
+                own_so_far.append(after)
+            queue.append(len(nodes) - 1)
+    count = len(nodes)
+    kind = np.array([{"chance": 0, "decision": 1, "terminal": 2}[x.kind] for x in nodes], dtype=np.int64)
+    player = np.array([x.player if x.kind == DECISION else -1 for x in nodes], dtype=np.int64)
+    node_infoset = np.array(
+        [infoset_index[(x.player, x.infoset)] if x.kind == DECISION else -1 for x in nodes], dtype=np.int64
+    )
+    payoffs = np.zeros((n, count))
+    for i, x in enumerate(nodes):
+        if x.kind == "terminal":
+            payoffs[:, i] = x.payoffs
+    depth_array = np.array(depth)
+    ranges = []
+    for d in range(int(depth_array.max()) + 1):
+        where = np.flatnonzero(depth_array == d)
+        ranges.append((int(where[0]), int(where[-1]) + 1))
+    first_node = np.zeros(len(infosets), dtype=np.int64)
+    for i in range(count - 1, -1, -1):
+        if node_infoset[i] >= 0:
+            first_node[node_infoset[i]] = i
+    return CompiledTree(
+        n_players=n,
+        parent=np.array(parent, dtype=np.int64),
+        depth_ranges=tuple(ranges),
+        kind=kind,
+        player=player,
+        node_infoset=node_infoset,
+        edge_owner=np.array(owner, dtype=np.int64),
+        edge_slot=np.array(slot, dtype=np.int64),
+        chance_probability=np.array(probability),
+        child_start=np.array(child_start, dtype=np.int64),
+        child_count=np.array(child_count, dtype=np.int64),
+        payoffs=payoffs,
+        move_label=tuple(moves),
+        infoset_player=np.array([p for p, _ in infosets], dtype=np.int64),
+        infoset_label=tuple(label for _, label in infosets),
+        infoset_first_slot=first_slot,
+        infoset_size=sizes,
+        infoset_first_node=first_node,
+        infoset_own_depth=np.array([own_depth[i] for i in range(len(infosets))], dtype=np.int64),
+        slot_infoset=slot_infoset,
+        slot_move=slot_move,
+        player_slots=tuple(player_slots),
+        preorder=_preorder(np.array(child_start), np.array(child_count)),
+    )
+
+
+def _preorder(child_start: np.ndarray, child_count: np.ndarray) -> np.ndarray:
+    order, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(range(child_start[node] + child_count[node] - 1, child_start[node] - 1, -1))
+    return np.array(order, dtype=np.int64)
+
+
+class TreePasses:
+    """The vectorised passes over one compiled tree (NumPy; precomputed index arrays)."""
+
+    def __init__(self, tree: CompiledTree) -> None:
+        self.tree = tree
+        n = tree.n_players
+        nodes = np.arange(tree.n_nodes)
+        self.decision_edges = np.flatnonzero(tree.edge_slot >= 0)  # child ids of decision edges
+        self.decision_parent = tree.parent[self.decision_edges]
+        self.decision_player = tree.edge_owner[self.decision_edges]
+        self.decision_slot = tree.edge_slot[self.decision_edges]
+        self.chance_edges = np.flatnonzero(tree.edge_owner == n)
+        # (row, node) of each non-root edge's owner, for the reach factors
+        self.edge_rows = tree.edge_owner[1:]
+        self.edge_nodes = nodes[1:]
+        # per depth: internal nodes and where their children start inside the next depth
+        self.levels = []
+        for d, (start, end) in enumerate(tree.depth_ranges[:-1]):
+            internal = start + np.flatnonzero(tree.child_count[start:end] > 0)
+            next_start, next_end = tree.depth_ranges[d + 1]
+            offsets = tree.child_start[internal] - next_start
+            self.levels.append((internal, next_start, next_end, offsets))
+        self.own_row = tree.player[None, :] == np.arange(n + 1)[:, None]  # (n+1, N)
+
+    def edge_probabilities(self, strategy: np.ndarray) -> np.ndarray:
+        """Probability of the edge into each node: chance's, or the strategy's at its slot."""
+        tree = self.tree
+        probabilities = tree.chance_probability.copy()
+        probabilities[self.decision_edges] = strategy[self.decision_slot]
+        return probabilities
+
+    def reach(self, edge_probability: np.ndarray) -> np.ndarray:
+        """``(n+1, N)`` reach probabilities: each player's own contribution, chance in row n."""
+        tree = self.tree
+        factor = np.ones((tree.n_players + 1, tree.n_nodes))
+        factor[self.edge_rows, self.edge_nodes] = edge_probability[1:]
+        reach = np.ones_like(factor)
+        for start, end in tree.depth_ranges[1:]:
+            reach[:, start:end] = reach[:, tree.parent[start:end]] * factor[:, start:end]
+        return reach
+
+    def values(self, edge_probability: np.ndarray, rows: Any = slice(None)) -> np.ndarray:
+        """Expected payoffs ``v[i, h]`` below every node (``rows`` selects players)."""
+        values = self.tree.payoffs[rows].copy()
+        for internal, start, end, offsets in reversed(self.levels):
+            weighted = values[..., start:end] * edge_probability[start:end]
+            values[..., internal] = np.add.reduceat(weighted, offsets, axis=-1)
+        return values
+
+    def others_reach(self, reach: np.ndarray) -> np.ndarray:
+        """``pi_{-i}(h)`` for the player i acting at h (chance included): shape (N,)."""
+        return np.prod(np.where(self.own_row, 1.0, reach), axis=0)
+
+    def counterfactual_values(self, others: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """``cfv(I, a) = sum_{h in I} pi_{-i}(h) v_i(h a)`` for every slot."""
+        contributions = others[self.decision_parent] * values[self.decision_player, self.decision_edges]
+        return np.bincount(self.decision_slot, contributions, minlength=self.tree.n_slots)
+
+    def regret_matching(self, regret: np.ndarray) -> np.ndarray:
+        """Per information set: ``[R]_+ / sum``, uniform where no regret is positive."""
+        tree = self.tree
+        positive = np.maximum(regret, 0.0)
+        total = np.bincount(tree.slot_infoset, positive, minlength=tree.n_infosets)[tree.slot_infoset]
+        uniform = 1.0 / tree.infoset_size[tree.slot_infoset]
+        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+    def infoset_sums(self, per_slot: np.ndarray) -> np.ndarray:
+        """``sum_a x(I, a)`` broadcast back to the slots."""
+        tree = self.tree
+        return np.bincount(tree.slot_infoset, per_slot, minlength=tree.n_infosets)[tree.slot_infoset]
+
+    def best_response_value(self, strategy: np.ndarray, player: int) -> float:
+        """The value of ``player``'s best response to ``strategy`` (exact, pure).
+
+        Perfect recall makes a player's information sets a tree ordered by own depth
+        (``infoset_own_depth``): deciding the deepest first, each decision sees subtrees whose
+        own choices are already optimal, so one backward pass per own depth suffices.
+        """
+        tree = self.tree
+        policy = strategy.copy()
+        others = self.others_reach(self.reach(self.edge_probabilities(strategy)))
+        mine = tree.infoset_player == player
+        slot_ids = np.arange(tree.n_slots)
+        for level in sorted(set(tree.infoset_own_depth[mine].tolist()), reverse=True):
+            values = self.values(self.edge_probabilities(policy), rows=slice(player, player + 1))
+            cfv = np.bincount(
+                self.decision_slot,
+                others[self.decision_parent] * values[0, self.decision_edges] * (self.decision_player == player),
+                minlength=tree.n_slots,
+            )
+            best = np.maximum.reduceat(cfv, tree.infoset_first_slot)[tree.slot_infoset]
+            first = np.minimum.reduceat(np.where(cfv >= best, slot_ids, tree.n_slots), tree.infoset_first_slot)
+            chosen = (slot_ids == first[tree.slot_infoset]).astype(np.float64)
+            update = (mine & (tree.infoset_own_depth == level))[tree.slot_infoset]
+            policy = np.where(update, chosen, policy)
+        return float(self.values(self.edge_probabilities(policy), rows=slice(player, player + 1))[0, 0])
+
+    def nash_conv(self, strategy: np.ndarray) -> tuple[float, np.ndarray]:
+        """``NashConv = sum_i [BR_i - v_i]`` of a behaviour profile, and the values ``v_i``."""
+        values = self.values(self.edge_probabilities(strategy))[:, 0]
+        gains = [self.best_response_value(strategy, p) - values[p] for p in range(self.tree.n_players)]
+        return max(float(sum(gains)), 0.0), values
