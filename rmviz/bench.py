@@ -146,9 +146,7 @@ def run_bench(
     line()
     line(f"{'case':<44}{'it/s':>14}{'baseline it/s':>16}{'speed-up':>10}{'vs floor':>10}")
 
-    def row(
-        label: str, rate: float, baseline: float | None = None, floor: float | None = None
-    ) -> None:
+    def row(label: str, rate: float, baseline: float | None = None, floor: float | None = None) -> None:
         base = f"{baseline:16,.0f}{rate / baseline:9.1f}x" if baseline else " " * 26
         over = f"{floor / rate:9.2f}x" if floor else ""
         line(f"{label:<44}{rate:14,.0f}{base}{over}")
@@ -196,7 +194,5 @@ def run_bench(
             baseline,
         )
     line()
-    line(
-        "speed-up: rmviz / baseline (seed loop); vs floor: rmviz time per iteration / matvec floor"
-    )
+    line("speed-up: rmviz / baseline (seed loop); vs floor: rmviz time per iteration / matvec floor")
     return 0

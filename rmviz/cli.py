@@ -27,9 +27,12 @@ from rmviz import __version__
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import load_game, write_game_file
 from rmviz.games.catalog import CATALOG
+from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.games.trees import TREE_CATALOG, normal_form_tree
+from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, cfr_preset
 from rmviz.solvers.config import PLAY_MODES, PRESETS, SCHEDULES, preset
-from rmviz.solvers.regret_minimizer import RegretMinimizer, Snapshot
+from rmviz.solvers.regret_minimizer import RegretMinimizer
 
 EXIT_USAGE = 2
 
@@ -50,16 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("games", help="list the built-in games")
 
     solve = commands.add_parser("solve", help="run a solver on a game")
+    solve.add_argument("game", help="a catalog id, a file (.json, .nfg, .efg) or random:KIND:SHAPE[:seed=N]")
     solve.add_argument(
-        "game", help="a catalog id, a file (.json, .nfg) or random:KIND:SHAPE[:seed=N]"
-    )
-    solve.add_argument(
-        "--algorithm", "-a", default="rm", help=f"one of {', '.join(PRESETS)} (default rm)"
+        "--algorithm",
+        "-a",
+        default=None,
+        help=f"matrix games: {', '.join(PRESETS)} (default rm); "
+        f"trees: {', '.join(CFR_PRESETS)} (default cfr)",
     )
     solve.add_argument("--iterations", "-n", type=_positive_int, default=1000)
-    solve.add_argument(
-        "--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions"
-    )
+    solve.add_argument("--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions")
     solve.add_argument("--updates", choices=SCHEDULES, default=None)
     solve.add_argument("--seed", type=int, default=0)
     solve.add_argument("--device", choices=("auto", "cpu", "gpu"), default="auto")
@@ -72,9 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="greedy_floor",
         help="greedy weights: weight floor as a fraction of the average weight",
     )
-    solve.add_argument(
-        "--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)"
-    )
+    solve.add_argument("--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)")
     solve.add_argument(
         "--fix",
         action="append",
@@ -82,15 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PLAYER=P1,P2,...",
         help="fix a player's mixed strategy (1-based player), e.g. --fix 2=0.4,0.3,0.3",
     )
-    solve.add_argument(
-        "--trace", type=Path, help="write metrics every --every iterations (.csv or .json)"
-    )
-    solve.add_argument(
-        "--every", type=_positive_int, default=None, help="trace interval (default n/100)"
-    )
+    solve.add_argument("--trace", type=Path, help="write metrics every --every iterations (.csv or .json)")
+    solve.add_argument("--every", type=_positive_int, default=None, help="trace interval (default n/100)")
     solve.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
-    convert = commands.add_parser("convert", help="write a game as .json or .nfg")
+    convert = commands.add_parser("convert", help="write a game as .json, .nfg or .efg")
     convert.add_argument("game")
     convert.add_argument("out", type=Path)
 
@@ -118,9 +115,7 @@ def _parse_fixed(game: NormalFormGame, specs: list[str]) -> dict[int, list[float
             index = int(player) - 1
             values = [float(p) for p in probabilities.split(",")]
         except ValueError:
-            raise ConfigError(
-                f"--fix {spec!r}: write PLAYER=P1,P2,... e.g. --fix 2=0.4,0.3,0.3"
-            ) from None
+            raise ConfigError(f"--fix {spec!r}: write PLAYER=P1,P2,... e.g. --fix 2=0.4,0.3,0.3") from None
         if not 0 <= index < game.n_players:
             raise ConfigError(f"--fix {spec!r}: players are numbered 1 to {game.n_players}")
         fixed[index] = values
@@ -132,19 +127,45 @@ def cmd_games(out: TextIO) -> int:
     width = max(len(game_id) for game_id in CATALOG)
     for game_id, entry in CATALOG.items():
         game = entry.build()
-        out.write(
-            f"{game_id:<{width}}  {game.n_players}p {game.shape_label:<6} {entry.description}\n"
-        )
-    out.write(
-        "\nrandom games: random:KIND:SHAPE[:seed=N], KIND zero-sum | general-sum | cooperative\n"
-    )
+        out.write(f"{game_id:<{width}}  {game.n_players}p {game.shape_label:<6} {entry.description}\n")
+    out.write(f"\ngame trees (algorithms: {', '.join(CFR_PRESETS)}):\n")
+    for game_id, (description, build) in TREE_CATALOG.items():
+        tree = build()
+        counts = "+".join(str(len(labels)) for labels in tree.infosets) + " infosets"
+        out.write(f"{game_id:<{width}}  {tree.n_players}p {counts:<14} {description}\n")
+    out.write("\nrandom games: random:KIND:SHAPE[:seed=N], KIND zero-sum | general-sum | cooperative\n")
     return 0
 
 
-def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
-    game = load_game(args.game)
+def _solver(
+    args: argparse.Namespace, game: NormalFormGame | ExtensiveFormGame
+) -> RegretMinimizer | CFRSolver:
+    """The solver the arguments ask for; a matrix game runs CFR as a tree when asked."""
+    tree = isinstance(game, ExtensiveFormGame)
+    algorithm = args.algorithm or ("cfr" if tree else "rm")
+    if algorithm in CFR_PRESETS:
+        for flag, value in (
+            ("--play", args.play),
+            ("--fix", args.fix),
+            ("--inertia", args.inertia),
+        ):
+            if value:
+                raise ConfigError(f"{flag} applies to matrix-game algorithms, not to {algorithm}")
+        config = cfr_preset(
+            algorithm,
+            updates=args.updates,
+            seed=args.seed,
+            alpha=args.alpha,
+            beta=args.beta,
+            gamma=args.gamma,
+            greedy_floor=args.greedy_floor,
+            device="gpu" if args.device == "gpu" else None,
+        )
+        return CFRSolver(game if tree else normal_form_tree(game), config)
+    if tree:
+        raise ConfigError(f"{algorithm!r} solves matrix games; for game trees use {', '.join(CFR_PRESETS)}")
     config = preset(
-        args.algorithm,
+        algorithm,
         play=args.play,
         updates=args.updates,
         seed=args.seed,
@@ -156,7 +177,12 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         inertia=args.inertia,
         fixed_strategies=_parse_fixed(game, args.fix),
     )
-    solver = RegretMinimizer(game, config)
+    return RegretMinimizer(game, config)
+
+
+def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
+    game = load_game(args.game)
+    solver = _solver(args, game)
     every = args.every or max(1, args.iterations // 100)
     rows: list[dict[str, Any]] = []
     progress = _Progress(args.iterations, enabled=sys.stderr.isatty() and not args.json)
@@ -169,40 +195,64 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         solver.step(count)
         done += count
         if args.trace:
-            rows.append(_trace_row(solver.snapshot(metrics=True), game))
+            rows.append(_trace_row(solver.snapshot(metrics=True), solver))
         progress.update(done)
     seconds = time.perf_counter() - start
     progress.close()
     snap = solver.snapshot(metrics=True)
     if args.trace:
         _write_trace(args.trace, rows)
-    report = _report(game, args.game, solver, snap, seconds)
+    report = _report(args.game, solver, snap, seconds)
     if args.json:
         out.write(json.dumps(report) + "\n")
+    elif isinstance(solver, CFRSolver):
+        _print_tree_summary(report, out)
     else:
-        _print_summary(report, game, out)
+        _print_summary(report, solver.game, out)
     return 0
 
 
-def _report(
-    game: NormalFormGame, spec: str, solver: RegretMinimizer, snap: Snapshot, seconds: float
-) -> dict[str, Any]:
+def _report(spec: str, solver: RegretMinimizer | CFRSolver, snap: Any, seconds: float) -> dict[str, Any]:
     metrics = snap.metrics
     assert metrics is not None
-    config = solver.config
-    return {
+    config, game = solver.config, solver.game
+    common = {
         "game": spec,
         "title": game.title,
         "algorithm": config.algorithm,
         "iterations": snap.iteration,
         "players": list(game.player_names),
+    }
+    timing = {
+        "exploitability_convention": "NashConv / number of players",
+        "seconds": seconds,
+        "iterations_per_second": snap.iteration / seconds if seconds > 0 else None,
+    }
+    if isinstance(solver, CFRSolver):
+        return {
+            **common,
+            "average_strategy": solver.strategy_table(snap.average_strategy),
+            "current_strategy": solver.strategy_table(snap.current_strategy),
+            **metrics.as_dict(),
+            **timing,
+            "device": "cpu",
+            "config": {
+                "updates": config.updates,
+                "weighting": config.weighting,
+                "averaging": config.averaging or config.weighting,
+                "plus": config.plus,
+                "sampling": config.sampling,
+                "seed": config.seed,
+                "greedy_floor": solver.greedy_floor if config.weighting == "greedy" else None,
+            },
+        }
+    return {
+        **common,
         "actions": [list(a) for a in game.action_names],
         "average_strategy": [s.tolist() for s in snap.average_strategy],
         "current_strategy": [s.tolist() for s in snap.current_strategy],
         **metrics.as_dict(),
-        "exploitability_convention": "NashConv / number of players",
-        "seconds": seconds,
-        "iterations_per_second": snap.iteration / seconds if seconds > 0 else None,
+        **timing,
         "device": solver.backend.describe(),
         "config": {
             "play": config.play,
@@ -219,11 +269,16 @@ def _report(
     }
 
 
-def _trace_row(snap: Snapshot, game: NormalFormGame) -> dict[str, Any]:
+def _trace_row(snap: Any, solver: RegretMinimizer | CFRSolver) -> dict[str, Any]:
     metrics = snap.metrics
     assert metrics is not None
     row: dict[str, Any] = {"iteration": snap.iteration, "seconds": round(snap.seconds, 6)}
     row.update({k: v for k, v in metrics.as_dict().items() if k != "value"})
+    game = solver.game
+    if isinstance(solver, CFRSolver):  # per-infoset strategies are in --json, not the trace
+        for i, name in enumerate(game.player_names):
+            row[f"value[{name}]"] = metrics.value[i]
+        return row
     for i, (name, actions) in enumerate(zip(game.player_names, game.action_names, strict=True)):
         row[f"value[{name}]"] = metrics.value[i]
         for a, action in enumerate(actions):
@@ -248,9 +303,7 @@ def _write_trace(path: Path, rows: list[dict[str, Any]]) -> None:
 
 
 def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) -> None:
-    out.write(
-        f"{report['title']}  ({report['game']}, {game.n_players} players, {game.shape_label})\n"
-    )
+    out.write(f"{report['title']}  ({report['game']}, {game.n_players} players, {game.shape_label})\n")
     rate = report["iterations_per_second"]
     out.write(
         f"{report['algorithm']}: {report['iterations']} iterations in {report['seconds']:.3f} s"
@@ -283,6 +336,33 @@ def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) ->
         else:  # rounding noise (1e-19 in a zero-sum game) prints as 0
             text = f"{value if abs(value) > 1e-12 * scale else 0.0:.6g}"
         out.write(f"  {label:<28} {text}\n")
+
+
+def _print_tree_summary(report: dict[str, Any], out: TextIO) -> None:
+    rate = report["iterations_per_second"]
+    out.write(f"{report['title']}  ({report['game']}, {len(report['players'])} players)\n")
+    out.write(
+        f"{report['algorithm']}: {report['iterations']} iterations in {report['seconds']:.3f} s"
+        f" ({rate:,.0f} it/s) on cpu\n\n"
+    )
+    table = report["average_strategy"]
+    shown = list(table)[:24]
+    width = max(len(label) for label in shown)
+    out.write(f"  {'information set':<{width}}  average strategy\n")
+    for label in shown:
+        moves = "  ".join(f"{move} {p:.4f}" for move, p in table[label].items())
+        out.write(f"  {label:<{width}}  {moves}\n")
+    if len(table) > len(shown):
+        out.write(f"  ... {len(table) - len(shown)} more information sets (use --json)\n")
+    values = ", ".join(f"{n} {v:.6g}" for n, v in zip(report["players"], report["value"], strict=True))
+    out.write("\n")
+    for label, text in (
+        ("value of the average profile", values),
+        ("exploitability (NashConv/n)", f"{report['exploitability']:.6g}"),
+        ("NashConv", f"{report['nash_conv']:.6g}"),
+        ("regret bound sum_I R+/T", f"{report['eps_bound']:.6g}"),
+    ):
+        out.write(f"  {label:<30} {text}\n")
 
 
 class _Progress:

@@ -1,7 +1,7 @@
-"""Games to and from files: rmviz JSON and Gambit .nfg, chosen by extension.
+"""Games to and from files: rmviz JSON, Gambit .nfg and .efg, chosen by extension.
 
 :func:`load_game` also resolves the other ways a person names a game on the command line:
-a catalog id (``rps-crash``) or a random spec (``random:zero-sum:100x100:seed=3``).
+a catalog id (``rps-crash``, ``kuhn``) or a random spec (``random:zero-sum:100x100:seed=3``).
 """
 
 from __future__ import annotations
@@ -9,24 +9,27 @@ from __future__ import annotations
 from pathlib import Path
 
 from rmviz.errors import FormatError, RmvizError
+from rmviz.formats.efg import read_efg, write_efg
 from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.rmviz_json import read_json, write_json
 from rmviz.games.catalog import CATALOG, catalog_game
+from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.generators import parse_random_spec
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.games.trees import TREE_CATALOG, normal_form_tree
 
-READERS = {".json": read_json, ".nfg": read_nfg}
-WRITERS = {".json": write_json, ".nfg": write_nfg}
+Game = NormalFormGame | ExtensiveFormGame
+READERS = {".json": read_json, ".nfg": read_nfg, ".efg": read_efg}
+WRITERS = {".json": write_json, ".nfg": write_nfg, ".efg": write_efg}
 
 
-def read_game_file(path: str | Path) -> NormalFormGame:
-    """Read a game file; the format follows the extension (.json, .nfg)."""
+def read_game_file(path: str | Path) -> Game:
+    """Read a game file; the format follows the extension (.json, .nfg, .efg)."""
     path = Path(path)
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise FormatError(
-            f"{path}: unknown file type {path.suffix or '(none)'!r}; rmviz reads "
-            f"{', '.join(READERS)}"
+            f"{path}: unknown file type {path.suffix or '(none)'!r}; rmviz reads {', '.join(READERS)}"
         )
     try:
         text = path.read_text(encoding="utf-8")
@@ -37,47 +40,58 @@ def read_game_file(path: str | Path) -> NormalFormGame:
     except PermissionError:
         raise FormatError(f"{path}: permission denied") from None
     except UnicodeDecodeError as error:
-        raise FormatError(
-            f"{path}: not a text file ({error.reason} at byte {error.start})"
-        ) from None
+        raise FormatError(f"{path}: not a text file ({error.reason} at byte {error.start})") from None
     return reader(text, str(path))
 
 
-def write_game_file(game: NormalFormGame, path: str | Path) -> None:
-    """Write ``game`` to ``path`` in the format its extension names (.json, .nfg)."""
+def write_game_file(game: Game, path: str | Path) -> None:
+    """Write ``game`` to ``path`` in the format its extension names.
+
+    Matrix games go to .json, .nfg, or .efg (as a tree of simultaneous moves); trees to .efg.
+    """
     path = Path(path)
-    writer = WRITERS.get(path.suffix.lower())
+    suffix = path.suffix.lower()
+    writer = WRITERS.get(suffix)
     if writer is None:
         raise FormatError(
             f"{path}: cannot write {path.suffix or 'files without an extension'!r}; "
             f"choose one of {', '.join(WRITERS)}"
         )
+    if isinstance(game, ExtensiveFormGame) and suffix != ".efg":
+        raise FormatError(f"{path}: game trees are written as Gambit .efg files")
+    if isinstance(game, NormalFormGame) and suffix == ".efg":
+        game = normal_form_tree(game)
     try:
         path.write_text(writer(game), encoding="utf-8")
     except OSError as error:
         raise FormatError(f"{path}: cannot write ({error.strerror})") from None
 
 
-def load_game(spec: str) -> NormalFormGame:
+def load_game(spec: str) -> Game:
     """The game a person names: a catalog id, a ``random:`` spec, or a file path."""
     if spec.startswith("random:"):
         return parse_random_spec(spec)
     if spec in CATALOG:
         return catalog_game(spec)
+    if spec in TREE_CATALOG:
+        return TREE_CATALOG[spec][1]()
     path = Path(spec)
     if path.suffix or path.exists():
         return read_game_file(path)
     raise RmvizError(
         f"{spec!r} is not a catalog game, a random: spec or a file; "
-        f"catalog games: {', '.join(CATALOG)}"
+        f"catalog games: {', '.join([*CATALOG, *TREE_CATALOG])}"
     )
 
 
 __all__ = [
+    "Game",
     "load_game",
+    "read_efg",
     "read_game_file",
     "read_json",
     "read_nfg",
+    "write_efg",
     "write_game_file",
     "write_json",
     "write_nfg",

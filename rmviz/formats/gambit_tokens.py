@@ -116,9 +116,7 @@ class TokenStream:
         token = self.peek()
         if token is None:
             last = self.tokens[-1].line if self.tokens else 1
-            raise FormatError(
-                f"{self.filename}, line {last}: the file ends where {what} was expected"
-            )
+            raise FormatError(f"{self.filename}, line {last}: the file ends where {what} was expected")
         self.pos += 1
         return token
 

@@ -28,25 +28,17 @@ def read_nfg(text: str, filename: str = "<nfg>") -> NormalFormGame:
     stream = TokenStream(tokenize(text, filename), filename)
     header = stream.next("the header 'NFG 1 R'")
     if header.text != "NFG":
-        raise stream.error(
-            header, f"not a Gambit .nfg file: it starts with {header.text!r}, not 'NFG'"
-        )
+        raise stream.error(header, f"not a Gambit .nfg file: it starts with {header.text!r}, not 'NFG'")
     version = stream.next("the version number")
     if version.text != "1":
-        raise stream.error(
-            version, f"unsupported .nfg version {version.text!r}; rmviz reads version 1"
-        )
+        raise stream.error(version, f"unsupported .nfg version {version.text!r}; rmviz reads version 1")
     precision = stream.next("'R' or 'D'")
     if precision.text not in ("R", "D"):
-        raise stream.error(
-            precision, f"expected 'R' or 'D' after the version, found {precision.text!r}"
-        )
+        raise stream.error(precision, f"expected 'R' or 'D' after the version, found {precision.text!r}")
     title = stream.expect("string", "the game's title in quotes").text
     players = stream.strings_in_braces("the player names")
     if len(players) < 2:
-        raise stream.error(
-            precision, f"the game lists {len(players)} player(s); rmviz needs at least 2"
-        )
+        raise stream.error(precision, f"the game lists {len(players)} player(s); rmviz needs at least 2")
     shape, actions = _read_strategies(stream, len(players))
     try:
         check_size(shape, len(players))
@@ -65,16 +57,12 @@ def read_nfg(text: str, filename: str = "<nfg>") -> NormalFormGame:
     if extra is not None:
         raise stream.error(extra, f"unexpected {extra.text!r} after the last payoff")
     try:
-        return NormalFormGame(
-            payoffs, tuple(players), actions, title or Path(filename).stem, comment
-        )
+        return NormalFormGame(payoffs, tuple(players), actions, title or Path(filename).stem, comment)
     except GameError as error:
         raise FormatError(f"{filename}: {error}") from None
 
 
-def _read_strategies(
-    stream: TokenStream, n: int
-) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
+def _read_strategies(stream: TokenStream, n: int) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
     opening = stream.expect("{", "'{' opening the strategies")
     token = stream.peek()
     if token is not None and token.kind == "{":
@@ -95,14 +83,10 @@ def _read_strategies(
     counts: list[int] = []
     while (token := stream.next("'}' closing the strategy counts")).kind != "}":
         if token.kind != "number" or not token.text.isdigit() or int(token.text) < 1:
-            raise stream.error(
-                token, f"expected a positive number of strategies, found {token.text!r}"
-            )
+            raise stream.error(token, f"expected a positive number of strategies, found {token.text!r}")
         counts.append(int(token.text))
     if len(counts) != n:
-        raise stream.error(
-            opening, f"strategy counts for {len(counts)} players, but {n} players are named"
-        )
+        raise stream.error(opening, f"strategy counts for {len(counts)} players, but {n} players are named")
     return tuple(counts), tuple(tuple(str(a + 1) for a in range(k)) for k in counts)
 
 
@@ -160,9 +144,7 @@ def _read_outcome_form(stream: TokenStream, n: int, shape: tuple[int, ...]) -> n
     for k in range(count):
         token = stream.next(f"{count} outcome numbers, one per profile")
         if token.kind != "number" or not token.text.isdigit():
-            raise stream.error(
-                token, f"expected an outcome number for profile {k + 1}, found {token.text!r}"
-            )
+            raise stream.error(token, f"expected an outcome number for profile {k + 1}, found {token.text!r}")
         index = int(token.text)
         if index >= len(table):
             raise stream.error(
@@ -177,9 +159,7 @@ def write_nfg(game: NormalFormGame) -> str:
     """The game as .nfg text in the payoff form, with player and strategy names."""
     n = game.n_players
     players = " ".join(quote(p) for p in game.player_names)
-    strategies = " ".join(
-        "{ " + " ".join(quote(a) for a in names) + " }" for names in game.action_names
-    )
+    strategies = " ".join("{ " + " ".join(quote(a) for a in names) + " }" for names in game.action_names)
     # Rows of (u_1..u_n), one per profile with player 1 varying fastest (Fortran order).
     rows = np.stack([game.payoffs[i].ravel(order="F") for i in range(n)], axis=1)
     lines = [

@@ -53,9 +53,7 @@ def read_json(text: str, filename: str = "<json>") -> NormalFormGame:
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
-        raise FormatError(
-            f"{filename}, line {error.lineno}: not valid JSON ({error.msg})"
-        ) from None
+        raise FormatError(f"{filename}, line {error.lineno}: not valid JSON ({error.msg})") from None
     except ValueError as error:
         raise FormatError(f"{filename}: {error}") from None
     return game_from_dict(data, filename)
@@ -68,9 +66,7 @@ def _reject_constant(name: str) -> float:
 def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame:
     """The game described by a dictionary in rmviz JSON form."""
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-        raise FormatError(
-            f'{filename}: not an rmviz game file (its "format" is not {FORMAT_NAME!r})'
-        )
+        raise FormatError(f'{filename}: not an rmviz game file (its "format" is not {FORMAT_NAME!r})')
     version = data.get("version")
     if version != FORMAT_VERSION:
         raise FormatError(

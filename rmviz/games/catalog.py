@@ -38,9 +38,7 @@ def bimatrix(
     description: str = "",
 ) -> NormalFormGame:
     """A two-player game from the row player's and the column player's payoff matrices."""
-    return NormalFormGame(
-        np.array([row, column], dtype=np.float64), players, actions, title, description
-    )
+    return NormalFormGame(np.array([row, column], dtype=np.float64), players, actions, title, description)
 
 
 def zero_sum(
@@ -79,9 +77,7 @@ def _rps_crash() -> NormalFormGame:
 
 def _matching_pennies() -> NormalFormGame:
     sides = ("Heads", "Tails")
-    return zero_sum(
-        [[1, -1], [-1, 1]], ("Matcher", "Mismatcher"), (sides, sides), "Matching Pennies"
-    )
+    return zero_sum([[1, -1], [-1, 1]], ("Matcher", "Mismatcher"), (sides, sides), "Matching Pennies")
 
 
 def _traffic_lights() -> NormalFormGame:

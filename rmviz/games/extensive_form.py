@@ -58,14 +58,25 @@ class Node:
 
 def chance(moves: Sequence[tuple[str, float, Node]], label: str = "") -> Node:
     """A chance node from ``(move, probability, child)`` triples."""
-    return Node(CHANCE, tuple(m for m, _, _ in moves), tuple(c for _, _, c in moves),
-                probabilities=tuple(float(p) for _, p, _ in moves), label=label)
+    return Node(
+        CHANCE,
+        tuple(m for m, _, _ in moves),
+        tuple(c for _, _, c in moves),
+        probabilities=tuple(float(p) for _, p, _ in moves),
+        label=label,
+    )
 
 
 def decision(player: int, infoset: str, moves: Sequence[tuple[str, Node]], label: str = "") -> Node:
     """A decision node of ``player`` in information set ``infoset``."""
-    return Node(DECISION, tuple(m for m, _ in moves), tuple(c for _, c in moves),
-                player=player, infoset=infoset, label=label)
+    return Node(
+        DECISION,
+        tuple(m for m, _ in moves),
+        tuple(c for _, c in moves),
+        player=player,
+        infoset=infoset,
+        label=label,
+    )
 
 
 def terminal(*payoffs: float, label: str = "") -> Node:
@@ -110,7 +121,9 @@ def _where(path: tuple[str, ...]) -> str:
     return "the root" if not path else "history " + ".".join(path)
 
 
-def _validate(game: ExtensiveFormGame) -> tuple[tuple[tuple[str, ...], ...], dict[tuple[int, str], tuple[str, ...]]]:
+def _validate(
+    game: ExtensiveFormGame,
+) -> tuple[tuple[tuple[str, ...], ...], dict[tuple[int, str], tuple[str, ...]]]:
     if game.root is None:
         raise GameError("the game tree is empty: add a root node")
     n = game.n_players
@@ -131,7 +144,9 @@ def _validate(game: ExtensiveFormGame) -> tuple[tuple[tuple[str, ...], ...], dic
         path, node, histories = stack.pop()
         where = _where(path)
         if id(node) in seen:
-            raise GameError(f"{where} is reached along two paths: a game tree may not share or loop back to nodes")
+            raise GameError(
+                f"{where} is reached along two paths: a game tree may not share or loop back to nodes"
+            )
         seen.add(id(node))
         if node.kind == TERMINAL:
             if len(node.payoffs) != n:
@@ -153,9 +168,13 @@ def _validate(game: ExtensiveFormGame) -> tuple[tuple[tuple[str, ...], ...], dic
         if node.kind == CHANCE:
             probabilities = node.probabilities
             if len(probabilities) != len(node.children):
-                raise GameError(f"chance {where} has {len(probabilities)} probabilities for {len(node.children)} moves")
+                raise GameError(
+                    f"chance {where} has {len(probabilities)} probabilities for {len(node.children)} moves"
+                )
             if any(not math.isfinite(p) or p < 0 for p in probabilities):
-                raise GameError(f"chance {where} has a negative or non-finite probability: {list(probabilities)}")
+                raise GameError(
+                    f"chance {where} has a negative or non-finite probability: {list(probabilities)}"
+                )
             if abs(sum(probabilities) - 1.0) > 1e-9:
                 raise GameError(
                     f"chance probabilities at {where} sum to {sum(probabilities):.6g}; they must sum to 1"

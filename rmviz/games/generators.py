@@ -21,9 +21,7 @@ from rmviz.games.normal_form import MAX_PLAYERS, MIN_PLAYERS, NormalFormGame, ch
 
 KINDS = ("zero-sum", "general-sum", "cooperative")
 _SPEC = re.compile(r"^random:(?P<kind>[a-z-]+):(?P<shape>[0-9x]+)(?::seed=(?P<seed>-?[0-9]+))?$")
-SPEC_HELP = (
-    "random:KIND:SHAPE[:seed=N], KIND one of zero-sum, general-sum, cooperative, SHAPE like 100x100"
-)
+SPEC_HELP = "random:KIND:SHAPE[:seed=N], KIND one of zero-sum, general-sum, cooperative, SHAPE like 100x100"
 
 
 def random_game(kind: str, shape: tuple[int, ...], seed: int = 0) -> NormalFormGame:

@@ -135,12 +135,8 @@ class NormalFormGame:
         """The same game (names, title) with other payoffs of the same shape."""
         payoffs = np.asarray(payoffs, dtype=np.float64)
         if payoffs.shape != self.payoffs.shape:
-            raise GameError(
-                f"payoffs of shape {payoffs.shape} do not fit a {self.shape_label} game"
-            )
-        return NormalFormGame(
-            payoffs, self.player_names, self.action_names, self.title, self.description
-        )
+            raise GameError(f"payoffs of shape {payoffs.shape} do not fit a {self.shape_label} game")
+        return NormalFormGame(payoffs, self.player_names, self.action_names, self.title, self.description)
 
     def payoff_at(self, profile: Sequence[int]) -> np.ndarray:
         """Every player's payoff at the pure profile ``profile``: shape ``(n_players,)``."""

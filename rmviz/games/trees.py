@@ -21,20 +21,44 @@ def kuhn_poker() -> ExtensiveFormGame:
         return terminal(stake, -stake) if c1 > c2 else terminal(-stake, stake)
 
     def deal(c1: str, c2: str) -> Node:
-        return decision(0, c1, [
-            ("p", decision(1, c2 + "p", [
-                ("p", showdown(c1, c2, 1)),
-                ("b", decision(0, c1 + "pb", [("p", terminal(-1, 1)), ("b", showdown(c1, c2, 2))])),
-            ])),
-            ("b", decision(1, c2 + "b", [("p", terminal(1, -1)), ("b", showdown(c1, c2, 2))])),
-        ])
+        return decision(
+            0,
+            c1,
+            [
+                (
+                    "p",
+                    decision(
+                        1,
+                        c2 + "p",
+                        [
+                            ("p", showdown(c1, c2, 1)),
+                            (
+                                "b",
+                                decision(
+                                    0,
+                                    c1 + "pb",
+                                    [("p", terminal(-1, 1)), ("b", showdown(c1, c2, 2))],
+                                ),
+                            ),
+                        ],
+                    ),
+                ),
+                ("b", decision(1, c2 + "b", [("p", terminal(1, -1)), ("b", showdown(c1, c2, 2))])),
+            ],
+        )
 
-    root = chance([
-        (c1, 1 / 3, chance([(c2, 1 / 2, deal(c1, c2)) for c2 in KUHN_CARDS if c2 != c1]))
-        for c1 in KUHN_CARDS
-    ])
-    return ExtensiveFormGame(root, ("Player 1", "Player 2"), "Kuhn poker",
-                             "3 cards, ante 1, bet 1; value -1/18 for the first player (Kuhn 1950)")
+    root = chance(
+        [
+            (c1, 1 / 3, chance([(c2, 1 / 2, deal(c1, c2)) for c2 in KUHN_CARDS if c2 != c1]))
+            for c1 in KUHN_CARDS
+        ]
+    )
+    return ExtensiveFormGame(
+        root,
+        ("Player 1", "Player 2"),
+        "Kuhn poker",
+        "3 cards, ante 1, bet 1; value -1/18 for the first player (Kuhn 1950)",
+    )
 
 
 LEDUC_CARDS = ("Js", "Jh", "Qs", "Qh", "Ks", "Kh")  # rank = index // 2, as OpenSpiel's
@@ -62,8 +86,14 @@ def leduc_poker() -> ExtensiveFormGame:
         won = contributions[1 - winner]
         return terminal(won, -won) if winner == 0 else terminal(-won, won)
 
-    def betting(cards: tuple[int, int], public: int | None, history: str, round_moves: str,
-                contributions: list[float], raises: int) -> Node:
+    def betting(
+        cards: tuple[int, int],
+        public: int | None,
+        history: str,
+        round_moves: str,
+        contributions: list[float],
+        raises: int,
+    ) -> Node:
         player = len(round_moves) % 2
         raise_amount = 2.0 if public is None else 4.0
         facing = contributions[1 - player] - contributions[player]
@@ -84,26 +114,45 @@ def leduc_poker() -> ExtensiveFormGame:
             moves.append(("r", betting(cards, public, history, round_moves + "r", raised, raises + 1)))
         return decision(player, label, moves)
 
-    def after_round(cards: tuple[int, int], public: int | None, history: str,
-                    contributions: list[float]) -> Node:
+    def after_round(
+        cards: tuple[int, int], public: int | None, history: str, contributions: list[float]
+    ) -> Node:
         if public is not None:
             return showdown(cards, public, contributions)
         remaining = [c for c in range(6) if c not in cards]
-        return chance([
-            (LEDUC_CARDS[c], 1 / len(remaining),
-             betting(cards, c, f"{history}/{LEDUC_CARDS[c]}:", "", contributions, 0))
-            for c in remaining
-        ])
+        return chance(
+            [
+                (
+                    LEDUC_CARDS[c],
+                    1 / len(remaining),
+                    betting(cards, c, f"{history}/{LEDUC_CARDS[c]}:", "", contributions, 0),
+                )
+                for c in remaining
+            ]
+        )
 
-    root = chance([
-        (LEDUC_CARDS[a], 1 / 6, chance([
-            (LEDUC_CARDS[b], 1 / 5, betting((a, b), None, "", "", [1.0, 1.0], 0))
-            for b in range(6) if b != a
-        ]))
-        for a in range(6)
-    ])
-    return ExtensiveFormGame(root, ("Player 1", "Player 2"), "Leduc hold'em",
-                             "6 cards, antes 1, raises 2 then 4, two raises per round (Southey et al. 2005)")
+    root = chance(
+        [
+            (
+                LEDUC_CARDS[a],
+                1 / 6,
+                chance(
+                    [
+                        (LEDUC_CARDS[b], 1 / 5, betting((a, b), None, "", "", [1.0, 1.0], 0))
+                        for b in range(6)
+                        if b != a
+                    ]
+                ),
+            )
+            for a in range(6)
+        ]
+    )
+    return ExtensiveFormGame(
+        root,
+        ("Player 1", "Player 2"),
+        "Leduc hold'em",
+        "6 cards, antes 1, raises 2 then 4, two raises per round (Southey et al. 2005)",
+    )
 
 
 def teaching_tree() -> ExtensiveFormGame:
@@ -119,14 +168,29 @@ def teaching_tree() -> ExtensiveFormGame:
     y_side = {("L", "C"): 2, ("L", "D"): 0, ("R", "C"): 0, ("R", "D"): 1}
 
     def after(nature: str, side: dict[tuple[str, str], int], moves: tuple[str, str]) -> Node:
-        return decision(0, "1", [
-            (m1, decision(1, f"2{nature}", [(m2, terminal(side[m1, m2], -side[m1, m2])) for m2 in moves]))
-            for m1 in ("L", "R")
-        ])
+        return decision(
+            0,
+            "1",
+            [
+                (
+                    m1,
+                    decision(
+                        1,
+                        f"2{nature}",
+                        [(m2, terminal(side[m1, m2], -side[m1, m2])) for m2 in moves],
+                    ),
+                )
+                for m1 in ("L", "R")
+            ],
+        )
 
     root = chance([("X", 0.5, after("X", x_side, ("A", "B"))), ("Y", 0.5, after("Y", y_side, ("C", "D")))])
-    return ExtensiveFormGame(root, ("Player 1", "Player 2"), "Teaching tree",
-                             "Nature X/Y; player 1 L/R unseen; player 2 sees Nature only")
+    return ExtensiveFormGame(
+        root,
+        ("Player 1", "Player 2"),
+        "Teaching tree",
+        "Nature X/Y; player 1 L/R unseen; player 2 sees Nature only",
+    )
 
 
 def normal_form_tree(game: NormalFormGame) -> ExtensiveFormGame:
@@ -137,8 +201,11 @@ def normal_form_tree(game: NormalFormGame) -> ExtensiveFormGame:
         if player == game.n_players:
             return terminal(*(float(u) for u in game.payoffs[(slice(None), *profile)]))
         names = game.action_names[player]
-        return decision(player, game.player_names[player],
-                        [(names[a], node(player + 1, (*profile, a))) for a in range(len(names))])
+        return decision(
+            player,
+            game.player_names[player],
+            [(names[a], node(player + 1, (*profile, a))) for a in range(len(names))],
+        )
 
     return ExtensiveFormGame(node(0, ()), game.player_names, f"{game.title} (as a tree)", game.description)
 
@@ -146,5 +213,8 @@ def normal_form_tree(game: NormalFormGame) -> ExtensiveFormGame:
 TREE_CATALOG = {
     "kuhn": ("Kuhn poker: 3 cards, value -1/18 for player 1", kuhn_poker),
     "leduc": ("Leduc hold'em: 6 cards, 2 rounds, 9,457 histories", leduc_poker),
-    "teaching-tree": ("the CFR lecture's example shape: chance, infosets over two histories", teaching_tree),
+    "teaching-tree": (
+        "the CFR lecture's example shape: chance, infosets over two histories",
+        teaching_tree,
+    ),
 }

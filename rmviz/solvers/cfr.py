@@ -70,7 +70,9 @@ class CFRConfig:
             raise ConfigError("greedy weights choose one weight per iteration: use simultaneous updates")
         if self.sampling == "external" and self.updates != "alternating":
             raise ConfigError("external sampling traverses one player at a time: use alternating updates")
-        if self.sampling != "none" and (self.weighting != "uniform" or self.averaging not in (None, "uniform")):
+        if self.sampling != "none" and (
+            self.weighting != "uniform" or self.averaging not in (None, "uniform")
+        ):
             raise ConfigError("Monte-Carlo CFR runs with uniform weights in this version")
         if self.device == "gpu":
             raise ConfigError("tree solvers run on the CPU in this version; use --device cpu or auto")
@@ -82,14 +84,30 @@ class CFRConfig:
 
 CFR_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "cfr": ("CFR (Zinkevich et al. 2007)", {}),
-    "cfr+": ("CFR+: RM+, alternating, linear averaging (Tammelin 2014)",
-             {"plus": True, "averaging": "linear"}),
-    "linear-cfr": ("Linear CFR: iteration t weighs t (Brown & Sandholm 2019)", {"weighting": "linear"}),
-    "dcfr": ("Discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)", {"weighting": "discounted"}),
-    "greedy-cfr": ("CFR with greedy weights (Zhang, Lerer & Brown 2022)",
-                   {"weighting": "greedy", "updates": "simultaneous"}),
-    "mccfr-chance": ("chance-sampling Monte-Carlo CFR (Lanctot et al. 2009)", {"sampling": "chance"}),
-    "mccfr-external": ("external-sampling Monte-Carlo CFR (Lanctot et al. 2009)", {"sampling": "external"}),
+    "cfr+": (
+        "CFR+: RM+, alternating, linear averaging (Tammelin 2014)",
+        {"plus": True, "averaging": "linear"},
+    ),
+    "linear-cfr": (
+        "Linear CFR: iteration t weighs t (Brown & Sandholm 2019)",
+        {"weighting": "linear"},
+    ),
+    "dcfr": (
+        "Discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)",
+        {"weighting": "discounted"},
+    ),
+    "greedy-cfr": (
+        "CFR with greedy weights (Zhang, Lerer & Brown 2022)",
+        {"weighting": "greedy", "updates": "simultaneous"},
+    ),
+    "mccfr-chance": (
+        "chance-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
+        {"sampling": "chance"},
+    ),
+    "mccfr-external": (
+        "external-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
+        {"sampling": "external"},
+    ),
 }
 
 
@@ -201,7 +219,9 @@ class CFRSolver:
 
     def _two_player_zero_sum(self) -> bool:
         terminals = self.tree.kind == 2
-        return self.tree.n_players == 2 and bool(np.allclose(self.tree.payoffs[:, terminals].sum(axis=0), 0.0))
+        return self.tree.n_players == 2 and bool(
+            np.allclose(self.tree.payoffs[:, terminals].sum(axis=0), 0.0)
+        )
 
     # -- Solver protocol -----------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -287,8 +307,12 @@ class CFRSolver:
             regret, increment, trace = self._traverse(None)
             if config.weighting == "greedy":
                 step, self.last_lambda = greedy_step(
-                    self.true_regret / max(self.weight_sum, 1e-300), regret, self.weight_sum, t,
-                    self.greedy_floor, np,
+                    self.true_regret / max(self.weight_sum, 1e-300),
+                    regret,
+                    self.weight_sum,
+                    t,
+                    self.greedy_floor,
+                    np,
                 )
                 self.last_lambda = float(self.last_lambda)
             self._update(slice(None), regret, increment, step)
@@ -374,4 +398,6 @@ class CFRSolver:
         counts = np.bincount(tree.node_infoset[decision], visited[decision], minlength=tree.n_infosets)
         opponents = tree.infoset_player[tree.slot_infoset] != player
         add = np.where(opponents, counts[tree.slot_infoset] * self.strategy, 0.0)
-        self.strategy_sum = np.where(opponents, step.d_avg * self.strategy_sum + step.c_avg * add, self.strategy_sum)
+        self.strategy_sum = np.where(
+            opponents, step.d_avg * self.strategy_sum + step.c_avg * add, self.strategy_sum
+        )

@@ -81,9 +81,7 @@ class ExpectedKernel:
 
     def run(self, s: RegretMinimizer, iterations: int) -> None:
         config = s.config
-        state = _float_arrays(
-            (*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret)
-        )
+        state = _float_arrays((*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret))
         internal = _float_arrays(s.internal_regret or (np.zeros((1, 1)), np.zeros((1, 1))))
         joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
@@ -232,9 +230,7 @@ def _regret_matching(guide: Any, out: Any) -> None:
 
 
 @_jit
-def _discount_add(
-    regret: Any, instant: Any, d_pos: float, d_neg: float, c: float, plus: bool
-) -> None:
+def _discount_add(regret: Any, instant: Any, d_pos: float, d_neg: float, c: float, plus: bool) -> None:
     """``R <- d_pos R_+ + d_neg R_- + c r``, clipped at 0 for RM+ (flat arrays, in place)."""
     for k in range(regret.shape[0]):
         value = (d_pos if regret[k] > 0.0 else d_neg) * regret[k] + c * instant[k]
@@ -242,9 +238,7 @@ def _discount_add(
 
 
 @_jit
-def _guide(
-    regret: Any, prediction: Any, instant: Any, c: float, predictive: bool, out: Any
-) -> None:
+def _guide(regret: Any, prediction: Any, instant: Any, c: float, predictive: bool, out: Any) -> None:
     """``out = R + m`` with the new prediction ``m = c r`` (predictive RM), else ``R`` (flat)."""
     for k in range(regret.shape[0]):
         if predictive:
@@ -299,9 +293,7 @@ def _accumulate_expected(
     if track_ce:
         for b in range(played.shape[0]):
             for a in range(played.shape[0]):
-                internal[b, a] = d * internal[b, a] + c * (
-                    played[b] * (utilities[a] - utilities[b])
-                )
+                internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
 
 
 @_jit
@@ -546,9 +538,7 @@ def _run_sampled(
                 # padding beyond k stays exactly zero, so whole padded rows can be updated
                 instant_int[i] = 0.0
                 instant_int[i, chosen, :k] = instant_ext[i, :k]
-                _discount_add(
-                    regret[i].reshape(-1), instant_int[i].reshape(-1), d_pos, d_neg, c, plus
-                )
+                _discount_add(regret[i].reshape(-1), instant_int[i].reshape(-1), d_pos, d_neg, c, plus)
                 _guide(
                     regret[i].reshape(-1),
                     prediction[i].reshape(-1),
@@ -564,11 +554,7 @@ def _run_sampled(
                         total += guide_matrix[chosen, a]
                 total = inertia + total
                 for a in range(k):
-                    rate = (
-                        guide_matrix[chosen, a]
-                        if (a != chosen and guide_matrix[chosen, a] > 0.0)
-                        else 0.0
-                    )
+                    rate = guide_matrix[chosen, a] if (a != chosen and guide_matrix[chosen, a] > 0.0) else 0.0
                     current[i, a] = (inertia if a == chosen else rate) / total
             else:
                 _discount_add(regret[i].reshape(-1), instant_ext[i], d_pos, d_neg, c, plus)

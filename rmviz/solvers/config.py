@@ -80,9 +80,7 @@ class SolverConfig:
             if value not in allowed:
                 raise ConfigError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
         if self.averaging is not None and self.averaging not in AVERAGINGS:
-            raise ConfigError(
-                f"unknown averaging {self.averaging!r}; choose one of {', '.join(AVERAGINGS)}"
-            )
+            raise ConfigError(f"unknown averaging {self.averaging!r}; choose one of {', '.join(AVERAGINGS)}")
         if self.weighting == "greedy":
             if self.averaging is not None:
                 raise ConfigError(
@@ -90,8 +88,7 @@ class SolverConfig:
                 )
             if self.updates != "simultaneous":
                 raise ConfigError(
-                    "greedy weights choose one weight per iteration for all players: "
-                    "use simultaneous updates"
+                    "greedy weights choose one weight per iteration for all players: use simultaneous updates"
                 )
         for name in ("alpha", "beta", "gamma"):
             if not math.isfinite(getattr(self, name)):
@@ -99,9 +96,7 @@ class SolverConfig:
         if self.inertia is not None and not (0 < self.inertia < math.inf):
             raise ConfigError("the inertia of internal regret matching must be a positive number")
         if self.greedy_floor is not None and not (0 <= self.greedy_floor < math.inf):
-            raise ConfigError(
-                "the greedy weight floor must be a fraction >= 0 of the average weight"
-            )
+            raise ConfigError("the greedy weight floor must be a fraction >= 0 of the average weight")
         return self
 
     def with_(self, **changes: Any) -> SolverConfig:

@@ -28,9 +28,7 @@ from typing import Any
 import numpy as np
 
 
-def expected_utilities(
-    payoff: Any, strategies: Sequence[Any], player: int, xp: ModuleType = np
-) -> Any:
+def expected_utilities(payoff: Any, strategies: Sequence[Any], player: int, xp: ModuleType = np) -> Any:
     """``U_i(a) = u_i(a, pi_-i)`` for every action ``a`` of ``player``: shape ``(|A_i|,)``.
 
     ``payoff`` is player i's tensor of shape ``(|A_0|, ..., |A_{n-1}|)``. The other players'
@@ -75,9 +73,7 @@ class Metrics:
         }
 
 
-def nash_conv(
-    payoffs: Any, strategies: Sequence[Any], xp: ModuleType = np
-) -> tuple[float, list[float]]:
+def nash_conv(payoffs: Any, strategies: Sequence[Any], xp: ModuleType = np) -> tuple[float, list[float]]:
     """NashConv of a mixed profile, and each player's payoff ``u_i(pi)`` under it."""
     total, values = 0.0, []
     for i in range(len(strategies)):

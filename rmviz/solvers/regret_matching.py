@@ -48,9 +48,7 @@ def internal_regret_matching(swap_regret: Any, xp: ModuleType) -> Any:
     return solution / solution.sum()
 
 
-def conditional_regret_matching(
-    swap_regret: Any, last_action: Any, inertia: float, xp: ModuleType
-) -> Any:
+def conditional_regret_matching(swap_regret: Any, last_action: Any, inertia: float, xp: ModuleType) -> Any:
     """Next-action distribution after playing ``last_action`` (sampled internal RM)."""
     row = xp.maximum(swap_regret[last_action], 0.0)
     n = row.shape[0]

@@ -72,22 +72,17 @@ def _validated_fixed(game: NormalFormGame, fixed: Any) -> dict[int, np.ndarray]:
     strategies: dict[int, np.ndarray] = {}
     for player, strategy in dict(fixed).items():
         if not 0 <= int(player) < game.n_players:
-            raise ConfigError(
-                f"cannot fix player {int(player) + 1}: the game has {game.n_players} players"
-            )
+            raise ConfigError(f"cannot fix player {int(player) + 1}: the game has {game.n_players} players")
         values = np.asarray(strategy, dtype=np.float64)
         k = game.num_actions[player]
         name = game.player_names[player]
         if values.shape != (k,):
-            raise ConfigError(
-                f"the fixed strategy of {name!r} needs {k} probabilities, got {values.size}"
-            )
+            raise ConfigError(f"the fixed strategy of {name!r} needs {k} probabilities, got {values.size}")
         if not np.all(np.isfinite(values)) or np.any(values < 0):
             raise ConfigError(f"the fixed strategy of {name!r} must be non-negative numbers")
         if abs(values.sum() - 1.0) > 1e-9:
             raise ConfigError(
-                f"the fixed strategy of {name!r} sums to {values.sum():.6g}; "
-                "probabilities must sum to 1"
+                f"the fixed strategy of {name!r} sums to {values.sum():.6g}; probabilities must sum to 1"
             )
         strategies[int(player)] = values
     if len(strategies) == game.n_players:
@@ -129,9 +124,7 @@ class RegretMinimizer:
         if floor is None:
             floor = 0.5 if (n == 2 and game.is_zero_sum() and not internal) else 0.0
         self.greedy_floor = floor
-        self.inertia = (
-            config.inertia if config.inertia is not None else 0.1 * max(game.payoff_range, 1e-12)
-        )
+        self.inertia = config.inertia if config.inertia is not None else 0.1 * max(game.payoff_range, 1e-12)
         self._kernel = compiled.kernel_for(self)
         self.reset(config.seed)
 
@@ -221,9 +214,7 @@ class RegretMinimizer:
         if self.internal_regret is not None:
             ce = max(0.0, max(float(r.max()) for r in self.internal_regret) / weight)
         kind = self.internal_regret if self.config.regret == "internal" else self.external_regret
-        potential = sum(
-            float(xp.sum(xp.maximum(kind[i] / weight, 0.0) ** 2)) for i in self.learners
-        )
+        potential = sum(float(xp.sum(xp.maximum(kind[i] / weight, 0.0) ** 2)) for i in self.learners)
         return Metrics(
             nash_conv=nc,
             exploitability=nc / self.game.n_players,
@@ -239,9 +230,7 @@ class RegretMinimizer:
     def _iterate(self) -> None:
         config = self.config
         t = self.iteration + 1
-        step = scheduled_step(
-            config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma
-        )
+        step = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
         start = self._evaluate(range(self.game.n_players))
         played = dict(start)
         if config.updates == "simultaneous":
@@ -297,15 +286,11 @@ class RegretMinimizer:
 
     def _greedy(self, played: dict[int, Play], t: int) -> Step:
         xp = self.backend.xp
-        accumulated = (
-            self.internal_regret if self.config.regret == "internal" else self.external_regret
-        )
+        accumulated = self.internal_regret if self.config.regret == "internal" else self.external_regret
         weight = xp.maximum(self.weight_sum, 1e-300)
         history = xp.concatenate([(accumulated[i] / weight).ravel() for i in self.learners])
         new = xp.concatenate([self._instant(played[i]).ravel() for i in self.learners])
-        step, self.last_lambda = greedy_step(
-            history, new, self.weight_sum, t, self.greedy_floor, xp
-        )
+        step, self.last_lambda = greedy_step(history, new, self.weight_sum, t, self.greedy_floor, xp)
         return step
 
     def _update_guiding(self, i: int, play: Play, step: Step) -> None:

@@ -85,7 +85,9 @@ def compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     player_slots = []
     for p in range(n):
         ids = [i for i, (q, _) in enumerate(infosets) if q == p]
-        player_slots.append((int(first_slot[ids[0]]), int(first_slot[ids[-1]] + sizes[ids[-1]])) if ids else (0, 0))
+        player_slots.append(
+            (int(first_slot[ids[0]]), int(first_slot[ids[-1]] + sizes[ids[-1]])) if ids else (0, 0)
+        )
 
     assert game.root is not None
     nodes: list[Node] = [game.root]
@@ -126,7 +128,8 @@ def compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     kind = np.array([{"chance": 0, "decision": 1, "terminal": 2}[x.kind] for x in nodes], dtype=np.int64)
     player = np.array([x.player if x.kind == DECISION else -1 for x in nodes], dtype=np.int64)
     node_infoset = np.array(
-        [infoset_index[(x.player, x.infoset)] if x.kind == DECISION else -1 for x in nodes], dtype=np.int64
+        [infoset_index[(x.player, x.infoset)] if x.kind == DECISION else -1 for x in nodes],
+        dtype=np.int64,
     )
     payoffs = np.zeros((n, count))
     for i, x in enumerate(nodes):
@@ -264,11 +267,15 @@ class TreePasses:
             values = self.values(self.edge_probabilities(policy), rows=slice(player, player + 1))
             cfv = np.bincount(
                 self.decision_slot,
-                others[self.decision_parent] * values[0, self.decision_edges] * (self.decision_player == player),
+                others[self.decision_parent]
+                * values[0, self.decision_edges]
+                * (self.decision_player == player),
                 minlength=tree.n_slots,
             )
             best = np.maximum.reduceat(cfv, tree.infoset_first_slot)[tree.slot_infoset]
-            first = np.minimum.reduceat(np.where(cfv >= best, slot_ids, tree.n_slots), tree.infoset_first_slot)
+            first = np.minimum.reduceat(
+                np.where(cfv >= best, slot_ids, tree.n_slots), tree.infoset_first_slot
+            )
             chosen = (slot_ids == first[tree.slot_infoset]).astype(np.float64)
             update = (mine & (tree.infoset_own_depth == level))[tree.slot_infoset]
             policy = np.where(update, chosen, policy)

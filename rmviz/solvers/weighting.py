@@ -140,9 +140,7 @@ def greedy_lambda_for(xp: ModuleType) -> Callable[[Any, Any, float, float], Any]
             j = xp.argmax(crossed)  # first candidate where it holds (0 if none)
             k = xp.maximum(j - 1, 0)  # the segment [candidates[k], candidates[j]]
             s, q = s_mid[k], q_mid[k]
-            root = xp.minimum(
-                xp.maximum(-q / xp.where(s > 0, s, 1.0), candidates[k]), candidates[j]
-            )
+            root = xp.minimum(xp.maximum(-q / xp.where(s > 0, s, 1.0), candidates[k]), candidates[j])
             root = xp.where(s > 0, root, candidates[j])
             root = xp.where(j == 0, candidates[0], root)
             return xp.where(xp.any(crossed), root, candidates[-1])
@@ -154,9 +152,7 @@ def greedy_lambda_for(xp: ModuleType) -> Callable[[Any, Any, float, float], Any]
     return search
 
 
-def greedy_step(
-    x: Any, r: Any, weight_sum: Any, t: int, floor: float, xp: ModuleType
-) -> tuple[Step, Any]:
+def greedy_step(x: Any, r: Any, weight_sum: Any, t: int, floor: float, xp: ModuleType) -> tuple[Step, Any]:
     """The greedy step at iteration ``t`` for current average regret ``x`` and new regret ``r``.
 
     ``floor`` is the weight floor as a fraction of the average weight so far (the paper's

@@ -119,9 +119,7 @@ def test_fixed_opponent_from_the_command_line(capsys):
 @pytest.mark.parametrize("suffix", [".csv", ".json"])
 def test_trace_files(capsys, tmp_path, suffix):
     path = tmp_path / f"trace{suffix}"
-    code, _, _ = run(
-        capsys, "solve", "rps-crash", "-n", "1000", "--trace", str(path), "--every", "100"
-    )
+    code, _, _ = run(capsys, "solve", "rps-crash", "-n", "1000", "--trace", str(path), "--every", "100")
     assert code == 0
     if suffix == ".csv":
         with path.open() as handle:
@@ -212,3 +210,21 @@ def test_bench_prints_side_by_side_ratios():
     text = out.getvalue()
     assert "speed-up" in text and "matvec floor" in text
     assert "rps-crash rm (expected)" in text and "3-player 3-action greedy-rm (sampled)" in text
+
+
+def test_solve_kuhn_json_is_keyed_by_infoset_and_move(capsys):
+    code, out, _ = run(capsys, "solve", "kuhn", "--algorithm", "cfr+", "--iterations", "1000", "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert set(report["average_strategy"]["1pb"]) == {"p", "b"}
+    assert report["value"][0] == pytest.approx(-1 / 18, abs=1e-3)
+    assert report["exploitability"] < 1e-3 and report["cce_gap"] is None
+
+
+def test_tree_errors_and_conversion(capsys, tmp_path):
+    code, _, err = run(capsys, "solve", "kuhn", "-a", "rm")
+    assert code == 2 and "for game trees use cfr" in err
+    code, _, err = run(capsys, "solve", "kuhn", "--play", "sampled")
+    assert code == 2 and "--play applies to matrix-game algorithms" in err
+    code, _, _ = run(capsys, "convert", "kuhn", str(tmp_path / "kuhn.efg"))
+    assert code == 0 and read_game_file(tmp_path / "kuhn.efg").infosets[0][0] == "0"

@@ -35,9 +35,7 @@ def test_rationals_are_exact():
     assert game.payoffs[1, 1, 0] == 1e-3
 
 
-@pytest.mark.parametrize(
-    "spec", ["rps-crash", "random:general-sum:3x2x4:seed=1", "three-player-pennies"]
-)
+@pytest.mark.parametrize("spec", ["rps-crash", "random:general-sum:3x2x4:seed=1", "three-player-pennies"])
 def test_nfg_and_json_round_trip_exactly(spec, tmp_path):
     game = load_game(spec)
     for suffix in (".nfg", ".json"):

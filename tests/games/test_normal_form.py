@@ -115,9 +115,7 @@ def test_random_games_are_seeded_and_of_their_kind():
     assert parse_random_spec("random:zero-sum:3x3x3:seed=1").is_zero_sum()
     coop = parse_random_spec("random:cooperative:3x4:seed=2")
     np.testing.assert_array_equal(coop.payoffs[0], coop.payoffs[1])
-    assert parse_random_spec("random:zero-sum:2x2") == parse_random_spec(
-        "random:zero-sum:2x2:seed=0"
-    )
+    assert parse_random_spec("random:zero-sum:2x2") == parse_random_spec("random:zero-sum:2x2:seed=0")
 
 
 @pytest.mark.parametrize(

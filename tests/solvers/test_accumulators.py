@@ -12,9 +12,7 @@ from rmviz.solvers.weighting import averaging_discount
 
 
 @pytest.mark.parametrize("play", ["expected", "sampled"])
-@pytest.mark.parametrize(
-    "algorithm", ["rm", "linear-rm", "rm+", "discounted-rm", "greedy-rm", "internal-rm"]
-)
+@pytest.mark.parametrize("algorithm", ["rm", "linear-rm", "rm+", "discounted-rm", "greedy-rm", "internal-rm"])
 def test_gaps_of_the_tracked_joint_distribution_match_the_definitions(algorithm, play):
     game = random_game("general-sum", (3, 4), seed=11)
     solver = RegretMinimizer(game, preset(algorithm, play=play, seed=2))
@@ -40,9 +38,7 @@ def test_cce_ce_definitions_on_the_lecture_distribution():
     coin = np.array([[0.5, 0], [0, 0.5]])  # the public coin: a CE, not a product
     assert ce_gap(game.payoffs, coin) == pytest.approx(0.0, abs=1e-12)
     miscoordination = np.array([[0, 1.0], [0, 0]])
-    assert ce_gap(game.payoffs, miscoordination) == pytest.approx(
-        5.0
-    )  # Cat: Cinema->Dancing gains 5
+    assert ce_gap(game.payoffs, miscoordination) == pytest.approx(5.0)  # Cat: Cinema->Dancing gains 5
 
 
 @pytest.mark.parametrize(("scheme", "exponent"), [("uniform", 0), ("linear", 1), ("quadratic", 2)])
@@ -87,10 +83,7 @@ def test_runs_are_reproducible_from_the_seed():
     a, b, c = run(5), run(5), run(6)
     for x, y in zip(a.average_strategy, b.average_strategy, strict=True):
         np.testing.assert_array_equal(x, y)
-    assert any(
-        not np.array_equal(x, y)
-        for x, y in zip(a.average_strategy, c.average_strategy, strict=True)
-    )
+    assert any(not np.array_equal(x, y) for x, y in zip(a.average_strategy, c.average_strategy, strict=True))
 
 
 def test_reset_starts_over():

@@ -99,13 +99,9 @@ def test_greedy_step_never_loses_to_another_feasible_weight(seed):
     def potential(regret_sum, weight):
         return float((np.maximum(regret_sum / weight, 0) ** 2).sum())
 
-    chosen = potential(
-        step.d_pos * average * weight_sum + step.c * new, step.d_avg * weight_sum + step.c_avg
-    )
+    chosen = potential(step.d_pos * average * weight_sum + step.c * new, step.d_avg * weight_sum + step.c_avg)
     floor_weight = floor * weight_sum / (t - 1)
-    for w in np.concatenate(
-        [[floor_weight, weight_sum / (t - 1)], floor_weight + np.logspace(-4, 4, 400)]
-    ):
+    for w in np.concatenate([[floor_weight, weight_sum / (t - 1)], floor_weight + np.logspace(-4, 4, 400)]):
         assert chosen <= potential(average * weight_sum + w * new, weight_sum + w) + 1e-12
 
 

@@ -70,16 +70,12 @@ def test_lecture_battle_of_the_partners_table():
         (-10, 10, -5, 1, 0),
     ]
     cumulative = np.zeros(2)
-    for profile, (other, r_cinema, r_dancing, p_cinema, p_dancing) in zip(
-        played, table, strict=True
-    ):
+    for profile, (other, r_cinema, r_dancing, p_cinema, p_dancing) in zip(played, table, strict=True):
         regrets = pure_regrets(game, 0, profile)
         assert regrets[1 - profile[0]] == other
         cumulative += regrets
         np.testing.assert_array_equal(cumulative, [r_cinema, r_dancing])
-        np.testing.assert_allclose(
-            regret_matching(cumulative, np), [p_cinema, p_dancing], rtol=0, atol=1e-15
-        )
+        np.testing.assert_allclose(regret_matching(cumulative, np), [p_cinema, p_dancing], rtol=0, atol=1e-15)
 
 
 def test_snippet_regret_bound_on_rps_crash():

@@ -1,0 +1,180 @@
+"""CFR and its variants against exact values, the peer library and the definitions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rmviz.errors import ConfigError
+from rmviz.games import catalog_game
+from rmviz.games.trees import kuhn_poker, leduc_poker, normal_form_tree, teaching_tree
+from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, cfr_preset
+
+KUHN_VALUE = -1 / 18
+
+
+@pytest.mark.parametrize(("algorithm", "iterations"), [("cfr", 3000), ("cfr+", 1000)])
+def test_kuhn_value_and_exploitability(algorithm, iterations):
+    solver = CFRSolver(kuhn_poker(), cfr_preset(algorithm))
+    solver.step(iterations)
+    metrics = solver.metrics()
+    assert metrics.value[0] == pytest.approx(KUHN_VALUE, abs=1e-3)
+    assert metrics.exploitability < 1e-3
+    assert metrics.nash_conv <= metrics.eps_bound + 1e-12  # Zinkevich et al., Theorem 3
+
+
+def test_cfr_plus_finds_a_member_of_kuhns_equilibrium_family():
+    """Kuhn (1950): player 1 bets J with alpha in [0, 1/3], K with 3 alpha, never Q first,
+    calls with Q with alpha + 1/3; player 2 bluffs J after a pass with 1/3, calls with Q 1/3."""
+    solver = CFRSolver(kuhn_poker(), cfr_preset("cfr+"))
+    solver.step(3000)
+    table = solver.strategy_table(solver.average_strategy())
+    alpha = table["0"]["b"]
+    assert 0 <= alpha <= 1 / 3 + 1e-3
+    assert table["2"]["b"] == pytest.approx(3 * alpha, abs=1e-2)
+    assert table["1"]["b"] == pytest.approx(0, abs=1e-2)
+    assert table["1pb"]["b"] == pytest.approx(alpha + 1 / 3, abs=1e-2)
+    assert table["0p"]["b"] == pytest.approx(1 / 3, abs=1e-2)
+    assert table["1b"]["b"] == pytest.approx(1 / 3, abs=1e-2)
+    assert table["2b"]["b"] == pytest.approx(1, abs=1e-3)
+
+
+@pytest.mark.parametrize("algorithm", ["linear-cfr", "dcfr", "greedy-cfr"])
+def test_weighted_variants_converge_on_kuhn(algorithm):
+    solver = CFRSolver(kuhn_poker(), cfr_preset(algorithm))
+    solver.step(2000)
+    assert solver.metrics().exploitability < 5e-3
+
+
+def test_alternating_cfr_is_deterministic_and_starts_from_uniform():
+    a, b = CFRSolver(kuhn_poker()), CFRSolver(kuhn_poker())
+    assert a.metrics().exploitability == pytest.approx(0.458333333333, abs=1e-12)  # uniform play
+    a.step(50)
+    b.step(50)
+    np.testing.assert_array_equal(a.average_strategy(), b.average_strategy())
+
+
+@pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+"])
+def test_exploitability_equals_openspiel(game_name, algorithm):
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game(game_name)
+    theirs = pyspiel.CFRSolver(game) if algorithm == "cfr" else pyspiel.CFRPlusSolver(game)
+    ours = CFRSolver(kuhn_poker() if game_name == "kuhn_poker" else leduc_poker(), cfr_preset(algorithm))
+    done = 0
+    for checkpoint in (1, 10, 100):
+        ours.step(checkpoint - done)
+        for _ in range(checkpoint - done):
+            theirs.evaluate_and_update_policy()
+        done = checkpoint
+        expected = pyspiel.exploitability(game, theirs.average_policy())
+        assert ours.metrics().exploitability == pytest.approx(expected, abs=1e-9)
+
+
+def test_simultaneous_cfr_equals_openspiels_python_solver():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    game = pyspiel.load_game("kuhn_poker")
+    theirs = cfr._CFRSolver(
+        game, regret_matching_plus=False, alternating_updates=False, linear_averaging=False
+    )
+    ours = CFRSolver(kuhn_poker(), cfr_preset("cfr", updates="simultaneous"))
+    for _ in range(30):
+        theirs.evaluate_and_update_policy()
+    ours.step(30)
+    expected = exploitability.exploitability(game, theirs.average_policy())
+    assert ours.metrics().exploitability == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("algorithm", ["mccfr-chance", "mccfr-external"])
+def test_monte_carlo_cfr_converges_in_expectation_on_kuhn(algorithm):
+    early, late = [], []
+    for seed in range(6):
+        solver = CFRSolver(kuhn_poker(), cfr_preset(algorithm, seed=seed))
+        solver.step(200)
+        early.append(solver.metrics().exploitability)
+        solver.step(3800)
+        late.append(solver.metrics().exploitability)
+    assert np.mean(late) < 0.02
+    assert np.mean(late) < np.mean(early) / 2
+
+
+def test_monte_carlo_runs_differ_by_seed_and_repeat_by_seed():
+    runs = []
+    for seed in (1, 1, 2):
+        solver = CFRSolver(kuhn_poker(), cfr_preset("mccfr-external", seed=seed))
+        solver.step(50)
+        runs.append(solver.average_strategy())
+    np.testing.assert_array_equal(runs[0], runs[1])
+    assert not np.array_equal(runs[0], runs[2])
+
+
+@pytest.mark.parametrize("algorithm", list(CFR_PRESETS))
+def test_recorded_iteration_is_the_unrecorded_one(algorithm):
+    recorded, plain = (
+        CFRSolver(teaching_tree(), cfr_preset(algorithm)),
+        CFRSolver(teaching_tree(), cfr_preset(algorithm)),
+    )
+    for _ in range(5):
+        record = recorded.step_recorded()
+        plain.step(1)
+        np.testing.assert_array_equal(record.strategy_after, plain.strategy)
+        np.testing.assert_array_equal(record.cumulative_regret_after, plain.regret)
+    np.testing.assert_array_equal(recorded.average_strategy(), plain.average_strategy())
+
+
+def test_record_contents_follow_the_cfr_formulas():
+    solver = CFRSolver(teaching_tree(), cfr_preset("cfr", updates="simultaneous"))
+    solver.step(3)
+    record = solver.step_recorded()
+    tree, passes = solver.tree, solver.passes
+    (trace,) = record.traversals
+    terminals = tree.kind == 2
+    assert trace.reach.prod(axis=0)[terminals].sum() == pytest.approx(1.0)  # a distribution
+    expected_regret = trace.counterfactual_values - passes.infoset_sums(
+        record.strategy_before * trace.counterfactual_values
+    )
+    np.testing.assert_allclose(trace.instantaneous_regret, expected_regret, atol=1e-12)
+    np.testing.assert_allclose(
+        record.cumulative_regret_after,
+        record.cumulative_regret_before + expected_regret,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(record.strategy_after, passes.regret_matching(record.cumulative_regret_after))
+    assert record.order[0] == 0 and sorted(record.order.tolist()) == list(range(tree.n_nodes))
+    root_value = trace.values[:, 0]
+    np.testing.assert_allclose(
+        root_value, (trace.reach.prod(axis=0)[terminals] * tree.payoffs[:, terminals]).sum(axis=1)
+    )
+
+
+def test_cfr_on_a_matrix_game_as_a_tree():
+    solver = CFRSolver(normal_form_tree(catalog_game("rps-crash")), cfr_preset("cfr+"))
+    solver.step(3000)
+    table = solver.strategy_table(solver.average_strategy())
+    assert [table["Row"][m] for m in ("Rock", "Paper", "Scissors")] == pytest.approx(
+        [0.25, 0.5, 0.25], abs=2e-3
+    )
+
+
+def test_teaching_tree_is_solved():
+    solver = CFRSolver(teaching_tree(), cfr_preset("cfr+"))
+    solver.step(2000)
+    assert solver.metrics().exploitability < 1e-3
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"algorithm": "greedy-cfr", "updates": "alternating"}, "use simultaneous updates"),
+        ({"algorithm": "mccfr-external", "updates": "simultaneous"}, "use alternating updates"),
+        ({"algorithm": "cfr", "device": "gpu"}, "run on the CPU"),
+        ({"algorithm": "mccfr-chance", "weighting": "linear"}, "uniform weights"),
+        ({"algorithm": "cfr-max"}, "unknown tree algorithm"),
+    ],
+)
+def test_configuration_errors(overrides, message):
+    algorithm = overrides.pop("algorithm")
+    with pytest.raises(ConfigError, match=message):
+        cfr_preset(algorithm, **overrides)
