@@ -195,7 +195,8 @@ def _validate(
                 if moves_of[key] != node.moves:
                     raise GameError(
                         f"information set {label!r} of {game.player_names[player]!r} offers moves "
-                        f"{list(moves_of[key])} at {_where(first_path[key])} but {list(node.moves)} at {where}"
+                        f"{list(moves_of[key])} at {_where(first_path[key])} "
+                        f"but {list(node.moves)} at {where}"
                     )
                 if own_history[key] != histories[player]:
                     raise GameError(
