@@ -193,6 +193,41 @@ def run_bench(
             _rate(solver_run(many, algorithm, play="sampled"), budget),
             baseline,
         )
+    _bench_trees(budget, line)
     line()
-    line("speed-up: rmviz / baseline (seed loop); vs floor: rmviz time per iteration / matvec floor")
+    line("speed-up: rmviz / baseline (seed loop; for trees OpenSpiel's C++ CFRSolver);")
+    line("vs floor: rmviz time per iteration / matvec floor")
     return 0
+
+
+def _bench_trees(budget: float, line: Callable[[str], None]) -> None:
+    """CFR on Kuhn and Leduc beside OpenSpiel's C++ and Python CFR solvers when installed."""
+    from rmviz.games.trees import kuhn_poker, leduc_poker
+    from rmviz.solvers.cfr import CFRSolver, cfr_preset
+
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import cfr as python_cfr
+    except ImportError:
+        pyspiel = None
+    line()
+    line(f"{'CFR on game trees':<44}{'it/s':>14}{'OpenSpiel C++':>16}{'speed-up':>10}{'Python':>10}")
+    for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
+        game = build()
+        for algorithm in ("cfr", "cfr+", "greedy-cfr", "mccfr-external"):
+            ours = _rate(CFRSolver(game, cfr_preset(algorithm)).step, budget)
+            if pyspiel is None or algorithm not in ("cfr", "cfr+"):
+                line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}")
+                continue
+            peer = pyspiel.load_game(name)
+            solver_class = pyspiel.CFRSolver if algorithm == "cfr" else pyspiel.CFRPlusSolver
+            cpp_solver = solver_class(peer)
+            cpp = _rate(lambda n, s=cpp_solver: [s.evaluate_and_update_policy() for _ in range(n)], budget)
+            python_solver = (python_cfr.CFRSolver if algorithm == "cfr" else python_cfr.CFRPlusSolver)(peer)
+            python = _rate(
+                lambda n, s=python_solver: [s.evaluate_and_update_policy() for _ in range(n)],
+                min(budget, 0.5),
+            )
+            line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}{cpp:16,.1f}{ours / cpp:9.1f}x{python:10,.1f}")
+    if pyspiel is None:
+        line("  (install open-spiel for the peer columns)")

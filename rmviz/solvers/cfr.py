@@ -34,6 +34,7 @@ import numpy as np
 
 from rmviz.errors import ConfigError
 from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.solvers import cfr_kernel
 from rmviz.solvers.tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS, Step, greedy_step, scheduled_step
 
@@ -241,8 +242,11 @@ class CFRSolver:
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations."""
         start = time.perf_counter()
-        for _ in range(iterations):
-            self._iterate(record=False)
+        if cfr_kernel.kernel_available(self):
+            cfr_kernel.run(self, iterations)
+        else:
+            for _ in range(iterations):
+                self._iterate(record=False)
         self.elapsed += time.perf_counter() - start
 
     def step_recorded(self) -> IterationRecord:

@@ -178,3 +178,28 @@ def test_configuration_errors(overrides, message):
     algorithm = overrides.pop("algorithm")
     with pytest.raises(ConfigError, match=message):
         cfr_preset(algorithm, **overrides)
+
+
+@pytest.mark.parametrize("build", [kuhn_poker, leduc_poker])
+@pytest.mark.parametrize(
+    ("algorithm", "updates"),
+    [("cfr", "alternating"), ("cfr", "simultaneous"), ("cfr+", "alternating"), ("dcfr", "alternating")],
+)
+def test_compiled_kernel_matches_the_numpy_passes(build, algorithm, updates):
+    pytest.importorskip("numba")
+    from rmviz.solvers import cfr_kernel
+
+    fast, slow = (
+        CFRSolver(build(), cfr_preset(algorithm, updates=updates)),
+        CFRSolver(build(), cfr_preset(algorithm, updates=updates)),
+    )
+    assert cfr_kernel.kernel_available(fast)
+    fast.step(1)
+    fast.step(29)
+    for _ in range(30):
+        slow._iterate(record=False)
+    for name in ("strategy", "regret", "strategy_sum", "true_regret"):
+        np.testing.assert_allclose(
+            getattr(fast, name), getattr(slow, name), rtol=1e-9, atol=1e-9, err_msg=name
+        )
+    assert fast.weight_sum == pytest.approx(slow.weight_sum) and fast.iteration == slow.iteration == 30

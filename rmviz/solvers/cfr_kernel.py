@@ -1,0 +1,183 @@
+"""Compiled CFR iterations (numba) over a :class:`~rmviz.solvers.tree.CompiledTree`.
+
+The same update as :meth:`rmviz.solvers.cfr.CFRSolver._iterate` for the full-traversal
+variants (CFR, CFR+, linear CFR, DCFR; simultaneous or alternating), written as loops over
+node ids: nodes are numbered breadth first, so a parent always precedes its children and one
+forward loop computes reach probabilities, one reverse loop the values. Sums run in the same
+order as the NumPy passes. Greedy weights and Monte-Carlo sampling use the NumPy code.
+``tests/solvers/test_cfr.py`` checks both paths against each other and against OpenSpiel.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rmviz.solvers import weighting
+
+if TYPE_CHECKING:
+    from rmviz.solvers.cfr import CFRSolver
+
+try:
+    import numba
+except ImportError:  # the NumPy passes still run without numba
+    numba = None
+
+
+def kernel_available(solver: CFRSolver) -> bool:
+    config = solver.config
+    return numba is not None and config.sampling == "none" and config.weighting != "greedy"
+
+
+def run(solver: CFRSolver, iterations: int) -> None:
+    """Run ``iterations`` CFR iterations of ``solver`` in the compiled loop, in place."""
+    tree, config = solver.tree, solver.config
+    weight_sum = np.array([solver.weight_sum])
+    starts = np.array([s for s, _ in tree.player_slots], dtype=np.int64)
+    ends = np.array([e for _, e in tree.player_slots], dtype=np.int64)
+    _run(
+        tree.parent,
+        tree.edge_owner,
+        tree.edge_slot,
+        tree.chance_probability,
+        tree.child_start,
+        tree.child_count,
+        tree.payoffs,
+        tree.player,
+        tree.slot_infoset,
+        tree.infoset_player,
+        tree.infoset_first_node,
+        tree.infoset_size,
+        tree.infoset_first_slot,
+        starts,
+        ends,
+        solver.strategy,
+        solver.regret,
+        solver.strategy_sum,
+        solver.true_regret,
+        weight_sum,
+        config.plus,
+        config.updates == "alternating",
+        config.weighting,
+        config.averaging or config.weighting,
+        config.alpha,
+        config.beta,
+        config.gamma,
+        solver.iteration,
+        iterations,
+    )
+    solver.weight_sum = float(weight_sum[0])
+    solver.iteration += iterations
+
+
+def _identity(function: Any) -> Any:
+    return function
+
+
+_jit = numba.njit(cache=True, nogil=True) if numba is not None else _identity
+_regret_discounts = _jit(weighting.regret_discounts)
+_averaging_discount = _jit(weighting.averaging_discount)
+
+
+@_jit
+def _run(
+    parent,
+    owner,
+    slot,
+    chance_probability,
+    child_start,
+    child_count,
+    payoffs,
+    node_player,
+    slot_infoset,
+    infoset_player,
+    infoset_first_node,
+    infoset_size,
+    infoset_first_slot,
+    player_start,
+    player_end,
+    strategy,
+    regret,
+    strategy_sum,
+    true_regret,
+    weight_sum,
+    plus,
+    alternating,
+    weighting_scheme,
+    averaging_scheme,
+    alpha,
+    beta,
+    gamma,
+    t0,
+    iterations,
+):  # pragma: no cover - compiled
+    n, nodes = payoffs.shape
+    slots = slot_infoset.shape[0]
+    infosets = infoset_player.shape[0]
+    probability = np.empty(nodes)
+    reach = np.ones((n + 1, nodes))
+    values = np.empty((n, nodes))
+    cfv = np.empty(slots)
+    infoset_value = np.empty(infosets)
+    for step in range(iterations):
+        t = t0 + step + 1
+        d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
+        d_avg = _averaging_discount(averaging_scheme, t, gamma)
+        for traversal in range(n if alternating else 1):
+            player = traversal if alternating else -1
+            # edge probabilities and reach, parents before children
+            for c in range(1, nodes):
+                probability[c] = chance_probability[c] if slot[c] < 0 else strategy[slot[c]]
+                h = parent[c]
+                for q in range(n + 1):
+                    reach[q, c] = reach[q, h] * probability[c] if owner[c] == q else reach[q, h]
+            # values, children before parents
+            for h in range(nodes - 1, -1, -1):
+                if child_count[h] == 0:
+                    for i in range(n):
+                        values[i, h] = payoffs[i, h]
+                    continue
+                for i in range(n):
+                    total = 0.0
+                    for c in range(child_start[h], child_start[h] + child_count[h]):
+                        total += values[i, c] * probability[c]
+                    values[i, h] = total
+            # counterfactual values per slot
+            cfv[:] = 0.0
+            for c in range(1, nodes):
+                if slot[c] < 0:
+                    continue
+                h = parent[c]
+                acting = node_player[h]
+                others = 1.0
+                for q in range(n + 1):
+                    if q != acting:
+                        others *= reach[q, h]
+                cfv[slot[c]] += others * values[acting, c]
+            infoset_value[:] = 0.0
+            for s in range(slots):
+                infoset_value[slot_infoset[s]] += strategy[s] * cfv[s]
+            lo, hi = (player_start[player], player_end[player]) if alternating else (0, slots)
+            for s in range(lo, hi):
+                info = slot_infoset[s]
+                instant = cfv[s] - infoset_value[info]
+                current = regret[s]
+                updated = (d_pos * current if current > 0 else d_neg * current) + instant
+                regret[s] = max(updated, 0.0) if plus else updated
+                own = reach[infoset_player[info], infoset_first_node[info]]
+                strategy_sum[s] = d_avg * strategy_sum[s] + own * strategy[s]
+                true_regret[s] = d_avg * true_regret[s] + instant
+            # regret matching at the updated information sets
+            for info in range(infosets):
+                first = infoset_first_slot[info]
+                if first < lo or first >= hi:
+                    continue
+                size = infoset_size[info]
+                total = 0.0
+                for s in range(first, first + size):
+                    total += regret[s] if regret[s] > 0 else 0.0
+                for s in range(first, first + size):
+                    positive = regret[s] if regret[s] > 0 else 0.0
+                    strategy[s] = positive / total if total > 0 else 1.0 / size
+        weight_sum[0] = d_avg * weight_sum[0] + 1.0
