@@ -18,24 +18,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rmviz.errors import FormatError, GameError
-from rmviz.formats.gambit_tokens import Token, TokenStream, format_number, quote, tokenize
+from rmviz.formats.gambit_tokens import Token, TokenStream, format_number, quote, read_header, tokenize
 from rmviz.games.extensive_form import CHANCE, DECISION, ExtensiveFormGame, Node
 
 
 def read_efg(text: str, filename: str = "<efg>") -> ExtensiveFormGame:
     """Parse the text of a .efg file; problems are :class:`FormatError` naming the line."""
     stream = TokenStream(tokenize(text, filename), filename)
-    header = stream.next("the header 'EFG 2 R'")
-    if header.text != "EFG":
-        raise stream.error(header, f"not a Gambit .efg file: it starts with {header.text!r}, not 'EFG'")
-    version = stream.next("the version number")
-    if version.text != "2":
-        raise stream.error(version, f"unsupported .efg version {version.text!r}; rmviz reads version 2")
-    precision = stream.next("'R' or 'D'")
-    if precision.text not in ("R", "D"):
-        raise stream.error(precision, f"expected 'R' or 'D' after the version, found {precision.text!r}")
-    title = stream.expect("string", "the game's title in quotes").text
-    players = stream.strings_in_braces("the player names")
+    title, players, precision = read_header(stream, "EFG", "2")
     if not players:
         raise stream.error(precision, "the game names no players")
     comment = ""

@@ -101,6 +101,28 @@ def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def read_header(stream: TokenStream, magic: str, version: str) -> tuple[str, list[str], Token]:
+    """``MAGIC VERSION R|D "title" { "player" ... }``: the title, the player names, and the
+    precision token (to anchor later messages about the header)."""
+    extension = magic.lower()
+    header = stream.next(f"the header '{magic} {version} R'")
+    if header.text != magic:
+        raise stream.error(
+            header, f"not a Gambit .{extension} file: it starts with {header.text!r}, not '{magic}'"
+        )
+    found = stream.next("the version number")
+    if found.text != version:
+        raise stream.error(
+            found, f"unsupported .{extension} version {found.text!r}; rmviz reads version {version}"
+        )
+    precision = stream.next("'R' or 'D'")
+    if precision.text not in ("R", "D"):
+        raise stream.error(precision, f"expected 'R' or 'D' after the version, found {precision.text!r}")
+    title = stream.expect("string", "the game's title in quotes").text
+    players = stream.strings_in_braces("the player names")
+    return title, players, precision
+
+
 class TokenStream:
     """A cursor over tokens with ``expect`` helpers that raise messages naming the line."""
 

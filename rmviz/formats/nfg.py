@@ -19,24 +19,14 @@ from pathlib import Path
 import numpy as np
 
 from rmviz.errors import FormatError, GameError
-from rmviz.formats.gambit_tokens import TokenStream, format_number, quote, tokenize
+from rmviz.formats.gambit_tokens import TokenStream, format_number, quote, read_header, tokenize
 from rmviz.games.normal_form import NormalFormGame, check_size
 
 
 def read_nfg(text: str, filename: str = "<nfg>") -> NormalFormGame:
     """Parse the text of a .nfg file; every problem is a :class:`FormatError` naming the line."""
     stream = TokenStream(tokenize(text, filename), filename)
-    header = stream.next("the header 'NFG 1 R'")
-    if header.text != "NFG":
-        raise stream.error(header, f"not a Gambit .nfg file: it starts with {header.text!r}, not 'NFG'")
-    version = stream.next("the version number")
-    if version.text != "1":
-        raise stream.error(version, f"unsupported .nfg version {version.text!r}; rmviz reads version 1")
-    precision = stream.next("'R' or 'D'")
-    if precision.text not in ("R", "D"):
-        raise stream.error(precision, f"expected 'R' or 'D' after the version, found {precision.text!r}")
-    title = stream.expect("string", "the game's title in quotes").text
-    players = stream.strings_in_braces("the player names")
+    title, players, precision = read_header(stream, "NFG", "1")
     if len(players) < 2:
         raise stream.error(precision, f"the game lists {len(players)} player(s); rmviz needs at least 2")
     shape, actions = _read_strategies(stream, len(players))
