@@ -1,0 +1,224 @@
+"""A normal-form game being edited, with an undo/redo history (no Qt).
+
+Every edit is a command that knows how to do and undo itself; the document keeps the two
+stacks, a modified flag relative to the last save, and notifies subscribers after each
+change. Payoff edits store only the cells they change (cheap for large games); structural
+edits (actions, names, the zero-sum toggle) store the games before and after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from rmviz.errors import GameError
+from rmviz.games.normal_form import NormalFormGame
+
+
+@dataclass(frozen=True)
+class _PayoffEdit:
+    description: str
+    cells: tuple[tuple[int, ...], ...]  # action profiles
+    before: np.ndarray  # (len(cells), n_players)
+    after: np.ndarray
+
+    def apply(self, game: NormalFormGame, forward: bool) -> NormalFormGame:
+        payoffs = game.payoffs.copy()
+        values = self.after if forward else self.before
+        for profile, row in zip(self.cells, values, strict=True):
+            payoffs[(slice(None), *profile)] = row
+        return game.with_payoffs(payoffs)
+
+
+@dataclass(frozen=True)
+class _Replace:
+    description: str
+    before: NormalFormGame
+    after: NormalFormGame
+    zero_sum_before: bool
+    zero_sum_after: bool
+
+    def apply(self, game: NormalFormGame, forward: bool) -> NormalFormGame:
+        return self.after if forward else self.before
+
+
+class GameDocument:
+    """The game on screen: edits, undo/redo, file path, modified flag, subscribers."""
+
+    def __init__(self, game: NormalFormGame, path: Path | None = None) -> None:
+        self.game = game
+        self.path = path
+        self.zero_sum = game.n_players == 2 and game.is_zero_sum()
+        self._undo: list[_PayoffEdit | _Replace] = []
+        self._redo: list[_PayoffEdit | _Replace] = []
+        self._saved_at = 0  # undo depth at the last save
+        self._subscribers: list[Callable[[GameDocument], None]] = []
+
+    # -- observation -----------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[GameDocument], None]) -> None:
+        """Call ``callback(document)`` after every change."""
+        self._subscribers.append(callback)
+
+    def _changed(self) -> None:
+        for callback in self._subscribers:
+            callback(self)
+
+    @property
+    def modified(self) -> bool:
+        return len(self._undo) != self._saved_at
+
+    def mark_saved(self, path: Path | None = None) -> None:
+        if path is not None:
+            self.path = path
+        self._saved_at = len(self._undo)
+        self._changed()
+
+    # -- undo / redo -----------------------------------------------------------------------
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo_text(self) -> str:
+        return self._undo[-1].description if self._undo else ""
+
+    def redo_text(self) -> str:
+        return self._redo[-1].description if self._redo else ""
+
+    def undo(self) -> None:
+        if not self._undo:
+            return
+        command = self._undo.pop()
+        self.game = command.apply(self.game, forward=False)
+        if isinstance(command, _Replace):
+            self.zero_sum = command.zero_sum_before
+        self._redo.append(command)
+        self._changed()
+
+    def redo(self) -> None:
+        if not self._redo:
+            return
+        command = self._redo.pop()
+        self.game = command.apply(self.game, forward=True)
+        if isinstance(command, _Replace):
+            self.zero_sum = command.zero_sum_after
+        self._undo.append(command)
+        self._changed()
+
+    def _push(self, command: _PayoffEdit | _Replace) -> None:
+        if self._saved_at > len(self._undo):  # the saved state can no longer be reached
+            self._saved_at = -1
+        self.game = command.apply(self.game, forward=True)
+        if isinstance(command, _Replace):
+            self.zero_sum = command.zero_sum_after
+        self._undo.append(command)
+        self._redo.clear()
+        self._changed()
+
+    # -- edits -----------------------------------------------------------------------------
+    def set_payoffs(
+        self,
+        cells: Sequence[tuple[int, ...]],
+        values: Sequence[Sequence[float]],
+        description: str = "Edit payoffs",
+    ) -> None:
+        """Set every player's payoff at each profile in ``cells`` (one undo step)."""
+        n = self.game.n_players
+        after = np.array(values, dtype=np.float64).reshape(len(cells), n)
+        if not np.all(np.isfinite(after)):
+            raise GameError("payoffs must be finite numbers")
+        for profile in cells:
+            if len(profile) != n or any(
+                not 0 <= a < k for a, k in zip(profile, self.game.num_actions, strict=True)
+            ):
+                raise GameError(f"profile {profile} is outside the {self.game.shape_label} game")
+        before = np.array([self.game.payoffs[(slice(None), *p)] for p in cells])
+        if np.array_equal(before, after):
+            return
+        self._push(_PayoffEdit(description, tuple(tuple(p) for p in cells), before, after))
+
+    def replace_game(self, game: NormalFormGame, description: str, zero_sum: bool | None = None) -> None:
+        """Replace the whole game (structural edits, loading a catalog game) as one undo step."""
+        zero_sum_after = self.zero_sum if zero_sum is None else zero_sum
+        self._push(_Replace(description, self.game, game, self.zero_sum, zero_sum_after))
+
+    def rename_player(self, player: int, name: str) -> None:
+        names = list(self.game.player_names)
+        names[player] = _clean(name, "a player name")
+        self.replace_game(
+            self._rebuild(player_names=tuple(names)), f"Rename {self.game.player_names[player]}"
+        )
+
+    def rename_action(self, player: int, action: int, name: str) -> None:
+        actions = [list(a) for a in self.game.action_names]
+        old = actions[player][action]
+        actions[player][action] = _clean(name, "an action name")
+        self.replace_game(self._rebuild(action_names=tuple(tuple(a) for a in actions)), f"Rename {old}")
+
+    def add_action(self, player: int, name: str | None = None) -> None:
+        """Append an action for ``player`` with zero payoffs."""
+        game = self.game
+        actions = [list(a) for a in game.action_names]
+        taken = set(actions[player])
+        name = name or next(
+            f"Action {k}" for k in range(len(taken) + 1, 10_000) if f"Action {k}" not in taken
+        )
+        actions[player].append(_clean(name, "an action name"))
+        pad = [(0, 0)] * (game.n_players + 1)
+        pad[player + 1] = (0, 1)
+        payoffs = np.pad(game.payoffs, pad)
+        self.replace_game(
+            self._rebuild(payoffs=payoffs, action_names=tuple(tuple(a) for a in actions)),
+            f"Add action {name}",
+        )
+
+    def remove_action(self, player: int, action: int) -> None:
+        game = self.game
+        if game.num_actions[player] <= 1:
+            raise GameError(f"{game.player_names[player]!r} needs at least one action")
+        actions = [list(a) for a in game.action_names]
+        removed = actions[player].pop(action)
+        payoffs = np.delete(game.payoffs, action, axis=player + 1)
+        self.replace_game(
+            self._rebuild(payoffs=payoffs, action_names=tuple(tuple(a) for a in actions)),
+            f"Remove action {removed}",
+        )
+
+    def set_zero_sum(self, on: bool) -> None:
+        """Zero-sum mode (two players): the column player's payoffs become the negated row's."""
+        if on == self.zero_sum:
+            return
+        if on and self.game.n_players != 2:
+            raise GameError("zero-sum editing is for two-player games")
+        game = self.game
+        if on:
+            payoffs = game.payoffs.copy()
+            payoffs[1] = -payoffs[0]
+            game = game.with_payoffs(payoffs)
+        self.replace_game(game, "Zero-sum on" if on else "Zero-sum off", zero_sum=on)
+
+    def _rebuild(
+        self,
+        payoffs: np.ndarray | None = None,
+        player_names: tuple[str, ...] | None = None,
+        action_names: tuple[tuple[str, ...], ...] | None = None,
+    ) -> NormalFormGame:
+        game = self.game
+        return NormalFormGame(
+            game.payoffs if payoffs is None else payoffs,
+            game.player_names if player_names is None else player_names,
+            game.action_names if action_names is None else action_names,
+            game.title,
+            game.description,
+        )
+
+
+def _clean(name: str, what: str) -> str:
+    name = name.strip()
+    if not name:
+        raise GameError(f"{what} cannot be empty")
+    return name
