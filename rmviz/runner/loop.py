@@ -1,0 +1,167 @@
+"""The run / pause / step loop of a solver, as a plain object (no Qt).
+
+A GUI thread calls :meth:`run`, :meth:`pause`, :meth:`step`, :meth:`reset`, :meth:`stop`
+and reads :meth:`latest` and :meth:`trace_columns`; one worker thread calls :meth:`serve`,
+which steps the solver in chunks sized to take about half a frame, records a point of the
+:class:`~rmviz.runner.trace.Trace` at every grid iteration (so the first iterations, where
+the dynamics are easiest to see, are all kept), and publishes the newest snapshot at most
+once a frame. The GUI redraws from the newest snapshot on its own timer; older ones are
+simply replaced, so no queue can grow however fast the solver runs.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import numpy as np
+
+from rmviz.errors import RmvizError
+from rmviz.runner.trace import Trace
+
+METRIC_NAMES = ("exploitability", "nash_conv", "cce_gap", "ce_gap", "eps_bound", "welfare", "potential")
+
+
+def trace_row(snapshot: Any) -> dict[str, float]:
+    """The trace columns of a matrix-game snapshot: metrics, then per player and action the
+    average strategy ``avg[i][a]``, current strategy ``cur[i][a]`` and average regret
+    ``reg[i][a]``."""
+    metrics = snapshot.metrics.as_dict()
+    row: dict[str, float] = {name: metrics[name] for name in METRIC_NAMES}
+    for i, (average, current, regret) in enumerate(
+        zip(snapshot.average_strategy, snapshot.current_strategy, snapshot.average_regret, strict=True)
+    ):
+        for a in range(average.shape[0]):
+            row[f"avg[{i}][{a}]"] = float(average[a])
+            row[f"cur[{i}][{a}]"] = float(current[a])
+            row[f"reg[{i}][{a}]"] = float(regret[a])
+    return row
+
+
+class RunLoop:
+    """Drives one solver from a worker thread; every public method is thread-safe."""
+
+    def __init__(self, solver: Any, frame_seconds: float = 1 / 60, points_per_decade: int = 200) -> None:
+        self.solver = solver
+        self.frame_seconds = frame_seconds
+        self.trace = Trace(points_per_decade)
+        self._condition = threading.Condition()
+        self._running = False
+        self._pending = 0
+        self._reset_seed: int | bool | None = False
+        self._stopped = False
+        self._speed: float | None = None  # iterations per second, None = as fast as possible
+        self._latest = solver.snapshot(metrics=True)
+        self._version = 0
+        self.error: str | None = None
+        self.iterations_per_second = 0.0
+
+    # -- commands (GUI thread) -------------------------------------------------------------
+    def run(self) -> None:
+        with self._condition:
+            self._running = True
+            self._condition.notify()
+
+    def pause(self) -> None:
+        with self._condition:
+            self._running = False
+            self._pending = 0
+
+    def step(self, iterations: int = 1) -> None:
+        """Run exactly ``iterations`` more iterations, then pause."""
+        with self._condition:
+            self._running = False
+            self._pending += int(iterations)
+            self._condition.notify()
+
+    def reset(self, seed: int | None = None) -> None:
+        with self._condition:
+            self._running = False
+            self._pending = 0
+            self._reset_seed = seed
+            self._condition.notify()
+
+    def stop(self) -> None:
+        with self._condition:
+            self._stopped = True
+            self._condition.notify()
+
+    def set_speed(self, iterations_per_second: float | None) -> None:
+        with self._condition:
+            self._speed = iterations_per_second
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def latest(self) -> tuple[int, Any]:
+        """``(version, snapshot)``: the version grows with every publication."""
+        with self._condition:
+            return self._version, self._latest
+
+    def trace_columns(self, names: tuple[str, ...]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        with self._condition:
+            if not self.trace.names:
+                return np.empty(0, dtype=np.int64), {name: np.empty(0) for name in names}
+            return self.trace.iterations(), {name: self.trace.column(name) for name in names}
+
+    # -- the worker thread -----------------------------------------------------------------
+    def serve(self) -> None:
+        """The worker thread's body: returns after :meth:`stop`."""
+        chunk = 1
+        last_publish = 0.0
+        window_start, window_iterations = time.perf_counter(), 0
+        while True:
+            with self._condition:
+                while not (self._stopped or self._running or self._pending or self._reset_seed is not False):
+                    self._condition.wait()
+                if self._stopped:
+                    return
+                if self._reset_seed is not False:
+                    seed = self._reset_seed
+                    self._reset_seed = False
+                    self.solver.reset(seed)
+                    self.trace.clear()
+                    self._publish(metrics=True)
+                    chunk = 1
+                    continue
+                count = chunk if self._running else min(chunk, self._pending)
+                speed = self._speed
+            count = max(1, min(count, int(self.trace._next) - self.solver.iteration))  # land on grid points
+            started = time.perf_counter()
+            try:
+                self.solver.step(count)
+            except (RmvizError, MemoryError) as error:
+                with self._condition:
+                    self.error = str(error) or type(error).__name__
+                    self._running, self._pending = False, 0
+                continue
+            elapsed = time.perf_counter() - started
+            with self._condition:
+                if self._pending:
+                    self._pending = max(0, self._pending - count)
+                if self.solver.iteration >= self.trace._next:
+                    snapshot = self.solver.snapshot(metrics=True)
+                    self.trace.add(snapshot.iteration, trace_row(snapshot))
+                now = time.perf_counter()
+                window_iterations += count
+                if now - window_start >= 0.25:
+                    self.iterations_per_second = window_iterations / (now - window_start)
+                    window_start, window_iterations = now, 0
+                done_stepping = not self._running and not self._pending
+                if now - last_publish >= self.frame_seconds or done_stepping:
+                    self._publish(metrics=True)
+                    if not (self.trace.names and self.trace.iterations()[-1] == self.solver.iteration):
+                        self.trace.add(self.solver.iteration, trace_row(self._latest))
+                    last_publish = now
+            # aim at half a frame per chunk, so pause/step answer within a frame
+            target = self.frame_seconds / 2
+            chunk = int(min(max(1, chunk * target / max(elapsed, 1e-7)), 2 * chunk + 1, 10_000_000))
+            if speed:
+                time.sleep(max(0.0, count / speed - elapsed))
+                chunk = max(1, min(chunk, int(speed * self.frame_seconds) or 1))
+
+    def _publish(self, metrics: bool) -> None:
+        self._latest = self.solver.snapshot(metrics=metrics)
+        self._version += 1

@@ -1,0 +1,1 @@
+"""What a person sees: the PySide6 + pyqtgraph desktop app."""

@@ -1,0 +1,93 @@
+"""The run loop driven from the test thread, as the GUI drives it (no Qt)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from rmviz.games import catalog_game, random_game
+from rmviz.runner.loop import RunLoop
+from rmviz.solvers import RegretMinimizer, preset
+
+
+@pytest.fixture
+def loop():
+    running = RunLoop(RegretMinimizer(catalog_game("rps-crash"), preset("rm")))
+    thread = threading.Thread(target=running.serve, daemon=True)
+    thread.start()
+    yield running
+    running.stop()
+    thread.join(5)
+    assert not thread.is_alive()
+
+
+def wait_for(condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def test_step_runs_exactly_the_asked_iterations(loop):
+    loop.step(1)
+    assert wait_for(lambda: loop.latest()[1].iteration == 1)
+    loop.step(5)
+    assert wait_for(lambda: loop.latest()[1].iteration == 6)
+    time.sleep(0.05)
+    assert loop.solver.iteration == 6
+
+
+def test_run_pause_and_the_trace_keeps_the_first_iterations(loop):
+    loop.run()
+    assert wait_for(lambda: loop.latest()[1].iteration > 100_000 and loop.iterations_per_second > 0)
+    loop.pause()
+    time.sleep(0.05)
+    stopped_at = loop.solver.iteration
+    time.sleep(0.1)
+    assert loop.solver.iteration == stopped_at
+    iterations, columns = loop.trace_columns(("exploitability", "avg[0][1]"))
+    assert iterations[:5].tolist() == [1, 2, 3, 4, 5]
+    assert len(iterations) < 2000
+    assert columns["avg[0][1]"][-1] == pytest.approx(0.5, abs=0.01)
+
+
+def test_reset_returns_to_iteration_zero(loop):
+    loop.step(10)
+    assert wait_for(lambda: loop.latest()[1].iteration == 10)
+    loop.reset()
+    assert wait_for(lambda: loop.latest()[1].iteration == 0)
+    assert loop.trace_columns(("exploitability",))[0].size == 0
+
+
+def test_speed_limit():
+    solver = RegretMinimizer(catalog_game("rps"), preset("rm"))
+    running = RunLoop(solver)
+    running.set_speed(200.0)
+    thread = threading.Thread(target=running.serve, daemon=True)
+    thread.start()
+    running.run()
+    time.sleep(0.5)
+    running.stop()
+    thread.join(5)
+    assert 40 <= solver.iteration <= 200
+
+
+def test_large_games_answer_pause_within_a_frame_or_two():
+    solver = RegretMinimizer(random_game("zero-sum", (1000, 1000), seed=0), preset("rm"))
+    running = RunLoop(solver)
+    thread = threading.Thread(target=running.serve, daemon=True)
+    thread.start()
+    running.run()
+    time.sleep(0.3)
+    started = time.monotonic()
+    running.pause()
+    before = solver.iteration
+    time.sleep(0.2)
+    assert solver.iteration - before <= 50  # at most the chunk in flight
+    running.stop()
+    thread.join(5)
+    assert time.monotonic() - started < 5
