@@ -392,21 +392,20 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
-def open_app() -> int:
-    """Open the desktop app (delivered by its own issue)."""
-    sys.stderr.write(
-        "rmviz: the desktop app is not part of this version yet.\n"
-        "  Headless: rmviz games | rmviz solve rps-crash --algorithm rm+ | rmviz --help\n"
-    )
-    return EXIT_USAGE
+COMMANDS = ("games", "solve", "convert", "bench")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``rmviz`` command."""
+    """Entry point of the ``rmviz`` command: a subcommand, or the desktop app."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
+        from rmviz.ui.app import main as open_app
+
+        return open_app(argv)
     args = build_parser().parse_args(argv)
     try:
         if args.command is None:
-            return open_app()
+            return 0
         if args.command == "games":
             return cmd_games(sys.stdout)
         if args.command == "solve":

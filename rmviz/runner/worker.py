@@ -1,25 +1,34 @@
-"""The worker thread (Qt) that serves a :class:`~rmviz.runner.loop.RunLoop`."""
+"""The worker thread that serves a :class:`~rmviz.runner.loop.RunLoop`.
+
+A plain :class:`threading.Thread`, not a ``QThread``: the worker never touches Qt, and
+``QThread.wait()`` blocks the GUI thread while holding the GIL, so the worker could not
+reach the Python code that notices the stop and every shutdown ran into its time-out.
+``Thread.join`` releases the GIL.
+"""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
-
-from PySide6.QtCore import QThread
 
 from rmviz.runner.loop import RunLoop
 
 
-class SolverThread(QThread):
+class SolverThread:
     """Runs ``RunLoop.serve`` off the GUI thread; :meth:`shutdown` stops and joins it."""
 
-    def __init__(self, solver: Any, parent: Any = None) -> None:
-        super().__init__(parent)
+    def __init__(self, solver: Any) -> None:
         self.loop = RunLoop(solver)
+        self._thread = threading.Thread(target=self.loop.serve, name="rmviz-solver", daemon=True)
 
-    def run(self) -> None:
-        self.loop.serve()
+    def start(self) -> None:
+        self._thread.start()
 
-    def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Stop the loop and wait for the thread; True when it ended in time."""
+    def is_alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def shutdown(self, timeout: float = 5.0) -> bool:
+        """Stop the loop and join the thread; True when it ended in time."""
         self.loop.stop()
-        return self.wait(timeout_ms)
+        self._thread.join(timeout)
+        return not self._thread.is_alive()

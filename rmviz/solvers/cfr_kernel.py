@@ -181,3 +181,4 @@ def _run(
                     positive = regret[s] if regret[s] > 0 else 0.0
                     strategy[s] = positive / total if total > 0 else 1.0 / size
         weight_sum[0] = d_avg * weight_sum[0] + 1.0
+    return 0  # an int, not None: see "GIL" in docs/architecture.md

@@ -404,6 +404,7 @@ def _run_expected(
                 for b in range(columns):
                     joint[a, b] = d_avg * joint[a, b] + c_avg * (played0[a] * played1[b])
         weight_sum[0] = d_avg * weight_sum[0] + c_avg
+    return 0  # an int, not None: see "GIL" in docs/architecture.md
 
 
 @_jit
@@ -586,3 +587,4 @@ def _run_sampled(
                     joint[a, b] *= d_avg
             joint[start_actions[0], start_actions[1]] += c_avg
         weight_sum[0] = d_avg * weight_sum[0] + c_avg
+    return 0  # an int, not None: see "GIL" in docs/architecture.md

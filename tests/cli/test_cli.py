@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 
@@ -183,9 +184,31 @@ def test_bad_arguments_exit_2(capsys):
     assert "is not a whole number" in str(exit_info.value.code)
 
 
-def test_no_arguments_explains_that_the_app_is_not_here_yet(capsys):
-    code, _, err = run(capsys)
-    assert code == 2 and "rmviz solve" in err
+def test_the_app_starts_runs_and_saves_a_screenshot(tmp_path):
+    """`rmviz GAME --screenshot FILE --after S`: the real window, offscreen, then quits."""
+    shot = tmp_path / "window.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "rmviz.cli", "battle-of-partners", "--screenshot", str(shot), "--after", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_app_refuses_a_bad_game_with_exit_2():
+    result = subprocess.run(
+        [sys.executable, "-m", "rmviz.cli", "no-such-game.nfg"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert result.returncode == 2 and "no such file" in result.stderr
 
 
 def test_the_installed_command_runs():

@@ -1,0 +1,59 @@
+"""Start the desktop app: ``rmviz [GAME] [--screenshot FILE --after SECONDS]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rmviz.errors import RmvizError
+
+
+def app_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rmviz", description="Open the rmviz desktop app.")
+    parser.add_argument("game", nargs="?", default="rps-crash", help="a catalog id, a file or a random: spec")
+    parser.add_argument("--screenshot", type=Path, help="save a PNG of the whole window, then quit")
+    parser.add_argument("--after", type=float, default=2.0, help="seconds of solving before the screenshot")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Open the window on the game and run it (exit code of the Qt event loop)."""
+    args = app_parser().parse_args(argv)
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from rmviz.formats import load_game
+    from rmviz.games.normal_form import NormalFormGame
+    from rmviz.ui.main_window import MainWindow
+
+    try:
+        game = load_game(args.game)
+    except RmvizError as error:
+        sys.stderr.write(f"rmviz: {error}\n")
+        return 2
+    if not isinstance(game, NormalFormGame):
+        sys.stderr.write("rmviz: game trees are not shown in the app yet; use rmviz solve\n")
+        return 2
+    # pyqtgraph's atexit clean-up (disabled in ui.style) garbage-collects Qt items while Python
+    # finalises, which corrupted refcounts with PySide6 on Python 3.11 (bool_dealloc); the
+    # window is torn down explicitly below instead.
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("rmviz")
+    window = MainWindow(game)
+    window.show()
+    if args.screenshot is not None:
+
+        def shoot() -> None:
+            window.redraw()
+            if not window.grab().save(str(args.screenshot)):
+                sys.stderr.write(f"rmviz: cannot write {args.screenshot}\n")
+            window.document.mark_saved()  # nothing to confirm when quitting
+            window.close()
+
+        QTimer.singleShot(int(args.after * 1000), shoot)
+    code = app.exec()
+    window.shutdown()
+    window.deleteLater()
+    app.processEvents()
+    return code

@@ -1,0 +1,44 @@
+"""Colours and pens shared by every view, so a player or an action looks the same everywhere."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+ACTION_COLOURS = (
+    "#4c72b0",
+    "#dd8452",
+    "#55a868",
+    "#c44e52",
+    "#8172b3",
+    "#937860",
+    "#da8bc3",
+    "#8c8c8c",
+    "#ccb974",
+    "#64b5cd",
+)
+METRIC_COLOURS = {
+    "exploitability": "#1f77b4",
+    "cce_gap": "#2ca02c",
+    "ce_gap": "#d62728",
+    "eps_bound": "#7f7f7f",
+}
+
+
+def configure_pyqtgraph() -> None:
+    """Light plots that match the editor, antialiased (call before creating plot widgets)."""
+    pg.setConfigOptions(background="w", foreground="#333333", antialias=True, exitCleanup=False)
+
+
+def action_pen(action: int, width: float = 2.0, dashed: bool = False, alpha: int = 255) -> pg.mkPen:
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QColor
+
+    colour = QColor(ACTION_COLOURS[action % len(ACTION_COLOURS)])
+    colour.setAlpha(alpha)
+    style = Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine
+    return pg.mkPen(colour, width=width, style=style)
+
+
+def player_colour(player: int) -> str:
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]

@@ -1,0 +1,145 @@
+"""The window driven through its real widgets with pytest-qt (offscreen)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from rmviz.games import catalog_game
+from rmviz.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot):
+    shown = MainWindow(catalog_game("battle-of-partners"), autorun=False)
+    shown.errors = []
+    shown.show_error = shown.errors.append  # no modal dialogs in tests
+    shown.confirm_discard = lambda: True
+    qtbot.addWidget(shown)
+    yield shown
+    shown.shutdown()
+    assert shown.thread is None
+
+
+def iteration(window):
+    return window.thread.loop.latest()[1].iteration
+
+
+def test_edit_a_payoff_in_the_table_and_undo_it(window, qtbot):
+    model = window.model
+    index = model.index(0, 1)  # Cinema / Dancing
+    assert model.data(index) == "2, 2"
+    assert model.setData(index, "3, 4")
+    assert window.document.game.payoffs[:, 0, 1].tolist() == [3, 4]
+    assert "modified" in window.game_label.text()
+    window.undo_action.trigger()
+    assert window.document.game.payoffs[:, 0, 1].tolist() == [2, 2]
+    assert model.data(index) == "2, 2"
+
+
+def test_an_invalid_entry_is_refused_in_place(window):
+    before = window.document.game
+    assert not window.model.setData(window.model.index(1, 1), "seven")
+    assert window.document.game is before
+    assert "'seven' is not a number" in window.errors[-1]
+
+
+def test_paste_a_block_from_a_spreadsheet(window):
+    assert window.model.paste(0, 0, "1, 1\t2, 2\n3, 3\t4, 4\n")
+    np.testing.assert_array_equal(window.document.game.payoffs[0], [[1, 2], [3, 4]])
+    window.document.undo()  # one undo step for the whole block
+    np.testing.assert_array_equal(window.document.game.payoffs[0], [[10, 2], [0, 7]])
+
+
+def test_step_exactly_one_iteration_then_run_and_pause(window, qtbot):
+    window.step(1)
+    qtbot.waitUntil(lambda: iteration(window) == 1, timeout=5000)
+    window.toggle_run()
+    assert window.run_button.text() == "Pause"
+    qtbot.waitUntil(lambda: iteration(window) > 1000, timeout=5000)
+    window.toggle_run()
+    qtbot.wait(50)
+    paused_at = window.thread.loop.solver.iteration
+    qtbot.wait(100)
+    assert window.thread.loop.solver.iteration == paused_at
+    assert window.run_button.text() == "Run"
+
+
+def test_snapshots_reach_the_plots_and_the_simplex(window, qtbot):
+    window.step(500)
+    qtbot.waitUntil(lambda: iteration(window) == 500, timeout=5000)
+    qtbot.waitUntil(
+        lambda: (
+            window.plots.curves["avg[0][0]"].xData is not None
+            and len(window.plots.curves["avg[0][0]"].xData) > 20
+        ),
+        timeout=5000,
+    )
+    assert window.iteration_label.text() == "iteration 500"
+    x, y = window.simplex.paths[0][3].getData()  # 2x2 game: the (p, q) square
+    assert len(x) > 20 and 0 <= x.min() and x.max() <= 1 and 0 <= y.min() and y.max() <= 1
+
+
+def test_editing_while_running_restarts_cleanly(window, qtbot):
+    window.toggle_run()
+    qtbot.waitUntil(lambda: iteration(window) > 100, timeout=5000)
+    old = window.thread
+    window.model.setData(window.model.index(0, 0), "11, 8")
+    assert window.thread is not old and not old.is_alive()
+    assert window.thread.loop.solver.game.payoffs[0, 0, 0] == 11
+
+
+def test_a_bad_file_dropped_on_the_window_keeps_the_game(window, tmp_path):
+    bad = tmp_path / "broken.nfg"
+    bad.write_text('NFG 1 R "x" { "A" "B" } { 2 2 }\n1 2 3\n')
+    before = window.document.game
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(bad))])
+    event = QDropEvent(
+        QPoint(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert "broken.nfg, line 2" in window.errors[-1]
+    assert window.document.game is before
+
+
+def test_open_and_save_round_trip(window, tmp_path):
+    path = tmp_path / "partners.nfg"
+    assert window.save_file(path)
+    assert not window.document.modified
+    window.load_catalog("rps")
+    assert window.document.game.num_actions == (3, 3)
+    assert window.open_file(path)
+    assert window.document.game == catalog_game("battle-of-partners")
+
+
+def test_closing_during_a_run_stops_the_thread(qtbot):
+    shown = MainWindow(catalog_game("rps-crash"), autorun=True)
+    qtbot.addWidget(shown)
+    qtbot.waitUntil(lambda: iteration(shown) > 1000, timeout=5000)
+    thread = shown.thread
+    assert shown.close()
+    assert shown.thread is None and not thread.is_alive()
+
+
+def test_unsaved_changes_are_confirmed_before_closing(window):
+    window.model.setData(window.model.index(0, 0), "1, 1")
+    window.confirm_discard = lambda: False
+    assert not window.close()
+    assert window.thread is not None  # still running the window
+    window.confirm_discard = lambda: True
+    assert window.close()
+
+
+def test_three_player_games_show_one_slice_at_a_time(window):
+    window.load_catalog("three-player-pennies")
+    assert window.slices.isVisibleTo(window)
+    assert window.model.rowCount() == 2 and window.model.columnCount() == 2
+    window.model.set_slice(2, 1)
+    assert window.model.profile(0, 1) == (0, 1, 1)

@@ -1,0 +1,31 @@
+"""Guard against Qt bindings that corrupt Python refcounts (PySide6 6.12.0 did).
+
+On Python 3.11 ``None`` is an ordinary object: a binding that drops one reference to it per
+call makes its count reach zero and the interpreter abort ("none_dealloc") after minutes of
+live plotting. PySide6 6.12.0 dropped ~138 per pyqtgraph ``setData``; pyproject pins <6.12.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+import pytest
+
+pg = pytest.importorskip("pyqtgraph")
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="None is immortal from Python 3.12")
+def test_live_plotting_does_not_drop_references_to_none(qtbot):
+    widget = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(widget)
+    curve = widget.addPlot().plot()
+    curve.setData([1, 2, 3], [3, 2, 1])
+    gc.collect()
+    before = sys.getrefcount(None)
+    for k in range(50):
+        curve.setData([1, 2, 3], [3, 2, k])
+        widget.clear()
+        curve = widget.addPlot().plot()
+    gc.collect()
+    assert sys.getrefcount(None) - before >= 0
