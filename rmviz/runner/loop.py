@@ -128,7 +128,9 @@ class RunLoop:
                     continue
                 count = chunk if self._running else min(chunk, self._pending)
                 speed = self._speed
-            count = max(1, min(count, int(self.trace._next) - self.solver.iteration))  # land on grid points
+            count = max(
+                1, min(count, self.trace.next_iteration - self.solver.iteration)
+            )  # land on grid points
             started = time.perf_counter()
             try:
                 self.solver.step(count)
@@ -141,7 +143,7 @@ class RunLoop:
             with self._condition:
                 if self._pending:
                     self._pending = max(0, self._pending - count)
-                if self.solver.iteration >= self.trace._next:
+                if self.solver.iteration >= self.trace.next_iteration:
                     snapshot = self.solver.snapshot(metrics=True)
                     self.trace.add(snapshot.iteration, trace_row(snapshot))
                 now = time.perf_counter()
@@ -152,8 +154,7 @@ class RunLoop:
                 done_stepping = not self._running and not self._pending
                 if now - last_publish >= self.frame_seconds or done_stepping:
                     self._publish(metrics=True)
-                    if not (self.trace.names and self.trace.iterations()[-1] == self.solver.iteration):
-                        self.trace.add(self.solver.iteration, trace_row(self._latest))
+                    self.trace.add(self.solver.iteration, trace_row(self._latest))
                     last_publish = now
             # aim at half a frame per chunk, so pause/step answer within a frame
             target = self.frame_seconds / 2

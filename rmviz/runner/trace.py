@@ -35,6 +35,11 @@ class Trace:
         self._next = 1.0  # smallest iteration the grid accepts next
         self._latest: tuple[int, np.ndarray] | None = None
 
+    @property
+    def next_iteration(self) -> int:
+        """The smallest iteration the grid keeps next (a point earlier is only the newest)."""
+        return int(self._next)
+
     def __len__(self) -> int:
         return self._size + (1 if self._latest is not None else 0)
 
@@ -42,7 +47,12 @@ class Trace:
         self.__init__(self.points_per_decade)  # type: ignore[misc]
 
     def add(self, iteration: int, values: Mapping[str, float]) -> None:
-        """Record the state at ``iteration`` (non-decreasing); kept if it is on the grid."""
+        """Record the state at ``iteration`` (non-decreasing); kept if it is on the grid.
+
+        A second point at the iteration of the last kept one is ignored.
+        """
+        if self._size and iteration == self._iterations[self._size - 1]:
+            return
         if not self.names:
             self.names = tuple(values)
             self._data = np.empty((64, len(self.names)))

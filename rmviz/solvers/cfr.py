@@ -35,6 +35,7 @@ import numpy as np
 from rmviz.errors import ConfigError
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers import cfr_kernel
+from rmviz.solvers.metrics import potential
 from rmviz.solvers.tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS, Step, greedy_step, scheduled_step
 
@@ -274,7 +275,7 @@ class CFRSolver:
             exploitability=nash_conv / self.tree.n_players,
             value=tuple(float(v) for v in values),
             eps_bound=float(best.sum()),
-            potential=float((np.maximum(average, 0.0) ** 2).sum()),
+            potential=potential([average]),
         )
 
     def snapshot(self, metrics: bool = True) -> TreeSnapshot:
@@ -305,7 +306,7 @@ class CFRSolver:
         config, tree = self.config, self.tree
         t = self.iteration + 1
         step = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
-        before = (self.strategy.copy(), self.regret.copy(), self.strategy_sum.copy())
+        before = (self.strategy.copy(), self.regret.copy(), self.strategy_sum.copy()) if record else None
         traversals = []
         if config.updates == "simultaneous":
             regret, increment, trace = self._traverse(None)
@@ -330,7 +331,7 @@ class CFRSolver:
                 traversals.append(trace)
         self.weight_sum = float(step.d_avg * self.weight_sum + step.c_avg)
         self.iteration = t
-        if not record:
+        if before is None:
             return None
         return IterationRecord(
             iteration=t,

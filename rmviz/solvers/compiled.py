@@ -57,11 +57,6 @@ def _float_arrays(arrays: Any) -> list[np.ndarray]:
     return [np.ascontiguousarray(a, dtype=np.float64) for a in arrays]
 
 
-def _greedy_floor_bounds(t: int, floor: float) -> tuple[float, float]:
-    """``(lam_max, lam_tie)`` of greedy weights at iteration t >= 2 (see ``greedy_step``)."""
-    return 1.0 / (1.0 + floor / (t - 1)), (t - 1) / t
-
-
 def _store_totals(
     s: RegretMinimizer,
     payoff_sum: np.ndarray,
@@ -214,7 +209,7 @@ _jit = numba.njit(cache=True, nogil=True) if numba is not None else _identity
 _regret_discounts = _jit(weighting.regret_discounts)
 _averaging_discount = _jit(weighting.averaging_discount)
 _greedy_lambda = _jit(weighting.greedy_lambda_for(np))
-_greedy_bounds = _jit(_greedy_floor_bounds)
+_greedy_bounds = _jit(weighting.greedy_bounds)
 
 
 @_jit

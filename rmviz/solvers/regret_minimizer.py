@@ -34,7 +34,7 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import compiled
 from rmviz.solvers.backend import get_backend
 from rmviz.solvers.config import SolverConfig
-from rmviz.solvers.metrics import Metrics, expected_utilities, nash_conv, regret_bound
+from rmviz.solvers.metrics import Metrics, expected_utilities, nash_conv, potential, regret_bound
 from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
     internal_regret_matching,
@@ -214,7 +214,7 @@ class RegretMinimizer:
         if self.internal_regret is not None:
             ce = max(0.0, max(float(r.max()) for r in self.internal_regret) / weight)
         kind = self.internal_regret if self.config.regret == "internal" else self.external_regret
-        potential = sum(float(xp.sum(xp.maximum(kind[i] / weight, 0.0) ** 2)) for i in self.learners)
+        average = potential([kind[i] / weight for i in self.learners], xp)
         return Metrics(
             nash_conv=nc,
             exploitability=nc / self.game.n_players,
@@ -223,7 +223,7 @@ class RegretMinimizer:
             eps_bound=regret_bound(max_external, weight),
             welfare=float(self.payoff_sum.sum()) / weight,
             value=tuple(values),
-            potential=potential,
+            potential=average,
         )
 
     # -- one iteration (generic array code) -----------------------------------------------

@@ -152,6 +152,12 @@ def greedy_lambda_for(xp: ModuleType) -> Callable[[Any, Any, float, float], Any]
     return search
 
 
+def greedy_bounds(t: int, floor: float) -> tuple[float, float]:
+    """``(lam_max, lam_tie)`` at iteration ``t >= 2``: the weight floor (a fraction of the
+    average weight so far) and the uniform weight, in ``lam = W/(W+w)`` terms."""
+    return 1.0 / (1.0 + floor / (t - 1)), (t - 1) / t
+
+
 def greedy_step(x: Any, r: Any, weight_sum: Any, t: int, floor: float, xp: ModuleType) -> tuple[Step, Any]:
     """The greedy step at iteration ``t`` for current average regret ``x`` and new regret ``r``.
 
@@ -165,8 +171,6 @@ def greedy_step(x: Any, r: Any, weight_sum: Any, t: int, floor: float, xp: Modul
     if t <= 1:
         one = xp.asarray(1.0)
         return Step(one, one, one, one, one), xp.asarray(0.0)
-    lam_max = 1.0 / (1.0 + floor / (t - 1))
-    lam_tie = (t - 1) / t
-    lam = greedy_lambda(x, r, lam_max, lam_tie, xp)
+    lam = greedy_lambda(x, r, *greedy_bounds(t, floor), xp)
     c = (1.0 - lam) * weight_sum
     return Step(lam, lam, c, lam, c), lam

@@ -44,3 +44,10 @@ def test_clear():
     trace.add(1, {"x": 1.0})
     trace.clear()
     assert len(trace) == 0 and trace.names == ()
+
+
+def test_a_repeated_iteration_is_not_a_second_point():
+    trace = Trace()
+    trace.add(1, {"x": 1.0})
+    trace.add(1, {"x": 2.0})
+    assert trace.iterations().tolist() == [1] and trace.column("x").tolist() == [1.0]
