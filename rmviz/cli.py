@@ -26,10 +26,11 @@ import numpy as np
 from rmviz import __version__
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import load_game, write_game_file
-from rmviz.games.catalog import CATALOG
+from rmviz.games.catalog import CATALOG, known_equilibrium
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.games.trees import TREE_CATALOG, normal_form_tree
+from rmviz.runner.record import FIGURES, record_run, write_run_data
 from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, cfr_preset
 from rmviz.solvers.config import PLAY_MODES, PRESETS, SCHEDULES, preset
 from rmviz.solvers.regret_minimizer import RegretMinimizer
@@ -53,39 +54,22 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("games", help="list the built-in games")
 
     solve = commands.add_parser("solve", help="run a solver on a game")
-    solve.add_argument("game", help="a catalog id, a file (.json, .nfg, .efg) or random:KIND:SHAPE[:seed=N]")
-    solve.add_argument(
-        "--algorithm",
-        "-a",
-        default=None,
-        help=f"matrix games: {', '.join(PRESETS)} (default rm); "
-        f"trees: {', '.join(CFR_PRESETS)} (default cfr)",
-    )
-    solve.add_argument("--iterations", "-n", type=_positive_int, default=1000)
-    solve.add_argument("--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions")
-    solve.add_argument("--updates", choices=SCHEDULES, default=None)
-    solve.add_argument("--seed", type=int, default=0)
-    solve.add_argument("--device", choices=("auto", "cpu", "gpu"), default="auto")
-    solve.add_argument("--alpha", type=float, help="discounted weighting: positive-regret exponent")
-    solve.add_argument("--beta", type=float, help="discounted weighting: negative-regret exponent")
-    solve.add_argument("--gamma", type=float, help="discounted weighting: averaging exponent")
-    solve.add_argument(
-        "--floor",
-        type=float,
-        dest="greedy_floor",
-        help="greedy weights: weight floor as a fraction of the average weight",
-    )
-    solve.add_argument("--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)")
-    solve.add_argument(
-        "--fix",
-        action="append",
-        default=[],
-        metavar="PLAYER=P1,P2,...",
-        help="fix a player's mixed strategy (1-based player), e.g. --fix 2=0.4,0.3,0.3",
-    )
+    _add_run_arguments(solve)
     solve.add_argument("--trace", type=Path, help="write metrics every --every iterations (.csv or .json)")
     solve.add_argument("--every", type=_positive_int, default=None, help="trace interval (default n/100)")
     solve.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+
+    export = commands.add_parser("export", help="render a figure of a run headless (PNG, SVG or PDF)")
+    _add_run_arguments(export)
+    export.add_argument(
+        "--figure", choices=FIGURES, default="dashboard", help="which view (default dashboard)"
+    )
+    export.add_argument("--out", "-o", type=Path, required=True, help="FILE.png, FILE.svg or FILE.pdf")
+    export.add_argument("--size", type=_size, default=None, metavar="WxH", help="pixels (default per figure)")
+    export.add_argument("--dpi", type=_positive_int, default=96, help="PNG resolution (default 96)")
+    export.add_argument(
+        "--data", type=Path, help="also write the run's trace with its config (.csv or .json)"
+    )
 
     convert = commands.add_parser("convert", help="write a game as .json, .nfg or .efg")
     convert.add_argument("game")
@@ -95,6 +79,52 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="short timings, skip 4000x4000")
     bench.add_argument("--seconds", type=float, default=None, help="time budget per measurement")
     return parser
+
+
+def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game and solver arguments that ``solve`` and ``export`` share."""
+    parser.add_argument("game", help="a catalog id, a file (.json, .nfg, .efg) or random:KIND:SHAPE[:seed=N]")
+    parser.add_argument(
+        "--algorithm",
+        "-a",
+        default=None,
+        help=f"matrix games: {', '.join(PRESETS)} (default rm); "
+        f"trees: {', '.join(CFR_PRESETS)} (default cfr)",
+    )
+    parser.add_argument("--iterations", "-n", type=_positive_int, default=1000)
+    parser.add_argument(
+        "--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions"
+    )
+    parser.add_argument("--updates", choices=SCHEDULES, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", choices=("auto", "cpu", "gpu"), default="auto")
+    parser.add_argument("--alpha", type=float, help="discounted weighting: positive-regret exponent")
+    parser.add_argument("--beta", type=float, help="discounted weighting: negative-regret exponent")
+    parser.add_argument("--gamma", type=float, help="discounted weighting: averaging exponent")
+    parser.add_argument(
+        "--floor",
+        type=float,
+        dest="greedy_floor",
+        help="greedy weights: weight floor as a fraction of the average weight",
+    )
+    parser.add_argument("--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)")
+    parser.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="PLAYER=P1,P2,...",
+        help="fix a player's mixed strategy (1-based player), e.g. --fix 2=0.4,0.3,0.3",
+    )
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1600x1000") from None
+    if not (16 <= width <= 16000 and 16 <= height <= 16000):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be 16 to 16000 pixels")
+    return width, height
 
 
 def _positive_int(text: str) -> int:
@@ -386,13 +416,35 @@ class _Progress:
             sys.stderr.write("\n")
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """Run a matrix game headless and write one figure (and optionally its data)."""
+    if args.out.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise RmvizError(f"--out {args.out}: figures are written as .png, .svg or .pdf")
+    if args.data is not None and args.data.suffix.lower() not in (".csv", ".json"):
+        raise RmvizError(f"--data {args.data}: run data is written as .csv or .json")
+    game = load_game(args.game)
+    if not isinstance(game, NormalFormGame):
+        raise ConfigError("rmviz export draws matrix games; game trees are solved with rmviz solve")
+    solver = _solver(args, game)
+    assert isinstance(solver, RegretMinimizer)
+    trace = record_run(solver, args.iterations)
+    columns = {name: trace.column(name) for name in trace.names}
+    if args.data is not None:
+        write_run_data(args.data, game, solver.config, trace.iterations(), columns)
+    from rmviz.ui.figures import RunData, render_figure
+
+    data = RunData(game, known_equilibrium(game), trace.iterations(), columns, solver.snapshot().joint)
+    render_figure(args.figure, data, args.out, args.size, args.dpi)
+    return 0
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     write_game_file(game, args.out)
     return 0
 
 
-COMMANDS = ("games", "solve", "convert", "bench")
+COMMANDS = ("games", "solve", "export", "convert", "bench")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -410,6 +462,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_games(sys.stdout)
         if args.command == "solve":
             return cmd_solve(args, sys.stdout)
+        if args.command == "export":
+            return cmd_export(args)
         if args.command == "convert":
             return cmd_convert(args)
         if args.command == "bench":

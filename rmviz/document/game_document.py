@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from rmviz.errors import GameError
-from rmviz.games.normal_form import NormalFormGame
+from rmviz.games.normal_form import MAX_PLAYERS, NormalFormGame
 
 
 @dataclass(frozen=True)
@@ -186,6 +186,43 @@ class GameDocument:
         self.replace_game(
             self._rebuild(payoffs=payoffs, action_names=tuple(tuple(a) for a in actions)),
             f"Remove action {removed}",
+        )
+
+    def add_player(self, name: str | None = None) -> None:
+        """Add a player with one action and zero payoffs; everyone else's payoffs are kept."""
+        game = self.game
+        if game.n_players >= MAX_PLAYERS:
+            raise GameError(f"rmviz edits games of at most {MAX_PLAYERS} players")
+        taken = set(game.player_names)
+        name = _clean(
+            name or next(f"Player {k}" for k in range(game.n_players + 1, 100) if f"Player {k}" not in taken),
+            "a player name",
+        )
+        payoffs = np.concatenate([game.payoffs[..., np.newaxis], np.zeros((1, *game.num_actions, 1))], axis=0)
+        self.replace_game(
+            NormalFormGame(
+                payoffs,
+                (*game.player_names, name),
+                (*game.action_names, ("Action 1",)),
+                game.title,
+                game.description,
+            ),
+            f"Add player {name}",
+            zero_sum=False,
+        )
+
+    def remove_player(self, player: int, keep_action: int = 0) -> None:
+        """Remove ``player``, keeping the payoffs of the others where it plays ``keep_action``."""
+        game = self.game
+        if game.n_players <= 2:
+            raise GameError("a game needs at least two players")
+        payoffs = np.delete(np.take(game.payoffs, keep_action, axis=player + 1), player, axis=0)
+        names = game.player_names[:player] + game.player_names[player + 1 :]
+        actions = game.action_names[:player] + game.action_names[player + 1 :]
+        self.replace_game(
+            NormalFormGame(payoffs, names, actions, game.title, game.description),
+            f"Remove player {game.player_names[player]}",
+            zero_sum=len(names) == 2 and bool(np.allclose(payoffs[0], -payoffs[1])),
         )
 
     def set_zero_sum(self, on: bool) -> None:

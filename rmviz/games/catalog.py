@@ -242,3 +242,11 @@ def catalog_game(game_id: str) -> NormalFormGame:
         return CATALOG[game_id].build()
     except KeyError:
         raise GameError(f"no catalog game {game_id!r}; known games: {', '.join(CATALOG)}") from None
+
+
+def known_equilibrium(game: NormalFormGame) -> tuple[tuple[float, ...], ...] | None:
+    """The catalog's known equilibrium when ``game`` is a catalog game as built, else None."""
+    for entry in CATALOG.values():
+        if entry.build() == game:
+            return entry.equilibrium
+    return None

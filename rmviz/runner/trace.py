@@ -38,7 +38,7 @@ class Trace:
     @property
     def next_iteration(self) -> int:
         """The smallest iteration the grid keeps next (a point earlier is only the newest)."""
-        return int(self._next)
+        return math.ceil(self._next)
 
     def __len__(self) -> int:
         return self._size + (1 if self._latest is not None else 0)

@@ -17,8 +17,8 @@ from rmviz.runner.loop import RunLoop
 class SolverThread:
     """Runs ``RunLoop.serve`` off the GUI thread; :meth:`shutdown` stops and joins it."""
 
-    def __init__(self, solver: Any) -> None:
-        self.loop = RunLoop(solver)
+    def __init__(self, solver: Any, points_per_decade: int = 200) -> None:
+        self.loop = RunLoop(solver, points_per_decade=points_per_decade)
         self._thread = threading.Thread(target=self.loop.serve, name="rmviz-solver", daemon=True)
 
     def start(self) -> None:

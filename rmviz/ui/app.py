@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 from rmviz.errors import RmvizError
@@ -14,6 +15,10 @@ def app_parser() -> argparse.ArgumentParser:
     parser.add_argument("game", nargs="?", default="rps-crash", help="a catalog id, a file or a random: spec")
     parser.add_argument("--screenshot", type=Path, help="save a PNG of the whole window, then quit")
     parser.add_argument("--after", type=float, default=2.0, help="seconds of solving before the screenshot")
+    parser.add_argument(
+        "--compare", action="store_true", help="open compare mode with every algorithm running"
+    )
+    parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
     return parser
 
 
@@ -40,9 +45,18 @@ def main(argv: list[str]) -> int:
     # window is torn down explicitly below instead.
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("rmviz")
-    window = MainWindow(game)
+    # a screenshot run must not touch (or delete) the person's autosaved edits
+    autosave = Path(tempfile.mkdtemp()) / "autosave.json" if args.screenshot else None
+    window = MainWindow(game, autosave_path=autosave)
     window.show()
-    if args.screenshot is not None:
+    if args.presentation:
+        window.toggle_presentation()
+    if args.compare:
+        window.tabs.setCurrentWidget(window.compare)
+        window.compare.toggle_run()
+    if args.screenshot is None:
+        window.offer_restore()
+    else:
 
         def shoot() -> None:
             window.redraw()

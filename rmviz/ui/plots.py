@@ -9,11 +9,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.ui.style import METRIC_COLOURS, action_pen
+from rmviz.runner.record import PANELS
+from rmviz.ui.style import METRIC_COLOURS, action_pen, style_plot
 
 GAP_LABELS = {
     "exploitability": "exploitability (NashConv/n)",
@@ -22,79 +25,150 @@ GAP_LABELS = {
     "eps_bound": "regret bound 2 max R/T",
 }
 MAX_STRATEGY_PLOTS = 3
+MAX_LIVE_POINTS = 500  # points drawn per live curve (exports draw every point)
 
 
 class ConvergencePlots(pg.GraphicsLayoutWidget):
-    """The plots of one run; call :meth:`set_game` then :meth:`update_from` with trace columns."""
+    """The plots of one run; call :meth:`set_game` then :meth:`update_from` with trace columns.
 
-    def __init__(self, parent: object = None) -> None:
+    ``panels`` chooses which plots are shown (all of :data:`PANELS` in the app; one when a
+    figure is exported); ``scale`` multiplies line widths and fonts (presentation mode).
+    """
+
+    def __init__(self, parent: object = None, panels: tuple[str, ...] = PANELS, scale: float = 1.0) -> None:
         super().__init__(parent)
+        self.panels = panels
+        self.scale = scale
         self.game: NormalFormGame | None = None
         self.curves: dict[str, pg.PlotDataItem] = {}
+        self._row = 1  # the plot row the next staggered update draws: 0 strategies, 1 the rest
+
+    def set_scale(self, scale: float) -> None:
+        """Line widths and fonts times ``scale``; rebuilds the plots (redraw afterwards)."""
+        self.scale = scale
+        if self.game is not None:
+            self.set_game(self.game)
+
+    def _plot(self, row: int, col: int, title: str, log_y: bool = False) -> pg.PlotItem:
+        plot = self.addPlot(row=row, col=col)
+        style_plot(plot, title, self.scale)
+        plot.setLogMode(x=True, y=log_y)
+        plot.setLabel("bottom", "iteration")
+        # x spans whole decades, moved by update_from only when the run enters a new one
+        # (and y on log axes likewise): axes whose range moves every frame are re-laid out
+        # every frame, the largest cost of a live repaint
+        plot.disableAutoRange(axis="x")
+        if log_y:
+            plot.disableAutoRange(axis="y")
+        self.plot_items.append((plot, log_y))
+        self._decades[id(plot)] = None
+        return plot
 
     def set_game(self, game: NormalFormGame) -> None:
         """Rebuild the plots for ``game``'s players and actions."""
         self.clear()
         self.curves = {}
+        self.plot_items: list[tuple[pg.PlotItem, bool]] = []
+        self._decades: dict[int, tuple[int, ...] | None] = {}
         self.game = game
-        shown = min(game.n_players, MAX_STRATEGY_PLOTS)
-        for i in range(shown):
-            plot = self.addPlot(
-                row=0, col=i, title=f"{game.player_names[i]}: average (solid), current (faint)"
+        k = self.scale
+        row = 0
+        if "strategies" in self.panels:
+            for i in range(min(game.n_players, MAX_STRATEGY_PLOTS)):
+                plot = self._plot(0, i, f"{game.player_names[i]}: average (solid), current (faint)")
+                plot.setYRange(0, 1)
+                legend = plot.addLegend(offset=(-5, 5))
+                for a, action in enumerate(game.action_names[i][:10]):
+                    self.curves[f"avg[{i}][{a}]"] = plot.plot(pen=action_pen(a, 2 * k), name=action)
+                    # faint and jumpy: drawn without antialiasing, which halves its cost
+                    self.curves[f"cur[{i}][{a}]"] = plot.plot(pen=action_pen(a, k, alpha=45), antialias=False)
+                legend.setLabelTextSize(f"{8 * k:.0f}pt")
+            row = 1
+        col = 0
+        if "gaps" in self.panels:
+            gaps = self._plot(row, col, "distance to equilibrium (log-log)", log_y=True)
+            # bottom left, two columns: falling curves leave that corner empty
+            legend = gaps.addLegend(offset=(10, -10), colCount=2, verSpacing=-4)
+            for name, label in GAP_LABELS.items():
+                # dashed CCE gap: in two-player zero-sum games it equals exploitability
+                style = (
+                    pg.QtCore.Qt.PenStyle.DashLine if name == "cce_gap" else pg.QtCore.Qt.PenStyle.SolidLine
+                )
+                pen = pg.mkPen(METRIC_COLOURS[name], width=2 * k, style=style)
+                self.curves[name] = gaps.plot(pen=pen, name=label)
+            self.curves["reference"] = gaps.plot(
+                pen=pg.mkPen("#999999", width=k, style=pg.QtCore.Qt.PenStyle.DotLine), name="O(1/sqrt(T))"
             )
-            plot.setLogMode(x=True, y=False)
-            plot.setYRange(0, 1)
-            plot.setLabel("bottom", "iteration")
-            plot.showGrid(x=True, y=True, alpha=0.2)
-            legend = plot.addLegend(offset=(-5, 5))
-            for a, action in enumerate(game.action_names[i][:10]):
-                self.curves[f"avg[{i}][{a}]"] = plot.plot(pen=action_pen(a), name=action)
-                self.curves[f"cur[{i}][{a}]"] = plot.plot(pen=action_pen(a, 1.0, alpha=70))
-            legend.setLabelTextSize("8pt")
-        gaps = self.addPlot(row=1, col=0, title="distance to equilibrium (log-log)")
-        gaps.setLogMode(x=True, y=True)
-        gaps.setLabel("bottom", "iteration")
-        gaps.showGrid(x=True, y=True, alpha=0.2)
-        gaps.addLegend(offset=(10, -10))  # bottom left: falling curves leave it empty
-        for name, label in GAP_LABELS.items():
-            self.curves[name] = gaps.plot(pen=pg.mkPen(METRIC_COLOURS[name], width=2), name=label)
-        self.curves["reference"] = gaps.plot(
-            pen=pg.mkPen("#999999", width=1, style=pg.QtCore.Qt.PenStyle.DotLine), name="O(1/sqrt(T))"
-        )
-        regrets = self.addPlot(row=1, col=1, title="average regret per action")
-        regrets.setLogMode(x=True, y=False)
-        regrets.setLabel("bottom", "iteration")
-        regrets.showGrid(x=True, y=True, alpha=0.2)
-        for i in range(min(game.n_players, 2)):
-            for a in range(min(game.num_actions[i], 10)):
-                self.curves[f"reg[{i}][{a}]"] = regrets.plot(pen=action_pen(a, 1.5, dashed=i == 1))
-        welfare = self.addPlot(row=1, col=2, title="social welfare")
-        welfare.setLogMode(x=True, y=False)
-        welfare.setLabel("bottom", "iteration")
-        welfare.showGrid(x=True, y=True, alpha=0.2)
-        self.curves["welfare"] = welfare.plot(pen=pg.mkPen("#8c564b", width=2))
+            legend.setLabelTextSize(f"{8 * k:.0f}pt")
+            col += 1
+        if "regrets" in self.panels:
+            regrets = self._plot(row, col, "average regret per action")
+            for i in range(min(game.n_players, 2)):
+                for a in range(min(game.num_actions[i], 10)):
+                    self.curves[f"reg[{i}][{a}]"] = regrets.plot(pen=action_pen(a, 1.5 * k, dashed=i == 1))
+            col += 1
+        if "welfare" in self.panels:
+            welfare = self._plot(row, col, "social welfare")
+            self.curves["welfare"] = welfare.plot(pen=pg.mkPen("#8c564b", width=2 * k))
 
     def column_names(self) -> tuple[str, ...]:
         """The trace columns these plots read."""
         return tuple(name for name in self.curves if name != "reference")
 
-    def update_from(self, iterations: np.ndarray, columns: dict[str, np.ndarray]) -> None:
-        """Redraw every curve from the trace (called at most once a frame)."""
+    def update_from(
+        self, iterations: np.ndarray, columns: dict[str, np.ndarray], stagger: bool = False
+    ) -> None:
+        """Redraw the curves from the trace. With ``stagger`` (the live window), each call
+        redraws one row of plots in turn, so one repaint never holds the event loop for the
+        whole dashboard (docs/performance.md, GUI responsiveness)."""
         if iterations.size == 0:
             for curve in self.curves.values():
                 curve.setData([], [])
             return
-        x = iterations.astype(np.float64)
+        drawn: slice | np.ndarray = slice(None)
+        if stagger and iterations.size > MAX_LIVE_POINTS:  # about one point per pixel, newest kept
+            drawn = np.linspace(0, iterations.size - 1, MAX_LIVE_POINTS).round().astype(int)
+        x = iterations[drawn].astype(np.float64)
+        strategies = {name for name in self.curves if name.startswith(("avg[", "cur["))}
+        staggered = stagger and bool(strategies) and len(self.curves) > len(strategies)
+        if staggered:
+            self._row = 1 - self._row
         for name, curve in self.curves.items():
             if name == "reference" or name not in columns:
                 continue
-            y = columns[name]
+            if staggered and (name in strategies) != (self._row == 0):
+                continue
+            y = columns[name][drawn]
             if name in GAP_LABELS:  # log axes: only positive, finite values
                 keep = np.isfinite(y) & (y > 0)
                 curve.setData(x[keep], y[keep])
             else:
                 curve.setData(x, y)
         gap = columns.get("exploitability")
+        gap = None if gap is None else gap[drawn]
+        self._fit_decades(x, columns)
+        if staggered and self._row == 0:
+            return
         if gap is not None and gap.size and np.isfinite(gap[0]) and gap[0] > 0:
             curve = self.curves["reference"]
             curve.setData(x, gap[0] / np.sqrt(x))  # anchored at the first point
+
+    def _fit_decades(self, x: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+        """Set x (and log-y) ranges to whole decades around the data, when they change."""
+        x_decades = (0, max(1, math.ceil(math.log10(max(float(x[-1]), 1.0)) - 1e-9)))
+        gaps = [columns[name] for name in GAP_LABELS if name in columns]
+        values = np.concatenate(gaps) if gaps else np.empty(0)
+        values = values[np.isfinite(values) & (values > 0)]
+        y_decades = (
+            (math.floor(math.log10(values.min())), math.ceil(math.log10(values.max())))
+            if values.size
+            else (-3, 0)
+        )
+        for plot, log_y in self.plot_items:
+            decades = (*x_decades, *y_decades) if log_y else x_decades
+            if self._decades[id(plot)] == decades:
+                continue
+            self._decades[id(plot)] = decades
+            plot.setXRange(*x_decades, padding=0.02)
+            if log_y:
+                plot.setYRange(y_decades[0], max(y_decades[1], y_decades[0] + 1), padding=0.02)

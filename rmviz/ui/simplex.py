@@ -5,8 +5,11 @@
   equilibrium as a star;
 * 2x2 games: one square with p = P(row plays action 1) across and q = P(column plays
   action 1) up;
-* 2 actions (other games): a segment; more than 3 actions: the face of the first three,
-  renormalised (the panel title says so).
+* 2 actions (other games): a segment; more than 3 actions: a face of three actions chosen
+  with :meth:`SimplexView.set_face` (the first three by default), the strategy restricted
+  to it and renormalised (the panel title says which).
+
+``scale`` multiplies line widths, markers and fonts (presentation mode).
 """
 
 from __future__ import annotations
@@ -17,33 +20,61 @@ import numpy as np
 import pyqtgraph as pg
 
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.ui.style import player_colour
+from rmviz.ui.style import player_colour, style_plot
 
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
 CURRENT_TRAIL = 60  # recent points of the current strategy (it jumps; a long trail is noise)
 
 
 def to_triangle(p: np.ndarray) -> np.ndarray:
-    """Barycentric (n, 3) -> planar (n, 2) on the equilateral triangle."""
+    """Barycentric (n, 3) -> planar (n, 2) on the equilateral triangle; rows that put no
+    mass on the three actions are NaN (not drawn)."""
     total = p.sum(axis=1, keepdims=True)
-    return (p / np.where(total > 0, total, 1.0)) @ CORNERS
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, p / total, np.nan) @ CORNERS
 
 
 class SimplexView(pg.GraphicsLayoutWidget):
     """Trajectories of the current and average strategies; :meth:`update_from` redraws."""
 
-    def __init__(self, parent: object = None) -> None:
+    def __init__(self, parent: object = None, scale: float = 1.0) -> None:
         super().__init__(parent)
         self.game: NormalFormGame | None = None
+        self.equilibrium: tuple[tuple[float, ...], ...] | None = None
         self.paths: list[tuple[str, int, pg.PlotDataItem, pg.PlotDataItem]] = []
+        self.faces: dict[int, tuple[int, int, int]] = {}
         self.square = False
+        self.scale = scale
+
+    def set_scale(self, scale: float) -> None:
+        self.scale = scale
+        if self.game is not None:
+            self.set_game(self.game, self.equilibrium, keep_faces=True)
+
+    def face(self, player: int) -> tuple[int, ...]:
+        """The actions drawn for ``player``: all of them when 3 or fewer, else the chosen face."""
+        assert self.game is not None
+        k = self.game.num_actions[player]
+        return self.faces.get(player, (0, 1, 2)) if k > 3 else tuple(range(k))
+
+    def set_face(self, player: int, actions: tuple[int, int, int]) -> None:
+        """Draw ``player``'s strategy on the face of these three actions (redraw afterwards)."""
+        assert self.game is not None and len(set(actions)) == 3
+        self.faces[player] = tuple(actions)  # type: ignore[assignment]
+        self.set_game(self.game, self.equilibrium, keep_faces=True)
 
     def set_game(
-        self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None = None
+        self,
+        game: NormalFormGame,
+        equilibrium: tuple[tuple[float, ...], ...] | None = None,
+        keep_faces: bool = False,
     ) -> None:
         self.clear()
         self.paths = []
         self.game = game
+        self.equilibrium = equilibrium
+        if not keep_faces:
+            self.faces = {}
         self.square = game.n_players == 2 and game.num_actions == (2, 2)
         if self.square:
             self._square(game, equilibrium)
@@ -52,15 +83,18 @@ class SimplexView(pg.GraphicsLayoutWidget):
             self._panel(game, i, equilibrium)
 
     def _square(self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
-        plot = self.addPlot(
-            title=f"P({game.player_names[0]}: {game.action_names[0][0]}) across, "
-            f"P({game.player_names[1]}: {game.action_names[1][0]}) up"
+        plot = self.addPlot()
+        style_plot(
+            plot,
+            f"P({game.player_names[0]}: {game.action_names[0][0]}) across, "
+            f"P({game.player_names[1]}: {game.action_names[1][0]}) up",
+            self.scale,
         )
         plot.setAspectLocked(True)
         plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.05)
-        plot.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], pen=pg.mkPen("#888888"))
-        current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=1))
-        average = plot.plot(pen=pg.mkPen(player_colour(0), width=2.5))
+        plot.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], pen=pg.mkPen("#888888", width=self.scale))
+        current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
+        average = plot.plot(pen=pg.mkPen(player_colour(0), width=2.5 * self.scale))
         self.paths.append(("square", 0, current, average))
         if equilibrium is not None:
             plot.plot(
@@ -68,46 +102,76 @@ class SimplexView(pg.GraphicsLayoutWidget):
                 [equilibrium[1][0]],
                 pen=None,
                 symbol="star",
-                symbolSize=16,
+                symbolSize=16 * self.scale,
                 symbolBrush="#ffbf00",
             )
 
     def _panel(
         self, game: NormalFormGame, player: int, equilibrium: tuple[tuple[float, ...], ...] | None
     ) -> None:
-        actions = game.action_names[player]
-        title = game.player_names[player] + (" (first 3 actions)" if len(actions) > 3 else "")
-        plot = self.addPlot(title=title)
+        face = self.face(player)
+        actions = [game.action_names[player][a] for a in face]
+        title = game.player_names[player]
+        if game.num_actions[player] > 3:
+            title += f" (face {', '.join(actions)} of {game.num_actions[player]})"
+        plot = self.addPlot()
+        style_plot(plot, title, self.scale)
         plot.setAspectLocked(True)
         plot.hideAxis("left")
         plot.hideAxis("bottom")
-        if len(actions) == 2:
-            plot.plot([0, 1], [0, 0], pen=pg.mkPen("#888888", width=2))
+        if len(actions) == 1:
+            label = self._label(f"{actions[0]} (the only action)", (0.5, -0.3))
+            plot.addItem(label)
+            label.setPos(0.5, 0)
+            kind = "point"
+        elif len(actions) == 2:
+            plot.plot([0, 1], [0, 0], pen=pg.mkPen("#888888", width=2 * self.scale))
             for x, label in ((0, actions[1]), (1, actions[0])):
-                text = pg.TextItem(label, anchor=(0.5, -0.3), color="#333333")
+                text = self._label(label, (0.5, -0.3))
                 plot.addItem(text)
                 text.setPos(x, 0)
             kind = "segment"
         else:
             outline = np.vstack([CORNERS, CORNERS[:1]])
-            plot.plot(outline[:, 0], outline[:, 1], pen=pg.mkPen("#888888", width=1.5))
-            for corner, label, anchor in zip(CORNERS, actions[:3], ((1, 0), (0, 0), (0.5, 1)), strict=True):
-                text = pg.TextItem(label, anchor=anchor, color="#333333")
+            plot.plot(outline[:, 0], outline[:, 1], pen=pg.mkPen("#888888", width=1.5 * self.scale))
+            for corner, label, anchor in zip(CORNERS, actions, ((1, 0), (0, 0), (0.5, 1)), strict=True):
+                text = self._label(label, anchor)
                 plot.addItem(text)
                 text.setPos(*corner)
+            plot.setRange(xRange=(-0.12, 1.12), yRange=(-0.08, 0.95), padding=0)  # room for labels
             kind = "triangle"
-        current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=1))
-        average = plot.plot(pen=pg.mkPen(player_colour(player), width=2.5))
+        current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
+        average = plot.plot(pen=pg.mkPen(player_colour(player), width=2.5 * self.scale))
         self.paths.append((kind, player, current, average))
         if equilibrium is not None:
-            point = self._project(kind, np.array([equilibrium[player]]))
-            plot.plot(point[:, 0], point[:, 1], pen=None, symbol="star", symbolSize=16, symbolBrush="#ffbf00")
+            point = self._project(kind, np.array([equilibrium[player]])[:, list(face)])
+            if np.isfinite(point).all():
+                plot.plot(
+                    point[:, 0],
+                    point[:, 1],
+                    pen=None,
+                    symbol="star",
+                    symbolSize=16 * self.scale,
+                    symbolBrush="#ffbf00",
+                )
+
+    def _label(self, text: str, anchor: tuple[float, float]) -> pg.TextItem:
+        from PySide6.QtGui import QFont
+
+        item = pg.TextItem(text, anchor=anchor, color="#333333")
+        font = QFont()
+        font.setPointSizeF(9 * self.scale)
+        item.setFont(font)
+        return item
 
     @staticmethod
     def _project(kind: str, p: np.ndarray) -> np.ndarray:
+        """Strategies restricted to the drawn actions ``p`` (n, k) -> plane points (n, 2)."""
+        if kind == "point":
+            return np.column_stack([np.full(len(p), 0.5), np.zeros(len(p))])
         if kind == "segment":
             return np.column_stack([p[:, 0], np.zeros(len(p))])
-        return to_triangle(p[:, :3])
+        return to_triangle(p)
 
     def update_from(self, columns: dict[str, np.ndarray]) -> None:
         if self.game is None:
@@ -119,9 +183,8 @@ class SimplexView(pg.GraphicsLayoutWidget):
                     if x is not None and y is not None:
                         curve.setData(x[-keep:] if keep else x, y[-keep:] if keep else y)
                 continue
-            k = min(self.game.num_actions[player], 3)
             for curve, prefix, keep in ((current, "cur", CURRENT_TRAIL), (average, "avg", None)):
-                parts = [columns.get(f"{prefix}[{player}][{a}]") for a in range(k)]
+                parts = [columns.get(f"{prefix}[{player}][{a}]") for a in self.face(player)]
                 if any(part is None for part in parts):
                     continue
                 points = self._project(kind, np.column_stack(parts))
@@ -134,6 +197,6 @@ class SimplexView(pg.GraphicsLayoutWidget):
             return ()
         names = []
         for i in range(min(self.game.n_players, 3)):
-            for a in range(min(self.game.num_actions[i], 3)):
+            for a in self.face(i):
                 names += [f"avg[{i}][{a}]", f"cur[{i}][{a}]"]
         return tuple(names)

@@ -42,3 +42,17 @@ def action_pen(action: int, width: float = 2.0, dashed: bool = False, alpha: int
 
 def player_colour(player: int) -> str:
     return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+
+
+def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
+    """Title, grid and fonts of a plot; ``scale`` enlarges fonts (presentation mode)."""
+    from PySide6.QtGui import QFont
+
+    plot.setTitle(title, size=f"{9 * scale:.0f}pt")
+    plot.showGrid(x=True, y=True, alpha=0.2)
+    font = QFont()
+    font.setPointSizeF(8 * scale)
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        axis.setStyle(tickFont=font)
+        axis.label.setFont(font)

@@ -152,6 +152,9 @@ def test_convert_writes_files_that_read_back(capsys, tmp_path):
         (["solve", "random:zero-sum:90000x90000"], "GiB of payoffs"),
         (["solve", "rps", "--trace", "out.txt"], "write a .csv or a .json"),
         (["convert", "rps", "out.xlsx"], "cannot write"),
+        (["export", "rps", "--out", "figure.gif"], "written as .png, .svg or .pdf"),
+        (["export", "kuhn", "--out", "figure.png"], "game trees are solved with rmviz solve"),
+        (["export", "rps", "--out", "figure.png", "--data", "run.xlsx"], "written as .csv or .json"),
         (
             ["solve", "rps", "-a", "greedy-rm", "--updates", "alternating"],
             "use simultaneous updates",
@@ -251,3 +254,37 @@ def test_tree_errors_and_conversion(capsys, tmp_path):
     assert code == 2 and "--play applies to matrix-game algorithms" in err
     code, _, _ = run(capsys, "convert", "kuhn", str(tmp_path / "kuhn.efg"))
     assert code == 0 and read_game_file(tmp_path / "kuhn.efg").infosets[0][0] == "0"
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+def test_export_renders_a_figure_headless(capsys, tmp_path, suffix):
+    from tests.ui.test_window_features import assert_valid_figure
+
+    out = tmp_path / f"gaps{suffix}"
+    code, _, err = run(
+        capsys,
+        "export",
+        "rps-crash",
+        "-a",
+        "rm+",
+        "-n",
+        "2000",
+        "--figure",
+        "gaps",
+        "--out",
+        str(out),
+        "--size",
+        "700x400",
+        "--data",
+        str(tmp_path / "run.csv"),
+    )
+    assert code == 0, err
+    assert_valid_figure(out)
+    rows = [line for line in (tmp_path / "run.csv").read_text().splitlines() if not line.startswith("#")]
+    assert rows[-1].startswith("2000,")
+
+
+def test_export_size_is_checked(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["export", "rps", "--out", "x.png", "--size", "big"])
+    assert "is not a size like 1600x1000" in str(exit_info.value.code)

@@ -3,28 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from rmviz.games import catalog_game
-from rmviz.ui.main_window import MainWindow
-
-
-@pytest.fixture
-def window(qtbot):
-    shown = MainWindow(catalog_game("battle-of-partners"), autorun=False)
-    shown.errors = []
-    shown.show_error = shown.errors.append  # no modal dialogs in tests
-    shown.confirm_discard = lambda: True
-    qtbot.addWidget(shown)
-    yield shown
-    shown.shutdown()
-    assert shown.thread is None
-
-
-def iteration(window):
-    return window.thread.loop.latest()[1].iteration
+from tests.ui.conftest import iteration, make_window
 
 
 def test_edit_a_payoff_in_the_table_and_undo_it(window, qtbot):
@@ -119,9 +102,8 @@ def test_open_and_save_round_trip(window, tmp_path):
     assert window.document.game == catalog_game("battle-of-partners")
 
 
-def test_closing_during_a_run_stops_the_thread(qtbot):
-    shown = MainWindow(catalog_game("rps-crash"), autorun=True)
-    qtbot.addWidget(shown)
+def test_closing_during_a_run_stops_the_thread(qtbot, tmp_path):
+    shown = make_window(qtbot, tmp_path, "rps-crash", autorun=True)
     qtbot.waitUntil(lambda: iteration(shown) > 1000, timeout=5000)
     thread = shown.thread
     assert shown.close()
@@ -139,7 +121,7 @@ def test_unsaved_changes_are_confirmed_before_closing(window):
 
 def test_three_player_games_show_one_slice_at_a_time(window):
     window.load_catalog("three-player-pennies")
-    assert window.slices.isVisibleTo(window)
+    assert window.editor.slices.isVisibleTo(window)
     assert window.model.rowCount() == 2 and window.model.columnCount() == 2
     window.model.set_slice(2, 1)
     assert window.model.profile(0, 1) == (0, 1, 1)

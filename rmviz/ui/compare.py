@@ -1,0 +1,177 @@
+"""Compare mode: several algorithms on the same game at once, their curves overlaid.
+
+Each checked preset gets its own solver and worker thread (the numba kernels release the
+GIL, so they run side by side); the plots put every algorithm's exploitability, CCE gap and
+CE gap on shared log-log axes, one colour per algorithm, against iterations (not time), so
+the comparison is per iteration whatever each one costs. Play mode, update schedule and
+seed come from the solver panel (greedy weights always update simultaneously).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rmviz.errors import RmvizError
+from rmviz.games.normal_form import NormalFormGame
+from rmviz.runner.worker import SolverThread
+from rmviz.solvers.config import PRESETS, SolverConfig, preset
+from rmviz.solvers.regret_minimizer import RegretMinimizer
+from rmviz.ui.style import PLAYER_COLOURS, style_plot
+
+COMPARED_METRICS = {"exploitability": "exploitability (NashConv/n)", "cce_gap": "CCE gap", "ce_gap": "CE gap"}
+DEFAULT_CHECKED = ("rm", "rm+", "predictive-rm+", "greedy-rm")
+
+
+class CompareView(QWidget):
+    """Algorithms to check on the left, overlaid gap plots on the right."""
+
+    error = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game: NormalFormGame | None = None
+        self.base: SolverConfig = preset("rm")
+        self.threads: dict[str, SolverThread] = {}
+        self.running = False
+        self.stale = True  # solvers not built for the current game and settings yet
+        self.algorithms = QListWidget()
+        for name, (description, _) in PRESETS.items():
+            item = QListWidgetItem(name)
+            item.setToolTip(description)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if name in DEFAULT_CHECKED else Qt.CheckState.Unchecked)
+            self.algorithms.addItem(item)
+        self.algorithms.itemChanged.connect(lambda _item: self.restart())
+        self.algorithms.setMaximumWidth(190)
+        self.run_button = QPushButton("Run all")
+        self.run_button.clicked.connect(self.toggle_run)
+        reset = QPushButton("Reset")
+        reset.clicked.connect(self.restart)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        side = QVBoxLayout()
+        side.addWidget(QLabel("Algorithms"))
+        side.addWidget(self.algorithms, stretch=1)
+        side.addWidget(self.run_button)
+        side.addWidget(reset)
+        side.addWidget(self.status)
+        self.plots = pg.GraphicsLayoutWidget()
+        layout = QHBoxLayout(self)
+        layout.addLayout(side)
+        layout.addWidget(self.plots, stretch=1)
+        self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}
+        self.scale = 1.0
+
+    def checked(self) -> list[str]:
+        return [
+            self.algorithms.item(k).text()
+            for k in range(self.algorithms.count())
+            if self.algorithms.item(k).checkState() == Qt.CheckState.Checked
+        ]
+
+    def set_checked(self, names: list[str]) -> None:
+        self.algorithms.blockSignals(True)
+        for k in range(self.algorithms.count()):
+            item = self.algorithms.item(k)
+            item.setCheckState(Qt.CheckState.Checked if item.text() in names else Qt.CheckState.Unchecked)
+        self.algorithms.blockSignals(False)
+        self.restart()
+
+    def set_game(self, game: NormalFormGame, base: SolverConfig) -> None:
+        """Compare on ``game`` with the panel's play mode, schedule and seed; the solvers are
+        built when the view is next shown (:meth:`activate`)."""
+        self.stop()
+        self.game, self.base = game, base
+        self.running = False
+        self.stale = True
+        self.run_button.setText("Run all")
+
+    def activate(self) -> None:
+        """Build the solvers if the game or settings changed since the last time."""
+        if self.stale:
+            self.restart()
+
+    def set_scale(self, scale: float) -> None:
+        self.scale = scale
+        self._build_plots()
+
+    def restart(self) -> None:
+        """Fresh solvers for the checked algorithms (running again if they were)."""
+        self.stop()
+        if self.game is None:
+            return
+        self.stale = False
+        problems = []
+        for name in self.checked():
+            updates = "simultaneous" if PRESETS[name][1].get("weighting") == "greedy" else self.base.updates
+            try:
+                config = preset(
+                    name, play=self.base.play, updates=updates, seed=self.base.seed, device=self.base.device
+                )
+                thread = SolverThread(RegretMinimizer(self.game, config))
+            except RmvizError as error:
+                problems.append(f"{name}: {error}")
+                continue
+            thread.start()
+            if self.running:
+                thread.loop.run()
+            self.threads[name] = thread
+        self.status.setText("\n".join(problems))
+        self._build_plots()
+        self.run_button.setText("Pause all" if self.running else "Run all")
+
+    def toggle_run(self) -> None:
+        self.activate()
+        self.running = not self.running
+        for thread in self.threads.values():
+            thread.loop.run() if self.running else thread.loop.pause()
+        self.run_button.setText("Pause all" if self.running else "Run all")
+
+    def pause(self) -> None:
+        if self.running:
+            self.toggle_run()
+
+    def stop(self) -> None:
+        for thread in self.threads.values():
+            thread.shutdown()
+        self.threads = {}
+
+    def _build_plots(self) -> None:
+        self.plots.clear()
+        self.curves = {}
+        k = self.scale
+        for col, (metric, label) in enumerate(COMPARED_METRICS.items()):
+            plot = self.plots.addPlot(row=0, col=col)
+            style_plot(plot, f"{label} (log-log)", k)
+            plot.setLogMode(x=True, y=True)
+            plot.setLabel("bottom", "iteration")
+            legend = plot.addLegend(offset=(10, -10)) if col == 0 else None
+            for index, name in enumerate(self.threads):
+                pen = pg.mkPen(PLAYER_COLOURS[index % len(PLAYER_COLOURS)], width=2 * k)
+                self.curves[metric, name] = plot.plot(pen=pen, name=name)
+            if legend is not None:
+                legend.setLabelTextSize(f"{8 * k:.0f}pt")
+
+    def redraw(self) -> None:
+        """Redraw every algorithm's curves from its trace (the window's timer calls this)."""
+        for name, thread in self.threads.items():
+            if thread.loop.error:
+                message, thread.loop.error = thread.loop.error, None
+                self.error.emit(f"{name}: {message}")
+            iterations, columns = thread.loop.trace_columns(tuple(COMPARED_METRICS))
+            x = iterations.astype(np.float64)
+            for metric in COMPARED_METRICS:
+                y = columns[metric]
+                keep = np.isfinite(y) & (y > 0)
+                self.curves[metric, name].setData(x[keep], y[keep])

@@ -1,0 +1,120 @@
+"""Figures for slides: any widget (a plot, the whole dashboard) as PNG, SVG or PDF.
+
+The graphics scenes of the widget's plots paint themselves onto the chosen device, so SVG
+and PDF get vector paths and text (pyqtgraph items paint with ``QPainter``), and the output
+always has a white background whatever the screen's theme. This replaces pyqtgraph's own exporters:
+its SVG exporter walks the scene itself and broke with PySide6 6.12 (the issue's note).
+PNG takes a size in pixels and a DPI: the widget is laid out at ``size`` and drawn scaled by
+``dpi / 96``, with the DPI written into the file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QPoint, QRect, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPicture
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
+
+from rmviz.errors import RmvizError
+
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+SCREEN_DPI = 96
+
+
+def export_widget(
+    widget: QWidget, path: str | Path, size: tuple[int, int] | None = None, dpi: int = SCREEN_DPI
+) -> Path:
+    """Write ``widget`` to ``path`` (.png, .svg or .pdf) and return the path.
+
+    ``size`` (pixels) lays a top-level widget out at that size first (off screen when it is
+    not shown; given back its size afterwards); without it the widget is drawn as it is.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FIGURE_SUFFIXES:
+        raise RmvizError(f"{path.name}: figures are written as .png, .svg or .pdf")
+    if not 10 <= dpi <= 2400:
+        raise RmvizError(f"a DPI of {dpi} is outside 10-2400")
+    if not path.parent.is_dir():
+        raise RmvizError(f"cannot write {path}: the folder {path.parent} does not exist")
+    shown = widget.size()
+    if size is not None:
+        if widget.parentWidget() is not None:
+            raise ValueError("only a top-level widget can be exported at a chosen size")
+        if not widget.isVisible():  # lay it out without showing it on screen
+            widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+            widget.show()
+        widget.resize(*size)
+        QApplication.processEvents()  # let the layout settle at the new size
+    width, height = widget.width(), widget.height()
+    try:
+        if suffix == ".png":
+            ratio = dpi / SCREEN_DPI
+            image = QImage(round(width * ratio), round(height * ratio), QImage.Format.Format_ARGB32)
+            image.fill(Qt.GlobalColor.white)
+            picture = QPicture()  # record at screen scale, replay scaled: text scales with the rest
+            _paint(widget, picture)
+            painter = QPainter(image)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.scale(ratio, ratio)
+            painter.drawPicture(0, 0, picture)
+            painter.end()
+            # after painting: drawPicture rescales by the device's DPI
+            image.setDotsPerMeterX(round(dpi / 0.0254))
+            image.setDotsPerMeterY(round(dpi / 0.0254))
+            ok = image.save(str(path))
+        elif suffix == ".svg":
+            generator = QSvgGenerator()
+            generator.setFileName(str(path))
+            generator.setSize(QSize(width, height))
+            generator.setViewBox(QRect(0, 0, width, height))
+            generator.setTitle(widget.windowTitle() or "rmviz figure")
+            generator.setDescription("made with rmviz")
+            generator.setResolution(SCREEN_DPI)
+            _paint(widget, generator)
+            ok = path.exists()
+        else:
+            writer = QPdfWriter(str(path))
+            writer.setResolution(SCREEN_DPI)  # one widget pixel = one PDF pixel (1/96 inch)
+            writer.setPageLayout(
+                QPageLayout(
+                    QPageSize(
+                        QSizeF(width * 72 / SCREEN_DPI, height * 72 / SCREEN_DPI), QPageSize.Unit.Point
+                    ),
+                    QPageLayout.Orientation.Portrait,
+                    QMarginsF(0, 0, 0, 0),
+                )
+            )
+            writer.setTitle(widget.windowTitle() or "rmviz figure")
+            writer.setCreator("rmviz")
+            _paint(widget, writer)
+            ok = path.exists()
+    finally:
+        if size is not None:
+            widget.resize(shown)
+    if not ok:
+        raise RmvizError(f"cannot write {path}")
+    return path
+
+
+def _paint(widget: QWidget, device: object) -> None:
+    """Paint the graphics views inside ``widget`` (or ``widget`` itself when it is one) at
+    their places, white behind. Scenes are rendered directly: ``QWidget.render`` on a
+    ``QGraphicsView`` mis-scales its viewport on devices other than the screen."""
+    painter = QPainter(device)  # type: ignore[arg-type]
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    painter.fillRect(0, 0, widget.width(), widget.height(), Qt.GlobalColor.white)
+    views = [widget] if isinstance(widget, QGraphicsView) else widget.findChildren(QGraphicsView)
+    for view in views:
+        if not view.isVisibleTo(widget) and view is not widget:
+            continue
+        corner = view.mapTo(widget, QPoint(0, 0)) if view is not widget else QPoint(0, 0)
+        viewport = view.viewport().rect()
+        source = view.mapToScene(viewport).boundingRect()
+        view.scene().render(
+            painter, QRectF(corner.x(), corner.y(), viewport.width(), viewport.height()), source
+        )
+    painter.end()

@@ -1,0 +1,89 @@
+"""The empirical joint distribution of play as a heatmap (two-player games).
+
+Cell (a, b) is the weight of the iterations in which the row player played ``a`` and the
+column player ``b`` (the product of the two mixed strategies in expected play), normalised:
+the distribution ``z`` that the CCE and CE gaps measure (Hart & Mas-Colell 2000). A product
+distribution (rank one) is a Nash equilibrium candidate; mass spread along anti-diagonals
+that no product explains is correlation, which is what a correlated equilibrium can use.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QFont
+
+from rmviz.games.normal_form import NormalFormGame
+from rmviz.ui.style import style_plot
+
+MAX_LABELLED = 8  # cells show their probability up to 8 x 8
+
+
+class JointView(pg.GraphicsLayoutWidget):
+    """A heatmap of ``snapshot.joint``; :meth:`update_from` redraws."""
+
+    def __init__(self, parent: object = None, scale: float = 1.0) -> None:
+        super().__init__(parent)
+        self.scale = scale
+        self.game: NormalFormGame | None = None
+        self.image: pg.ImageItem | None = None
+        self.labels: list[list[pg.TextItem]] = []
+        self.plot: pg.PlotItem | None = None
+
+    def set_scale(self, scale: float) -> None:
+        self.scale = scale
+        if self.game is not None:
+            self.set_game(self.game)
+
+    def set_game(self, game: NormalFormGame) -> None:
+        self.clear()
+        self.game, self.image, self.labels = game, None, []
+        self.plot = self.addPlot()
+        if game.n_players != 2:
+            style_plot(self.plot, "joint distribution: shown for two-player games", self.scale)
+            self.plot.hideAxis("left")
+            self.plot.hideAxis("bottom")
+            return
+        rows, columns = game.num_actions
+        style_plot(self.plot, "joint distribution of play", self.scale)
+        self.plot.invertY(True)
+        self.plot.setAspectLocked(False)
+        self.plot.setMouseEnabled(False, False)
+        self.image = pg.ImageItem(np.zeros((columns, rows)))
+        self.image.setColorMap(pg.colormap.get("viridis"))
+        self.image.setLevels((0.0, 1.0))
+        self.plot.addItem(self.image)
+        left, bottom = self.plot.getAxis("left"), self.plot.getAxis("bottom")
+        left.setTicks([[(r + 0.5, name) for r, name in enumerate(game.action_names[0])]])
+        bottom.setTicks([[(c + 0.5, name) for c, name in enumerate(game.action_names[1])]])
+        left.setLabel(game.player_names[0])
+        bottom.setLabel(game.player_names[1])
+        self.plot.setRange(xRange=(0, columns), yRange=(0, rows), padding=0)
+        if rows <= MAX_LABELLED and columns <= MAX_LABELLED:
+            font = QFont()
+            font.setPointSizeF(9 * self.scale)
+            for r in range(rows):
+                line = []
+                for c in range(columns):
+                    text = pg.TextItem("", anchor=(0.5, 0.5), color="w")
+                    text.setFont(font)
+                    text.setPos(c + 0.5, r + 0.5)
+                    self.plot.addItem(text)
+                    line.append(text)
+                self.labels.append(line)
+
+    def update_from(self, joint: np.ndarray | None) -> None:
+        """Draw the joint distribution (``None``: not tracked for this run)."""
+        if self.image is None or self.plot is None:
+            return
+        if joint is None:
+            self.plot.setTitle("joint distribution: not tracked for this game size")
+            return
+        total = joint.sum()
+        z = joint / total if total > 0 else joint
+        self.image.setImage(z.T, levels=(0.0, max(float(z.max()), 1e-12)), autoLevels=False)
+        peak = float(z.max())
+        for r, line in enumerate(self.labels):
+            for c, text in enumerate(line):
+                text.setText(f"{z[r, c]:.2f}")
+                text.setColor("#111111" if z[r, c] > 0.6 * peak else "#ffffff")

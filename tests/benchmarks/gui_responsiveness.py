@@ -1,0 +1,123 @@
+"""Is the window responsive while the solver runs flat out?
+
+Opens the real main window (offscreen unless a display is set) on a small game with the
+solver at full speed, and meanwhile asks the Qt event loop to run a probe every 10 ms.
+A probe's latency is how late it runs: time the GUI thread could not answer a click. The
+script reports the latency's median, 99th percentile and maximum after the first second
+(start-up: the window's first layout, numba loading its kernels), the worst probe of that
+first second on a line of its own, the redraws per second,
+and the growth of the process's resident memory from the first second to the end of the
+run (the trace and snapshots must stay bounded).
+
+Targets (issue 4): p99 latency < 50 ms, memory growth < 50 MB over 1e7 iterations.
+
+    python tests/benchmarks/gui_responsiveness.py [--game rps-crash] [--iterations 1e7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+PROBE_MS = 10
+
+
+def rss_mb() -> float:
+    """Resident memory now, in MB (Linux /proc; the peak from getrusage elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="rps-crash")
+    parser.add_argument("--iterations", type=float, default=1e7)
+    parser.add_argument("--speed", type=float, default=None, help="iterations per second (default: full)")
+    parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds")
+    args = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from rmviz.formats import load_game
+    from rmviz.ui.main_window import MainWindow
+
+    app = QApplication(sys.argv[:1])
+    folder = Path(tempfile.mkdtemp())
+    window = MainWindow(
+        load_game(args.game),
+        settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
+        autosave_path=folder / "autosave.json",
+    )
+    window.show()
+    window.thread.loop.set_speed(args.speed)
+    latencies: list[tuple[float, float]] = []  # (seconds since start, lateness)
+    redraws = 0
+    original_redraw = window.redraw
+
+    def counted_redraw() -> None:
+        nonlocal redraws
+        redraws += 1
+        original_redraw()
+
+    window.timer.timeout.disconnect()
+    window.timer.timeout.connect(counted_redraw)
+    state = {"due": time.perf_counter() + PROBE_MS / 1000, "baseline": None, "start": time.perf_counter()}
+
+    def probe() -> None:
+        now = time.perf_counter()
+        latencies.append((now - state["start"], max(0.0, now - state["due"])))
+        iteration = window.thread.loop.solver.iteration if window.thread else 0
+        if state["baseline"] is None and now - state["start"] > 1.0:
+            state["baseline"] = (rss_mb(), iteration, now)
+        if iteration >= args.iterations or now - state["start"] > args.timeout:
+            app.exit(0)  # not quit(): Qt 6 closes the windows first
+            return
+        state["due"] = time.perf_counter() + PROBE_MS / 1000
+        QTimer.singleShot(PROBE_MS, probe)
+
+    QTimer.singleShot(PROBE_MS, probe)
+    app.exec()
+    end = time.perf_counter()
+    iterations = window.thread.loop.solver.iteration
+    trace_points, trace_kb = len(window.thread.loop.trace), window.thread.loop.trace.nbytes() / 1e3
+    memory_end = rss_mb()
+    window.shutdown()
+    base_memory, base_iteration, base_time = state["baseline"] or (memory_end, 0, state["start"])
+    times, delays = np.array(latencies).T
+    lat = delays[times > 1.0] * 1000  # after the first second (window start-up, numba loading)
+    p99 = float(np.percentile(lat, 99))
+    first = delays[times <= 1.0] * 1000
+    growth = memory_end - base_memory
+    print(
+        f"game {args.game}: {iterations:,} iterations in {end - state['start']:.1f} s "
+        f"({(iterations - base_iteration) / (end - base_time):,.0f} it/s while drawing)"
+    )
+    print(
+        f"event-loop latency after 1 s: median {np.median(lat):.2f} ms, p99 {p99:.2f} ms, "
+        f"max {lat.max():.1f} ms over {lat.size} probes (target p99 < 50 ms)"
+    )
+    print(f"event-loop latency in the first second: max {first.max():.1f} ms over {first.size} probes")
+    print(f"redraws: {redraws / (end - state['start']):.0f} per second")
+    print(
+        f"resident memory: {base_memory:.0f} MB after 1 s -> {memory_end:.0f} MB at the end: "
+        f"growth {growth:+.1f} MB (target < 50 MB); the trace holds {trace_points} points, {trace_kb:.0f} kB"
+    )
+    ok = p99 < 50 and growth < 50 and iterations >= args.iterations
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

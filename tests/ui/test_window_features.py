@@ -1,0 +1,248 @@
+"""Editing structure, solver parameters, export, compare, presentation, recent files, autosave."""
+
+from __future__ import annotations
+
+import csv
+import json
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtSvg import QSvgRenderer
+
+from rmviz.games import catalog_game
+from tests.ui.conftest import iteration, make_window
+
+
+def assert_valid_figure(path, min_size=(100, 100)):
+    """The file opens as what its extension says (PNG decoded, SVG parsed and rendered, PDF
+    with a page and an end-of-file marker)."""
+    data = path.read_bytes()
+    if path.suffix == ".png":
+        image = QImage(str(path))
+        assert not image.isNull() and image.width() >= min_size[0] and image.height() >= min_size[1]
+        # not blank: a plot has more than the background colour
+        assert len({image.pixel(x, image.height() // 2) for x in range(0, image.width(), 3)}) > 2
+    elif path.suffix == ".svg":
+        root = ET.fromstring(data)
+        assert root.tag.endswith("svg")
+        assert QSvgRenderer(str(path)).isValid()
+        assert data.count(b"<polyline") + data.count(b"<path") > 5  # vector curves, not one image
+    else:
+        assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+        assert b"/Type /Page" in data and len(data) > 2000
+
+
+# -- the matrix editor's structure ---------------------------------------------------------------
+def test_add_rename_and_remove_actions_through_the_editor(window):
+    editor = window.editor
+    editor.ask_text = lambda *_args: "Opera"
+    editor._try(lambda: window.document.add_action(0))
+    assert window.model.rowCount() == 3
+    editor.ask_rename_action(True, 2)
+    assert window.document.game.action_names[0] == ("Cinema", "Dancing", "Opera")
+    assert window.model.headerData(2, Qt.Orientation.Vertical) == "Opera"
+    editor._try(lambda: window.document.remove_action(1, 0))
+    assert window.document.game.num_actions == (3, 1)
+    editor._try(lambda: window.document.remove_action(1, 0))  # the last one is refused
+    assert "needs at least one action" in window.errors[-1]
+    for _ in range(3):
+        window.document.undo()
+    assert window.document.game == catalog_game("battle-of-partners")
+
+
+def test_add_and_remove_a_player_keeps_the_others_payoffs(window):
+    before = window.document.game
+    window.editor._try(window.document.add_player)
+    game = window.document.game
+    assert game.n_players == 3 and game.num_actions == (2, 2, 1)
+    np.testing.assert_array_equal(game.payoffs[:2, :, :, 0], before.payoffs)
+    assert window.editor.slices.isVisibleTo(window)
+    window.editor.ask_item = lambda *_args: 2
+    window.editor.ask_remove_player()
+    assert window.document.game == before
+    window.editor.ask_remove_player()  # two players left: refused
+    assert "at least two players" in window.errors[-1]
+
+
+def test_rename_a_player_and_refuse_an_empty_name(window):
+    window.editor.ask_text = lambda _title, label, _text: "Alice" if "Cat" in label else " "
+    window.editor.ask_rename_player()
+    assert window.document.game.player_names == ("Alice", "Dee")
+    assert "cannot be empty" in window.errors[-1]
+
+
+def test_copy_paste_and_delete_with_the_keyboard(window, qtbot):
+    table = window.editor.table
+    selection = table.selectionModel()
+    selection.select(window.model.index(0, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    selection.select(window.model.index(0, 1), QItemSelectionModel.SelectionFlag.Select)
+    window.editor.copy_selection()
+    assert QGuiApplication.clipboard().text() == "10, 7\t2, 2\n"
+    selection.select(window.model.index(1, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    window.editor.paste_clipboard()
+    np.testing.assert_array_equal(window.document.game.payoffs[:, 1, :], [[10, 2], [7, 2]])
+    selection.select(window.model.index(1, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    window.editor.clear_selection()
+    assert window.document.game.payoffs[:, 1, 0].tolist() == [0, 0]
+    window.document.undo()
+    window.document.undo()
+    assert window.document.game == catalog_game("battle-of-partners")
+
+
+# -- the solver panel ----------------------------------------------------------------------------
+def test_parameters_reach_the_solver_and_bad_ones_are_refused(window):
+    panel = window.panel
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("discounted-rm"))
+    assert panel.parameters["alpha"].isVisibleTo(window)
+    assert not panel.parameters["inertia"].isVisibleTo(window)
+    panel.parameters["alpha"].setText("3")
+    panel.parameters["alpha"].editingFinished.emit()
+    assert window.thread.loop.solver.config.alpha == 3.0
+    panel.parameters["gamma"].setText("two")
+    panel.parameters["gamma"].editingFinished.emit()
+    assert "'two' is not a number" in panel.problem.text()
+    assert window.thread.loop.solver.config.alpha == 3.0  # the last valid run goes on
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("greedy-rm"))
+    assert not panel.updates.isEnabled() and panel.updates.currentText() == "simultaneous"
+    assert panel.config().weighting == "greedy"
+
+
+def test_speed_limit_slows_the_run(window, qtbot):
+    window.panel.speed.setCurrentIndex(window.panel.speed.findText("100 it/s"))
+    window.toggle_run()
+    qtbot.wait(500)
+    assert 10 <= iteration(window) <= 150
+
+
+def test_metric_cadence_sets_the_trace_grid(window):
+    window.panel.cadence.setCurrentIndex(0)
+    assert window.thread.loop.trace.points_per_decade == 50
+
+
+# -- views ---------------------------------------------------------------------------------------
+def test_joint_heatmap_shows_the_snapshot_joint(window, qtbot):
+    window.step(300)
+    qtbot.waitUntil(lambda: iteration(window) == 300, timeout=5000)
+    window.redraw()
+    joint = window.thread.loop.latest()[1].joint
+    shown = window.joint.image.image.T  # drawn transposed (x = column action)
+    np.testing.assert_allclose(shown, joint / joint.sum())
+    assert window.joint.labels[0][0].toPlainText() == f"{joint[0, 0] / joint.sum():.2f}"
+
+
+def test_simplex_face_for_more_than_three_actions(window, qtbot):
+    window.load_random("zero-sum", (5, 5))
+    assert window.faces.isVisibleTo(window)
+    combo = window.faces.layout().itemAt(0).widget()
+    combo.setCurrentIndex(combo.findText("Player 1: 2, 4, 5"))
+    assert window.simplex.face(0) == (1, 3, 4)
+    assert "avg[0][4]" in window.simplex.column_names()
+
+
+def test_compare_mode_runs_every_checked_algorithm(window, qtbot):
+    window.tabs.setCurrentWidget(window.compare)
+    window.compare.set_checked(["rm", "rm+", "greedy-rm"])
+    window.toggle_run()  # Space runs the visible tab
+    assert set(window.compare.threads) == {"rm", "rm+", "greedy-rm"}
+    qtbot.waitUntil(
+        lambda: all(t.loop.latest()[1].iteration > 200 for t in window.compare.threads.values()), timeout=5000
+    )
+    window.redraw()
+    for name in ("rm", "rm+", "greedy-rm"):
+        curve = window.compare.curves["exploitability", name]
+        assert len(curve.xData) > 10 and np.all(curve.yData > 0)
+    assert window.thread.loop.running is False  # the single run waits while comparing
+    window.tabs.setCurrentWidget(window.dashboard)
+    assert not window.compare.running
+
+
+def test_presentation_mode_scales_and_comes_back(window):
+    font = QGuiApplication.font().pointSizeF()
+    window.toggle_presentation()
+    assert window.plots.scale == 2.0 and window.simplex.scale == 2.0
+    assert QGuiApplication.font().pointSizeF() == pytest.approx(1.5 * font)
+    pen = window.plots.curves["avg[0][0]"].opts["pen"]
+    assert pen.widthF() == 4.0
+    window.toggle_presentation()
+    assert window.plots.scale == 1.0 and QGuiApplication.font().pointSizeF() == pytest.approx(font)
+
+
+# -- export ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+@pytest.mark.parametrize("figure", ["dashboard", "gaps", "simplex"])
+def test_export_figures_write_valid_files(window, qtbot, tmp_path, figure, suffix):
+    window.step(2000)
+    qtbot.waitUntil(lambda: iteration(window) == 2000, timeout=5000)
+    path = tmp_path / f"{figure}{suffix}"
+    assert window.export_figure(path, figure, size=(800, 500), dpi=144)
+    assert_valid_figure(path)
+    if suffix == ".png":
+        assert QImage(str(path)).width() == 1200  # 800 px at 144 / 96
+
+
+def test_export_compare_and_refuse_a_bad_suffix(window, qtbot, tmp_path):
+    assert window.export_figure(tmp_path / "compare.svg", "compare")
+    assert_valid_figure(tmp_path / "compare.svg")
+    assert not window.export_figure(tmp_path / "figure.gif", "gaps")
+    assert "written as .png, .svg or .pdf" in window.errors[-1]
+
+
+def test_export_run_data_with_config_and_seed(window, qtbot, tmp_path):
+    window.panel.seed.setValue(7)
+    window.step(1000)
+    qtbot.waitUntil(lambda: iteration(window) == 1000, timeout=5000)
+    assert window.export_data(tmp_path / "run.json")
+    data = json.loads((tmp_path / "run.json").read_text())
+    assert data["seed"] == 7 and data["config"]["algorithm"] == "rm"
+    assert data["trace"]["iteration"][-1] == 1000
+    assert "average[Cat][Cinema]" in data["trace"]
+    assert window.export_data(tmp_path / "run.csv")
+    lines = (tmp_path / "run.csv").read_text().splitlines()
+    assert lines[0].startswith("# rmviz") and any(line.startswith("# seed: 7") for line in lines)
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    assert rows[-1]["iteration"] == "1000"
+    assert float(rows[-1]["exploitability"]) == pytest.approx(data["trace"]["exploitability"][-1])
+
+
+# -- files ----------------------------------------------------------------------------------------
+def test_open_recent_lists_opened_and_saved_files(window, tmp_path):
+    path = tmp_path / "partners.json"
+    assert window.save_file(path)
+    window.load_catalog("rps")
+    assert window.recent_files() == [str(path.resolve())]
+    window._fill_recent()
+    action = window.recent_menu.actions()[0]
+    assert action.text() == str(path.resolve())
+    action.trigger()
+    assert window.document.game == catalog_game("battle-of-partners")
+    assert not window.document.modified
+
+
+def test_autosave_is_offered_back_after_a_crash(qtbot, tmp_path):
+    crashed = make_window(qtbot, tmp_path)
+    crashed.model.setData(crashed.model.index(0, 0), "42, 1")
+    crashed.autosave()
+    crashed.shutdown()  # no closeEvent: as if the process died
+    assert (tmp_path / "autosave.json").exists()
+
+    restarted = make_window(qtbot, tmp_path)
+    asked = []
+    restarted.confirm_restore = lambda title: asked.append(title) or True
+    assert restarted.offer_restore()
+    assert asked == ["Battle of the Partners"]
+    assert restarted.document.game.payoffs[0, 0, 0] == 42 and restarted.document.modified
+    restarted.document.undo()  # the restore is an undoable step
+    assert restarted.document.game.payoffs[0, 0, 0] == 10
+    assert restarted.close()
+    assert not (tmp_path / "autosave.json").exists()
+
+
+def test_declining_a_restore_discards_the_autosave(qtbot, tmp_path):
+    (tmp_path / "autosave.json").write_text("not json")
+    shown = make_window(qtbot, tmp_path)
+    assert not shown.offer_restore()  # unreadable: dropped silently
+    assert not (tmp_path / "autosave.json").exists()
+    shown.shutdown()
