@@ -20,6 +20,7 @@ import numpy as np
 from rmviz.errors import RmvizError
 from rmviz.runner.trace import Trace
 
+GUI_WAIT_SECONDS = 0.2  # the longest a GIL-holding solver waits for a redraw to end
 METRIC_NAMES = ("exploitability", "nash_conv", "cce_gap", "ce_gap", "eps_bound", "welfare", "potential")
 
 
@@ -56,6 +57,13 @@ class RunLoop:
         self._version = 0
         self.error: str | None = None
         self.iterations_per_second = 0.0
+        # A solver that holds the GIL while it steps (NumPy on small arrays: n-player expected
+        # play) makes the GUI thread wait for the GIL at every Qt call of a repaint (seconds
+        # per frame). Such a solver sleeps as long as each chunk took, and waits between
+        # chunks while the GUI says it is drawing; kernels that release the GIL run on.
+        self._gui_idle = threading.Event()
+        self._gui_idle.set()
+        self._yield_to_gui = not getattr(solver, "releases_gil", False)
 
     # -- commands (GUI thread) -------------------------------------------------------------
     def run(self) -> None:
@@ -90,6 +98,10 @@ class RunLoop:
     def set_speed(self, iterations_per_second: float | None) -> None:
         with self._condition:
             self._speed = iterations_per_second
+
+    def gui_drawing(self, drawing: bool) -> None:
+        """The GUI starts (True) or ends (False) a redraw and its repaint."""
+        self._gui_idle.clear() if drawing else self._gui_idle.set()
 
     @property
     def running(self) -> bool:
@@ -131,6 +143,8 @@ class RunLoop:
             count = max(
                 1, min(count, self.trace.next_iteration - self.solver.iteration)
             )  # land on grid points
+            if self._yield_to_gui:
+                self._gui_idle.wait(GUI_WAIT_SECONDS)
             started = time.perf_counter()
             try:
                 self.solver.step(count)
@@ -162,6 +176,8 @@ class RunLoop:
             if speed:
                 time.sleep(max(0.0, count / speed - elapsed))
                 chunk = max(1, min(chunk, int(speed * self.frame_seconds) or 1))
+            elif self._yield_to_gui:
+                time.sleep(elapsed)  # half the time without the GIL: the window stays usable
 
     def _publish(self, metrics: bool) -> None:
         self._latest = self.solver.snapshot(metrics=metrics)

@@ -126,6 +126,9 @@ class RegretMinimizer:
         self.greedy_floor = floor
         self.inertia = config.inertia if config.inertia is not None else 0.1 * max(game.payoff_range, 1e-12)
         self._kernel = compiled.kernel_for(self)
+        # True when iterations run in a numba kernel without the GIL (the GUI's worker
+        # thread then need not step aside while the window repaints)
+        self.releases_gil = self._kernel is not None
         self.reset(config.seed)
 
     # -- Solver protocol -----------------------------------------------------------------

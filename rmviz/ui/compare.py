@@ -163,6 +163,10 @@ class CompareView(QWidget):
             if legend is not None:
                 legend.setLabelTextSize(f"{8 * k:.0f}pt")
 
+    def summary(self) -> str:
+        """Each algorithm's iteration, for the status bar."""
+        return "  ".join(f"{name}: {t.loop.latest()[1].iteration:,}" for name, t in self.threads.items())
+
     def redraw(self) -> None:
         """Redraw every algorithm's curves from its trace (the window's timer calls this)."""
         for name, thread in self.threads.items():

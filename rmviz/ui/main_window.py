@@ -167,6 +167,7 @@ class MainWindow(QMainWindow):
         self.timer.timeout.connect(self._tick)
         self.timer.start(REDRAW_MS)
         self._tick_started = 0.0
+        self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
         self.autosave_timer = QTimer(self)
         self.autosave_timer.timeout.connect(self.autosave)
         self.autosave_timer.start(AUTOSAVE_MS)
@@ -191,7 +192,7 @@ class MainWindow(QMainWindow):
         self.undo_action = self._action(edit, "&Undo", self.document.undo, keys.Undo)
         self.redo_action = self._action(edit, "&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"))
         edit.addSeparator()
-        self._action(edit, "Add &Player", lambda: self.editor._try(self.document.add_player))
+        self._action(edit, "Add &Player", lambda: self.editor.attempt(self.document.add_player))
         self._action(edit, "Remove Player...", self.editor.ask_remove_player)
         self._action(edit, "Rename Player...", self.editor.ask_rename_player)
         games = self.menuBar().addMenu("&Game")
@@ -279,20 +280,36 @@ class MainWindow(QMainWindow):
 
     def _tick(self) -> None:
         """The redraw timer's slot. Redrawing and the repaint it causes take the GUI thread
-        for a while (C); the timer then waits at least 2 C, so the event loop stays free two
-        thirds of the time however slow painting is on this machine."""
+        for a while (C, smoothed over recent ticks); the timer then waits at least 1.5 C, so
+        the event loop stays free most of the time however slow painting is here."""
         self._tick_started = time.perf_counter()
+        for loop in self._loops():
+            loop.gui_drawing(True)
         self.redraw()
-        QTimer.singleShot(0, self._pace)  # runs after the repaint the redraw queued
+        # a 1 ms timer fires after the posted (low-priority) repaint the redraw queued;
+        # a 0 ms one would be a posted call and run before it
+        QTimer.singleShot(1, self._pace)
 
     def _pace(self) -> None:
+        for loop in self._loops():
+            loop.gui_drawing(False)
         cost_ms = (time.perf_counter() - self._tick_started) * 1000
-        self.timer.setInterval(max(REDRAW_MS, min(500, round(2 * cost_ms))))
+        self._redraw_ms = 0.7 * self._redraw_ms + 0.3 * cost_ms
+        self.timer.setInterval(max(REDRAW_MS, min(500, round(1.5 * self._redraw_ms))))
+
+    def _loops(self) -> list:
+        """The run loops drawn now (the single run's, or compare mode's)."""
+        if self.tabs.currentWidget() is self.compare:
+            return [thread.loop for thread in self.compare.threads.values()]
+        return [self.thread.loop] if self.thread is not None else []
 
     def redraw(self) -> None:
         """Draw the newest snapshot and the trace."""
         if self.tabs.currentWidget() is self.compare:
             self.compare.redraw()
+            self.iteration_label.setText(self.compare.summary())
+            self.rate_label.setText("comparing" if self.compare.running else "paused")
+            return
         if self.thread is None:
             return
         loop = self.thread.loop

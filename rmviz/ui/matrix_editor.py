@@ -69,18 +69,18 @@ class MatrixEditor(QWidget):
 
         self.players_label = QLabel()
         self.zero_sum = QCheckBox("Zero-sum (one number fills both)")
-        self.zero_sum.toggled.connect(lambda on: self._try(lambda: self.document.set_zero_sum(on)))
+        self.zero_sum.toggled.connect(lambda on: self.attempt(lambda: self.document.set_zero_sum(on)))
         self.slices = QWidget()
         self.slices.setLayout(QHBoxLayout())
         self.slices.layout().setContentsMargins(0, 0, 0, 0)
         structure = QHBoxLayout()
         for text, slot in (
-            ("+ row action", lambda: self._try(lambda: self.document.add_action(self.model.row_player))),
+            ("+ row action", lambda: self.attempt(lambda: self.document.add_action(self.model.row_player))),
             (
                 "+ column action",
-                lambda: self._try(lambda: self.document.add_action(self.model.column_player)),
+                lambda: self.attempt(lambda: self.document.add_action(self.model.column_player)),
             ),
-            ("+ player", lambda: self._try(self.document.add_player)),
+            ("+ player", lambda: self.attempt(self.document.add_player)),
             ("- player", self.ask_remove_player),
             ("Rename player...", self.ask_rename_player),
         ):
@@ -135,7 +135,7 @@ class MatrixEditor(QWidget):
         self.slices.setVisible(game.n_players > 2)
 
     # -- structure -------------------------------------------------------------------------------
-    def _try(self, change: Callable[[], object]) -> bool:
+    def attempt(self, change: Callable[[], object]) -> bool:
         try:
             change()
         except RmvizError as error:
@@ -151,8 +151,10 @@ class MatrixEditor(QWidget):
         menu = QMenu(self)
         if section >= 0:
             menu.addAction("Rename...", lambda: self.ask_rename_action(vertical, section))
-            menu.addAction("Remove", lambda: self._try(lambda: self.document.remove_action(player, section)))
-        menu.addAction("Add action", lambda: self._try(lambda: self.document.add_action(player)))
+            menu.addAction(
+                "Remove", lambda: self.attempt(lambda: self.document.remove_action(player, section))
+            )
+        menu.addAction("Add action", lambda: self.attempt(lambda: self.document.add_action(player)))
         menu.exec(header.mapToGlobal(point))
 
     def ask_rename_action(self, vertical: bool, section: int) -> None:
@@ -160,7 +162,7 @@ class MatrixEditor(QWidget):
         old = self.document.game.action_names[player][section]
         name = self.ask_text("Rename action", f"New name for {old!r}:", old)
         if name is not None and name != old:
-            self._try(lambda: self.document.rename_action(player, section, name))
+            self.attempt(lambda: self.document.rename_action(player, section, name))
 
     def ask_rename_player(self) -> None:
         names = list(self.document.game.player_names)
@@ -170,7 +172,7 @@ class MatrixEditor(QWidget):
         for p in [player] if player is not None else range(len(names)):
             name = self.ask_text("Rename player", f"New name for {names[p]!r}:", names[p])
             if name is not None and name != names[p]:
-                self._try(lambda p=p, name=name: self.document.rename_player(p, name))
+                self.attempt(lambda p=p, name=name: self.document.rename_player(p, name))
 
     def ask_remove_player(self) -> None:
         game = self.document.game
@@ -180,7 +182,7 @@ class MatrixEditor(QWidget):
         player = self.ask_item("Remove player", "Player to remove:", list(game.player_names))
         if player is not None:
             keep = self.model.slice_profile[player]
-            self._try(lambda: self.document.remove_player(player, keep))
+            self.attempt(lambda: self.document.remove_player(player, keep))
 
     # -- clipboard ---------------------------------------------------------------------------------
     def _selected_block(self) -> tuple[int, int, int, int] | None:

@@ -18,11 +18,11 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import PANELS
 from rmviz.ui.style import METRIC_COLOURS, action_pen, style_plot
 
-GAP_LABELS = {
-    "exploitability": "exploitability (NashConv/n)",
+GAP_LABELS = {  # short: the legend sits in three columns under the plot
+    "exploitability": "exploitability",
     "cce_gap": "CCE gap",
     "ce_gap": "CE gap",
-    "eps_bound": "regret bound 2 max R/T",
+    "eps_bound": "2 max R/T",
 }
 MAX_STRATEGY_PLOTS = 3
 MAX_LIVE_POINTS = 500  # points drawn per live curve (exports draw every point)
@@ -87,19 +87,21 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
         col = 0
         if "gaps" in self.panels:
             gaps = self._plot(row, col, "distance to equilibrium (log-log)", log_y=True)
-            # bottom left, two columns: falling curves leave that corner empty
-            legend = gaps.addLegend(offset=(10, -10), colCount=2, verSpacing=-4)
+            # below the plot, not on it: the curves cross every corner of a log-log plot
+            legend = pg.LegendItem(colCount=3, verSpacing=-6, labelTextSize=f"{8 * k:.0f}pt")
+            self.addItem(legend, row=row + 1, col=col)
             for name, label in GAP_LABELS.items():
                 # dashed CCE gap: in two-player zero-sum games it equals exploitability
                 style = (
                     pg.QtCore.Qt.PenStyle.DashLine if name == "cce_gap" else pg.QtCore.Qt.PenStyle.SolidLine
                 )
                 pen = pg.mkPen(METRIC_COLOURS[name], width=2 * k, style=style)
-                self.curves[name] = gaps.plot(pen=pen, name=label)
+                self.curves[name] = gaps.plot(pen=pen)
+                legend.addItem(self.curves[name], label)
             self.curves["reference"] = gaps.plot(
-                pen=pg.mkPen("#999999", width=k, style=pg.QtCore.Qt.PenStyle.DotLine), name="O(1/sqrt(T))"
+                pen=pg.mkPen("#999999", width=k, style=pg.QtCore.Qt.PenStyle.DotLine)
             )
-            legend.setLabelTextSize(f"{8 * k:.0f}pt")
+            legend.addItem(self.curves["reference"], "1/sqrt(T)")
             col += 1
         if "regrets" in self.panels:
             regrets = self._plot(row, col, "average regret per action")

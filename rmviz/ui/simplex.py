@@ -138,7 +138,7 @@ class SimplexView(pg.GraphicsLayoutWidget):
                 text = self._label(label, anchor)
                 plot.addItem(text)
                 text.setPos(*corner)
-            plot.setRange(xRange=(-0.12, 1.12), yRange=(-0.08, 0.95), padding=0)  # room for labels
+            plot.setRange(xRange=(-0.22, 1.22), yRange=(-0.1, 0.96), padding=0)  # room for labels
             kind = "triangle"
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
         average = plot.plot(pen=pg.mkPen(player_colour(player), width=2.5 * self.scale))

@@ -91,3 +91,26 @@ def test_large_games_answer_pause_within_a_frame_or_two():
     running.stop()
     thread.join(5)
     assert time.monotonic() - started < 5
+
+
+def test_a_solver_holding_the_gil_steps_aside_while_the_gui_draws():
+    from rmviz.runner.worker import SolverThread
+
+    compiled = RegretMinimizer(catalog_game("rps-crash"), preset("rm"))
+    generic = RegretMinimizer(catalog_game("three-player-pennies"), preset("rm"))  # NumPy path
+    assert compiled.releases_gil and not generic.releases_gil
+    thread = SolverThread(generic)
+    thread.start()
+    try:
+        thread.loop.run()
+        time.sleep(0.2)
+        thread.loop.gui_drawing(True)
+        time.sleep(0.05)  # the chunk under way ends
+        frozen = generic.iteration
+        time.sleep(0.1)
+        assert generic.iteration == frozen  # waits while the GUI draws (up to 0.2 s)
+        thread.loop.gui_drawing(False)
+        time.sleep(0.1)
+        assert generic.iteration > frozen
+    finally:
+        assert thread.shutdown()

@@ -39,14 +39,14 @@ def assert_valid_figure(path, min_size=(100, 100)):
 def test_add_rename_and_remove_actions_through_the_editor(window):
     editor = window.editor
     editor.ask_text = lambda *_args: "Opera"
-    editor._try(lambda: window.document.add_action(0))
+    editor.attempt(lambda: window.document.add_action(0))
     assert window.model.rowCount() == 3
     editor.ask_rename_action(True, 2)
     assert window.document.game.action_names[0] == ("Cinema", "Dancing", "Opera")
     assert window.model.headerData(2, Qt.Orientation.Vertical) == "Opera"
-    editor._try(lambda: window.document.remove_action(1, 0))
+    editor.attempt(lambda: window.document.remove_action(1, 0))
     assert window.document.game.num_actions == (3, 1)
-    editor._try(lambda: window.document.remove_action(1, 0))  # the last one is refused
+    editor.attempt(lambda: window.document.remove_action(1, 0))  # the last one is refused
     assert "needs at least one action" in window.errors[-1]
     for _ in range(3):
         window.document.undo()
@@ -55,7 +55,7 @@ def test_add_rename_and_remove_actions_through_the_editor(window):
 
 def test_add_and_remove_a_player_keeps_the_others_payoffs(window):
     before = window.document.game
-    window.editor._try(window.document.add_player)
+    window.editor.attempt(window.document.add_player)
     game = window.document.game
     assert game.n_players == 3 and game.num_actions == (2, 2, 1)
     np.testing.assert_array_equal(game.payoffs[:2, :, :, 0], before.payoffs)
