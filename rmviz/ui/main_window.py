@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QFont, QKeySequence
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QStyleFactory,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -565,13 +566,15 @@ class MainWindow(QMainWindow):
         self.presentation_action.setChecked(self.presentation)
         app = QApplication.instance()
         if self.presentation:
-            self._normal_font = QFont(app.font())
+            self._normal_font, self._normal_palette = QFont(app.font()), QPalette(app.palette())
             font = QFont(app.font())
             font.setPointSizeF(font.pointSizeF() * 1.5)
             app.setFont(font)
+            app.setPalette(QStyleFactory.create("Fusion").standardPalette())  # light, whatever the desktop
             self.showFullScreen()
         else:
             app.setFont(self._normal_font)
+            app.setPalette(self._normal_palette)
             self.showNormal()
         self.left.setVisible(not self.presentation)
         scale = PRESENTATION_SCALE if self.presentation else 1.0

@@ -24,6 +24,35 @@ from rmviz.ui.style import player_colour, style_plot
 
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
 CURRENT_TRAIL = 60  # recent points of the current strategy (it jumps; a long trail is noise)
+FADE_STEPS = 8  # the average path is drawn in this many pieces, oldest the faintest
+
+
+class FadingPath:
+    """A path drawn in :data:`FADE_STEPS` consecutive pieces whose opacity rises from faint
+    (the start of the run) to solid (now), so the direction of travel reads at a glance."""
+
+    def __init__(self, plot: pg.PlotItem, colour: str, width: float) -> None:
+        from PySide6.QtGui import QColor
+
+        self.pieces = []
+        for k in range(FADE_STEPS):
+            shade = QColor(colour)
+            shade.setAlpha(int(110 + 145 * (k + 1) / FADE_STEPS))
+            self.pieces.append(plot.plot(pen=pg.mkPen(shade, width=width)))
+
+    def setData(self, x: np.ndarray, y: np.ndarray) -> None:
+        bounds = np.linspace(0, len(x), FADE_STEPS + 1).astype(int)
+        for piece, start, stop in zip(self.pieces, bounds[:-1], bounds[1:], strict=True):
+            piece.setData(x[max(0, start - 1) : stop], y[max(0, start - 1) : stop])  # pieces join
+
+    def getData(self) -> tuple[np.ndarray, np.ndarray]:
+        """The whole path, as one curve would give it."""
+        parts = [piece.getData() for piece in self.pieces if piece.getData()[0] is not None]
+        if not parts:
+            return np.empty(0), np.empty(0)
+        x = np.concatenate([parts[0][0], *(p[0][1:] for p in parts[1:])])
+        y = np.concatenate([parts[0][1], *(p[1][1:] for p in parts[1:])])
+        return x, y
 
 
 def to_triangle(p: np.ndarray) -> np.ndarray:
@@ -41,7 +70,7 @@ class SimplexView(pg.GraphicsLayoutWidget):
         super().__init__(parent)
         self.game: NormalFormGame | None = None
         self.equilibrium: tuple[tuple[float, ...], ...] | None = None
-        self.paths: list[tuple[str, int, pg.PlotDataItem, pg.PlotDataItem]] = []
+        self.paths: list[tuple[str, int, pg.PlotDataItem, FadingPath]] = []
         self.faces: dict[int, tuple[int, int, int]] = {}
         self.square = False
         self.scale = scale
@@ -94,7 +123,7 @@ class SimplexView(pg.GraphicsLayoutWidget):
         plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.05)
         plot.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], pen=pg.mkPen("#888888", width=self.scale))
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
-        average = plot.plot(pen=pg.mkPen(player_colour(0), width=2.5 * self.scale))
+        average = FadingPath(plot, player_colour(0), 2.5 * self.scale)
         self.paths.append(("square", 0, current, average))
         if equilibrium is not None:
             plot.plot(
@@ -141,7 +170,7 @@ class SimplexView(pg.GraphicsLayoutWidget):
             plot.setRange(xRange=(-0.22, 1.22), yRange=(-0.1, 0.96), padding=0)  # room for labels
             kind = "triangle"
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
-        average = plot.plot(pen=pg.mkPen(player_colour(player), width=2.5 * self.scale))
+        average = FadingPath(plot, player_colour(player), 2.5 * self.scale)
         self.paths.append((kind, player, current, average))
         if equilibrium is not None:
             point = self._project(kind, np.array([equilibrium[player]])[:, list(face)])

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtGui import QGuiApplication, QImage, QPalette
 from PySide6.QtSvg import QSvgRenderer
 
 from rmviz.games import catalog_game
@@ -133,6 +133,19 @@ def test_joint_heatmap_shows_the_snapshot_joint(window, qtbot):
     assert window.joint.labels[0][0].toPlainText() == f"{joint[0, 0] / joint.sum():.2f}"
 
 
+def test_the_average_path_fades_from_old_to_new(window, qtbot):
+    window.load_catalog("rps")
+    window.step(3000)
+    qtbot.waitUntil(lambda: iteration(window) == 3000, timeout=5000)
+    window.redraw()
+    path = window.simplex.paths[0][3]
+    alphas = [piece.opts["pen"].color().alpha() for piece in path.pieces]
+    assert alphas == sorted(alphas) and alphas[0] < 150 and alphas[-1] == 255
+    x, _ = path.getData()
+    columns = window.thread.loop.trace_columns(("avg[0][0]",))[1]
+    assert len(x) == len(columns["avg[0][0]"])  # the pieces join into the whole path
+
+
 def test_simplex_face_for_more_than_three_actions(window, qtbot):
     window.load_random("zero-sum", (5, 5))
     assert window.faces.isVisibleTo(window)
@@ -166,8 +179,12 @@ def test_presentation_mode_scales_and_comes_back(window):
     assert QGuiApplication.font().pointSizeF() == pytest.approx(1.5 * font)
     pen = window.plots.curves["avg[0][0]"].opts["pen"]
     assert pen.widthF() == 4.0
+    palette = QGuiApplication.palette()
+    assert palette.color(QPalette.ColorRole.Window).lightness() > 200  # light theme
+    assert not window.left.isVisibleTo(window)  # the plots alone
     window.toggle_presentation()
     assert window.plots.scale == 1.0 and QGuiApplication.font().pointSizeF() == pytest.approx(font)
+    assert window.left.isVisibleTo(window)
 
 
 # -- export ----------------------------------------------------------------------------------------
