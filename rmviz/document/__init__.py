@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from rmviz.document.cells import format_cell, parse_cell
 from rmviz.document.game_document import GameDocument
+from rmviz.document.tree_document import TreeDocument
 
-__all__ = ["GameDocument", "format_cell", "parse_cell"]
+__all__ = ["GameDocument", "TreeDocument", "format_cell", "parse_cell"]

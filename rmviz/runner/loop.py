@@ -11,6 +11,7 @@ simply replaced, so no queue can grow however fast the solver runs.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from typing import Any
@@ -24,12 +25,22 @@ GUI_WAIT_SECONDS = 0.2  # the longest a GIL-holding solver waits for a redraw to
 METRIC_NAMES = ("exploitability", "nash_conv", "cce_gap", "ce_gap", "eps_bound", "welfare", "potential")
 
 
+MAX_TRACED_SLOTS = 4000  # tree runs trace per-move strategies up to this many moves
+
+
 def trace_row(snapshot: Any) -> dict[str, float]:
-    """The trace columns of a matrix-game snapshot: metrics, then per player and action the
-    average strategy ``avg[i][a]``, current strategy ``cur[i][a]`` and average regret
-    ``reg[i][a]``."""
+    """The trace columns of a snapshot: metrics, then for a matrix game per player and action
+    the average strategy ``avg[i][a]``, current strategy ``cur[i][a]`` and average regret
+    ``reg[i][a]``; for a game tree the average strategy ``avg[s]`` of every information-set
+    move (slot) ``s``. Metrics a solver does not have (CE gaps of trees) are NaN."""
     metrics = snapshot.metrics.as_dict()
-    row: dict[str, float] = {name: metrics[name] for name in METRIC_NAMES}
+    row: dict[str, float] = {
+        name: math.nan if metrics.get(name) is None else metrics[name] for name in METRIC_NAMES
+    }
+    if not hasattr(snapshot, "average_regret"):  # a tree snapshot: strategies per slot
+        if snapshot.average_strategy.size <= MAX_TRACED_SLOTS:
+            row.update({f"avg[{s}]": float(p) for s, p in enumerate(snapshot.average_strategy)})
+        return row
     for i, (average, current, regret) in enumerate(
         zip(snapshot.average_strategy, snapshot.current_strategy, snapshot.average_regret, strict=True)
     ):
@@ -48,6 +59,7 @@ class RunLoop:
         self.frame_seconds = frame_seconds
         self.trace = Trace(points_per_decade)
         self._condition = threading.Condition()
+        self._step_lock = threading.Lock()  # held by the worker while the solver steps
         self._running = False
         self._pending = 0
         self._reset_seed: int | bool | None = False
@@ -99,6 +111,16 @@ class RunLoop:
         with self._condition:
             self._speed = iterations_per_second
 
+    def exclusive(self, action: Any) -> Any:
+        """Run ``action(solver)`` on the calling thread while the worker is not stepping
+        (the tree view's recorded step), then record and publish the new state."""
+        with self._step_lock:
+            result = action(self.solver)
+        with self._condition:
+            self._publish(metrics=True)
+            self.trace.add(self.solver.iteration, trace_row(self._latest))
+        return result
+
     def gui_drawing(self, drawing: bool) -> None:
         """The GUI starts (True) or ends (False) a redraw and its repaint."""
         self._gui_idle.clear() if drawing else self._gui_idle.set()
@@ -147,7 +169,8 @@ class RunLoop:
                 self._gui_idle.wait(GUI_WAIT_SECONDS)
             started = time.perf_counter()
             try:
-                self.solver.step(count)
+                with self._step_lock:
+                    self.solver.step(count)
             except (RmvizError, MemoryError) as error:
                 with self._condition:
                     self.error = str(error) or type(error).__name__

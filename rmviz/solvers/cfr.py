@@ -217,6 +217,9 @@ class CFRSolver:
         if floor is None:
             floor = 0.5 if self._two_player_zero_sum() else 0.0
         self.greedy_floor = floor
+        # whether iterations run in the numba kernel without the GIL (the app's worker need
+        # not step aside while the window draws)
+        self.releases_gil = cfr_kernel.kernel_available(self)
         self.reset(self.config.seed)
 
     def _two_player_zero_sum(self) -> bool:

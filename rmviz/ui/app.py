@@ -19,6 +19,11 @@ def app_parser() -> argparse.ArgumentParser:
         "--compare", action="store_true", help="open compare mode with every algorithm running"
     )
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
+    parser.add_argument(
+        "--steps", type=int, default=0, help="game trees: recorded CFR iterations to show first"
+    )
+    parser.add_argument("--run", action="store_true", help="game trees: start running CFR")
+    parser.add_argument("--infoset", help="game trees: the information set shown in the panel")
     return parser
 
 
@@ -31,14 +36,12 @@ def main(argv: list[str]) -> int:
     from rmviz.formats import load_game
     from rmviz.games.normal_form import NormalFormGame
     from rmviz.ui.main_window import MainWindow
+    from rmviz.ui.tree_window import TreeWindow
 
     try:
         game = load_game(args.game)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
-        return 2
-    if not isinstance(game, NormalFormGame):
-        sys.stderr.write("rmviz: game trees are not shown in the app yet; use rmviz solve\n")
         return 2
     # pyqtgraph's atexit clean-up (disabled in ui.style) garbage-collects Qt items while Python
     # finalises, which corrupted refcounts with PySide6 on Python 3.11 (bool_dealloc); the
@@ -47,16 +50,33 @@ def main(argv: list[str]) -> int:
     app.setApplicationName("rmviz")
     # a screenshot run must not touch (or delete) the person's autosaved edits
     autosave = Path(tempfile.mkdtemp()) / "autosave.json" if args.screenshot else None
-    window = MainWindow(game, autosave_path=autosave)
-    window.show()
-    if args.presentation:
-        window.toggle_presentation()
-    if args.compare:
-        window.tabs.setCurrentWidget(window.compare)
-        window.compare.toggle_run()
-    if args.screenshot is None:
-        window.offer_restore()
+    if isinstance(game, NormalFormGame):
+        window = MainWindow(game, autosave_path=autosave)
+        window.show()
+        if args.presentation:
+            window.toggle_presentation()
+        if args.compare:
+            window.tabs.setCurrentWidget(window.compare)
+            window.compare.toggle_run()
+        if args.screenshot is None:
+            window.offer_restore()
     else:
+        window = TreeWindow(game)
+        window.show()
+        if args.infoset:
+            labels = list(window.solver.tree.infoset_label)
+            if args.infoset not in labels:
+                sys.stderr.write(
+                    f"rmviz: no information set {args.infoset!r}; there are {', '.join(labels[:20])}\n"
+                )
+                window.shutdown()
+                return 2
+            window.infosets.choose(labels.index(args.infoset))
+        for _ in range(args.steps):
+            window.step_recorded()
+        if args.run:
+            window.toggle_run()
+    if args.screenshot is not None:
 
         def shoot() -> None:
             window.redraw()

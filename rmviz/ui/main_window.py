@@ -38,10 +38,12 @@ from PySide6.QtWidgets import (
 
 from rmviz.document import GameDocument
 from rmviz.errors import RmvizError
-from rmviz.formats import read_game_file, write_game_file
+from rmviz.formats import load_game, read_game_file, write_game_file
 from rmviz.games.catalog import CATALOG, catalog_game, known_equilibrium
+from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.games.trees import TREE_CATALOG
 from rmviz.runner.record import write_run_data
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.regret_minimizer import RegretMinimizer
@@ -54,12 +56,20 @@ from rmviz.ui.plots import ConvergencePlots
 from rmviz.ui.simplex import SimplexView
 from rmviz.ui.solver_panel import SolverPanel
 from rmviz.ui.style import configure_pyqtgraph
+from rmviz.ui.tree_window import TreeWindow
 
 REDRAW_MS = 33
 AUTOSAVE_MS = 20_000
 MAX_RECENT = 8
 PRESENTATION_SCALE = 2.0
-FILE_FILTER = "Games (*.json *.nfg);;rmviz JSON (*.json);;Gambit normal form (*.nfg)"
+FILE_FILTER = ";;".join(
+    (
+        "Games (*.json *.nfg *.efg)",
+        "rmviz JSON (*.json)",
+        "Gambit normal form (*.nfg)",
+        "Gambit extensive form (*.efg)",
+    )
+)
 
 
 def default_autosave_path() -> Path:
@@ -94,6 +104,7 @@ class MainWindow(QMainWindow):
         self._seen_version = -1
         self._equilibrium = known_equilibrium(self.document.game)
         self.presentation = False
+        self.tree_windows: list[TreeWindow] = []
 
         self.editor = MatrixEditor(self.document)
         self.editor.error.connect(lambda message: self.show_error(message))
@@ -199,6 +210,11 @@ class MainWindow(QMainWindow):
         games = self.menuBar().addMenu("&Game")
         for game_id, entry in CATALOG.items():
             self._action(games, entry.build().title, lambda _=False, g=game_id: self.load_catalog(g))
+        trees = games.addMenu("Game trees (CFR, in a tree window)")
+        for tree_id, (description, _) in TREE_CATALOG.items():
+            self._action(
+                trees, f"{tree_id}: {description}", lambda _=False, t=tree_id: self.open_tree(load_game(t))
+            )
         random_menu = games.addMenu("Random (seed from the solver panel)")
         for kind in ("zero-sum", "general-sum", "cooperative"):
             for shape in ((3, 3), (5, 5), (3, 3, 3)):
@@ -413,12 +429,23 @@ class MainWindow(QMainWindow):
             self.show_error(str(error))
             return False
         if not isinstance(game, NormalFormGame):
-            self.show_error(f"{path}: game trees open in the tree view, which this window does not have yet")
-            return False
+            self.open_tree(game, Path(path))
+            self._remember(Path(path))
+            return True
         self.set_game(game, f"Open {Path(path).name}", Path(path))
         self.document.mark_saved(Path(path))
         self._remember(Path(path))
         return True
+
+    def open_tree(self, game: ExtensiveFormGame, path: Path | None = None) -> TreeWindow:
+        """Show a game tree in a tree window of its own (CFR, step by step)."""
+        window = TreeWindow(game, path)
+        self.tree_windows.append(window)
+        window.destroyed.connect(
+            lambda _=None, w=window: w in self.tree_windows and self.tree_windows.remove(w)
+        )
+        window.show()
+        return window
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open game", "", FILE_FILTER)
@@ -630,3 +657,5 @@ class MainWindow(QMainWindow):
         self.autosave_timer.stop()
         self.compare.stop()
         self._stop_thread()
+        for window in self.tree_windows:
+            window.shutdown()

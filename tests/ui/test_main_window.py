@@ -125,3 +125,17 @@ def test_three_player_games_show_one_slice_at_a_time(window):
     assert window.model.rowCount() == 2 and window.model.columnCount() == 2
     window.model.set_slice(2, 1)
     assert window.model.profile(0, 1) == (0, 1, 1)
+
+
+def test_a_game_tree_file_opens_in_a_tree_window(window, tmp_path):
+    from rmviz.formats import write_game_file
+    from rmviz.games.trees import kuhn_poker
+
+    path = tmp_path / "kuhn.efg"
+    write_game_file(kuhn_poker(), path)
+    before = window.document.game
+    assert window.open_file(path)
+    assert window.document.game is before  # the matrix stays
+    (tree_window,) = window.tree_windows
+    assert tree_window.solver.tree.n_nodes == 58
+    assert str(path.resolve()) in window.recent_files()

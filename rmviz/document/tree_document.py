@@ -1,0 +1,254 @@
+"""A game tree being edited, with undo/redo (no Qt).
+
+Nodes are addressed by their history: the tuple of moves from the root. Every edit builds a
+new :class:`~rmviz.games.extensive_form.ExtensiveFormGame`, whose constructor validates the
+whole tree (chance probabilities, matching moves within an information set, perfect recall),
+so an edit that would break the game raises :class:`~rmviz.errors.GameError` with the
+model's message and changes nothing. Edits of a decision node's moves apply to every node of
+its information set, which must offer the same moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from rmviz.errors import GameError
+from rmviz.games.extensive_form import CHANCE, DECISION, TERMINAL, ExtensiveFormGame, Node, terminal
+
+History = tuple[str, ...]
+
+
+class TreeDocument:
+    """The tree on screen: edits, undo/redo, file path, modified flag, subscribers."""
+
+    def __init__(self, game: ExtensiveFormGame, path: Path | None = None) -> None:
+        self.game = game
+        self.path = path
+        self._undo: list[tuple[str, ExtensiveFormGame, ExtensiveFormGame]] = []
+        self._redo: list[tuple[str, ExtensiveFormGame, ExtensiveFormGame]] = []
+        self._saved_at = 0
+        self._subscribers: list[Callable[[TreeDocument], None]] = []
+
+    # -- observation and history -------------------------------------------------------------
+    def subscribe(self, callback: Callable[[TreeDocument], None]) -> None:
+        self._subscribers.append(callback)
+
+    def _changed(self) -> None:
+        for callback in self._subscribers:
+            callback(self)
+
+    @property
+    def modified(self) -> bool:
+        return len(self._undo) != self._saved_at
+
+    def mark_saved(self, path: Path | None = None) -> None:
+        if path is not None:
+            self.path = path
+        self._saved_at = len(self._undo)
+        self._changed()
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo_text(self) -> str:
+        return self._undo[-1][0] if self._undo else ""
+
+    def undo(self) -> None:
+        if self._undo:
+            description, before, after = self._undo.pop()
+            self._redo.append((description, before, after))
+            self.game = before
+            self._changed()
+
+    def redo(self) -> None:
+        if self._redo:
+            description, before, after = self._redo.pop()
+            self._undo.append((description, before, after))
+            self.game = after
+            self._changed()
+
+    def replace_game(self, game: ExtensiveFormGame, description: str) -> None:
+        """Show another game (opening a file) as one undoable step."""
+        if self._saved_at > len(self._undo):
+            self._saved_at = -1  # the saved state was undone and is now unreachable
+        self._undo.append((description, self.game, game))
+        self._redo.clear()
+        self.game = game
+        self._changed()
+
+    # -- edits -----------------------------------------------------------------------------------
+    def node(self, history: History) -> Node:
+        """The node reached by ``history``; a :class:`GameError` if there is none."""
+        node = self.game.root
+        assert node is not None
+        for move in history:
+            if move not in node.moves:
+                raise GameError(f"no move {move!r} after {_where(history)}")
+            node = node.children[node.moves.index(move)]
+        return node
+
+    def _edit(self, description: str, root: Node) -> None:
+        game = self.game
+        self.replace_game(
+            ExtensiveFormGame(root, game.player_names, game.title, game.description), description
+        )
+
+    def _at(self, history: History, change: Callable[[Node], Node]) -> Node:
+        """A new root with ``change`` applied to the node at ``history``."""
+
+        def rebuild(node: Node, depth: int) -> Node:
+            if depth == len(history):
+                return change(node)
+            k = node.moves.index(history[depth])
+            children = list(node.children)
+            children[k] = rebuild(children[k], depth + 1)
+            return replace(node, children=tuple(children))
+
+        self.node(history)  # a clear error for a history that does not exist
+        assert self.game.root is not None
+        return rebuild(self.game.root, 0)
+
+    def _in_infoset(self, player: int, label: str, change: Callable[[Node], Node]) -> Node:
+        """A new root with ``change`` applied to every node of the information set."""
+
+        def rebuild(node: Node) -> Node:
+            children = tuple(rebuild(child) for child in node.children)
+            node = replace(node, children=children) if node.children else node
+            if node.kind == DECISION and node.player == player and node.infoset == label:
+                return change(node)
+            return node
+
+        assert self.game.root is not None
+        return rebuild(self.game.root)
+
+    def _moves_edit(self, history: History, description: str, change: Callable[[Node], Node]) -> None:
+        node = self.node(history)
+        if node.kind == DECISION:
+            assert node.player is not None and node.infoset is not None
+            root = self._in_infoset(node.player, node.infoset, change)
+        else:
+            root = self._at(history, change)
+        self._edit(description, root)
+
+    def add_move(self, history: History, move: str | None = None) -> None:
+        """A new move (to a terminal with zero payoffs) at a decision node (its whole
+        information set) or a chance node (probability 0: set the probabilities next)."""
+        node = self.node(history)
+        if node.kind == TERMINAL:
+            raise GameError(f"{_where(history)} is terminal: make it a decision or chance node first")
+        move = _clean(move or next(f"m{k}" for k in range(1, 1000) if f"m{k}" not in node.moves), "a move")
+        if move in node.moves:
+            raise GameError(f"{_where(history)} already offers {move!r}")
+
+        def add(n: Node) -> Node:
+            probabilities = (*n.probabilities, 0.0) if n.kind == CHANCE else n.probabilities
+            children = (*n.children, self._zero())  # a node of its own for each history
+            return replace(n, moves=(*n.moves, move), children=children, probabilities=probabilities)
+
+        self._moves_edit(history, f"Add move {move}", add)
+
+    def remove_move(self, history: History, move: str) -> None:
+        """Remove a move and the subtree below it (at every node of a decision node's
+        information set; at a chance node the other probabilities are rescaled to sum to 1)."""
+        node = self.node(history)
+        if move not in node.moves:
+            raise GameError(f"{_where(history)} offers no move {move!r}")
+        if len(node.moves) == 1:
+            raise GameError(f"{_where(history)} needs at least one move; make it terminal instead")
+
+        def remove(n: Node) -> Node:
+            k = n.moves.index(move)
+            probabilities = n.probabilities
+            if n.kind == CHANCE:
+                rest = n.probabilities[:k] + n.probabilities[k + 1 :]
+                total = sum(rest)
+                probabilities = (
+                    tuple(p / total for p in rest) if total > 0 else tuple(1 / len(rest) for _ in rest)
+                )
+            return replace(
+                n,
+                moves=n.moves[:k] + n.moves[k + 1 :],
+                children=n.children[:k] + n.children[k + 1 :],
+                probabilities=probabilities,
+            )
+
+        self._moves_edit(history, f"Remove move {move}", remove)
+
+    def rename_move(self, history: History, move: str, new: str) -> None:
+        node = self.node(history)
+        new = _clean(new, "a move")
+        if move not in node.moves:
+            raise GameError(f"{_where(history)} offers no move {move!r}")
+        if new in node.moves:
+            raise GameError(f"{_where(history)} already offers {new!r}")
+        self._moves_edit(
+            history,
+            f"Rename move {move}",
+            lambda n: replace(n, moves=tuple(new if m == move else m for m in n.moves)),
+        )
+
+    def set_probabilities(self, history: History, probabilities: Sequence[float]) -> None:
+        node = self.node(history)
+        if node.kind != CHANCE:
+            raise GameError(f"{_where(history)} is not a chance node")
+        if len(probabilities) != len(node.moves):
+            raise GameError(
+                f"{_where(history)} has {len(node.moves)} moves; give {len(node.moves)} probabilities"
+            )
+        values = tuple(float(p) for p in probabilities)
+        self._edit("Set chance probabilities", self._at(history, lambda n: replace(n, probabilities=values)))
+
+    def set_payoffs(self, history: History, payoffs: Sequence[float]) -> None:
+        node = self.node(history)
+        if node.kind != TERMINAL:
+            raise GameError(f"{_where(history)} is not terminal")
+        values = tuple(float(u) for u in payoffs)
+        self._edit("Set payoffs", self._at(history, lambda n: replace(n, payoffs=values)))
+
+    def set_infoset(self, history: History, label: str) -> None:
+        """Put a decision node into the information set ``label`` of its player (an existing
+        one, which must offer the same moves and keep perfect recall, or a new one)."""
+        node = self.node(history)
+        if node.kind != DECISION:
+            raise GameError(f"{_where(history)} is not a decision node")
+        label = _clean(label, "an information set label")
+        self._edit(f"Move to information set {label}", self._at(history, lambda n: replace(n, infoset=label)))
+
+    def make_decision(
+        self, history: History, player: int, infoset: str, moves: Sequence[str] = ("a", "b")
+    ) -> None:
+        """Replace the node (and its subtree) with a decision node of ``player`` whose moves
+        lead to terminals with zero payoffs."""
+        label = _clean(infoset, "an information set label")
+        node = Node(DECISION, tuple(moves), tuple(self._zero() for _ in moves), player=player, infoset=label)
+        self._edit("Make decision node", self._at(history, lambda _n: node))
+
+    def make_chance(self, history: History, moves: Sequence[str] = ("a", "b")) -> None:
+        uniform = tuple(1 / len(moves) for _ in moves)
+        node = Node(CHANCE, tuple(moves), tuple(self._zero() for _ in moves), probabilities=uniform)
+        self._edit("Make chance node", self._at(history, lambda _n: node))
+
+    def make_terminal(self, history: History) -> None:
+        """Replace the node and its subtree with a terminal of zero payoffs."""
+        if not history:
+            raise GameError("the root cannot be terminal")
+        self._edit("Make terminal", self._at(history, lambda _n: self._zero()))
+
+    def _zero(self) -> Node:
+        return terminal(*[0.0] * self.game.n_players)
+
+
+def _where(history: History) -> str:
+    return "the root" if not history else "history " + " > ".join(history)
+
+
+def _clean(name: str, what: str) -> str:
+    name = name.strip()
+    if not name:
+        raise GameError(f"{what} cannot be empty")
+    return name

@@ -1,0 +1,382 @@
+"""The game tree drawn on a QGraphicsView, with CFR's numbers on it.
+
+Nodes are the compiled tree's breadth-first ids (:class:`~rmviz.solvers.tree.CompiledTree`).
+Chance nodes are grey diamonds, decision nodes circles in their player's colour with the
+information set's label beside them, terminal nodes small squares with the payoffs under
+them; edges carry the move's label (and a chance move's probability). Nodes of one
+information set are joined by a dashed line in the player's colour.
+
+With a CFR iteration shown (:meth:`TreeView.show_record`): edge width grows with the reach
+probability of the history below it (all players and chance, Zinkevich et al. 2007), and each
+decision node shows its expected value for the acting player. With strategies shown
+(:meth:`TreeView.show_strategies`), every decision edge has two bars under its label: the
+current strategy (player colour) and the average strategy (grey).
+
+Large trees stay usable: beyond :data:`COLLAPSE_DEPTH` subtrees start collapsed when the
+tree has more than :data:`COLLAPSE_ABOVE` nodes; double-click a node (or press Enter) to
+collapse or expand it, the wheel zooms, dragging pans, F fits, the arrows move the selection
+to the parent (up), first child (down) and siblings (left/right).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
+
+from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.solvers.tree import CompiledTree
+from rmviz.ui.style import player_colour
+
+X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0
+BAR_WIDTH = 28.0
+COLLAPSE_ABOVE, COLLAPSE_DEPTH = 300, 3
+CHANCE_COLOUR, TERMINAL_COLOUR, HIGHLIGHT = "#9e9e9e", "#616161", "#ffb300"
+
+
+def format_probability(p: float) -> str:
+    """``0.5`` -> ``1/2``, ``0.3333`` -> ``1/3``, otherwise three decimals."""
+    for denominator in range(2, 13):
+        numerator = round(p * denominator)
+        if 0 < numerator < denominator and abs(p - numerator / denominator) < 1e-9:
+            return f"{numerator}/{denominator}"
+    return f"{p:.3g}"
+
+
+def history(tree: CompiledTree, h: int) -> tuple[str, ...]:
+    """The moves from the root to node ``h``."""
+    moves = []
+    while tree.parent[h] >= 0:
+        moves.append(tree.move_label[h])
+        h = int(tree.parent[h])
+    return tuple(reversed(moves))
+
+
+class TreeView(QGraphicsView):
+    """Draws a game tree; ``node_selected`` fires with a node id when one is chosen."""
+
+    node_selected = Signal(int)
+
+    def __init__(self, parent: object = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setBackgroundBrush(QBrush(QColor("white")))
+        self.game: ExtensiveFormGame | None = None
+        self.tree: CompiledTree | None = None
+        self.collapsed: set[int] = set()
+        self.selected: int | None = None
+        self.highlighted: int | None = None
+        self.positions: dict[int, QPointF] = {}
+        self.node_items: dict[int, QGraphicsItem] = {}
+        self.record = None
+        self.traversal = 0
+        self.strategies: tuple[np.ndarray, np.ndarray] | None = None
+        self.zoomed = False
+
+    # -- the game ------------------------------------------------------------------------------
+    def set_game(self, game: ExtensiveFormGame, tree: CompiledTree) -> None:
+        """Draw ``game`` (compiled as ``tree``): nothing selected, no numbers yet."""
+        self.game, self.tree = game, tree
+        self.record, self.strategies, self.selected, self.highlighted = None, None, None, None
+        self.collapsed = set()
+        if tree.n_nodes > COLLAPSE_ABOVE and len(tree.depth_ranges) > COLLAPSE_DEPTH:
+            start, stop = tree.depth_ranges[COLLAPSE_DEPTH]
+            self.collapsed = {h for h in range(start, stop) if tree.child_count[h] > 0}
+        self.rebuild()
+        self.fit()
+
+    def visible_nodes(self) -> list[int]:
+        """Nodes drawn, depth first (children of collapsed nodes are hidden)."""
+        assert self.tree is not None
+        tree, order, stack = self.tree, [], [0]
+        while stack:
+            h = stack.pop()
+            order.append(h)
+            if h not in self.collapsed:
+                start, count = tree.child_start[h], tree.child_count[h]
+                stack.extend(range(start + count - 1, start - 1, -1))
+        return order
+
+    def _layout(self, nodes: list[int]) -> None:
+        """Leaves side by side in depth-first order, each parent centred over its children."""
+        tree = self.tree
+        assert tree is not None
+        depth = np.zeros(tree.n_nodes, dtype=int)
+        for d, (start, stop) in enumerate(tree.depth_ranges):
+            depth[start:stop] = d
+        x: dict[int, float] = {}
+        leaf = 0
+        for h in nodes:
+            if h in self.collapsed or tree.child_count[h] == 0:
+                x[h] = leaf * X_STEP
+                leaf += 1
+        for h in reversed(nodes):  # children before parents
+            if h not in x:
+                start, count = tree.child_start[h], tree.child_count[h]
+                x[h] = (x[start] + x[start + count - 1]) / 2
+        self.positions = {h: QPointF(x[h], depth[h] * Y_STEP) for h in nodes}
+
+    # -- drawing -----------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        """Redraw the scene from the game, the collapsed set and the numbers shown."""
+        scene = self.scene()
+        scene.clear()
+        self.node_items = {}
+        if self.tree is None or self.game is None:
+            return
+        tree = self.tree
+        nodes = self.visible_nodes()
+        self._layout(nodes)
+        small = QFont()
+        small.setPointSizeF(7.5)
+        reach = values = None
+        if self.record is not None:
+            trace = self.record.traversals[min(self.traversal, len(self.record.traversals) - 1)]
+            reach, values = trace.reach.prod(axis=0), trace.values
+        for h in nodes:
+            here = self.positions[h]
+            parent = int(tree.parent[h])
+            if parent >= 0:
+                self._edge(h, parent, here, small, reach)
+        self._infoset_links(nodes)
+        for h in nodes:
+            self._node(h, self.positions[h], small, values)
+        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
+
+    def _edge(self, h: int, parent: int, here: QPointF, font: QFont, reach: np.ndarray | None) -> None:
+        tree, scene = self.tree, self.scene()
+        assert tree is not None
+        start = self.positions[parent]
+        width = 1.2 if reach is None else 1.0 + 7.0 * float(reach[h])
+        colour = QColor("#9e9e9e") if reach is not None and reach[h] == 0 else QColor("#424242")
+        scene.addLine(start.x(), start.y(), here.x(), here.y(), QPen(colour, width))
+        text = tree.move_label[h]
+        if tree.edge_owner[h] == tree.n_players:
+            text += f" ({format_probability(float(tree.chance_probability[h]))})"
+        middle = (start + here) / 2
+        label = scene.addSimpleText(text, font)
+        label.setBrush(QBrush(QColor("#212121")))
+        box = label.boundingRect()
+        label.setPos(
+            middle.x() - box.width() / 2 + (6 if here.x() >= start.x() else -6), middle.y() - box.height()
+        )
+        slot = int(tree.edge_slot[h])
+        if slot >= 0 and self.strategies is not None:
+            current, average = self.strategies
+            colour = QColor(player_colour(int(tree.player[parent])))
+            for row, (value, fill) in enumerate(
+                ((current[slot], colour), (average[slot], QColor("#757575")))
+            ):
+                top = middle.y() + 2 + row * 5
+                left = middle.x() - BAR_WIDTH / 2
+                scene.addRect(
+                    QRectF(left, top, BAR_WIDTH, 4),
+                    QPen(QColor("#bdbdbd"), 0.5),
+                    QBrush(Qt.BrushStyle.NoBrush),
+                )
+                scene.addRect(
+                    QRectF(left, top, BAR_WIDTH * float(value), 4), QPen(Qt.PenStyle.NoPen), QBrush(fill)
+                )
+
+    def _infoset_links(self, nodes: list[int]) -> None:
+        tree, scene = self.tree, self.scene()
+        assert tree is not None
+        members: dict[int, list[int]] = {}
+        for h in nodes:
+            if tree.node_infoset[h] >= 0:
+                members.setdefault(int(tree.node_infoset[h]), []).append(h)
+        for infoset, hs in members.items():
+            if len(hs) < 2:
+                continue
+            colour = QColor(player_colour(int(tree.infoset_player[infoset])))
+            colour.setAlpha(150)  # links of wide information sets cross the tree: keep them light
+            pen = QPen(colour, 1.4, Qt.PenStyle.DashLine)
+            ordered = sorted(hs, key=lambda h: (self.positions[h].y(), self.positions[h].x()))
+            for a, b in itertools.pairwise(ordered):
+                # an arc above the row, so the link does not run through the nodes between
+                pa, pb = self.positions[a], self.positions[b]
+                lift = min(Y_STEP * 0.45, 12 + 0.12 * abs(pb.x() - pa.x()))
+                arc = QPainterPath(pa)
+                arc.quadTo(QPointF((pa.x() + pb.x()) / 2, min(pa.y(), pb.y()) - 2 * lift), pb)
+                scene.addPath(arc, pen).setZValue(-1)
+
+    def _node(self, h: int, here: QPointF, font: QFont, values: np.ndarray | None) -> None:
+        tree, game, scene = self.tree, self.game, self.scene()
+        assert tree is not None and game is not None
+        kind = int(tree.kind[h])
+        ring = QPen(QColor(HIGHLIGHT), 4) if h == self.highlighted else QPen(QColor("#212121"), 1.2)
+        if h == self.selected:
+            ring = QPen(QColor("#000000"), 3)
+        if kind == 0:
+            r = RADIUS
+            polygon = QPolygonF(
+                [here + QPointF(0, -r), here + QPointF(r, 0), here + QPointF(0, r), here + QPointF(-r, 0)]
+            )
+            item = scene.addPolygon(polygon, ring, QBrush(QColor(CHANCE_COLOUR)))
+            tip = "chance"
+        elif kind == 1:
+            player = int(tree.player[h])
+            item = scene.addEllipse(
+                QRectF(here.x() - RADIUS, here.y() - RADIUS, 2 * RADIUS, 2 * RADIUS),
+                ring,
+                QBrush(QColor(player_colour(player))),
+            )
+            infoset = int(tree.node_infoset[h])
+            label = scene.addSimpleText(tree.infoset_label[infoset], font)
+            label.setPos(here.x() + RADIUS + 2, here.y() - RADIUS - 6)
+            tip = f"{game.player_names[player]}, information set {tree.infoset_label[infoset]}"
+            if values is not None:
+                value = scene.addSimpleText(f"v={values[player, h]:.3g}", font)
+                value.setBrush(QBrush(QColor(player_colour(player))))
+                value.setPos(here.x() + RADIUS + 2, here.y() + 1)
+        else:
+            item = scene.addRect(
+                QRectF(here.x() - 6, here.y() - 6, 12, 12), ring, QBrush(QColor(TERMINAL_COLOUR))
+            )
+            payoffs = ", ".join(f"{v:g}" for v in tree.payoffs[:, h])
+            text = scene.addSimpleText(payoffs, font)
+            box = text.boundingRect()
+            text.setPos(here.x() - box.width() / 2, here.y() + 8)
+            tip = f"payoffs {payoffs}"
+        if h in self.collapsed:
+            more = scene.addSimpleText(f"+{self._subtree_size(h) - 1}", font)
+            more.setPos(here.x() - 8, here.y() + RADIUS + 2)
+            tip += " (collapsed: double-click to expand)"
+        item.setToolTip(f"{tip}\nhistory: {' > '.join(self.path(h)) or '(root)'}")
+        item.setData(0, h)
+        item.setZValue(1)
+        self.node_items[h] = item
+
+    def _subtree_size(self, h: int) -> int:
+        tree, size, stack = self.tree, 0, [h]
+        assert tree is not None
+        while stack:
+            node = stack.pop()
+            size += 1
+            stack.extend(range(tree.child_start[node], tree.child_start[node] + tree.child_count[node]))
+        return size
+
+    def path(self, h: int) -> tuple[str, ...]:
+        """The moves from the root to node ``h``."""
+        assert self.tree is not None
+        return history(self.tree, h)
+
+    # -- numbers ---------------------------------------------------------------------------------
+    def show_record(self, record: object, traversal: int = 0) -> None:
+        """Reach probabilities and values of one traversal of a recorded CFR iteration."""
+        self.record, self.traversal = record, traversal
+        self.rebuild()
+
+    def show_strategies(self, current: np.ndarray, average: np.ndarray) -> None:
+        """Probability bars under each decision move (per slot)."""
+        self.strategies = (current, average)
+        self.rebuild()
+
+    def highlight(self, h: int | None) -> None:
+        """Ring node ``h`` (the traversal animation); expands its ancestors."""
+        self.highlighted = h
+        if h is not None:
+            self._reveal(h)
+        self.rebuild()
+
+    def select(self, h: int) -> None:
+        self.selected = h
+        self._reveal(h)
+        self.rebuild()
+        self.centerOn(self.positions[h])
+        self.node_selected.emit(h)
+
+    def _reveal(self, h: int) -> None:
+        tree = self.tree
+        assert tree is not None
+        while tree.parent[h] >= 0:
+            h = int(tree.parent[h])
+            self.collapsed.discard(h)
+
+    def toggle(self, h: int) -> None:
+        """Collapse or expand the subtree below ``h``."""
+        assert self.tree is not None
+        if self.tree.child_count[h] == 0:
+            return
+        self.collapsed.symmetric_difference_update({h})
+        self.rebuild()
+
+    def fit(self) -> None:
+        """The whole tree in view, never magnified beyond 1.6x."""
+        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 1.6:
+            self.resetTransform()
+            self.scale(1.6, 1.6)
+        self.zoomed = False
+
+    # -- people ------------------------------------------------------------------------------------
+    def _node_at(self, event: QMouseEvent) -> int | None:
+        for item in self.items(event.position().toPoint()):
+            if item.data(0) is not None:
+                return int(item.data(0))
+        return None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        h = self._node_at(event)
+        if h is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.select(h)
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        h = self._node_at(event)
+        if h is not None:
+            self.toggle(h)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
+        self.scale(factor, factor)
+        self.zoomed = True
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self.zoomed:  # keep the whole tree in view until the person zooms
+            self.fit()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, tree = event.key(), self.tree
+        if tree is None:
+            return
+        if key == Qt.Key.Key_F:
+            self.fit()
+            return
+        h = self.selected if self.selected is not None else 0
+        parent = int(tree.parent[h])
+        target = None
+        if key == Qt.Key.Key_Up and parent >= 0:
+            target = parent
+        elif key == Qt.Key.Key_Down and tree.child_count[h] > 0:
+            self.collapsed.discard(h)
+            target = int(tree.child_start[h])
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and parent >= 0:
+            first, count = tree.child_start[parent], tree.child_count[parent]
+            target = int(first + (h - first + (1 if key == Qt.Key.Key_Right else -1)) % count)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.toggle(h)
+            return
+        if target is not None:
+            self.select(target)
+        else:
+            super().keyPressEvent(event)

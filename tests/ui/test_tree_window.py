@@ -1,0 +1,175 @@
+"""The game-tree window driven through its widgets (offscreen)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
+
+from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
+from rmviz.solvers.cfr import CFRSolver, cfr_preset
+from rmviz.ui.tree_window import TreeWindow, _numbers
+from tests.ui.test_window_features import assert_valid_figure
+
+
+def make_tree_window(qtbot, game):
+    window = TreeWindow(game)
+    window.errors = []
+    window.show_error = window.errors.append
+    qtbot.addWidget(window)
+    return window
+
+
+@pytest.fixture
+def kuhn(qtbot):
+    window = make_tree_window(qtbot, kuhn_poker())
+    yield window
+    window.shutdown()
+
+
+def cell(window, row, column):
+    return float(window.detail.table.item(row, column).text())
+
+
+def test_kuhn_loads_and_draws_every_node(kuhn):
+    tree = kuhn.solver.tree
+    assert len(kuhn.view.node_items) == tree.n_nodes == 58
+    assert kuhn.infosets.list.topLevelItemCount() == 12
+    terminal_texts = {item.text() for item in kuhn.view.scene().items() if hasattr(item, "text")}
+    assert {"2, -2", "-1, 1", "0 (1/3)", "1pb"} <= terminal_texts
+
+
+def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
+    twin = CFRSolver(kuhn_poker(), cfr_preset("cfr"))  # the same run, outside the window
+    expected = twin.step_recorded()
+    record = kuhn.step_recorded()
+    np.testing.assert_allclose(record.cumulative_regret_after, expected.cumulative_regret_after)
+    tree = kuhn.solver.tree
+    for label in ("1pb", "2b"):
+        j = tree.infoset_label.index(label)
+        kuhn.infosets.choose(j)
+        first = int(tree.infoset_first_slot[j])
+        player = int(tree.infoset_player[j])
+        trace = next(t for t in expected.traversals if t.player in (None, player))
+        for row in range(int(tree.infoset_size[j])):
+            s = first + row
+            assert cell(kuhn, row, 0) == pytest.approx(expected.cumulative_regret_before[s], abs=1e-4)
+            assert cell(kuhn, row, 1) == pytest.approx(trace.counterfactual_values[s], rel=1e-3, abs=1e-4)
+            assert cell(kuhn, row, 2) == pytest.approx(trace.instantaneous_regret[s], rel=1e-3, abs=1e-4)
+            assert cell(kuhn, row, 3) == pytest.approx(
+                expected.cumulative_regret_after[s], rel=1e-3, abs=1e-4
+            )
+            assert cell(kuhn, row, 5) == pytest.approx(expected.strategy_after[s], rel=1e-3, abs=1e-4)
+        text = kuhn.detail.explain.toPlainText()
+        assert f"Information set J = {label}" in text and "Regret matching" in text
+    # edge widths show the reach of the traversal shown
+    assert kuhn.view.record is record
+
+
+def test_the_explanation_adds_up_on_the_teaching_tree(qtbot):
+    window = make_tree_window(qtbot, teaching_tree())
+    try:
+        record = window.step_recorded()
+        tree = window.solver.tree
+        j = tree.infoset_label.index("2X")
+        window.infosets.choose(j)
+        text = window.detail.explain.toPlainText()
+        # player 2 sees [X, L] with probability 1/2 (chance) x P1's new strategy on L
+        first = int(tree.infoset_first_slot[j])
+        assert "P(J | π-i) = " in text
+        regret = record.traversals[-1].instantaneous_regret[first]
+        assert "r(J, A) = " in text and f"{regret:.4g}" in text
+    finally:
+        window.shutdown()
+
+
+def test_an_edit_breaking_perfect_recall_is_refused_then_edits_undo(kuhn):
+    before = kuhn.document.game
+    assert not kuhn.edit(lambda: kuhn.document.set_infoset(("0", "1", "p", "b"), "0"))
+    assert "forgets what they knew" in kuhn.errors[-1]
+    assert kuhn.document.game is before and not kuhn.undo_action.isEnabled()
+    assert kuhn.edit(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
+    assert kuhn.document.node(("0", "1", "p", "p")).payoffs == (5.0, -5.0)
+    assert kuhn.undo_action.isEnabled() and "*" in kuhn.windowTitle()
+    kuhn.undo_action.trigger()
+    assert kuhn.document.game is before
+    assert len(kuhn.view.node_items) == 58  # redrawn on the restored game
+
+
+def test_edits_from_the_dialogs_parse_fractions_and_refuse_bad_numbers(qtbot):
+    window = make_tree_window(qtbot, teaching_tree())
+    try:
+        window.ask_text = lambda *_args: "1/3, 2/3"
+        window._ask(lambda text: window.document.set_probabilities((), _numbers(text)), "Chance", "p")
+        assert window.document.node(()).probabilities == pytest.approx((1 / 3, 2 / 3))
+        with pytest.raises(ValueError, match="'x' is not a number"):
+            _numbers("1, x")
+        window.ask_text = lambda *_args: "0.5, 0.6"
+        window._ask(lambda text: window.document.set_probabilities((), _numbers(text)), "Chance", "p")
+        assert "sum to 1.1" in window.errors[-1]
+    finally:
+        window.shutdown()
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".pdf", ".png"])
+def test_export_the_tree_with_its_numbers(kuhn, tmp_path, suffix):
+    kuhn.step_recorded()
+    path = tmp_path / f"kuhn{suffix}"
+    assert kuhn.export_tree(path)
+    assert_valid_figure(path)
+    if suffix == ".svg":
+        assert b"1pb" in path.read_bytes()  # labels are text, not pixels
+
+
+def test_run_reaches_the_kuhn_value(kuhn, qtbot):
+    kuhn.toggle_run()
+    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration > 20_000, timeout=10_000)
+    kuhn.toggle_run()
+    kuhn.redraw(force=True)
+    snapshot = kuhn.thread.loop.latest()[1]
+    assert snapshot.metrics.value[0] == pytest.approx(-1 / 18, abs=2e-3)
+    assert "exploitability" in kuhn.status.text()
+    x, _ = kuhn.gap_curve.getData()
+    assert len(x) > 100
+
+
+def test_leduc_starts_collapsed_and_the_infoset_list_filters(qtbot):
+    window = make_tree_window(qtbot, leduc_poker())
+    try:
+        assert window.solver.tree.n_nodes == 9457
+        assert 0 < len(window.view.node_items) < 200  # collapsed beyond depth 3
+        window.infosets.player.setCurrentIndex(2)  # the second player only
+        window.infosets.search.setText("K")
+        labels = window.infosets.visible_labels()
+        assert labels and all("k" in label.lower() for label in labels)
+        players = {
+            window.infosets.list.topLevelItem(k).text(1)
+            for k in range(window.infosets.list.topLevelItemCount())
+            if not window.infosets.list.topLevelItem(k).isHidden()
+        }
+        assert players == {window.document.game.player_names[1]}
+    finally:
+        window.shutdown()
+
+
+def test_keyboard_navigation_and_collapse(kuhn):
+    view = kuhn.view
+    view.select(0)
+    view.setFocus()
+    for key, expected in ((Qt.Key.Key_Down, 1), (Qt.Key.Key_Right, 2), (Qt.Key.Key_Up, 0)):
+        view.keyPressEvent(QKeyEvent(QKeyEvent.Type.KeyPress, key, Qt.KeyboardModifier.NoModifier))
+        assert view.selected == expected
+    view.toggle(1)
+    assert len(view.node_items) < 58
+    view.toggle(1)
+    assert len(view.node_items) == 58
+
+
+def test_animation_walks_the_traversal(kuhn, qtbot):
+    kuhn.step_recorded()
+    kuhn.animation_speed.setCurrentText("fast")
+    kuhn.animate()
+    seen = set()
+    qtbot.waitUntil(lambda: seen.add(kuhn.view.highlighted) or len(seen) > 5, timeout=5000)
+    assert "visiting" in kuhn.status.text() and "reach" in kuhn.status.text()
