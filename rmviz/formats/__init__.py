@@ -16,6 +16,7 @@ from rmviz.games.catalog import CATALOG, catalog_game
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.generators import parse_random_spec
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.games.reduced import reduced_strategic_form
 from rmviz.games.trees import TREE_CATALOG, normal_form_tree
 
 Game = NormalFormGame | ExtensiveFormGame
@@ -68,9 +69,15 @@ def write_game_file(game: Game, path: str | Path) -> None:
 
 
 def load_game(spec: str) -> Game:
-    """The game a person names: a catalog id, a ``random:`` spec, or a file path."""
+    """The game a person names: a catalog id, a ``random:`` spec, a file path, or
+    ``reduced:TREE`` (the reduced strategic form of a tree given by id or file)."""
     if spec.startswith("random:"):
         return parse_random_spec(spec)
+    if spec.startswith("reduced:"):
+        tree = load_game(spec.removeprefix("reduced:"))
+        if not isinstance(tree, ExtensiveFormGame):
+            raise RmvizError(f"{spec!r}: the reduced strategic form is of a game tree, not a matrix game")
+        return reduced_strategic_form(tree)
     if spec in CATALOG:
         return catalog_game(spec)
     if spec in TREE_CATALOG:
@@ -79,7 +86,7 @@ def load_game(spec: str) -> Game:
     if path.suffix or path.exists():
         return read_game_file(path)
     raise RmvizError(
-        f"{spec!r} is not a catalog game, a random: spec or a file; "
+        f"{spec!r} is not a catalog game, a random: or reduced: spec, or a file; "
         f"catalog games: {', '.join([*CATALOG, *TREE_CATALOG])}"
     )
 

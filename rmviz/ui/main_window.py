@@ -89,6 +89,7 @@ class MainWindow(QMainWindow):
         autorun: bool = True,
         settings: QSettings | None = None,
         autosave_path: Path | None = None,
+        read_only: bool = False,
     ) -> None:
         super().__init__()
         configure_pyqtgraph()
@@ -109,6 +110,8 @@ class MainWindow(QMainWindow):
         self.editor = MatrixEditor(self.document)
         self.editor.error.connect(lambda message: self.show_error(message))
         self.model = self.editor.model
+        self.editor.set_read_only(read_only)
+        self.read_only = read_only
         self.document.subscribe(self._document_changed)  # after the editor's model
         self.panel = SolverPanel()
         self.panel.changed.connect(self.restart)
@@ -375,6 +378,7 @@ class MainWindow(QMainWindow):
         self.game_label.setText(
             f"<b>{game.title}</b> - {game.n_players} players, {game.shape_label}"
             + (" - modified" if self.document.modified else "")
+            + (" - read-only" if self.read_only else "")
         )
         self.undo_action.setEnabled(self.document.can_undo())
         self.redo_action.setEnabled(self.document.can_redo())
@@ -644,7 +648,7 @@ class MainWindow(QMainWindow):
             self.open_file(urls[0].toLocalFile())
 
     def closeEvent(self, event: object) -> None:
-        if self.document.modified and not self.confirm_discard():
+        if self.document.modified and not self.read_only and not self.confirm_discard():
             event.ignore()  # type: ignore[attr-defined]
             return
         self.autosave_path.unlink(missing_ok=True)  # closed on purpose: nothing to restore

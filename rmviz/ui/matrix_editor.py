@@ -74,6 +74,7 @@ class MatrixEditor(QWidget):
         self.slices.setLayout(QHBoxLayout())
         self.slices.layout().setContentsMargins(0, 0, 0, 0)
         structure = QHBoxLayout()
+        self.structure_buttons: list[QPushButton] = []
         for text, slot in (
             ("+ row action", lambda: self.attempt(lambda: self.document.add_action(self.model.row_player))),
             (
@@ -87,6 +88,7 @@ class MatrixEditor(QWidget):
             button = QPushButton(text)
             button.clicked.connect(slot)
             structure.addWidget(button)
+            self.structure_buttons.append(button)
         structure.addStretch()
 
         layout = QVBoxLayout(self)
@@ -98,6 +100,18 @@ class MatrixEditor(QWidget):
         layout.addWidget(self.slices)
         document.subscribe(lambda _document: self.refresh())  # after the model's own
         self.refresh()
+
+    def set_read_only(self, read_only: bool) -> None:
+        """Show the game without letting it be edited (a tree's reduced strategic form)."""
+        self.model.read_only = read_only
+        triggers = QAbstractItemView.EditTrigger
+        self.table.setEditTriggers(
+            triggers.NoEditTriggers
+            if read_only
+            else triggers.DoubleClicked | triggers.EditKeyPressed | triggers.AnyKeyPressed
+        )
+        for widget in (*self.structure_buttons, self.zero_sum):
+            widget.setEnabled(not read_only)
 
     # -- to override in tests ----------------------------------------------------------------
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:

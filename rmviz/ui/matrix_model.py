@@ -26,6 +26,7 @@ class PayoffTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.document = document
         self.row_player, self.column_player = 0, 1
+        self.read_only = False
         self.slice_profile: list[int] = [0] * document.game.n_players
         document.subscribe(lambda _document: self.refresh())
 
@@ -81,7 +82,8 @@ class PayoffTableModel(QAbstractTableModel):
         return game.action_names[player][section]
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return flags if self.read_only else flags | Qt.ItemFlag.ItemIsEditable
 
     def setData(self, index: QModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
@@ -90,6 +92,9 @@ class PayoffTableModel(QAbstractTableModel):
 
     def set_cells(self, cells: list[tuple[int, int, str]], description: str = "Edit payoff") -> bool:
         """Parse and apply several cells as one undo step; refuse all if one is invalid."""
+        if self.read_only:
+            self.edit_rejected.emit("this game is read-only (a tree's reduced strategic form): edit the tree")
+            return False
         game = self.document.game
         profiles, values = [], []
         for row, column, text in cells:

@@ -42,6 +42,7 @@ from rmviz.document import TreeDocument
 from rmviz.errors import RmvizError
 from rmviz.formats import read_game_file, write_game_file
 from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, IterationRecord, cfr_preset
 from rmviz.ui.export import export_scene
@@ -67,6 +68,7 @@ class TreeWindow(QMainWindow):
         self.infoset = 0
         self._seen_version = -1
         self._animation: list[int] = []
+        self.matrix_windows: list[QMainWindow] = []
 
         self.view = TreeView()
         self.view.node_selected.connect(self._node_selected)
@@ -178,6 +180,8 @@ class TreeWindow(QMainWindow):
         self._action(run, "Step 1 (recorded)", self.step_recorded, QKeySequence("Ctrl+1"))
         self._action(run, "Animate traversal", self.animate, QKeySequence("Ctrl+A"))
         self._action(run, "Reset", self.restart, QKeySequence("Ctrl+R"))
+        game_menu = self.menuBar().addMenu("&Game")
+        self._action(game_menu, "Reduced &strategic form (matrix window)", self.show_reduced_form)
         view = self.menuBar().addMenu("&View")
         self._action(view, "&Fit tree", self.view.fit, QKeySequence("Ctrl+0"))
 
@@ -462,6 +466,22 @@ class TreeWindow(QMainWindow):
         if answer is not None:
             self.edit(lambda: apply(answer))  # type: ignore[operator]
 
+    def show_reduced_form(self) -> object | None:
+        """The tree's reduced strategic form in a read-only matrix window, solving with the
+        normal-form algorithms (RM there against CFR here)."""
+        from rmviz.ui.main_window import MainWindow  # the matrix window opens tree windows too
+
+        try:
+            game = reduced_strategic_form(self.document.game)
+        except RmvizError as error:
+            self.show_error(str(error))
+            return None
+        window = MainWindow(game, read_only=True)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.matrix_windows.append(window)
+        window.show()
+        return window
+
     # -- files and export --------------------------------------------------------------------------
     def open_file(self, path: str | Path) -> bool:
         try:
@@ -526,6 +546,8 @@ class TreeWindow(QMainWindow):
         self.timer.stop()
         self.animation_timer.stop()
         self._stop_thread()
+        for window in self.matrix_windows:
+            window.shutdown()
 
 
 def _numbers(text: str) -> list[float]:

@@ -288,3 +288,11 @@ def test_export_size_is_checked(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["export", "rps", "--out", "x.png", "--size", "big"])
     assert "is not a size like 1600x1000" in str(exit_info.value.code)
+
+
+def test_solve_the_reduced_strategic_form_of_kuhn(capsys):
+    code, out, err = run(capsys, "solve", "reduced:kuhn", "-a", "rm+", "-n", "20000", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["value"][0] == pytest.approx(-1 / 18, abs=2e-3)
+    assert report["exploitability"] < 2e-3

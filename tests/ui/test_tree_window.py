@@ -173,3 +173,17 @@ def test_animation_walks_the_traversal(kuhn, qtbot):
     seen = set()
     qtbot.waitUntil(lambda: seen.add(kuhn.view.highlighted) or len(seen) > 5, timeout=5000)
     assert "visiting" in kuhn.status.text() and "reach" in kuhn.status.text()
+
+
+def test_the_reduced_strategic_form_opens_read_only_and_solves(kuhn, qtbot):
+    matrix = kuhn.show_reduced_form()
+    matrix.show_error = kuhn.errors.append
+    assert matrix.document.game.num_actions == (27, 64)
+    assert "read-only" in matrix.game_label.text()
+    assert not matrix.model.setData(matrix.model.index(0, 0), "1, 1")
+    assert "read-only" in kuhn.errors[-1]
+    assert not matrix.editor.structure_buttons[0].isEnabled()
+    assert matrix.thread.loop.running  # solving from the start, as the matrix window does
+    qtbot.waitUntil(lambda: matrix.thread.loop.latest()[1].iteration > 2000, timeout=10_000)
+    matrix.toggle_run()
+    assert matrix.thread.loop.latest()[1].metrics.exploitability < 0.05
