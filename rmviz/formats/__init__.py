@@ -48,7 +48,7 @@ def read_game_file(path: str | Path) -> Game:
 def write_game_file(game: Game, path: str | Path) -> None:
     """Write ``game`` to ``path`` in the format its extension names.
 
-    Matrix games go to .json, .nfg, or .efg (as a tree of simultaneous moves); trees to .efg.
+    Matrix games go to .json, .nfg, or .efg (as a tree of simultaneous moves); trees to .efg or .json.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -58,8 +58,8 @@ def write_game_file(game: Game, path: str | Path) -> None:
             f"{path}: cannot write {path.suffix or 'files without an extension'!r}; "
             f"choose one of {', '.join(WRITERS)}"
         )
-    if isinstance(game, ExtensiveFormGame) and suffix != ".efg":
-        raise FormatError(f"{path}: game trees are written as Gambit .efg files")
+    if isinstance(game, ExtensiveFormGame) and suffix == ".nfg":
+        raise FormatError(f"{path}: game trees are written as Gambit .efg or rmviz .json files")
     if isinstance(game, NormalFormGame) and suffix == ".efg":
         game = normal_form_tree(game)
     try:

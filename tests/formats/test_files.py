@@ -127,3 +127,36 @@ def test_load_game_errors(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(FormatError, match="not a text file"):
         load_game(str(binary))
+
+
+@pytest.mark.parametrize("tree", ["kuhn", "leduc", "teaching-tree"])
+def test_game_trees_round_trip_through_rmviz_json(tmp_path, tree):
+    from rmviz.solvers.tree import compile_tree
+
+    game = load_game(tree)
+    path = tmp_path / f"{tree}.json"
+    write_game_file(game, path)
+    back = read_game_file(path)
+    a, b = compile_tree(game), compile_tree(back)
+    assert back.player_names == game.player_names and back.title == game.title
+    for field in ("parent", "kind", "player", "node_infoset", "chance_probability", "payoffs"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    assert a.move_label == b.move_label and a.infoset_label == b.infoset_label
+
+
+def test_a_malformed_tree_file_names_the_node(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(
+        '{"format": "rmviz-game", "version": 1, "kind": "extensive-form", "players": ["A", "B"], '
+        '"root": {"kind": "chance", "moves": [{"move": "x", "probability": 0.5, "node": {"kind": "terminal", '
+        '"payoffs": [1, -1]}}, {"move": "y", "probability": 0.4, "node": {"kind": "terminal", '
+        '"payoffs": [0, 0]}}]}}'
+    )
+    with pytest.raises(FormatError, match=r"bad\.json: chance probabilities at the root sum to 0\.9"):
+        read_game_file(path)
+    path.write_text(
+        '{"format": "rmviz-game", "version": 1, "kind": "extensive-form", "players": ["A"], '
+        '"root": {"kind": "decision", "player": 3, "infoset": "i", "moves": []}}'
+    )
+    with pytest.raises(FormatError, match="belongs to player 3"):
+        read_game_file(path)

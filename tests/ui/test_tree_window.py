@@ -187,3 +187,23 @@ def test_the_reduced_strategic_form_opens_read_only_and_solves(kuhn, qtbot):
     qtbot.waitUntil(lambda: matrix.thread.loop.latest()[1].iteration > 2000, timeout=10_000)
     matrix.toggle_run()
     assert matrix.thread.loop.latest()[1].metrics.exploitability < 0.05
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker.efg", "one_card_poker.efg"])
+def test_the_reference_trees_open_save_and_reopen(kuhn, reference_games, tmp_path, name):
+    assert kuhn.open_file(reference_games / name)
+    assert not kuhn.errors and not kuhn.document.modified
+    nodes = kuhn.solver.tree.n_nodes
+    assert len(kuhn.view.node_items) == nodes
+    for suffix in (".efg", ".json"):
+        assert kuhn.save_file(tmp_path / f"copy{suffix}")
+        assert kuhn.open_file(tmp_path / f"copy{suffix}")
+        assert kuhn.solver.tree.n_nodes == nodes
+    kuhn.step_recorded()  # and CFR runs on it
+    assert kuhn.record.iteration == 1
+
+
+def test_a_matrix_file_is_refused_by_the_tree_window(kuhn, reference_games):
+    before = kuhn.document.game
+    assert not kuhn.open_file(reference_games / "rps.nfg")
+    assert "a matrix game" in kuhn.errors[-1] and kuhn.document.game is before
