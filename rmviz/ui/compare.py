@@ -9,6 +9,9 @@ seed come from the solver panel (greedy weights always update simultaneously).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -33,24 +36,42 @@ COMPARED_METRICS = {"exploitability": "exploitability (NashConv/n)", "cce_gap": 
 DEFAULT_CHECKED = ("rm", "rm+", "predictive-rm+", "greedy-rm")
 
 
+def matrix_solver(game: NormalFormGame, name: str, base: SolverConfig) -> RegretMinimizer:
+    """Preset ``name`` with the panel's play mode, schedule, seed and device (greedy weights
+    update simultaneously whatever the panel says)."""
+    updates = "simultaneous" if PRESETS[name][1].get("weighting") == "greedy" else base.updates
+    config = preset(name, play=base.play, updates=updates, seed=base.seed, device=base.device)
+    return RegretMinimizer(game, config)
+
+
 class CompareView(QWidget):
     """Algorithms to check on the left, overlaid gap plots on the right."""
 
     error = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        presets: dict[str, tuple[str, dict[str, Any]]] = PRESETS,
+        build: Callable[[Any, str, Any], Any] = matrix_solver,
+        metrics: dict[str, str] = COMPARED_METRICS,
+        checked: tuple[str, ...] = DEFAULT_CHECKED,
+    ) -> None:
+        """``build(game, preset name, the panel's config)`` makes each solver; ``metrics`` are
+        the trace columns plotted (game trees: exploitability only)."""
         super().__init__(parent)
-        self.game: NormalFormGame | None = None
-        self.base: SolverConfig = preset("rm")
+        self.build, self.metrics = build, metrics
+        self.game: Any = None
+        self.base: Any = None
         self.threads: dict[str, SolverThread] = {}
         self.running = False
         self.stale = True  # solvers not built for the current game and settings yet
         self.algorithms = QListWidget()
-        for name, (description, _) in PRESETS.items():
+        for name, (description, _) in presets.items():
             item = QListWidgetItem(name)
             item.setToolTip(description)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if name in DEFAULT_CHECKED else Qt.CheckState.Unchecked)
+            item.setCheckState(Qt.CheckState.Checked if name in checked else Qt.CheckState.Unchecked)
             self.algorithms.addItem(item)
         self.algorithms.itemChanged.connect(lambda _item: self.restart())
         self.algorithms.setMaximumWidth(190)
@@ -88,7 +109,7 @@ class CompareView(QWidget):
         self.algorithms.blockSignals(False)
         self.restart()
 
-    def set_game(self, game: NormalFormGame, base: SolverConfig) -> None:
+    def set_game(self, game: Any, base: Any) -> None:
         """Compare on ``game`` with the panel's play mode, schedule and seed; the solvers are
         built when the view is next shown (:meth:`activate`)."""
         self.stop()
@@ -114,12 +135,8 @@ class CompareView(QWidget):
         self.stale = False
         problems = []
         for name in self.checked():
-            updates = "simultaneous" if PRESETS[name][1].get("weighting") == "greedy" else self.base.updates
             try:
-                config = preset(
-                    name, play=self.base.play, updates=updates, seed=self.base.seed, device=self.base.device
-                )
-                thread = SolverThread(RegretMinimizer(self.game, config))
+                thread = SolverThread(self.build(self.game, name, self.base))
             except RmvizError as error:
                 problems.append(f"{name}: {error}")
                 continue
@@ -151,7 +168,7 @@ class CompareView(QWidget):
         self.plots.clear()
         self.curves = {}
         k = self.scale
-        for col, (metric, label) in enumerate(COMPARED_METRICS.items()):
+        for col, (metric, label) in enumerate(self.metrics.items()):
             plot = self.plots.addPlot(row=0, col=col)
             style_plot(plot, f"{label} (log-log)", k)
             plot.setLogMode(x=True, y=True)
@@ -173,9 +190,9 @@ class CompareView(QWidget):
             if thread.loop.error:
                 message, thread.loop.error = thread.loop.error, None
                 self.error.emit(f"{name}: {message}")
-            iterations, columns = thread.loop.trace_columns(tuple(COMPARED_METRICS))
+            iterations, columns = thread.loop.trace_columns(tuple(self.metrics))
             x = iterations.astype(np.float64)
-            for metric in COMPARED_METRICS:
+            for metric in self.metrics:
                 y = columns[metric]
                 keep = np.isfinite(y) & (y > 0)
                 self.curves[metric, name].setData(x[keep], y[keep])

@@ -162,6 +162,30 @@ class InfosetDetail(QWidget):
         self.explain.setHtml(explanation_html(game, tree, infoset, record, numbers))
 
 
+class StrategyTable(QTableWidget):
+    """The average (or any) behaviour strategy of every information set: one row each, the
+    moves with their probabilities across."""
+
+    def set_strategy(self, game: ExtensiveFormGame, tree: CompiledTree, strategy: np.ndarray) -> None:
+        width = int(tree.infoset_size.max()) if tree.n_infosets else 0
+        self.setColumnCount(2 + width)
+        self.setHorizontalHeaderLabels(
+            ["information set", "player", *[f"move {k + 1}" for k in range(width)]]
+        )
+        self.setRowCount(tree.n_infosets)
+        self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for j in range(tree.n_infosets):
+            first, size = int(tree.infoset_first_slot[j]), int(tree.infoset_size[j])
+            cells = [tree.infoset_label[j], game.player_names[int(tree.infoset_player[j])]]
+            cells += [f"{tree.slot_move[s]}  {strategy[s]:.3f}" for s in range(first, first + size)]
+            for column, text in enumerate(cells):
+                item = self.item(j, column)
+                if item is None:
+                    self.setItem(j, column, QTableWidgetItem(text))
+                elif item.text() != text:
+                    item.setText(text)
+
+
 def explained(game: ExtensiveFormGame, tree: CompiledTree, infoset: int, record: object) -> dict:
     """The lecture's quantities at ``infoset`` in ``record``'s traversal of its player:
     the histories with their reach P(h | pi_-i) and child values, P(J | pi_-i), v(J, m),

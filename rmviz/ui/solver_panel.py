@@ -11,13 +11,15 @@ reason and the run keeps its last valid configuration.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget
 
 from rmviz.errors import RmvizError
 from rmviz.solvers.backend import gpu_available, gpu_name
-from rmviz.solvers.config import PLAY_MODES, PRESETS, SCHEDULES, SolverConfig, preset
+from rmviz.solvers.config import PLAY_MODES, PRESETS, SCHEDULES, preset
 
 # parameter -> (label, placeholder shown when blank, applies to the preset's config?)
 PARAMETERS = {
@@ -25,24 +27,40 @@ PARAMETERS = {
     "beta": ("beta", "0", lambda c: c.weighting == "discounted"),
     "gamma": ("gamma", "2", lambda c: c.weighting == "discounted"),
     "greedy_floor": ("weight floor", "paper's default", lambda c: c.weighting == "greedy"),
-    "inertia": ("inertia", "0.1 x payoff range", lambda c: c.regret == "internal"),
+    "inertia": ("inertia", "0.1 x payoff range", lambda c: getattr(c, "regret", None) == "internal"),
 }
 CADENCES = {"coarse (50 per decade)": 50, "normal (200 per decade)": 200, "fine (1000 per decade)": 1000}
 SPEEDS = {"full speed": None, **{f"{v:,} it/s": float(v) for v in (100_000, 10_000, 1_000, 100, 10, 1)}}
 
 
+ROWS = ("play", "updates", "seed", "device", "cadence", "speed")
+
+
 class SolverPanel(QWidget):
     """Choices that define a run; ``changed`` fires when the configuration changes, and
-    ``speed_changed`` when only the speed does (the run goes on)."""
+    ``speed_changed`` when only the speed does (the run goes on).
+
+    ``presets`` and ``make`` are the algorithms and the function that builds a validated
+    config from a preset name and overrides (:func:`~rmviz.solvers.config.preset` for
+    matrix games, :func:`~rmviz.solvers.cfr.cfr_preset` for trees); ``rows`` are the
+    choices shown besides the algorithm and its parameters.
+    """
 
     changed = Signal()
     speed_changed = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        presets: dict[str, tuple[str, dict[str, Any]]] = PRESETS,
+        make: Callable[..., Any] = preset,
+        rows: tuple[str, ...] = ROWS,
+    ) -> None:
         super().__init__(parent)
+        self.presets, self.make, self.rows = presets, make, rows
         layout = QFormLayout(self)
         self.algorithm = QComboBox()
-        for name, (description, _) in PRESETS.items():
+        for name, (description, _) in presets.items():
             self.algorithm.addItem(name, name)
             self.algorithm.setItemData(self.algorithm.count() - 1, description, 3)  # tooltip role
         self.description = QLabel()
@@ -78,34 +96,41 @@ class SolverPanel(QWidget):
         self.problem.setStyleSheet("color: #c62828")
         self.problem.setWordWrap(True)
         layout.addRow("", self.problem)
-        layout.addRow("Play", self.play)
-        layout.addRow("Updates", self.updates)
-        layout.addRow("Seed", self.seed)
-        layout.addRow("Device", self.device)
-        layout.addRow("Metrics", self.cadence)
-        layout.addRow("Speed", self.speed)
+        for row, label, widget in (
+            ("play", "Play", self.play),
+            ("updates", "Updates", self.updates),
+            ("seed", "Seed", self.seed),
+            ("device", "Device", self.device),
+            ("cadence", "Metrics", self.cadence),
+            ("speed", "Speed", self.speed),
+        ):
+            if row in rows:
+                layout.addRow(label, widget)
+            else:
+                widget.hide()
         self._layout = layout
         self.algorithm.currentIndexChanged.connect(self._algorithm_changed)
         for combo in (self.play, self.updates, self.device, self.cadence):
             combo.currentIndexChanged.connect(self._changed)
         self.seed.valueChanged.connect(self._changed)
         self.speed.currentIndexChanged.connect(self.speed_changed)
-        self._last_good = preset("rm")
+        self._last_good = make(next(iter(presets)))
         self._algorithm_changed()
 
     def _algorithm_changed(self) -> None:
-        """Show the preset's description and parameters; greedy weights need simultaneous updates."""
+        """Show the preset's description and parameters, and its update schedule: locked
+        where the algorithm needs one (greedy weights: simultaneous; external sampling:
+        alternating)."""
         name = self.algorithm.currentData()
-        self.description.setText(PRESETS[name][0])
-        base = preset(name)
+        self.description.setText(self.presets[name][0])
+        base = self.make(name)
         for parameter, (_, _, applies) in PARAMETERS.items():
             self._layout.setRowVisible(self.parameters[parameter], applies(base))
-        greedy = base.weighting == "greedy"
-        if greedy:
-            self.updates.blockSignals(True)
-            self.updates.setCurrentText("simultaneous")
-            self.updates.blockSignals(False)
-        self.updates.setEnabled(not greedy)
+        locked = base.weighting == "greedy" or getattr(base, "sampling", None) == "external"
+        self.updates.blockSignals(True)
+        self.updates.setCurrentText(base.updates)  # the preset's schedule (CFR+ alternates)
+        self.updates.blockSignals(False)
+        self.updates.setEnabled(not locked)
         self._changed()
 
     def _changed(self) -> None:
@@ -119,10 +144,10 @@ class SolverPanel(QWidget):
             self._layout.setRowVisible(self.problem, bool(self.problem.text()))
         self.changed.emit()
 
-    def _config(self) -> SolverConfig:
+    def _config(self) -> Any:
         name = self.algorithm.currentData()
-        values: dict[str, float] = {}
-        base = preset(name)
+        values: dict[str, Any] = {}
+        base = self.make(name)
         for parameter, (label, _, applies) in PARAMETERS.items():
             text = self.parameters[parameter].text().strip()
             if not text or not applies(base):
@@ -134,16 +159,17 @@ class SolverPanel(QWidget):
             if not math.isfinite(value):
                 raise RmvizError(f"{label} must be a finite number")
             values[parameter] = value
-        return preset(
-            name,
-            play=self.play.currentText(),
-            updates=self.updates.currentText(),
-            seed=self.seed.value(),
-            device=self.device.currentData(),
-            **values,
-        )
+        for row, value in (
+            ("play", self.play.currentText()),
+            ("updates", self.updates.currentText()),
+            ("seed", self.seed.value()),
+            ("device", self.device.currentData()),
+        ):
+            if row in self.rows:
+                values[row] = value
+        return self.make(name, **values)
 
-    def config(self) -> SolverConfig:
+    def config(self) -> Any:
         """The configuration chosen (the last valid one while an entry is refused)."""
         return self._last_good
 

@@ -147,10 +147,10 @@ class TreeView(QGraphicsView):
         self._layout(nodes)
         small = QFont()
         small.setPointSizeF(7.5)
-        reach = values = None
+        reach = trace = None
         if self.record is not None:
             trace = self.record.traversals[min(self.traversal, len(self.record.traversals) - 1)]
-            reach, values = trace.reach.prod(axis=0), trace.values
+            reach = trace.reach.prod(axis=0)
         for h in nodes:
             here = self.positions[h]
             parent = int(tree.parent[h])
@@ -158,7 +158,7 @@ class TreeView(QGraphicsView):
                 self._edge(h, parent, here, small, reach)
         self._infoset_links(nodes)
         for h in nodes:
-            self._node(h, self.positions[h], small, values)
+            self._node(h, self.positions[h], small, trace)
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
 
     def _edge(self, h: int, parent: int, here: QPointF, font: QFont, reach: np.ndarray | None) -> None:
@@ -218,7 +218,9 @@ class TreeView(QGraphicsView):
                 arc.quadTo(QPointF((pa.x() + pb.x()) / 2, min(pa.y(), pb.y()) - 2 * lift), pb)
                 scene.addPath(arc, pen).setZValue(-1)
 
-    def _node(self, h: int, here: QPointF, font: QFont, values: np.ndarray | None) -> None:
+    def _node(self, h: int, here: QPointF, font: QFont, trace: object | None) -> None:
+        """One node; at decision nodes with a traversal shown, the acting player i's
+        counterfactual value P(h | pi_-i) U_i(pi | h) (tooltip: both factors)."""
         tree, game, scene = self.tree, self.game, self.scene()
         assert tree is not None and game is not None
         kind = int(tree.kind[h])
@@ -243,10 +245,17 @@ class TreeView(QGraphicsView):
             label = scene.addSimpleText(tree.infoset_label[infoset], font)
             label.setPos(here.x() + RADIUS + 2, here.y() - RADIUS - 6)
             tip = f"{game.player_names[player]}, information set {tree.infoset_label[infoset]}"
-            if values is not None:
-                value = scene.addSimpleText(f"v={values[player, h]:.3g}", font)
-                value.setBrush(QBrush(QColor(player_colour(player))))
-                value.setPos(here.x() + RADIUS + 2, here.y() + 1)
+            if trace is not None:
+                others = [q for q in range(tree.n_players + 1) if q != player]
+                reach = float(trace.reach[others, h].prod())
+                value = float(trace.values[player, h])
+                text = scene.addSimpleText(f"cfv={reach * value:.3g}", font)
+                text.setBrush(QBrush(QColor(player_colour(player))))
+                text.setPos(here.x() + RADIUS + 2, here.y() + 1)
+                tip += (
+                    f"\nreach of the others and chance P(h | pi_-i) = {reach:.4g}"
+                    f"\nvalue U_i(pi | h) = {value:.4g}\ncounterfactual value = {reach * value:.4g}"
+                )
         else:
             item = scene.addRect(
                 QRectF(here.x() - 6, here.y() - 6, 12, 12), ring, QBrush(QColor(TERMINAL_COLOUR))

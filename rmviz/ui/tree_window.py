@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -45,8 +46,10 @@ from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, IterationRecord, cfr_preset
+from rmviz.ui.compare import CompareView
 from rmviz.ui.export import export_scene
-from rmviz.ui.infoset_panel import InfosetDetail, InfosetList
+from rmviz.ui.infoset_panel import InfosetDetail, InfosetList, StrategyTable
+from rmviz.ui.solver_panel import SolverPanel
 from rmviz.ui.style import ACTION_COLOURS, METRIC_COLOURS, configure_pyqtgraph, style_plot
 from rmviz.ui.tree_view import TreeView, format_probability
 
@@ -77,15 +80,17 @@ class TreeWindow(QMainWindow):
         self.infosets = InfosetList()
         self.infosets.chosen.connect(self.choose_infoset)
         self.detail = InfosetDetail()
+        self.average_table = StrategyTable()
+        self.side_tabs = QTabWidget()
+        self.side_tabs.addTab(self.detail, "Information set")
+        self.side_tabs.addTab(self.average_table, "Average strategy")
+        self.side_tabs.currentChanged.connect(lambda _k: self.redraw(force=True))
 
-        self.algorithm = QComboBox()
-        for name, (description, _) in CFR_PRESETS.items():
-            self.algorithm.addItem(name, name)
-            self.algorithm.setItemData(self.algorithm.count() - 1, description, Qt.ItemDataRole.ToolTipRole)
-        self.algorithm.currentIndexChanged.connect(self.restart)
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
-        self.seed.valueChanged.connect(self.restart)
+        self.panel = SolverPanel(presets=CFR_PRESETS, make=cfr_preset, rows=("updates", "seed", "speed"))
+        self.panel.changed.connect(self.restart)
+        self.panel.speed_changed.connect(
+            lambda: self.thread is not None and self.thread.loop.set_speed(self.panel.speed_limit())
+        )
         self.run_button = QPushButton("Run")
         self.run_button.clicked.connect(self.toggle_run)
         step_one = QPushButton("Step 1")
@@ -109,10 +114,6 @@ class TreeWindow(QMainWindow):
         self.traversal.currentIndexChanged.connect(self._show_record)
         controls = QHBoxLayout()
         for widget in (
-            QLabel("Algorithm"),
-            self.algorithm,
-            QLabel("Seed"),
-            self.seed,
             self.run_button,
             step_one,
             step_n,
@@ -138,11 +139,27 @@ class TreeWindow(QMainWindow):
         self.strategy_legend = self.strategy_plot.addLegend(offset=(-5, 5))
         self.strategy_curves: list[pg.PlotDataItem] = []
 
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.panel)
+        left_layout.addWidget(self.infosets, stretch=1)
+        self.compare = CompareView(
+            presets=CFR_PRESETS,
+            build=lambda game, name, base: CFRSolver(game, cfr_preset(name, seed=base.seed)),
+            metrics={"exploitability": "exploitability (NashConv/n)"},
+            checked=("cfr", "cfr+", "dcfr", "mccfr-external"),
+        )
+        self.compare.error.connect(lambda message: self.show_error(message))
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.view, "Tree")
+        self.tabs.addTab(self.compare, "Compare algorithms")
+        self.tabs.currentChanged.connect(self._tab_changed)
         centre = QSplitter()
-        centre.addWidget(self.infosets)
-        centre.addWidget(self.view)
-        centre.addWidget(self.detail)
-        centre.setSizes([230, 760, 470])
+        centre.addWidget(left)
+        centre.addWidget(self.tabs)
+        centre.addWidget(self.side_tabs)
+        centre.setSizes([280, 720, 480])
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(centre)
         body.addWidget(self.plots)
@@ -206,14 +223,13 @@ class TreeWindow(QMainWindow):
         self._stop_thread()
         self.animation_timer.stop()
         try:
-            solver = CFRSolver(
-                self.document.game, cfr_preset(self.algorithm.currentData(), seed=self.seed.value())
-            )
+            solver = CFRSolver(self.document.game, self.panel.config())
         except RmvizError as error:
             self.show_error(str(error))
             return
         self.solver = solver
         self.thread = SolverThread(solver)
+        self.thread.loop.set_speed(self.panel.speed_limit())
         self.thread.start()
         self.record = None
         self._seen_version = -1
@@ -227,6 +243,9 @@ class TreeWindow(QMainWindow):
         self.traversal.blockSignals(False)
         self.infosets.choose(self.infoset)
         self._strategy_curves()
+        self.compare.set_game(self.document.game, self.panel.config())
+        if self.tabs.currentWidget() is self.compare:
+            self.compare.activate()
         self._update_buttons()
         self.redraw(force=True)
 
@@ -264,6 +283,9 @@ class TreeWindow(QMainWindow):
             self.thread.loop.step(iterations)
 
     def toggle_run(self) -> None:
+        if self.tabs.currentWidget() is self.compare:
+            self.compare.toggle_run()
+            return
         if self.thread is None:
             return
         loop = self.thread.loop
@@ -273,6 +295,16 @@ class TreeWindow(QMainWindow):
             self.record = None
             self.view.record = None
             loop.run()
+        self._update_buttons()
+
+    def _tab_changed(self) -> None:
+        """One tab runs at a time, so the other does not take its CPU."""
+        if self.tabs.currentWidget() is self.compare:
+            self.compare.activate()
+            if self.thread is not None:
+                self.thread.loop.pause()
+        else:
+            self.compare.pause()
         self._update_buttons()
 
     def _update_buttons(self) -> None:
@@ -286,6 +318,10 @@ class TreeWindow(QMainWindow):
 
     def redraw(self, force: bool = False) -> None:
         """Strategy bars, plots and the status from the newest snapshot (the timer's slot)."""
+        if self.tabs.currentWidget() is self.compare:
+            self.compare.redraw()
+            self.status.setText(self.compare.summary())
+            return
         if self.thread is None:
             return
         loop = self.thread.loop
@@ -300,6 +336,8 @@ class TreeWindow(QMainWindow):
         if self.record is None:
             self.view.show_strategies(snapshot.current_strategy, snapshot.average_strategy)
             self._show_infoset()
+        if self.side_tabs.currentWidget() is self.average_table:
+            self.average_table.set_strategy(self.document.game, self.solver.tree, snapshot.average_strategy)
         iterations, columns = loop.trace_columns(loop.trace.names)
         x = iterations.astype(np.float64)
         if x.size:
@@ -545,6 +583,7 @@ class TreeWindow(QMainWindow):
     def shutdown(self) -> None:
         self.timer.stop()
         self.animation_timer.stop()
+        self.compare.stop()
         self._stop_thread()
         for window in self.matrix_windows:
             window.shutdown()

@@ -63,8 +63,15 @@ def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
             assert cell(kuhn, row, 5) == pytest.approx(expected.strategy_after[s], rel=1e-3, abs=1e-4)
         text = kuhn.detail.explain.toPlainText()
         assert f"Information set J = {label}" in text and "Regret matching" in text
-    # edge widths show the reach of the traversal shown
+    # every decision node shows its counterfactual value P(h | pi_-i) U_i(pi | h)
     assert kuhn.view.record is record
+    trace = record.traversals[0]
+    h = int(np.flatnonzero(tree.kind == 1)[0])
+    player = int(tree.player[h])
+    others = [q for q in range(tree.n_players + 1) if q != player]
+    texts = [item.text() for item in kuhn.view.scene().items() if hasattr(item, "text")]
+    assert sum(t.startswith("cfv=") for t in texts) == int((tree.kind == 1).sum())
+    assert f"cfv={trace.reach[others, h].prod() * trace.values[player, h]:.3g}" in texts
 
 
 def test_the_explanation_adds_up_on_the_teaching_tree(qtbot):
@@ -207,3 +214,46 @@ def test_a_matrix_file_is_refused_by_the_tree_window(kuhn, reference_games):
     before = kuhn.document.game
     assert not kuhn.open_file(reference_games / "rps.nfg")
     assert "a matrix game" in kuhn.errors[-1] and kuhn.document.game is before
+
+
+def test_algorithm_parameters_reach_the_tree_solver(kuhn):
+    panel = kuhn.panel
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("dcfr"))
+    assert panel.parameters["alpha"].isVisibleTo(kuhn) and not panel.parameters["inertia"].isVisibleTo(kuhn)
+    panel.parameters["alpha"].setText("2.5")
+    panel.parameters["alpha"].editingFinished.emit()
+    assert kuhn.solver.config.weighting == "discounted" and kuhn.solver.config.alpha == 2.5
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("mccfr-external"))
+    assert panel.updates.currentText() == "alternating" and not panel.updates.isEnabled()
+    assert kuhn.solver.config.sampling == "external"
+    panel.seed.setValue(5)
+    assert kuhn.solver.seed == 5
+
+
+def test_compare_cfr_variants_on_the_tree(kuhn, qtbot):
+    kuhn.tabs.setCurrentWidget(kuhn.compare)
+    kuhn.compare.set_checked(["cfr", "cfr+", "mccfr-external"])
+    kuhn.toggle_run()
+    qtbot.waitUntil(
+        lambda: all(t.loop.latest()[1].iteration > 300 for t in kuhn.compare.threads.values()), timeout=10_000
+    )
+    kuhn.redraw()
+    for name in ("cfr", "cfr+", "mccfr-external"):
+        curve = kuhn.compare.curves["exploitability", name]
+        assert len(curve.xData) > 10 and np.all(curve.yData > 0)
+    assert "cfr+:" in kuhn.status.text()
+    kuhn.tabs.setCurrentWidget(kuhn.view)
+    assert not kuhn.compare.running
+
+
+def test_the_average_strategy_table_lists_every_information_set(kuhn, qtbot):
+    kuhn.step(500)
+    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration == 500, timeout=5000)
+    kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
+    table = kuhn.average_table
+    assert table.rowCount() == 12
+    average = kuhn.thread.loop.latest()[1].average_strategy
+    tree = kuhn.solver.tree
+    j = tree.infoset_label.index("1pb")
+    first = int(tree.infoset_first_slot[j])
+    assert table.item(j, 2).text() == f"{tree.slot_move[first]}  {average[first]:.3f}"
