@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -344,6 +345,9 @@ class TreeWindow(QMainWindow):
             gap = columns["exploitability"]
             keep = np.isfinite(gap) & (gap > 0)
             self.gap_curve.setData(x[keep], gap[keep])
+            decades = max(1, math.ceil(math.log10(max(float(x[-1]), 10.0)) - 1e-9))
+            for plot in (self.gap_plot, self.strategy_plot):  # whole decades of iterations
+                plot.setXRange(0, decades, padding=0.02)
             first = int(self.solver.tree.infoset_first_slot[self.infoset])
             for k, curve in enumerate(self.strategy_curves):
                 name = f"avg[{first + k}]"
@@ -358,8 +362,15 @@ class TreeWindow(QMainWindow):
 
     # -- information sets ----------------------------------------------------------------------
     def choose_infoset(self, infoset: int) -> None:
+        """Show information set ``infoset`` in the panel; with alternating updates the tree
+        shows the traversal of its player, the one its numbers come from."""
         self.infoset = infoset
         self._strategy_curves()
+        if self.record is not None and len(self.record.traversals) > 1:
+            player = int(self.solver.tree.infoset_player[infoset])
+            index = next(k for k, t in enumerate(self.record.traversals) if t.player in (None, player))
+            if index != self.traversal.currentIndex():
+                self.traversal.setCurrentIndex(index)  # redraws the tree through _show_record
         self._show_infoset()
         self._seen_version = -1
 

@@ -65,7 +65,7 @@ def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
         assert f"Information set J = {label}" in text and "Regret matching" in text
     # every decision node shows its counterfactual value P(h | pi_-i) U_i(pi | h)
     assert kuhn.view.record is record
-    trace = record.traversals[0]
+    trace = record.traversals[kuhn.view.traversal]  # the traversal of the chosen set's player
     h = int(np.flatnonzero(tree.kind == 1)[0])
     player = int(tree.player[h])
     others = [q for q in range(tree.n_players + 1) if q != player]
@@ -257,3 +257,17 @@ def test_the_average_strategy_table_lists_every_information_set(kuhn, qtbot):
     j = tree.infoset_label.index("1pb")
     first = int(tree.infoset_first_slot[j])
     assert table.item(j, 2).text() == f"{tree.slot_move[first]}  {average[first]:.3f}"
+
+
+def test_choosing_an_information_set_shows_its_players_traversal(qtbot):
+    window = make_tree_window(qtbot, teaching_tree())  # CFR alternates: one traversal per player
+    try:
+        record = window.step_recorded()
+        assert [t.player for t in record.traversals] == [0, 1]
+        tree = window.solver.tree
+        window.infosets.choose(tree.infoset_label.index("2X"))
+        assert window.view.traversal == 1 and window.traversal.currentIndex() == 1
+        window.infosets.choose(tree.infoset_label.index("1"))
+        assert window.view.traversal == 0
+    finally:
+        window.shutdown()
