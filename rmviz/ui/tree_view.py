@@ -249,7 +249,7 @@ class TreeView(QGraphicsView):
                 others = [q for q in range(tree.n_players + 1) if q != player]
                 reach = float(trace.reach[others, h].prod())
                 value = float(trace.values[player, h])
-                text = scene.addSimpleText(f"cfv={reach * value:.3g}", font)
+                text = scene.addSimpleText(f"cfv={reach * value + 0.0:.3g}", font)  # no "-0"
                 text.setBrush(QBrush(QColor(player_colour(player))))
                 text.setPos(here.x() + RADIUS + 2, here.y() + 1)
                 tip += (

@@ -263,6 +263,7 @@ class TreeWindow(QMainWindow):
             who = "all players" if trace.player is None else self.document.game.player_names[trace.player]
             self.traversal.addItem(f"traversal: {who}")
         self.traversal.setVisible(self.traversal.count() > 1)
+        self.traversal.setCurrentIndex(self._traversal_of(self.infoset))
         self.traversal.blockSignals(False)
         self._show_record()
         self._update_buttons()
@@ -366,13 +367,16 @@ class TreeWindow(QMainWindow):
         shows the traversal of its player, the one its numbers come from."""
         self.infoset = infoset
         self._strategy_curves()
-        if self.record is not None and len(self.record.traversals) > 1:
-            player = int(self.solver.tree.infoset_player[infoset])
-            index = next(k for k, t in enumerate(self.record.traversals) if t.player in (None, player))
-            if index != self.traversal.currentIndex():
-                self.traversal.setCurrentIndex(index)  # redraws the tree through _show_record
+        if self.record is not None and self._traversal_of(infoset) != self.traversal.currentIndex():
+            self.traversal.setCurrentIndex(self._traversal_of(infoset))  # redraws through _show_record
         self._show_infoset()
         self._seen_version = -1
+
+    def _traversal_of(self, infoset: int) -> int:
+        """The traversal of the last record in which ``infoset``'s player updated."""
+        assert self.record is not None
+        player = int(self.solver.tree.infoset_player[infoset])
+        return next(k for k, t in enumerate(self.record.traversals) if t.player in (None, player))
 
     def _strategy_curves(self) -> None:
         tree = self.solver.tree
