@@ -71,7 +71,7 @@ def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
     others = [q for q in range(tree.n_players + 1) if q != player]
     texts = [item.text() for item in kuhn.view.scene().items() if hasattr(item, "text")]
     assert sum(t.startswith("cfv=") for t in texts) == int((tree.kind == 1).sum())
-    assert f"cfv={trace.reach[others, h].prod() * trace.values[player, h]:.3g}" in texts
+    assert f"cfv={trace.reach[others, h].prod() * trace.values[player, h] + 0.0:.3g}" in texts
 
 
 def test_the_explanation_adds_up_on_the_teaching_tree(qtbot):
