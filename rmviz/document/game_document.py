@@ -1,19 +1,19 @@
 """A normal-form game being edited, with an undo/redo history (no Qt).
 
-Every edit is a command that knows how to do and undo itself; the document keeps the two
-stacks, a modified flag relative to the last save, and notifies subscribers after each
-change. Payoff edits store only the cells they change (cheap for large games); structural
-edits (actions, names, the zero-sum toggle) store the games before and after.
+Payoff edits store only the cells they change (cheap for large games); structural edits
+(actions, players, names, the zero-sum toggle) store the games before and after. The undo
+machinery is :class:`~rmviz.document.history.EditHistory`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from rmviz.document.history import EditHistory
 from rmviz.errors import GameError
 from rmviz.games.normal_form import MAX_PLAYERS, NormalFormGame
 
@@ -25,12 +25,12 @@ class _PayoffEdit:
     before: np.ndarray  # (len(cells), n_players)
     after: np.ndarray
 
-    def apply(self, game: NormalFormGame, forward: bool) -> NormalFormGame:
-        payoffs = game.payoffs.copy()
+    def apply(self, document: GameDocument, forward: bool) -> None:
+        payoffs = document.game.payoffs.copy()
         values = self.after if forward else self.before
         for profile, row in zip(self.cells, values, strict=True):
             payoffs[(slice(None), *profile)] = row
-        return game.with_payoffs(payoffs)
+        document.game = document.game.with_payoffs(payoffs)
 
 
 @dataclass(frozen=True)
@@ -41,83 +41,18 @@ class _Replace:
     zero_sum_before: bool
     zero_sum_after: bool
 
-    def apply(self, game: NormalFormGame, forward: bool) -> NormalFormGame:
-        return self.after if forward else self.before
+    def apply(self, document: GameDocument, forward: bool) -> None:
+        document.game = self.after if forward else self.before
+        document.zero_sum = self.zero_sum_after if forward else self.zero_sum_before
 
 
-class GameDocument:
+class GameDocument(EditHistory):
     """The game on screen: edits, undo/redo, file path, modified flag, subscribers."""
 
     def __init__(self, game: NormalFormGame, path: Path | None = None) -> None:
+        super().__init__(path)
         self.game = game
-        self.path = path
         self.zero_sum = game.n_players == 2 and game.is_zero_sum()
-        self._undo: list[_PayoffEdit | _Replace] = []
-        self._redo: list[_PayoffEdit | _Replace] = []
-        self._saved_at = 0  # undo depth at the last save
-        self._subscribers: list[Callable[[GameDocument], None]] = []
-
-    # -- observation -----------------------------------------------------------------------
-    def subscribe(self, callback: Callable[[GameDocument], None]) -> None:
-        """Call ``callback(document)`` after every change."""
-        self._subscribers.append(callback)
-
-    def _changed(self) -> None:
-        for callback in self._subscribers:
-            callback(self)
-
-    @property
-    def modified(self) -> bool:
-        return len(self._undo) != self._saved_at
-
-    def mark_saved(self, path: Path | None = None) -> None:
-        if path is not None:
-            self.path = path
-        self._saved_at = len(self._undo)
-        self._changed()
-
-    # -- undo / redo -----------------------------------------------------------------------
-    def can_undo(self) -> bool:
-        return bool(self._undo)
-
-    def can_redo(self) -> bool:
-        return bool(self._redo)
-
-    def undo_text(self) -> str:
-        return self._undo[-1].description if self._undo else ""
-
-    def redo_text(self) -> str:
-        return self._redo[-1].description if self._redo else ""
-
-    def undo(self) -> None:
-        if not self._undo:
-            return
-        command = self._undo.pop()
-        self.game = command.apply(self.game, forward=False)
-        if isinstance(command, _Replace):
-            self.zero_sum = command.zero_sum_before
-        self._redo.append(command)
-        self._changed()
-
-    def redo(self) -> None:
-        if not self._redo:
-            return
-        command = self._redo.pop()
-        self.game = command.apply(self.game, forward=True)
-        if isinstance(command, _Replace):
-            self.zero_sum = command.zero_sum_after
-        self._undo.append(command)
-        self._changed()
-
-    def _push(self, command: _PayoffEdit | _Replace) -> None:
-        if self._saved_at > len(self._undo):  # the saved state can no longer be reached
-            self._saved_at = -1
-        self.game = command.apply(self.game, forward=True)
-        if isinstance(command, _Replace):
-            self.zero_sum = command.zero_sum_after
-        self._undo.append(command)
-        self._redo.clear()
-        self._changed()
 
     # -- edits -----------------------------------------------------------------------------
     def set_payoffs(

@@ -11,75 +11,36 @@ its information set, which must offer the same moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from rmviz.document.history import EditHistory
 from rmviz.errors import GameError
 from rmviz.games.extensive_form import CHANCE, DECISION, TERMINAL, ExtensiveFormGame, Node, terminal
 
 History = tuple[str, ...]
 
 
-class TreeDocument:
+@dataclass(frozen=True)
+class _ReplaceTree:
+    description: str
+    before: ExtensiveFormGame
+    after: ExtensiveFormGame
+
+    def apply(self, document: TreeDocument, forward: bool) -> None:
+        document.game = self.after if forward else self.before
+
+
+class TreeDocument(EditHistory):
     """The tree on screen: edits, undo/redo, file path, modified flag, subscribers."""
 
     def __init__(self, game: ExtensiveFormGame, path: Path | None = None) -> None:
+        super().__init__(path)
         self.game = game
-        self.path = path
-        self._undo: list[tuple[str, ExtensiveFormGame, ExtensiveFormGame]] = []
-        self._redo: list[tuple[str, ExtensiveFormGame, ExtensiveFormGame]] = []
-        self._saved_at = 0
-        self._subscribers: list[Callable[[TreeDocument], None]] = []
-
-    # -- observation and history -------------------------------------------------------------
-    def subscribe(self, callback: Callable[[TreeDocument], None]) -> None:
-        self._subscribers.append(callback)
-
-    def _changed(self) -> None:
-        for callback in self._subscribers:
-            callback(self)
-
-    @property
-    def modified(self) -> bool:
-        return len(self._undo) != self._saved_at
-
-    def mark_saved(self, path: Path | None = None) -> None:
-        if path is not None:
-            self.path = path
-        self._saved_at = len(self._undo)
-        self._changed()
-
-    def can_undo(self) -> bool:
-        return bool(self._undo)
-
-    def can_redo(self) -> bool:
-        return bool(self._redo)
-
-    def undo_text(self) -> str:
-        return self._undo[-1][0] if self._undo else ""
-
-    def undo(self) -> None:
-        if self._undo:
-            description, before, after = self._undo.pop()
-            self._redo.append((description, before, after))
-            self.game = before
-            self._changed()
-
-    def redo(self) -> None:
-        if self._redo:
-            description, before, after = self._redo.pop()
-            self._undo.append((description, before, after))
-            self.game = after
-            self._changed()
 
     def replace_game(self, game: ExtensiveFormGame, description: str) -> None:
-        """Show another game (opening a file) as one undoable step."""
-        if self._saved_at > len(self._undo):
-            self._saved_at = -1  # the saved state was undone and is now unreachable
-        self._undo.append((description, self.game, game))
-        self._redo.clear()
-        self.game = game
-        self._changed()
+        """Show another game (an edit, opening a file) as one undoable step."""
+        self._push(_ReplaceTree(description, self.game, game))
 
     # -- edits -----------------------------------------------------------------------------------
     def node(self, history: History) -> Node:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -24,8 +24,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QMainWindow,
-    QMenu,
     QMessageBox,
     QPushButton,
     QSpinBox,
@@ -53,6 +51,7 @@ from rmviz.ui.figures import DEFAULT_SIZES, FIGURES, RunData, render_figure
 from rmviz.ui.joint import JointView
 from rmviz.ui.matrix_editor import MatrixEditor
 from rmviz.ui.plots import ConvergencePlots
+from rmviz.ui.run_window import RunWindow
 from rmviz.ui.simplex import SimplexView
 from rmviz.ui.solver_panel import SolverPanel
 from rmviz.ui.style import configure_pyqtgraph
@@ -79,7 +78,7 @@ def default_autosave_path() -> Path:
     )
 
 
-class MainWindow(QMainWindow):
+class MainWindow(RunWindow):
     """rmviz's window. ``autorun`` starts solving as soon as a game is shown; ``settings``
     (recent files) and ``autosave_path`` default to the user's locations."""
 
@@ -234,14 +233,6 @@ class MainWindow(QMainWindow):
         )
         self.presentation_action.setCheckable(True)
 
-    def _action(self, menu: QMenu, text: str, slot: object, shortcut: object = None) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
     # -- the run ---------------------------------------------------------------------------
     def restart(self) -> None:
         """Stop any run and start a fresh solver on the current game and settings."""
@@ -279,25 +270,6 @@ class MainWindow(QMainWindow):
         if self.thread is not None:
             self.thread.loop.set_speed(self.panel.speed_limit())
 
-    def _tab_changed(self) -> None:
-        """One tab runs at a time, so the other does not take its CPU."""
-        if self.tabs.currentWidget() is self.compare:
-            self.compare.activate()
-            if self.thread is not None:
-                self.thread.loop.pause()
-        else:
-            self.compare.pause()
-        self._update_buttons()
-
-    def _update_buttons(self) -> None:
-        running = self.thread is not None and self.thread.loop.running
-        self.run_button.setText("Pause" if running else "Run")
-
-    def _stop_thread(self) -> None:
-        if self.thread is not None:
-            self.thread.shutdown()
-            self.thread = None
-
     def _tick(self) -> None:
         """The redraw timer's slot. Redrawing and the repaint it causes take the GUI thread
         for a while (C, smoothed over recent ticks); the timer then waits at least 1.5 C, so
@@ -332,10 +304,8 @@ class MainWindow(QMainWindow):
             return
         if self.thread is None:
             return
+        self._report_run_error()
         loop = self.thread.loop
-        if loop.error:
-            message, loop.error = loop.error, None
-            self.show_error(message)
         version, snapshot = loop.latest()
         self._update_buttons()
         if version == self._seen_version:
@@ -468,14 +438,10 @@ class MainWindow(QMainWindow):
             self.save_file(path)
 
     def save_file(self, path: str | Path) -> bool:
-        try:
-            write_game_file(self.document.game, path)
-        except RmvizError as error:
-            self.show_error(str(error))
-            return False
-        self.document.mark_saved(Path(path))
-        self._remember(Path(path))
-        return True
+        saved = super().save_file(path)
+        if saved:
+            self._remember(Path(path))
+        return saved
 
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent", [])
@@ -614,10 +580,6 @@ class MainWindow(QMainWindow):
         self._seen_version = -1  # redraw into the rebuilt plots
 
     # -- people ----------------------------------------------------------------------------
-    def show_error(self, message: str) -> None:
-        """Tell the person what went wrong (a dialog; tests replace this method)."""
-        QMessageBox.warning(self, "rmviz", message)
-
     def confirm_discard(self) -> bool:
         """Ask before losing unsaved edits (tests replace this method)."""
         answer = QMessageBox.question(

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -42,7 +41,7 @@ from PySide6.QtWidgets import (
 
 from rmviz.document import TreeDocument
 from rmviz.errors import RmvizError
-from rmviz.formats import read_game_file, write_game_file
+from rmviz.formats import read_game_file
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.worker import SolverThread
@@ -50,6 +49,7 @@ from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, IterationRecord, cfr_prese
 from rmviz.ui.compare import CompareView
 from rmviz.ui.export import export_scene
 from rmviz.ui.infoset_panel import InfosetDetail, InfosetList, StrategyTable
+from rmviz.ui.run_window import RunWindow
 from rmviz.ui.solver_panel import SolverPanel
 from rmviz.ui.style import ACTION_COLOURS, METRIC_COLOURS, configure_pyqtgraph, style_plot
 from rmviz.ui.tree_view import TreeView, format_probability
@@ -59,7 +59,7 @@ REDRAW_MS = 100  # the tree is redrawn whole: 10 times a second is plenty while 
 ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
 
 
-class TreeWindow(QMainWindow):
+class TreeWindow(RunWindow):
     """A window on one game tree."""
 
     def __init__(self, game: ExtensiveFormGame, path: Path | None = None) -> None:
@@ -203,14 +203,6 @@ class TreeWindow(QMainWindow):
         view = self.menuBar().addMenu("&View")
         self._action(view, "&Fit tree", self.view.fit, QKeySequence("Ctrl+0"))
 
-    def _action(self, menu: QMenu, text: str, slot: object, shortcut: object = None) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
     # -- the game ----------------------------------------------------------------------------
     def _game_changed(self) -> None:
         game = self.document.game
@@ -299,25 +291,6 @@ class TreeWindow(QMainWindow):
             loop.run()
         self._update_buttons()
 
-    def _tab_changed(self) -> None:
-        """One tab runs at a time, so the other does not take its CPU."""
-        if self.tabs.currentWidget() is self.compare:
-            self.compare.activate()
-            if self.thread is not None:
-                self.thread.loop.pause()
-        else:
-            self.compare.pause()
-        self._update_buttons()
-
-    def _update_buttons(self) -> None:
-        running = self.thread is not None and self.thread.loop.running
-        self.run_button.setText("Pause" if running else "Run")
-
-    def _stop_thread(self) -> None:
-        if self.thread is not None:
-            self.thread.shutdown()
-            self.thread = None
-
     def redraw(self, force: bool = False) -> None:
         """Strategy bars, plots and the status from the newest snapshot (the timer's slot)."""
         if self.tabs.currentWidget() is self.compare:
@@ -326,10 +299,8 @@ class TreeWindow(QMainWindow):
             return
         if self.thread is None:
             return
+        self._report_run_error()
         loop = self.thread.loop
-        if loop.error:
-            message, loop.error = loop.error, None
-            self.show_error(message)
         version, snapshot = loop.latest()
         self._update_buttons()
         if version == self._seen_version and not force:
@@ -438,15 +409,6 @@ class TreeWindow(QMainWindow):
         value, ok = QInputDialog.getText(self, title, label, text=text)
         return value if ok else None
 
-    def edit(self, change: object) -> bool:
-        """Apply a document edit; a refused one shows the model's message (nothing changes)."""
-        try:
-            change()  # type: ignore[operator]
-        except (RmvizError, ValueError) as error:
-            self.show_error(str(error))
-            return False
-        return True
-
     def _node_menu(self, point: object) -> None:
         item = self.view.itemAt(point)  # type: ignore[arg-type]
         if item is None or item.data(0) is None:
@@ -464,7 +426,7 @@ class TreeWindow(QMainWindow):
             remove = menu.addMenu("Remove move")
             rename = menu.addMenu("Rename move")
             for move in moves:
-                remove.addAction(move, lambda m=move: self.edit(lambda: doc.remove_move(history, m)))
+                remove.addAction(move, lambda m=move: self.attempt(lambda: doc.remove_move(history, m)))
                 rename.addAction(
                     move,
                     lambda m=move: self._ask(
@@ -503,12 +465,12 @@ class TreeWindow(QMainWindow):
             for player, name in enumerate(self.document.game.player_names):
                 menu.addAction(
                     f"Make decision node of {name}",
-                    lambda p=player: self.edit(lambda: doc.make_decision(history, p, f"new{p + 1}")),
+                    lambda p=player: self.attempt(lambda: doc.make_decision(history, p, f"new{p + 1}")),
                 )
-            menu.addAction("Make chance node", lambda: self.edit(lambda: doc.make_chance(history)))
+            menu.addAction("Make chance node", lambda: self.attempt(lambda: doc.make_chance(history)))
         elif history:
             menu.addAction(
-                "Make terminal (drop the subtree)", lambda: self.edit(lambda: doc.make_terminal(history))
+                "Make terminal (drop the subtree)", lambda: self.attempt(lambda: doc.make_terminal(history))
             )
         menu.addSeparator()
         menu.addAction("Collapse / expand", lambda: self.view.toggle(h))
@@ -517,7 +479,7 @@ class TreeWindow(QMainWindow):
     def _ask(self, apply: object, title: str, label: str, text: str = "") -> None:
         answer = self.ask_text(title, label, text)
         if answer is not None:
-            self.edit(lambda: apply(answer))  # type: ignore[operator]
+            self.attempt(lambda: apply(answer))  # type: ignore[operator]
 
     def show_reduced_form(self) -> object | None:
         """The tree's reduced strategic form in a read-only matrix window, solving with the
@@ -554,15 +516,6 @@ class TreeWindow(QMainWindow):
         if path:
             self.open_file(path)
 
-    def save_file(self, path: str | Path) -> bool:
-        try:
-            write_game_file(self.document.game, path)
-        except RmvizError as error:
-            self.show_error(str(error))
-            return False
-        self.document.mark_saved(Path(path))
-        return True
-
     def save_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self, "Save game tree", str(self.document.path or ""), TREE_FILTER
@@ -572,12 +525,7 @@ class TreeWindow(QMainWindow):
 
     def export_tree(self, path: str | Path, dpi: int = 96) -> bool:
         """The whole tree with the numbers shown now, as PNG, SVG or PDF."""
-        try:
-            export_scene(self.view.scene(), path, dpi, self.document.game.title)
-        except RmvizError as error:
-            self.show_error(str(error))
-            return False
-        return True
+        return self.attempt(lambda: export_scene(self.view.scene(), path, dpi, self.document.game.title))
 
     def export_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
@@ -587,10 +535,6 @@ class TreeWindow(QMainWindow):
             self.export_tree(path, 192 if path.lower().endswith(".png") else 96)
 
     # -- people -------------------------------------------------------------------------------------
-    def show_error(self, message: str) -> None:
-        """Tell the person what went wrong (a dialog; tests replace this method)."""
-        QMessageBox.warning(self, "rmviz", message)
-
     def closeEvent(self, event: object) -> None:
         self.shutdown()
         event.accept()  # type: ignore[attr-defined]

@@ -93,10 +93,10 @@ def test_the_explanation_adds_up_on_the_teaching_tree(qtbot):
 
 def test_an_edit_breaking_perfect_recall_is_refused_then_edits_undo(kuhn):
     before = kuhn.document.game
-    assert not kuhn.edit(lambda: kuhn.document.set_infoset(("0", "1", "p", "b"), "0"))
+    assert not kuhn.attempt(lambda: kuhn.document.set_infoset(("0", "1", "p", "b"), "0"))
     assert "forgets what they knew" in kuhn.errors[-1]
     assert kuhn.document.game is before and not kuhn.undo_action.isEnabled()
-    assert kuhn.edit(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
+    assert kuhn.attempt(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
     assert kuhn.document.node(("0", "1", "p", "p")).payoffs == (5.0, -5.0)
     assert kuhn.undo_action.isEnabled() and "*" in kuhn.windowTitle()
     kuhn.undo_action.trigger()
