@@ -580,16 +580,6 @@ class MainWindow(RunWindow):
         self._seen_version = -1  # redraw into the rebuilt plots
 
     # -- people ----------------------------------------------------------------------------
-    def confirm_discard(self) -> bool:
-        """Ask before losing unsaved edits (tests replace this method)."""
-        answer = QMessageBox.question(
-            self,
-            "rmviz",
-            "The game has unsaved changes. Close anyway?",
-            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-        )
-        return answer == QMessageBox.StandardButton.Discard
-
     def confirm_restore(self, title: str) -> bool:
         """Ask whether to restore the autosaved game (tests replace this method)."""
         answer = QMessageBox.question(

@@ -80,3 +80,13 @@ class RunWindow(QMainWindow):
     def show_error(self, message: str) -> None:
         """Tell the person what went wrong (a dialog; tests replace this method)."""
         QMessageBox.warning(self, "rmviz", message)
+
+    def confirm_discard(self) -> bool:
+        """Ask before losing unsaved edits (tests replace this method)."""
+        answer = QMessageBox.question(
+            self,
+            "rmviz",
+            f"{self.document.game.title!r} has unsaved changes. Close anyway?",
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Discard

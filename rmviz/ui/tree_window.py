@@ -536,6 +536,9 @@ class TreeWindow(RunWindow):
 
     # -- people -------------------------------------------------------------------------------------
     def closeEvent(self, event: object) -> None:
+        if self.document.modified and not self.confirm_discard():
+            event.ignore()  # type: ignore[attr-defined]
+            return
         self.shutdown()
         event.accept()  # type: ignore[attr-defined]
 

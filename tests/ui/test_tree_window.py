@@ -17,6 +17,7 @@ def make_tree_window(qtbot, game):
     window = TreeWindow(game)
     window.errors = []
     window.show_error = window.errors.append
+    window.confirm_discard = lambda: True
     qtbot.addWidget(window)
     return window
 
@@ -271,3 +272,11 @@ def test_choosing_an_information_set_shows_its_players_traversal(qtbot):
         assert window.view.traversal == 0
     finally:
         window.shutdown()
+
+
+def test_closing_with_unsaved_edits_asks_first(kuhn):
+    kuhn.attempt(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
+    kuhn.confirm_discard = lambda: False
+    assert not kuhn.close() and kuhn.thread is not None
+    kuhn.confirm_discard = lambda: True
+    assert kuhn.close() and kuhn.thread is None
