@@ -37,7 +37,7 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView
 
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.tree import CompiledTree
@@ -89,6 +89,7 @@ class TreeView(QGraphicsView):
         self.record = None
         self.traversal = 0
         self.strategies: tuple[np.ndarray, np.ndarray] | None = None
+        self.bars: list[tuple[QGraphicsRectItem, int, int]] = []
         self.zoomed = False
 
     # -- the game ------------------------------------------------------------------------------
@@ -140,6 +141,7 @@ class TreeView(QGraphicsView):
         scene = self.scene()
         scene.clear()
         self.node_items = {}
+        self.bars = []  # (bar item, 0 current / 1 average, slot): updated in place when running
         if self.tree is None or self.game is None:
             return
         tree = self.tree
@@ -192,9 +194,10 @@ class TreeView(QGraphicsView):
                     QPen(QColor("#bdbdbd"), 0.5),
                     QBrush(Qt.BrushStyle.NoBrush),
                 )
-                scene.addRect(
+                bar = scene.addRect(
                     QRectF(left, top, BAR_WIDTH * float(value), 4), QPen(Qt.PenStyle.NoPen), QBrush(fill)
                 )
+                self.bars.append((bar, row, slot))
 
     def _infoset_links(self, nodes: list[int]) -> None:
         tree, scene = self.tree, self.scene()
@@ -295,9 +298,19 @@ class TreeView(QGraphicsView):
         self.rebuild()
 
     def show_strategies(self, current: np.ndarray, average: np.ndarray) -> None:
-        """Probability bars under each decision move (per slot)."""
+        """Probability bars under each decision move (per slot). When the bars are drawn
+        already, only their widths change: a running Leduc tree, fully expanded, would
+        otherwise be rebuilt item by item (0.7 s) ten times a second."""
+        had_bars = self.strategies is not None and bool(self.bars)
         self.strategies = (current, average)
-        self.rebuild()
+        if not had_bars:
+            self.rebuild()
+            return
+        for bar, row, slot in self.bars:
+            rect = bar.rect()
+            width = BAR_WIDTH * float((current, average)[row][slot])
+            if rect.width() != width:
+                bar.setRect(rect.x(), rect.y(), width, rect.height())
 
     def highlight(self, h: int | None) -> None:
         """Ring node ``h`` (the traversal animation); expands its ancestors."""

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +72,7 @@ class TreeWindow(RunWindow):
         self.record: IterationRecord | None = None
         self.infoset = 0
         self._seen_version = -1
+        self._bars_drawn = 0.0
         self._animation: list[int] = []
         self.matrix_windows: list[QMainWindow] = []
 
@@ -273,7 +275,7 @@ class TreeWindow(RunWindow):
     def step(self, iterations: int) -> None:
         if self.thread is not None:
             self.record = None
-            self.view.record = None
+            self.view.show_record(None)  # the numbers of the recorded iteration go stale
             self.thread.loop.step(iterations)
 
     def toggle_run(self) -> None:
@@ -287,7 +289,7 @@ class TreeWindow(RunWindow):
             loop.pause()
         else:
             self.record = None
-            self.view.record = None
+            self.view.show_record(None)  # the numbers of the recorded iteration go stale
             loop.run()
         self._update_buttons()
 
@@ -306,9 +308,14 @@ class TreeWindow(RunWindow):
         if version == self._seen_version and not force:
             return
         self._seen_version = version
-        if self.record is None:
+        now = time.perf_counter()
+        # a big expanded tree takes long to repaint: its bars update less often (0.1 s per
+        # 500 nodes drawn), so the window stays usable while CFR runs
+        due = self._bars_drawn + REDRAW_MS / 1000 * max(1, len(self.view.node_items) / 500)
+        if self.record is None and (force or now >= due):
             self.view.show_strategies(snapshot.current_strategy, snapshot.average_strategy)
             self._show_infoset()
+            self._bars_drawn = now
         if self.side_tabs.currentWidget() is self.average_table:
             self.average_table.set_strategy(self.document.game, self.solver.tree, snapshot.average_strategy)
         iterations, columns = loop.trace_columns(loop.trace.names)

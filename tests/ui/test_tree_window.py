@@ -280,3 +280,24 @@ def test_closing_with_unsaved_edits_asks_first(kuhn):
     assert not kuhn.close() and kuhn.thread is not None
     kuhn.confirm_discard = lambda: True
     assert kuhn.close() and kuhn.thread is None
+
+
+def test_strategy_bars_update_in_place_while_running(kuhn):
+    snapshot = kuhn.solver.snapshot()
+    kuhn.view.show_strategies(snapshot.current_strategy, snapshot.average_strategy)
+    items = [bar for bar, _, _ in kuhn.view.bars]
+    shifted = np.roll(snapshot.current_strategy, 1)
+    kuhn.view.show_strategies(shifted, snapshot.average_strategy)
+    assert [bar for bar, _, _ in kuhn.view.bars] == items  # the same items, new widths
+    for bar, row, slot in kuhn.view.bars:
+        expected = (shifted, snapshot.average_strategy)[row][slot]
+        assert bar.rect().width() == pytest.approx(28.0 * expected)
+
+
+def test_running_after_a_step_drops_the_stale_iteration_numbers(kuhn, qtbot):
+    kuhn.step_recorded()
+    texts = lambda: [i.text() for i in kuhn.view.scene().items() if hasattr(i, "text")]  # noqa: E731
+    assert any(t.startswith("cfv=") for t in texts())
+    kuhn.toggle_run()
+    assert kuhn.view.record is None and not any(t.startswith("cfv=") for t in texts())
+    kuhn.toggle_run()
