@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -170,6 +171,11 @@ class TreeWindow(RunWindow):
         main = QWidget()
         layout = QVBoxLayout(main)
         layout.addLayout(controls)
+        self.problem = QLabel()  # a refused edit, shown in place until the next edit succeeds
+        self.problem.setStyleSheet("color: #b71c1c; background: #ffebee; padding: 4px")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        layout.addWidget(self.problem)
         layout.addWidget(body, stretch=1)
         self.setCentralWidget(main)
         self.status = QLabel()
@@ -416,6 +422,19 @@ class TreeWindow(RunWindow):
         value, ok = QInputDialog.getText(self, title, label, text=text)
         return value if ok else None
 
+    def edit(self, change: Callable[[], object]) -> bool:
+        """Apply a tree edit. A refused one (the game model's message: probabilities that do
+        not sum to 1, a broken perfect recall, ...) is shown above the tree and changes
+        nothing; the message stays until an edit succeeds."""
+        try:
+            change()
+        except (RmvizError, ValueError) as error:
+            self.problem.setText(f"Edit refused: {error}")
+            self.problem.show()
+            return False
+        self.problem.hide()
+        return True
+
     def _node_menu(self, point: object) -> None:
         item = self.view.itemAt(point)  # type: ignore[arg-type]
         if item is None or item.data(0) is None:
@@ -433,7 +452,7 @@ class TreeWindow(RunWindow):
             remove = menu.addMenu("Remove move")
             rename = menu.addMenu("Rename move")
             for move in moves:
-                remove.addAction(move, lambda m=move: self.attempt(lambda: doc.remove_move(history, m)))
+                remove.addAction(move, lambda m=move: self.edit(lambda: doc.remove_move(history, m)))
                 rename.addAction(
                     move,
                     lambda m=move: self._ask(
@@ -472,12 +491,12 @@ class TreeWindow(RunWindow):
             for player, name in enumerate(self.document.game.player_names):
                 menu.addAction(
                     f"Make decision node of {name}",
-                    lambda p=player: self.attempt(lambda: doc.make_decision(history, p, f"new{p + 1}")),
+                    lambda p=player: self.edit(lambda: doc.make_decision(history, p, f"new{p + 1}")),
                 )
-            menu.addAction("Make chance node", lambda: self.attempt(lambda: doc.make_chance(history)))
+            menu.addAction("Make chance node", lambda: self.edit(lambda: doc.make_chance(history)))
         elif history:
             menu.addAction(
-                "Make terminal (drop the subtree)", lambda: self.attempt(lambda: doc.make_terminal(history))
+                "Make terminal (drop the subtree)", lambda: self.edit(lambda: doc.make_terminal(history))
             )
         menu.addSeparator()
         menu.addAction("Collapse / expand", lambda: self.view.toggle(h))
@@ -486,7 +505,7 @@ class TreeWindow(RunWindow):
     def _ask(self, apply: object, title: str, label: str, text: str = "") -> None:
         answer = self.ask_text(title, label, text)
         if answer is not None:
-            self.attempt(lambda: apply(answer))  # type: ignore[operator]
+            self.edit(lambda: apply(answer))  # type: ignore[operator]
 
     def show_reduced_form(self) -> object | None:
         """The tree's reduced strategic form in a read-only matrix window, solving with the

@@ -115,7 +115,7 @@ def test_edits_from_the_dialogs_parse_fractions_and_refuse_bad_numbers(qtbot):
             _numbers("1, x")
         window.ask_text = lambda *_args: "0.5, 0.6"
         window._ask(lambda text: window.document.set_probabilities((), _numbers(text)), "Chance", "p")
-        assert "sum to 1.1" in window.errors[-1]
+        assert "sum to 1.1" in window.problem.text()  # shown above the tree
     finally:
         window.shutdown()
 
@@ -301,3 +301,12 @@ def test_running_after_a_step_drops_the_stale_iteration_numbers(kuhn, qtbot):
     kuhn.toggle_run()
     assert kuhn.view.record is None and not any(t.startswith("cfv=") for t in texts())
     kuhn.toggle_run()
+
+
+def test_a_refused_edit_from_the_menu_is_shown_in_place(kuhn):
+    before = kuhn.document.game
+    assert not kuhn.edit(lambda: kuhn.document.set_infoset(("0", "1", "p", "b"), "0"))
+    assert kuhn.problem.isVisibleTo(kuhn) and "forgets what they knew" in kuhn.problem.text()
+    assert kuhn.document.game is before and not kuhn.errors  # no dialog for an edit
+    assert kuhn.edit(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [3, -3]))
+    assert not kuhn.problem.isVisibleTo(kuhn)
