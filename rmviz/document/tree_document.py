@@ -180,6 +180,26 @@ class TreeDocument(EditHistory):
         label = _clean(label, "an information set label")
         self._edit(f"Move to information set {label}", self._at(history, lambda n: replace(n, infoset=label)))
 
+    def rename_infoset(self, player: int, label: str, new: str) -> None:
+        """Rename an information set of ``player`` at all its nodes (joining another set of
+        that name is :meth:`set_infoset`'s job: refused here)."""
+        new = _clean(new, "an information set label")
+        if label not in self.game.infosets[player]:
+            raise GameError(f"{self.game.player_names[player]!r} has no information set {label!r}")
+        if new != label and new in self.game.infosets[player]:
+            raise GameError(
+                f"{self.game.player_names[player]!r} already has an information set {new!r}; "
+                "move nodes into it one by one instead"
+            )
+        self._edit(
+            f"Rename information set {label}",
+            self._in_infoset(player, label, lambda n: replace(n, infoset=new)),
+        )
+
+    def set_label(self, history: History, label: str) -> None:
+        """The node's own name (Gambit's node label; may be empty)."""
+        self._edit("Rename node", self._at(history, lambda n: replace(n, label=label.strip())))
+
     def make_decision(
         self, history: History, player: int, infoset: str, moves: Sequence[str] = ("a", "b")
     ) -> None:

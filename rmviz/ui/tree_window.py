@@ -471,6 +471,16 @@ class TreeWindow(RunWindow):
                 ),
             )
         if kind == 1:
+            player, label = int(tree.player[h]), tree.infoset_label[int(tree.node_infoset[h])]
+            menu.addAction(
+                "Rename information set...",
+                lambda: self._ask(
+                    lambda new: doc.rename_infoset(player, label, new),
+                    "Information set",
+                    f"{label} ->",
+                    label,
+                ),
+            )
             menu.addAction(
                 "Information set...",
                 lambda: self._ask(
@@ -498,6 +508,12 @@ class TreeWindow(RunWindow):
             menu.addAction(
                 "Make terminal (drop the subtree)", lambda: self.edit(lambda: doc.make_terminal(history))
             )
+        menu.addAction(
+            "Node label...",
+            lambda: self._ask(
+                lambda text: doc.set_label(history, text), "Node label", "Label:", doc.node(history).label
+            ),
+        )
         menu.addSeparator()
         menu.addAction("Collapse / expand", lambda: self.view.toggle(h))
         menu.exec(self.view.mapToGlobal(point))  # type: ignore[arg-type]

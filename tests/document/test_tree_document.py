@@ -59,3 +59,18 @@ def test_set_payoffs_rename_and_structure():
     assert document.node(("Y",)).moves == ("p", "q")
     with pytest.raises(GameError, match="no move 'Z'"):
         document.node(("Z",))
+
+
+def test_rename_an_information_set_everywhere_and_label_a_node():
+    document = TreeDocument(teaching_tree())
+    document.rename_infoset(1, "2X", "after X")
+    assert document.node(("X", "L")).infoset == document.node(("X", "R")).infoset == "after X"
+    with pytest.raises(GameError, match="already has an information set '2Y'"):
+        document.rename_infoset(1, "after X", "2Y")
+    with pytest.raises(GameError, match="no information set 'nope'"):
+        document.rename_infoset(1, "nope", "x")
+    document.set_label(("Y",), "Nature said Y")
+    assert document.node(("Y",)).label == "Nature said Y"
+    document.undo()
+    document.undo()
+    assert document.node(("X", "L")).infoset == "2X"
