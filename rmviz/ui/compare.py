@@ -4,7 +4,9 @@ Each checked preset gets its own solver and worker thread (the numba kernels rel
 GIL, so they run side by side); the plots put every algorithm's exploitability, CCE gap and
 CE gap on shared log-log axes, one colour per algorithm, against iterations (not time), so
 the comparison is per iteration whatever each one costs. Play mode, update schedule and
-seed come from the solver panel (greedy weights always update simultaneously).
+seed come from the solver panel (greedy weights always update simultaneously). The tree
+window passes the CFR presets, a CFR solver builder and exploitability alone (trees have no
+CE gaps).
 """
 
 from __future__ import annotations
