@@ -97,7 +97,7 @@ def test_a_solver_holding_the_gil_steps_aside_while_the_gui_draws():
     from rmviz.runner.worker import SolverThread
 
     compiled = RegretMinimizer(catalog_game("rps-crash"), preset("rm"))
-    generic = RegretMinimizer(catalog_game("three-player-pennies"), preset("rm"))  # NumPy path
+    generic = RegretMinimizer(catalog_game("three-player-pennies"), preset("internal-rm"))  # NumPy
     assert compiled.releases_gil and not generic.releases_gil
     thread = SolverThread(generic)
     thread.start()

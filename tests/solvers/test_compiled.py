@@ -112,6 +112,45 @@ def test_kernel_on_an_unstable_equilibrium_agrees_until_rounding_is_amplified():
     _assert_same(fast, slow, atol=1e-9)
 
 
-def test_expected_play_with_internal_regret_or_three_players_uses_the_generic_code():
+def test_expected_internal_regret_uses_the_generic_code():
     assert kernel_for(RegretMinimizer(catalog_game("rps"), preset("internal-rm"))) is None
-    assert kernel_for(RegretMinimizer(catalog_game("three-player-pennies"), preset("rm"))) is None
+    # three or more players in expected play: the sampled kernel's profile loop (tested below)
+    assert kernel_for(RegretMinimizer(catalog_game("three-player-pennies"), preset("rm"))) is not None
+
+
+EXPECTED_N_PLAYER = [
+    (algorithm, updates)
+    for algorithm in ("rm", "rm+", "linear-rm", "discounted-rm", "predictive-rm+", "greedy-rm")
+    for updates in ("simultaneous", "alternating")
+    if not ("greedy" in algorithm and updates == "alternating")
+]
+
+
+@pytest.mark.parametrize(("algorithm", "updates"), EXPECTED_N_PLAYER)
+def test_expected_play_with_three_players_matches_the_generic_code(algorithm, updates):
+    """The sampled kernel's expected-play branch (a loop over every profile) gives the
+    iterates of the generic tensordot code, CE accumulators and metrics included."""
+    game = random_game("general-sum", (3, 4, 2), seed=11)
+    fast, slow = _pair(game, algorithm=algorithm, updates=updates)
+    assert fast.releases_gil
+    for chunk in (1, 7, 200):
+        fast.step(chunk)
+        slow.step(chunk)
+    _assert_same(fast, slow, atol=1e-10)
+
+
+def test_expected_play_kernel_with_a_fixed_player_and_four_players():
+    game = random_game("general-sum", (2, 3, 2, 2), seed=5)
+    fast, slow = _pair(game, algorithm="rm", fixed_strategies={1: [0.2, 0.3, 0.5]})
+    for chunk in (1, 50):
+        fast.step(chunk)
+        slow.step(chunk)
+    _assert_same(fast, slow, atol=1e-10)
+    np.testing.assert_allclose(fast.current[1], [0.2, 0.3, 0.5])
+
+
+def test_large_n_player_expected_games_stay_on_blas():
+    big = random_game("general-sum", (20, 20, 10), seed=0)  # 4,000 profiles: BLAS is faster
+    assert kernel_for(RegretMinimizer(big, preset("rm"))) is None
+    internal = RegretMinimizer(random_game("general-sum", (3, 3, 3), seed=0), preset("internal-rm"))
+    assert kernel_for(internal) is None  # expected internal RM: the generic code
