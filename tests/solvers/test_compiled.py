@@ -114,7 +114,7 @@ def test_kernel_on_an_unstable_equilibrium_agrees_until_rounding_is_amplified():
 
 def test_expected_internal_regret_uses_the_generic_code():
     assert kernel_for(RegretMinimizer(catalog_game("rps"), preset("internal-rm"))) is None
-    # three or more players in expected play: the sampled kernel's profile loop (tested below)
+    # three or more players in expected play: the sampled kernel's contraction (tested below)
     assert kernel_for(RegretMinimizer(catalog_game("three-player-pennies"), preset("rm"))) is not None
 
 
@@ -128,7 +128,7 @@ EXPECTED_N_PLAYER = [
 
 @pytest.mark.parametrize(("algorithm", "updates"), EXPECTED_N_PLAYER)
 def test_expected_play_with_three_players_matches_the_generic_code(algorithm, updates):
-    """The sampled kernel's expected-play branch (a loop over every profile) gives the
+    """The sampled kernel's expected-play branch (axis-by-axis contraction) gives the
     iterates of the generic tensordot code, CE accumulators and metrics included."""
     game = random_game("general-sum", (3, 4, 2), seed=11)
     fast, slow = _pair(game, algorithm=algorithm, updates=updates)
@@ -150,7 +150,16 @@ def test_expected_play_kernel_with_a_fixed_player_and_four_players():
 
 
 def test_large_n_player_expected_games_stay_on_blas():
-    big = random_game("general-sum", (20, 20, 10), seed=0)  # 4,000 profiles: BLAS is faster
+    big = random_game("general-sum", (100, 100, 100), seed=0)  # 1e6 profiles: BLAS is faster
     assert kernel_for(RegretMinimizer(big, preset("rm"))) is None
     internal = RegretMinimizer(random_game("general-sum", (3, 3, 3), seed=0), preset("internal-rm"))
     assert kernel_for(internal) is None  # expected internal RM: the generic code
+
+
+@pytest.mark.parametrize("shape", [(6, 5, 7), (3, 2, 4, 3, 2)])
+def test_expected_contraction_on_uneven_shapes(shape):
+    fast, slow = _pair(random_game("general-sum", shape, seed=2), algorithm="rm+", updates="alternating")
+    for chunk in (1, 100):
+        fast.step(chunk)
+        slow.step(chunk)
+    _assert_same(fast, slow, atol=1e-10)
