@@ -193,9 +193,18 @@ def run_bench(
             _rate(solver_run(many, algorithm, play="sampled"), budget),
             baseline,
         )
+    three = random_game("general-sum", (10, 10, 10), seed=0)
+    numpy_path = RegretMinimizer(three, preset("rm"))
+    numpy_path._kernel = None  # the generic array code: the baseline of n-player expected play
+    row(
+        "3-player 10x10x10 rm (expected)",
+        _rate(solver_run(three, "rm"), budget, 100),
+        _rate(numpy_path.step, budget, 100),
+    )
     _bench_trees(budget, line)
     line()
-    line("speed-up: rmviz / baseline (seed loop; for trees OpenSpiel's C++ CFRSolver);")
+    line("speed-up: rmviz / baseline (seed loop; for 3-player expected play rmviz's own NumPy code;")
+    line("          for trees OpenSpiel's C++ CFRSolver);")
     line("vs floor: rmviz time per iteration / matvec floor")
     return 0
 

@@ -486,14 +486,6 @@ def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover 
 
 
 @_jit
-def _evaluate(flat, num_actions, strides, current, work, expected, i, actions, out):  # pragma: no cover
-    """Player i's utilities against the profile: expected, or at sampled ``actions``."""
-    if expected:
-        return _expected_at(flat, num_actions, current, i, work, out)
-    return _utilities_at(flat, num_actions, strides, actions, i, out)
-
-
-@_jit
 def _run_sampled(
     flat,
     num_actions,
@@ -554,9 +546,10 @@ def _run_sampled(
             _sample(current, num_actions, draws[step, 0], start_actions)
         for i in range(n):
             k = num_actions[i]
-            value = _evaluate(
-                flat, num_actions, strides, current, work, expected, i, start_actions, utilities[i]
-            )
+            if expected:
+                value = _expected_at(flat, num_actions, current, i, work, utilities[i])
+            else:
+                value = _utilities_at(flat, num_actions, strides, start_actions, i, utilities[i])
             values[i] = start_values[i] = value
             own_actions[i] = start_actions[i]
             for a in range(k):
@@ -591,9 +584,10 @@ def _run_sampled(
             if alternating and evaluation > 0:  # a fresh profile against the newest strategies
                 if not expected:
                     _sample(current, num_actions, draws[step, evaluation], actions)
-                value = _evaluate(
-                    flat, num_actions, strides, current, work, expected, i, actions, utilities[i]
-                )
+                if expected:
+                    value = _expected_at(flat, num_actions, current, i, work, utilities[i])
+                else:
+                    value = _utilities_at(flat, num_actions, strides, actions, i, utilities[i])
                 values[i] = value
                 own_actions[i] = actions[i]
                 for a in range(k):
