@@ -170,10 +170,9 @@ class SampledKernel:
         last_lambda = np.array([float(s.last_lambda)])
         learners = np.array([i not in s.fixed for i in range(n)])
         evaluations = len(s.learners) if config.updates == "alternating" else 1
-        # sampled play: the generic code's random stream, drawn in advance; expected play draws none
-        draws = (
-            np.zeros((iterations, evaluations, n)) if expected else s.rng.random((iterations, evaluations, n))
-        )
+        # sampled play: the generic code's random stream, drawn in advance; expected play draws
+        # none (an empty array whose first axis still counts the iterations)
+        draws = np.empty((iterations, 0, n)) if expected else s.rng.random((iterations, evaluations, n))
         _run_sampled(
             np.ascontiguousarray(game.payoffs.reshape(n, -1)),
             np.array(shape, dtype=np.int64),

@@ -324,7 +324,11 @@ class TreeWindow(RunWindow):
             self._bars_drawn = now
         if self.side_tabs.currentWidget() is self.average_table:
             self.average_table.set_strategy(self.document.game, self.solver.tree, snapshot.average_strategy)
-        iterations, columns = loop.trace_columns(loop.trace.names)
+        # only the columns drawn: a Leduc trace has one per move (2,191), copied 10 times a second
+        first = int(self.solver.tree.infoset_first_slot[self.infoset])
+        moves = [f"avg[{first + k}]" for k in range(len(self.strategy_curves))]
+        names = ("exploitability", *(name for name in moves if name in loop.trace.names))
+        iterations, columns = loop.trace_columns(names)
         x = iterations.astype(np.float64)
         if x.size:
             gap = columns["exploitability"]
@@ -333,9 +337,7 @@ class TreeWindow(RunWindow):
             decades = max(1, math.ceil(math.log10(max(float(x[-1]), 10.0)) - 1e-9))
             for plot in (self.gap_plot, self.strategy_plot):  # whole decades of iterations
                 plot.setXRange(0, decades, padding=0.02)
-            first = int(self.solver.tree.infoset_first_slot[self.infoset])
-            for k, curve in enumerate(self.strategy_curves):
-                name = f"avg[{first + k}]"
+            for name, curve in zip(moves, self.strategy_curves, strict=True):
                 if name in columns:
                     curve.setData(x, columns[name])
         metrics = snapshot.metrics
