@@ -27,8 +27,8 @@ from rmviz.games.catalog import catalog_game
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.backend import gpu_available, gpu_name
-from rmviz.solvers.config import preset
-from rmviz.solvers.regret_minimizer import RegretMinimizer
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
 
 
 def _rate(run: Callable[[int], None], seconds: float, first: int = 1) -> float:
@@ -212,7 +212,8 @@ def run_bench(
 def _bench_trees(budget: float, line: Callable[[str], None]) -> None:
     """CFR on Kuhn and Leduc beside OpenSpiel's C++ and Python CFR solvers when installed."""
     from rmviz.games.trees import kuhn_poker, leduc_poker
-    from rmviz.solvers.cfr import CFRSolver, cfr_preset
+    from rmviz.solvers.tree.config import preset as cfr_preset
+    from rmviz.solvers.tree.solver import CFRSolver
 
     try:
         import pyspiel

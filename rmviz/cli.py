@@ -12,14 +12,13 @@ Errors a person can cause print one line on stderr and exit with status 2.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import numpy as np
 
@@ -27,13 +26,12 @@ from rmviz import __version__
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import load_game, write_game_file
 from rmviz.games.catalog import CATALOG, known_equilibrium
-from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.games.trees import TREE_CATALOG, normal_form_tree
 from rmviz.runner.record import FIGURES, record_run, write_run_data
-from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, cfr_preset
-from rmviz.solvers.config import PLAY_MODES, PRESETS, SCHEDULES, preset
-from rmviz.solvers.regret_minimizer import RegretMinimizer
+from rmviz.solvers.matrix.config import PLAY_MODES, SCHEDULES
+from rmviz.solvers.matrix.solver import MatrixSnapshot
+from rmviz.solvers.protocol import Solver
+from rmviz.solvers.registry import FAMILIES, family_named, family_of, make_solver
 
 EXIT_USAGE = 2
 
@@ -88,8 +86,10 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--algorithm",
         "-a",
         default=None,
-        help=f"matrix games: {', '.join(PRESETS)} (default rm); "
-        f"trees: {', '.join(CFR_PRESETS)} (default cfr)",
+        help="; ".join(
+            f"{family.title}: {', '.join(family.presets)} (default {family.default_algorithm})"
+            for family in FAMILIES
+        ),
     )
     parser.add_argument("--iterations", "-n", type=_positive_int, default=1000)
     parser.add_argument(
@@ -154,182 +154,84 @@ def _parse_fixed(game: NormalFormGame, specs: list[str]) -> dict[int, list[float
 
 # -- commands ------------------------------------------------------------------------------
 def cmd_games(out: TextIO) -> int:
-    width = max(len(game_id) for game_id in CATALOG)
-    for game_id, entry in CATALOG.items():
+    matrices = [e for e in CATALOG.values() if not e.is_tree]
+    width = max(len(e.id) for e in matrices)
+    for entry in matrices:
         game = entry.build()
-        out.write(f"{game_id:<{width}}  {game.n_players}p {game.shape_label:<6} {entry.description}\n")
-    out.write(f"\ngame trees (algorithms: {', '.join(CFR_PRESETS)}):\n")
-    for game_id, (description, build) in TREE_CATALOG.items():
-        tree = build()
+        out.write(f"{entry.id:<{width}}  {game.n_players}p {game.shape_label:<6} {entry.description}\n")
+    tree_algorithms = ", ".join(family_named("tree").presets)
+    out.write(f"\ngame trees (algorithms: {tree_algorithms}):\n")
+    for entry in [e for e in CATALOG.values() if e.is_tree]:
+        tree = entry.build()
         counts = "+".join(str(len(labels)) for labels in tree.infosets) + " infosets"
-        out.write(f"{game_id:<{width}}  {tree.n_players}p {counts:<14} {description}\n")
+        out.write(f"{entry.id:<{width}}  {tree.n_players}p {counts:<14} {entry.description}\n")
     out.write("\nrandom games: random:KIND:SHAPE[:seed=N], KIND zero-sum | general-sum | cooperative\n")
     return 0
 
 
-def _solver(
-    args: argparse.Namespace, game: NormalFormGame | ExtensiveFormGame
-) -> RegretMinimizer | CFRSolver:
-    """The solver the arguments ask for; a matrix game runs CFR as a tree when asked."""
-    tree = isinstance(game, ExtensiveFormGame)
-    algorithm = args.algorithm or ("cfr" if tree else "rm")
-    if algorithm in CFR_PRESETS:
-        for flag, value in (
-            ("--play", args.play),
-            ("--fix", args.fix),
-            ("--inertia", args.inertia),
-        ):
-            if value:
-                raise ConfigError(f"{flag} applies to matrix-game algorithms, not to {algorithm}")
-        config = cfr_preset(
-            algorithm,
-            updates=args.updates,
-            seed=args.seed,
-            alpha=args.alpha,
-            beta=args.beta,
-            gamma=args.gamma,
-            greedy_floor=args.greedy_floor,
-            device="gpu" if args.device == "gpu" else None,
-        )
-        return CFRSolver(game if tree else normal_form_tree(game), config)
-    if tree:
-        raise ConfigError(f"{algorithm!r} solves matrix games; for game trees use {', '.join(CFR_PRESETS)}")
-    config = preset(
-        algorithm,
+def _solver(args: argparse.Namespace, game: Any) -> Solver:
+    """The solver the arguments ask for (:func:`~rmviz.solvers.registry.make_solver`)."""
+    return make_solver(
+        game,
+        args.algorithm,
         play=args.play,
         updates=args.updates,
         seed=args.seed,
-        device=args.device,
+        device=None if args.device == "auto" else args.device,
         alpha=args.alpha,
         beta=args.beta,
         gamma=args.gamma,
         greedy_floor=args.greedy_floor,
         inertia=args.inertia,
-        fixed_strategies=_parse_fixed(game, args.fix),
+        fixed_strategies=_parse_fixed(game, args.fix) if args.fix else None,
     )
-    return RegretMinimizer(game, config)
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
+    if args.trace is not None and args.trace.suffix.lower() not in (".csv", ".json"):
+        raise RmvizError(f"--trace {args.trace}: write a .csv or a .json file")
     game = load_game(args.game)
     solver = _solver(args, game)
-    every = args.every or max(1, args.iterations // 100)
-    rows: list[dict[str, Any]] = []
     progress = _Progress(args.iterations, enabled=sys.stderr.isatty() and not args.json)
     solver.step(0)  # load the compiled kernel (numba's cache) before the clock starts
     start = time.perf_counter()
-    done = 0
-    chunk = every if args.trace else max(1, min(args.iterations, 100_000))
-    while done < args.iterations:
-        count = min(chunk, args.iterations - done)
-        solver.step(count)
-        done += count
-        if args.trace:
-            rows.append(_trace_row(solver.snapshot(metrics=True), solver))
-        progress.update(done)
+    if args.trace:
+        every = args.every or max(1, args.iterations // 100)
+        trace = record_run(solver, args.iterations, every=every)
+    else:
+        chunk = max(1, min(args.iterations, 100_000))
+        while solver.iteration < args.iterations:
+            solver.step(min(chunk, args.iterations - solver.iteration))
+            progress.update(solver.iteration)
     seconds = time.perf_counter() - start
     progress.close()
     snap = solver.snapshot(metrics=True)
     if args.trace:
-        _write_trace(args.trace, rows)
+        write_run_data(args.trace, solver, trace.iterations(), trace.table())
     report = _report(args.game, solver, snap, seconds)
     if args.json:
         out.write(json.dumps(report) + "\n")
-    elif isinstance(solver, CFRSolver):
-        _print_tree_summary(report, out)
     else:
-        _print_summary(report, solver.game, out)
+        SUMMARIES[family_of(solver.game).name](report, solver.game, out)
     return 0
 
 
-def _report(spec: str, solver: RegretMinimizer | CFRSolver, snap: Any, seconds: float) -> dict[str, Any]:
+def _report(spec: str, solver: Solver, snap: Any, seconds: float) -> dict[str, Any]:
     metrics = snap.metrics
     assert metrics is not None
-    config, game = solver.config, solver.game
-    common = {
+    game = solver.game
+    return {
         "game": spec,
         "title": game.title,
-        "algorithm": config.algorithm,
+        "algorithm": solver.config.algorithm,
         "iterations": snap.iteration,
         "players": list(game.player_names),
-    }
-    timing = {
+        **metrics.as_dict(),
         "exploitability_convention": "NashConv / number of players",
         "seconds": seconds,
         "iterations_per_second": snap.iteration / seconds if seconds > 0 else None,
+        **solver.report(snap),
     }
-    if isinstance(solver, CFRSolver):
-        return {
-            **common,
-            "average_strategy": solver.strategy_table(snap.average_strategy),
-            "current_strategy": solver.strategy_table(snap.current_strategy),
-            **metrics.as_dict(),
-            **timing,
-            "device": "cpu",
-            "config": {
-                "updates": config.updates,
-                "weighting": config.weighting,
-                "averaging": config.averaging or config.weighting,
-                "plus": config.plus,
-                "sampling": config.sampling,
-                "seed": config.seed,
-                "greedy_floor": solver.greedy_floor if config.weighting == "greedy" else None,
-            },
-        }
-    return {
-        **common,
-        "actions": [list(a) for a in game.action_names],
-        "average_strategy": [s.tolist() for s in snap.average_strategy],
-        "current_strategy": [s.tolist() for s in snap.current_strategy],
-        **metrics.as_dict(),
-        **timing,
-        "device": solver.backend.describe(),
-        "config": {
-            "play": config.play,
-            "updates": config.updates,
-            "regret": config.regret,
-            "weighting": config.weighting,
-            "averaging": config.averaging or config.weighting,
-            "plus": config.plus,
-            "predictive": config.predictive,
-            "seed": config.seed,
-            "greedy_floor": solver.greedy_floor if config.weighting == "greedy" else None,
-            "fixed": {str(i + 1): s.tolist() for i, s in solver.fixed.items()},
-        },
-    }
-
-
-def _trace_row(snap: Any, solver: RegretMinimizer | CFRSolver) -> dict[str, Any]:
-    metrics = snap.metrics
-    assert metrics is not None
-    row: dict[str, Any] = {"iteration": snap.iteration, "seconds": round(snap.seconds, 6)}
-    row.update({k: v for k, v in metrics.as_dict().items() if k != "value"})
-    game = solver.game
-    if isinstance(solver, CFRSolver):  # per-infoset strategies are in --json, not the trace
-        for i, name in enumerate(game.player_names):
-            row[f"value[{name}]"] = metrics.value[i]
-        return row
-    for i, (name, actions) in enumerate(zip(game.player_names, game.action_names, strict=True)):
-        row[f"value[{name}]"] = metrics.value[i]
-        for a, action in enumerate(actions):
-            row[f"average[{name}][{action}]"] = float(snap.average_strategy[i][a])
-    return row
-
-
-def _write_trace(path: Path, rows: list[dict[str, Any]]) -> None:
-    suffix = path.suffix.lower()
-    if suffix not in (".csv", ".json"):
-        raise RmvizError(f"--trace {path}: write a .csv or a .json file")
-    try:
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            if suffix == ".json":
-                json.dump(rows, handle, indent=1)
-            else:
-                writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-                writer.writeheader()
-                writer.writerows(rows)
-    except OSError as error:
-        raise RmvizError(f"--trace {path}: cannot write ({error.strerror})") from None
 
 
 def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) -> None:
@@ -368,7 +270,7 @@ def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) ->
         out.write(f"  {label:<28} {text}\n")
 
 
-def _print_tree_summary(report: dict[str, Any], out: TextIO) -> None:
+def _print_tree_summary(report: dict[str, Any], _game: Any, out: TextIO) -> None:
     rate = report["iterations_per_second"]
     out.write(f"{report['title']}  ({report['game']}, {len(report['players'])} players)\n")
     out.write(
@@ -393,6 +295,9 @@ def _print_tree_summary(report: dict[str, Any], out: TextIO) -> None:
         ("regret bound sum_I R+/T", f"{report['eps_bound']:.6g}"),
     ):
         out.write(f"  {label:<30} {text}\n")
+
+
+SUMMARIES = {"matrix": _print_summary, "tree": _print_tree_summary}
 
 
 class _Progress:
@@ -423,17 +328,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.data is not None and args.data.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--data {args.data}: run data is written as .csv or .json")
     game = load_game(args.game)
-    if not isinstance(game, NormalFormGame):
-        raise ConfigError("rmviz export draws matrix games; game trees are solved with rmviz solve")
     solver = _solver(args, game)
-    assert isinstance(solver, RegretMinimizer)
+    if family_of(solver.game).name != "matrix":
+        raise ConfigError("rmviz export draws runs on matrix games; game trees are solved with rmviz solve")
     trace = record_run(solver, args.iterations)
-    columns = {name: trace.column(name) for name in trace.names}
     if args.data is not None:
-        write_run_data(args.data, game, solver.config, trace.iterations(), columns)
+        write_run_data(args.data, solver, trace.iterations(), trace.table())
     from rmviz.ui.figures import RunData, render_figure
 
-    data = RunData(game, known_equilibrium(game), trace.iterations(), columns, solver.snapshot().joint)
+    last = cast(MatrixSnapshot, solver.snapshot())
+    data = RunData(game, known_equilibrium(game), trace.iterations(), trace.table(), last.joint)
     render_figure(args.figure, data, args.out, args.size, args.dpi)
     return 0
 

@@ -10,7 +10,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 REPO = Path(__file__).resolve().parents[1]
-REFERENCE_GAMES = REPO.parent / "shared" / "reference-games"
+REFERENCE_GAMES = REPO / "tests" / "data" / "reference-games"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -26,7 +26,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture
 def reference_games() -> Path:
-    """The Gambit reference files in ../shared/reference-games (skips if absent)."""
-    if not REFERENCE_GAMES.is_dir():
-        pytest.skip("../shared/reference-games is not beside this checkout")
+    """The Gambit reference files, vendored in tests/data/reference-games (see its README)."""
     return REFERENCE_GAMES

@@ -17,7 +17,7 @@ from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.generators import parse_random_spec
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.games.reduced import reduced_strategic_form
-from rmviz.games.trees import TREE_CATALOG, normal_form_tree
+from rmviz.games.trees import normal_form_tree
 
 Game = NormalFormGame | ExtensiveFormGame
 READERS = {".json": read_json, ".nfg": read_nfg, ".efg": read_efg}
@@ -80,14 +80,12 @@ def load_game(spec: str) -> Game:
         return reduced_strategic_form(tree)
     if spec in CATALOG:
         return catalog_game(spec)
-    if spec in TREE_CATALOG:
-        return TREE_CATALOG[spec][1]()
     path = Path(spec)
     if path.suffix or path.exists():
         return read_game_file(path)
     raise RmvizError(
         f"{spec!r} is not a catalog game, a random: or reduced: spec, or a file; "
-        f"catalog games: {', '.join([*CATALOG, *TREE_CATALOG])}"
+        f"catalog games: {', '.join(CATALOG)}"
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rmviz.games.catalog import CATALOG, CatalogEntry, catalog_game
+from rmviz.games.catalog import CATALOG, CatalogEntry, catalog_entry, catalog_game, known_equilibrium
 from rmviz.games.generators import parse_random_spec, random_game
 from rmviz.games.normal_form import NormalFormGame
 
@@ -10,7 +10,9 @@ __all__ = [
     "CATALOG",
     "CatalogEntry",
     "NormalFormGame",
+    "catalog_entry",
     "catalog_game",
+    "known_equilibrium",
     "parse_random_spec",
     "random_game",
 ]

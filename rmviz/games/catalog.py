@@ -1,32 +1,53 @@
-"""The built-in games people teach with, by id.
+"""The built-in games people teach with, by id: matrix games and game trees in one table.
 
-Each entry has a one-line description and, where one is known in closed form, an
-equilibrium the app can mark and the tests can check against.
+Each entry has a one-line description, a ``build()`` returning the game, its ``kind``
+(``"matrix"`` for a :class:`NormalFormGame`, ``"tree"`` for an :class:`ExtensiveFormGame`)
+and, for a matrix game with one known in closed form, an equilibrium the app can mark and
+the tests can check against. The tree builders live in :mod:`rmviz.games.trees`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from rmviz.errors import GameError
+from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
+
+CatalogKind = Literal["matrix", "tree"]
 
 
 @dataclass(frozen=True)
 class CatalogEntry:
-    """A catalog game: ``id``, a one-line ``description``, and how to build it.
+    """A catalog game: ``id``, a one-line ``description``, and how to ``build()`` it.
 
     ``equilibrium`` is a known Nash equilibrium (one mixed strategy per player) when the
-    game has a well-known one, else ``None``.
+    matrix game has a well-known one, else ``None``. ``kind`` says what ``build()`` returns:
+    ``"matrix"`` a :class:`NormalFormGame`, ``"tree"`` an :class:`ExtensiveFormGame`, so a
+    caller can tell them apart without building (Leduc takes a while).
     """
 
     id: str
     description: str
-    build: Callable[[], NormalFormGame]
+    build: Callable[[], NormalFormGame | ExtensiveFormGame]
     equilibrium: tuple[tuple[float, ...], ...] | None = None
+    kind: CatalogKind = "matrix"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("matrix", "tree"):
+            raise GameError(f"catalog entry {self.id!r}: kind must be 'matrix' or 'tree', not {self.kind!r}")
+        if self.kind == "tree" and self.equilibrium is not None:
+            raise GameError(f"catalog entry {self.id!r}: equilibria are given for matrix games only")
+
+    @property
+    def is_tree(self) -> bool:
+        """Whether ``build()`` returns a game tree (:class:`ExtensiveFormGame`)."""
+        return self.kind == "tree"
 
 
 def bimatrix(
@@ -232,21 +253,38 @@ CATALOG: dict[str, CatalogEntry] = {
             _three_player_pennies,
             ((0.5, 0.5), (0.5, 0.5), (0.5, 0.5)),
         ),
+        CatalogEntry("kuhn", "Kuhn poker: 3 cards, value -1/18 for player 1", kuhn_poker, kind="tree"),
+        CatalogEntry("leduc", "Leduc hold'em: 6 cards, 2 rounds, 9,457 histories", leduc_poker, kind="tree"),
+        CatalogEntry(
+            "teaching-tree",
+            "the CFR lecture's example shape: chance, infosets over two histories",
+            teaching_tree,
+            kind="tree",
+        ),
     )
 }
+"""Every catalog game by id: the matrix games first, then the game trees."""
 
 
-def catalog_game(game_id: str) -> NormalFormGame:
-    """The catalog game ``game_id``; a :class:`GameError` naming the ids otherwise."""
+def catalog_entry(game_id: str) -> CatalogEntry:
+    """The catalog entry ``game_id``; a :class:`GameError` naming the known ids otherwise."""
     try:
-        return CATALOG[game_id].build()
+        return CATALOG[game_id]
     except KeyError:
         raise GameError(f"no catalog game {game_id!r}; known games: {', '.join(CATALOG)}") from None
 
 
-def known_equilibrium(game: NormalFormGame) -> tuple[tuple[float, ...], ...] | None:
-    """The catalog's known equilibrium when ``game`` is a catalog game as built, else None."""
+def catalog_game(game_id: str) -> NormalFormGame | ExtensiveFormGame:
+    """The catalog game ``game_id``, a matrix game or a tree (see ``CATALOG[game_id].kind``);
+    a :class:`GameError` naming the known ids otherwise."""
+    return catalog_entry(game_id).build()
+
+
+def known_equilibrium(game: NormalFormGame | ExtensiveFormGame) -> tuple[tuple[float, ...], ...] | None:
+    """The catalog's known equilibrium when ``game`` is a catalog matrix game as built, else None."""
+    if not isinstance(game, NormalFormGame):
+        return None
     for entry in CATALOG.values():
-        if entry.build() == game:
+        if entry.equilibrium is not None and entry.build() == game:
             return entry.equilibrium
     return None

@@ -1,5 +1,6 @@
 """Built-in game trees: Kuhn poker, Leduc hold'em, the CFR lecture's teaching tree, and any
-normal-form game written as a tree.
+normal-form game written as a tree. Their catalog ids (``kuhn``, ``leduc``,
+``teaching-tree``) are in :data:`rmviz.games.catalog.CATALOG`.
 """
 
 from __future__ import annotations
@@ -208,13 +209,3 @@ def normal_form_tree(game: NormalFormGame) -> ExtensiveFormGame:
         )
 
     return ExtensiveFormGame(node(0, ()), game.player_names, f"{game.title} (as a tree)", game.description)
-
-
-TREE_CATALOG = {
-    "kuhn": ("Kuhn poker: 3 cards, value -1/18 for player 1", kuhn_poker),
-    "leduc": ("Leduc hold'em: 6 cards, 2 rounds, 9,457 histories", leduc_poker),
-    "teaching-tree": (
-        "the CFR lecture's example shape: chance, infosets over two histories",
-        teaching_tree,
-    ),
-}

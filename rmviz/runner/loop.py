@@ -11,53 +11,28 @@ simply replaced, so no queue can grow however fast the solver runs.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from rmviz.errors import RmvizError
 from rmviz.runner.trace import Trace
+from rmviz.solvers.columns import Column
+from rmviz.solvers.protocol import Snapshot, Solver
 
 GUI_WAIT_SECONDS = 0.2  # the longest a GIL-holding solver waits for a redraw to end
-METRIC_NAMES = ("exploitability", "nash_conv", "cce_gap", "ce_gap", "eps_bound", "welfare", "potential")
-
-
-MAX_TRACED_SLOTS = 4000  # tree runs trace per-move strategies up to this many moves
-
-
-def trace_row(snapshot: Any) -> dict[str, float]:
-    """The trace columns of a snapshot: metrics, then for a matrix game per player and action
-    the average strategy ``avg[i][a]``, current strategy ``cur[i][a]`` and average regret
-    ``reg[i][a]``; for a game tree the average strategy ``avg[s]`` of every information-set
-    move (slot) ``s``. Metrics a solver does not have (CE gaps of trees) are NaN."""
-    metrics = snapshot.metrics.as_dict()
-    row: dict[str, float] = {
-        name: math.nan if metrics.get(name) is None else metrics[name] for name in METRIC_NAMES
-    }
-    if not hasattr(snapshot, "average_regret"):  # a tree snapshot: strategies per slot
-        if snapshot.average_strategy.size <= MAX_TRACED_SLOTS:
-            row.update({f"avg[{s}]": float(p) for s, p in enumerate(snapshot.average_strategy)})
-        return row
-    for i, (average, current, regret) in enumerate(
-        zip(snapshot.average_strategy, snapshot.current_strategy, snapshot.average_regret, strict=True)
-    ):
-        for a in range(average.shape[0]):
-            row[f"avg[{i}][{a}]"] = float(average[a])
-            row[f"cur[{i}][{a}]"] = float(current[a])
-            row[f"reg[{i}][{a}]"] = float(regret[a])
-    return row
 
 
 class RunLoop:
     """Drives one solver from a worker thread; every public method is thread-safe."""
 
-    def __init__(self, solver: Any, frame_seconds: float = 1 / 60, points_per_decade: int = 200) -> None:
+    def __init__(self, solver: Solver, frame_seconds: float = 1 / 60, points_per_decade: int = 200) -> None:
         self.solver = solver
         self.frame_seconds = frame_seconds
-        self.trace = Trace(points_per_decade)
+        self.trace = Trace(solver.columns, points_per_decade)
         self._condition = threading.Condition()
         self._step_lock = threading.Lock()  # held by the worker while the solver steps
         self._running = False
@@ -75,7 +50,7 @@ class RunLoop:
         # chunks while the GUI says it is drawing; kernels that release the GIL run on.
         self._gui_idle = threading.Event()
         self._gui_idle.set()
-        self._yield_to_gui = not getattr(solver, "releases_gil", False)
+        self._yield_to_gui = not solver.releases_gil
 
     # -- commands (GUI thread) -------------------------------------------------------------
     def run(self) -> None:
@@ -111,14 +86,14 @@ class RunLoop:
         with self._condition:
             self._speed = iterations_per_second
 
-    def exclusive(self, action: Any) -> Any:
+    def exclusive(self, action: Callable[[Any], Any]) -> Any:
         """Run ``action(solver)`` on the calling thread while the worker is not stepping
         (the tree view's recorded step), then record and publish the new state."""
         with self._step_lock:
             result = action(self.solver)
         with self._condition:
             self._publish(metrics=True)
-            self.trace.add(self.solver.iteration, trace_row(self._latest))
+            self.trace.add(self.solver.iteration, self._latest.trace_values())
         return result
 
     def gui_drawing(self, drawing: bool) -> None:
@@ -129,16 +104,15 @@ class RunLoop:
     def running(self) -> bool:
         return self._running
 
-    def latest(self) -> tuple[int, Any]:
+    def latest(self) -> tuple[int, Snapshot]:
         """``(version, snapshot)``: the version grows with every publication."""
         with self._condition:
             return self._version, self._latest
 
-    def trace_columns(self, names: tuple[str, ...]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    def trace_columns(self, columns: Sequence[Column]) -> tuple[np.ndarray, dict[Column, np.ndarray]]:
+        """The kept iterations and the values of ``columns`` (each a copy)."""
         with self._condition:
-            if not self.trace.names:
-                return np.empty(0, dtype=np.int64), {name: np.empty(0) for name in names}
-            return self.trace.iterations(), {name: self.trace.column(name) for name in names}
+            return self.trace.iterations(), {column: self.trace.column(column) for column in columns}
 
     # -- the worker thread -----------------------------------------------------------------
     def serve(self) -> None:
@@ -182,7 +156,7 @@ class RunLoop:
                     self._pending = max(0, self._pending - count)
                 if self.solver.iteration >= self.trace.next_iteration:
                     snapshot = self.solver.snapshot(metrics=True)
-                    self.trace.add(snapshot.iteration, trace_row(snapshot))
+                    self.trace.add(snapshot.iteration, snapshot.trace_values())
                 now = time.perf_counter()
                 window_iterations += count
                 if now - window_start >= 0.25:
@@ -193,7 +167,7 @@ class RunLoop:
                 # (exact best responses on Leduc take ~3 ms): the solver keeps 95%
                 if now - last_publish >= max(self.frame_seconds, 20 * publish_cost) or done_stepping:
                     self._publish(metrics=True)
-                    self.trace.add(self.solver.iteration, trace_row(self._latest))
+                    self.trace.add(self.solver.iteration, self._latest.trace_values())
                     last_publish = time.perf_counter()
                     publish_cost = last_publish - now
             # aim at half a frame per chunk, so pause/step answer within a frame

@@ -3,7 +3,8 @@
 :func:`record_run` steps a solver to every point of a :class:`~rmviz.runner.trace.Trace`'s
 geometric grid, exactly the points the app's live plots keep, so a headless figure
 (``rmviz export``) is the figure the app shows. :func:`write_run_data` writes a trace with
-the game, the full solver configuration and its seed, so a run can be reproduced.
+the game, the full solver configuration and its seed, so a run can be reproduced; the
+app's *Export run data*, ``rmviz export --data`` and ``rmviz solve --trace`` all write it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,9 @@ import numpy as np
 
 from rmviz import __version__
 from rmviz.errors import RmvizError
-from rmviz.runner.loop import trace_row
 from rmviz.runner.trace import Trace
+from rmviz.solvers.columns import Column
+from rmviz.solvers.protocol import Solver
 
 # The figures a run can be drawn as (Qt-free names, so the CLI lists them without Qt):
 # the four convergence plots, the simplex trajectories, the joint distribution, all of them.
@@ -27,68 +30,68 @@ PANELS = ("strategies", "gaps", "regrets", "welfare")
 FIGURES = (*PANELS, "simplex", "joint", "dashboard")
 
 
-def record_run(solver: Any, iterations: int, points_per_decade: int = 200) -> Trace:
-    """Run ``solver`` to ``iterations``, recording the trace at every grid point and the last."""
-    trace = Trace(points_per_decade)
-    trace.add(solver.iteration, trace_row(solver.snapshot(metrics=True)))
+def record_run(
+    solver: Solver, iterations: int, points_per_decade: int = 200, every: int | None = None
+) -> Trace:
+    """Run ``solver`` to ``iterations``, recording the trace at every grid point and the last
+    (the app's geometric grid, or every ``every`` iterations)."""
+    trace = Trace(solver.columns, points_per_decade, every)
+    trace.add(solver.iteration, solver.snapshot(metrics=True).trace_values())
     while solver.iteration < iterations:
         solver.step(min(trace.next_iteration, iterations) - solver.iteration)
-        trace.add(solver.iteration, trace_row(solver.snapshot(metrics=True)))
+        trace.add(solver.iteration, solver.snapshot(metrics=True).trace_values())
     return trace
 
 
-def readable_column(name: str, game: Any) -> str:
-    """``avg[0][2]`` -> ``average[Player 1][Scissors]`` (metric names stay as they are)."""
-    prefixes = {"avg": "average", "cur": "current", "reg": "average_regret"}
-    head, _, rest = name.partition("[")
-    if head not in prefixes or not rest:
-        return name
-    player, action = (int(part) for part in rest.rstrip("]").split("]["))
-    return f"{prefixes[head]}[{game.player_names[player]}][{game.action_names[player][action]}]"
+def _plain(value: Any) -> Any:
+    """A config field as JSON: mappings with string keys, sequences and arrays as lists."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
 
 
-def run_metadata(game: Any, config: Any) -> dict[str, Any]:
-    """What reproduces a run: rmviz's version, the game's title and sizes, the whole config."""
-    settings = dataclasses.asdict(config)
-    settings["fixed_strategies"] = {str(k): list(map(float, v)) for k, v in config.fixed_strategies.items()}
+def run_metadata(solver: Solver) -> dict[str, Any]:
+    """What reproduces a run: rmviz's version, the game's title and players, the whole config."""
+    game, config = solver.game, solver.config
     return {
         "rmviz": __version__,
         "game": game.title,
         "players": list(game.player_names),
-        "actions": [list(a) for a in game.action_names],
-        "config": settings,
+        "config": {f.name: _plain(getattr(config, f.name)) for f in dataclasses.fields(config)},
         "seed": config.seed,
     }
 
 
 def write_run_data(
-    path: str | Path, game: Any, config: Any, iterations: np.ndarray, columns: dict[str, np.ndarray]
+    path: str | Path, solver: Solver, iterations: np.ndarray, columns: Mapping[Column, np.ndarray]
 ) -> None:
     """Write a run's trace as ``.csv`` (metadata as ``#`` comment lines, then one row per
-    recorded iteration) or ``.json`` (metadata plus one list per column)."""
+    recorded iteration) or ``.json`` (metadata plus one list per column), with the columns'
+    readable names (``solver.column_name``)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".json"):
         raise RmvizError(f"{path.name}: run data is written as .csv or .json")
-    meta = run_metadata(game, config)
-    names = {name: readable_column(name, game) for name in columns}
+    meta = run_metadata(solver)
+    names = [solver.column_name(column) for column in columns]
+    values = list(columns.values())
     try:
         with path.open("w", newline="", encoding="utf-8") as handle:
             if suffix == ".json":
-                data = {"iteration": iterations.tolist()}
-                data.update(
-                    {
-                        names[n]: [None if not np.isfinite(v) else float(v) for v in c]
-                        for n, c in columns.items()
-                    }
-                )
+                data: dict[str, list[Any]] = {"iteration": iterations.tolist()}
+                for name, column in zip(names, values, strict=True):
+                    data[name] = [None if not np.isfinite(v) else float(v) for v in column]
                 json.dump({**meta, "trace": data}, handle, indent=1)
                 return
             for key, value in meta.items():
                 handle.write(f"# {key}: {json.dumps(value)}\n")
             writer = csv.writer(handle)
-            writer.writerow(["iteration", *names.values()])
+            writer.writerow(["iteration", *names])
             for k, iteration in enumerate(iterations):
-                writer.writerow([int(iteration), *(repr(float(c[k])) for c in columns.values())])
+                writer.writerow([int(iteration), *(repr(float(c[k])) for c in values)])
     except OSError as error:
         raise RmvizError(f"cannot write {path}: {error.strerror}") from None

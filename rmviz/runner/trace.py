@@ -1,38 +1,49 @@
 """A bounded history of a run, for live plots: memory stays flat however long it runs.
 
-Points are kept on a geometric grid of iterations, ``points_per_decade`` per factor of ten
+Columns are :class:`~rmviz.solvers.columns.Column` values (the solver's ``columns``), rows
+are arrays in that order. Points are kept on a geometric grid of iterations,
+``points_per_decade`` per factor of ten
 (every iteration while the grid is finer than one iteration, i.e. up to about
 ``points_per_decade / 2.3``), plus the newest point. A run of 1e8 iterations keeps about
 ``8 x points_per_decade`` points: evenly spaced on the log-log axes where gaps are read, and
 dense enough on linear axes because the grid's spacing is never more than
 ``10**(1/points_per_decade) - 1`` (1.2% at 200 points per decade) of the iteration.
+``every=N`` keeps every N-th iteration instead (``rmviz solve --trace --every N``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Sequence
 
 import numpy as np
 
+from rmviz.solvers.columns import Column
+
 
 class Trace:
-    """Columns of floats indexed by iteration, on a geometric grid (see the module docstring).
+    """Columns of floats indexed by iteration, on a grid (see the module docstring).
 
-    ``add(iteration, values)`` takes a mapping of column name to float; columns are fixed by
-    the first point. ``column(name)`` returns the kept values, newest point included.
+    ``add(iteration, values)`` takes one float per column; ``column(c)`` returns the kept
+    values of column ``c``, newest point included.
     """
 
-    def __init__(self, points_per_decade: int = 200) -> None:
+    def __init__(
+        self, columns: Sequence[Column], points_per_decade: int = 200, every: int | None = None
+    ) -> None:
         if points_per_decade < 1:
             raise ValueError("points_per_decade must be at least 1")
+        if every is not None and every < 1:
+            raise ValueError("every must be at least 1")
+        self.columns = tuple(columns)
+        self._index = {column: k for k, column in enumerate(self.columns)}
         self.ratio = 10.0 ** (1.0 / points_per_decade)
         self.points_per_decade = points_per_decade
-        self.names: tuple[str, ...] = ()
-        self._data = np.empty((0, 0))
-        self._iterations = np.empty(0, dtype=np.int64)
+        self.every = every
+        self._data = np.empty((64, len(self.columns)))
+        self._iterations = np.empty(64, dtype=np.int64)
         self._size = 0
-        self._next = 1.0  # smallest iteration the grid accepts next
+        self._next = float(every or 1)  # smallest iteration the grid accepts next
         self._latest: tuple[int, np.ndarray] | None = None
 
     @property
@@ -44,20 +55,18 @@ class Trace:
         return self._size + (1 if self._latest is not None else 0)
 
     def clear(self) -> None:
-        self.__init__(self.points_per_decade)  # type: ignore[misc]
+        self.__init__(self.columns, self.points_per_decade, self.every)  # type: ignore[misc]
 
-    def add(self, iteration: int, values: Mapping[str, float]) -> None:
+    def add(self, iteration: int, values: np.ndarray) -> None:
         """Record the state at ``iteration`` (non-decreasing); kept if it is on the grid.
 
         A second point at the iteration of the last kept one is ignored.
         """
         if self._size and iteration == self._iterations[self._size - 1]:
             return
-        if not self.names:
-            self.names = tuple(values)
-            self._data = np.empty((64, len(self.names)))
-            self._iterations = np.empty(64, dtype=np.int64)
-        row = np.array([float(values[name]) if values[name] is not None else math.nan for name in self.names])
+        row = np.asarray(values, dtype=np.float64)
+        if row.shape != (len(self.columns),):
+            raise ValueError(f"a trace row has {len(self.columns)} values, got {row.shape}")
         if iteration >= self._next:
             if self._size == len(self._iterations):  # grow (amortised doubling; bounded by the grid)
                 self._data = np.concatenate([self._data, np.empty_like(self._data)])
@@ -65,7 +74,10 @@ class Trace:
             self._data[self._size] = row
             self._iterations[self._size] = iteration
             self._size += 1
-            self._next = max(iteration + 1.0, iteration * self.ratio)
+            if self.every is not None:
+                self._next = (iteration // self.every + 1) * self.every
+            else:
+                self._next = max(iteration + 1.0, iteration * self.ratio)
             self._latest = None
         else:
             self._latest = (iteration, row)
@@ -76,12 +88,16 @@ class Trace:
             return kept.copy()
         return np.append(kept, self._latest[0])
 
-    def column(self, name: str) -> np.ndarray:
-        index = self.names.index(name)
+    def column(self, column: Column) -> np.ndarray:
+        index = self._index[column]
         kept = self._data[: self._size, index]
         if self._latest is None:
             return kept.copy()
         return np.append(kept, self._latest[1][index])
+
+    def table(self) -> dict[Column, np.ndarray]:
+        """Every column, newest point included."""
+        return {column: self.column(column) for column in self.columns}
 
     def nbytes(self) -> int:
         """Memory held by the kept points."""

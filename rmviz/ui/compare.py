@@ -30,15 +30,15 @@ from PySide6.QtWidgets import (
 from rmviz.errors import RmvizError
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.worker import SolverThread
-from rmviz.solvers.config import PRESETS, SolverConfig, preset
-from rmviz.solvers.regret_minimizer import RegretMinimizer
+from rmviz.solvers.matrix.config import PRESETS, MatrixConfig, preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.ui.style import PLAYER_COLOURS, style_plot
 
 COMPARED_METRICS = {"exploitability": "exploitability (NashConv/n)", "cce_gap": "CCE gap", "ce_gap": "CE gap"}
 DEFAULT_CHECKED = ("rm", "rm+", "predictive-rm+", "greedy-rm")
 
 
-def matrix_solver(game: NormalFormGame, name: str, base: SolverConfig) -> RegretMinimizer:
+def matrix_solver(game: NormalFormGame, name: str, base: MatrixConfig) -> RegretMinimizer:
     """Preset ``name`` with the panel's play mode, schedule, seed and device (greedy weights
     update simultaneously whatever the panel says)."""
     updates = "simultaneous" if PRESETS[name][1].get("weighting") == "greedy" else base.updates

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.games.extensive_form import ExtensiveFormGame
-from rmviz.solvers.tree import CompiledTree
+from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.ui.tree_view import history
 
 COLUMNS = ("R before", "v(J,m)", "r (instant)", "R after", "strategy at T", "strategy at T+1", "average")

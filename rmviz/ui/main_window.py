@@ -41,10 +41,9 @@ from rmviz.games.catalog import CATALOG, catalog_game, known_equilibrium
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.games.trees import TREE_CATALOG
 from rmviz.runner.record import write_run_data
 from rmviz.runner.worker import SolverThread
-from rmviz.solvers.regret_minimizer import RegretMinimizer
+from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.ui.compare import CompareView
 from rmviz.ui.export import export_widget
 from rmviz.ui.figures import DEFAULT_SIZES, FIGURES, RunData, render_figure
@@ -211,12 +210,16 @@ class MainWindow(RunWindow):
         self._action(edit, "Rename Player...", self.editor.ask_rename_player)
         games = self.menuBar().addMenu("&Game")
         for game_id, entry in CATALOG.items():
-            self._action(games, entry.build().title, lambda _=False, g=game_id: self.load_catalog(g))
+            if not entry.is_tree:
+                self._action(games, entry.build().title, lambda _=False, g=game_id: self.load_catalog(g))
         trees = games.addMenu("Game trees (CFR, in a tree window)")
-        for tree_id, (description, _) in TREE_CATALOG.items():
-            self._action(
-                trees, f"{tree_id}: {description}", lambda _=False, t=tree_id: self.open_tree(load_game(t))
-            )
+        for tree_id, entry in CATALOG.items():
+            if entry.is_tree:
+                self._action(
+                    trees,
+                    f"{tree_id}: {entry.description}",
+                    lambda _=False, t=tree_id: self.open_tree(load_game(t)),
+                )
         random_menu = games.addMenu("Random (seed from the solver panel)")
         for kind in ("zero-sum", "general-sum", "cooperative"):
             for shape in ((3, 3), (5, 5), (3, 3, 3)):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QSpinBo
 
 from rmviz.errors import RmvizError
 from rmviz.solvers.backend import gpu_available, gpu_name
-from rmviz.solvers.config import PLAY_MODES, PRESETS, SCHEDULES, preset
+from rmviz.solvers.matrix.config import PLAY_MODES, PRESETS, SCHEDULES, preset
 
 # parameter -> (label, placeholder shown when blank, applies to the preset's config?)
 PARAMETERS = {
@@ -41,8 +41,8 @@ class SolverPanel(QWidget):
     ``speed_changed`` when only the speed does (the run goes on).
 
     ``presets`` and ``make`` are the algorithms and the function that builds a validated
-    config from a preset name and overrides (:func:`~rmviz.solvers.config.preset` for
-    matrix games, :func:`~rmviz.solvers.cfr.cfr_preset` for trees); ``rows`` are the
+    config from a preset name and overrides (:func:`~rmviz.solvers.matrix.config.preset` for
+    matrix games, :func:`~rmviz.solvers.tree.config.preset` for trees); ``rows`` are the
     choices shown besides the algorithm and its parameters.
     """
 

@@ -40,7 +40,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView
 
 from rmviz.games.extensive_form import ExtensiveFormGame
-from rmviz.solvers.tree import CompiledTree
+from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.ui.style import player_colour
 
 X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0

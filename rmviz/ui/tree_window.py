@@ -47,7 +47,9 @@ from rmviz.formats import read_game_file
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.worker import SolverThread
-from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, IterationRecord, cfr_preset
+from rmviz.solvers.tree.config import PRESETS as CFR_PRESETS
+from rmviz.solvers.tree.config import preset as cfr_preset
+from rmviz.solvers.tree.solver import CFRSolver, IterationRecord
 from rmviz.ui.compare import CompareView
 from rmviz.ui.export import export_scene
 from rmviz.ui.infoset_panel import InfosetDetail, InfosetList, StrategyTable

@@ -17,7 +17,8 @@ import time
 import numpy as np
 
 from rmviz.games import random_game
-from rmviz.solvers import RegretMinimizer, preset
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
 
 
 def run(algorithm: str, games: list, checkpoints: list[int], gap: str) -> tuple[np.ndarray, float]:

@@ -122,14 +122,19 @@ def test_trace_files(capsys, tmp_path, suffix):
     path = tmp_path / f"trace{suffix}"
     code, _, _ = run(capsys, "solve", "rps-crash", "-n", "1000", "--trace", str(path), "--every", "100")
     assert code == 0
+    # the run-data format of the app's export: config and seed, then the trace schema's columns
     if suffix == ".csv":
-        with path.open() as handle:
-            rows = list(csv.DictReader(handle))
+        lines = path.read_text().splitlines()
+        assert any(line.startswith("# config: ") for line in lines)
+        rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+        columns = {name: [float(row[name]) for row in rows] for name in rows[0]}
     else:
-        rows = json.loads(path.read_text())
-    assert [int(r["iteration"]) for r in rows] == list(range(100, 1001, 100))
-    assert "average[Row][Paper]" in rows[0] and "exploitability" in rows[0]
-    assert float(rows[-1]["exploitability"]) < float(rows[0]["exploitability"])
+        data = json.loads(path.read_text())
+        assert data["config"]["algorithm"] == "rm" and data["seed"] == 0
+        columns = data["trace"]
+    assert [int(t) for t in columns["iteration"]] == list(range(100, 1001, 100))
+    assert "average[Row][Paper]" in columns and "current[Row][Paper]" in columns
+    assert columns["exploitability"][-1] < columns["exploitability"][0]
 
 
 def test_convert_writes_files_that_read_back(capsys, tmp_path):
@@ -244,14 +249,14 @@ def test_solve_kuhn_json_is_keyed_by_infoset_and_move(capsys):
     assert code == 0
     assert set(report["average_strategy"]["1pb"]) == {"p", "b"}
     assert report["value"][0] == pytest.approx(-1 / 18, abs=1e-3)
-    assert report["exploitability"] < 1e-3 and report["cce_gap"] is None
+    assert report["exploitability"] < 1e-3 and "cce_gap" not in report  # trees have no CCE gap
 
 
 def test_tree_errors_and_conversion(capsys, tmp_path):
     code, _, err = run(capsys, "solve", "kuhn", "-a", "rm")
     assert code == 2 and "for game trees use cfr" in err
     code, _, err = run(capsys, "solve", "kuhn", "--play", "sampled")
-    assert code == 2 and "--play applies to matrix-game algorithms" in err
+    assert code == 2 and "play does not apply to game trees (cfr)" in err
     code, _, _ = run(capsys, "convert", "kuhn", str(tmp_path / "kuhn.efg"))
     assert code == 0 and read_game_file(tmp_path / "kuhn.efg").infosets[0][0] == "0"
 

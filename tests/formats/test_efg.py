@@ -7,7 +7,8 @@ from rmviz.formats import read_game_file, write_game_file
 from rmviz.formats.efg import read_efg, write_efg
 from rmviz.games import catalog_game
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
-from rmviz.solvers.cfr import CFRSolver, cfr_preset
+from rmviz.solvers.tree.config import preset as cfr_preset
+from rmviz.solvers.tree.solver import CFRSolver
 
 
 def payoff_table(game):

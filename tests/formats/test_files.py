@@ -10,6 +10,7 @@ from rmviz.formats import load_game, read_game_file, write_game_file
 from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.rmviz_json import read_json, write_json
 from rmviz.games import catalog_game, random_game
+from rmviz.games.extensive_form import ExtensiveFormGame
 
 RPS_ROW = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
 
@@ -129,9 +130,17 @@ def test_load_game_errors(tmp_path):
         load_game(str(binary))
 
 
+def test_load_game_takes_every_catalog_id():
+    assert load_game("rps") == catalog_game("rps")
+    kuhn = load_game("kuhn")
+    assert isinstance(kuhn, ExtensiveFormGame) and kuhn.title == "Kuhn poker"
+    with pytest.raises(RmvizError, match=r"catalog games: rps, rps-crash, .*, kuhn, leduc, teaching-tree$"):
+        load_game("no-such-game")
+
+
 @pytest.mark.parametrize("tree", ["kuhn", "leduc", "teaching-tree"])
 def test_game_trees_round_trip_through_rmviz_json(tmp_path, tree):
-    from rmviz.solvers.tree import compile_tree
+    from rmviz.solvers.tree.compiled_tree import compile_tree
 
     game = load_game(tree)
     path = tmp_path / f"{tree}.json"

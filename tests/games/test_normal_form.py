@@ -4,8 +4,18 @@ import numpy as np
 import pytest
 
 from rmviz.errors import GameError
-from rmviz.games import CATALOG, NormalFormGame, catalog_game, parse_random_spec, random_game
-from rmviz.solvers.metrics import nash_conv
+from rmviz.games import (
+    CATALOG,
+    CatalogEntry,
+    NormalFormGame,
+    catalog_game,
+    known_equilibrium,
+    parse_random_spec,
+    random_game,
+)
+from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.games.trees import teaching_tree
+from rmviz.solvers.matrix.metrics import nash_conv
 
 
 def test_shape_names_and_defaults():
@@ -75,7 +85,7 @@ def test_kalai_kalai_split_and_score():
     assert random_game("cooperative", (3, 3), seed=2).zero_sum_score() == pytest.approx(0.0)
 
 
-@pytest.mark.parametrize("game_id", list(CATALOG))
+@pytest.mark.parametrize("game_id", [game_id for game_id, entry in CATALOG.items() if not entry.is_tree])
 def test_catalog_equilibria_are_equilibria(game_id):
     entry = CATALOG[game_id]
     game = entry.build()
@@ -99,8 +109,33 @@ def test_catalog_teaching_games_match_the_sources():
 
 
 def test_unknown_catalog_id_lists_the_known_ones():
-    with pytest.raises(GameError, match="rps-crash"):
+    with pytest.raises(GameError, match="rps-crash") as raised:
         catalog_game("rock-paper")
+    assert "kuhn" in str(raised.value)  # trees are in the same catalog
+
+
+def test_one_catalog_holds_matrix_games_then_trees():
+    kinds = [entry.kind for entry in CATALOG.values()]
+    assert kinds == sorted(kinds)  # "matrix" entries first, then "tree"
+    trees = [game_id for game_id, entry in CATALOG.items() if entry.is_tree]
+    assert trees == ["kuhn", "leduc", "teaching-tree"]
+    for game_id, entry in CATALOG.items():
+        assert entry.id == game_id and entry.description
+        if entry.kind == "matrix":  # building Leduc takes a while: the trees are checked below
+            assert isinstance(catalog_game(game_id), NormalFormGame)
+    assert isinstance(catalog_game("kuhn"), ExtensiveFormGame)
+    assert isinstance(catalog_game("teaching-tree"), ExtensiveFormGame)
+
+
+def test_known_equilibrium_of_catalog_games_only():
+    assert known_equilibrium(catalog_game("rps-crash")) == CATALOG["rps-crash"].equilibrium
+    assert known_equilibrium(random_game("zero-sum", (3, 3), seed=1)) is None
+    assert known_equilibrium(catalog_game("kuhn")) is None
+
+
+def test_a_tree_entry_has_no_matrix_equilibrium():
+    with pytest.raises(GameError, match="matrix games only"):
+        CatalogEntry("t", "a tree", teaching_tree, ((1.0,), (1.0,)), kind="tree")
 
 
 def test_random_games_are_seeded_and_of_their_kind():

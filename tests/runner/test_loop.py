@@ -9,7 +9,9 @@ import pytest
 
 from rmviz.games import catalog_game, random_game
 from rmviz.runner.loop import RunLoop
-from rmviz.solvers import RegretMinimizer, preset
+from rmviz.solvers.columns import Column
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
 
 
 @pytest.fixture
@@ -49,10 +51,12 @@ def test_run_pause_and_the_trace_keeps_the_first_iterations(loop):
     stopped_at = loop.solver.iteration
     time.sleep(0.1)
     assert loop.solver.iteration == stopped_at
-    iterations, columns = loop.trace_columns(("exploitability", "avg[0][1]"))
+    iterations, columns = loop.trace_columns(
+        (Column("exploitability"), Column("average", player=0, action=1))
+    )
     assert iterations[:5].tolist() == [1, 2, 3, 4, 5]
     assert len(iterations) < 2000
-    assert columns["avg[0][1]"][-1] == pytest.approx(0.5, abs=0.01)
+    assert columns[Column("average", player=0, action=1)][-1] == pytest.approx(0.5, abs=0.01)
 
 
 def test_reset_returns_to_iteration_zero(loop):
@@ -60,7 +64,7 @@ def test_reset_returns_to_iteration_zero(loop):
     assert wait_for(lambda: loop.latest()[1].iteration == 10)
     loop.reset()
     assert wait_for(lambda: loop.latest()[1].iteration == 0)
-    assert loop.trace_columns(("exploitability",))[0].size == 0
+    assert loop.trace_columns((Column("exploitability"),))[0].size == 0
 
 
 def test_speed_limit():

@@ -4,12 +4,15 @@ import numpy as np
 import pytest
 
 from rmviz.runner.trace import Trace
+from rmviz.solvers.columns import Column
+
+GAP, A, B = Column("gap"), Column("a"), Column("b")
 
 
 def test_every_early_iteration_then_a_geometric_grid():
-    trace = Trace(points_per_decade=10)
+    trace = Trace((GAP,), points_per_decade=10)
     for t in range(1, 1001):
-        trace.add(t, {"gap": 1.0 / t})
+        trace.add(t, np.array([1.0 / t]))
     iterations = trace.iterations()
     assert iterations[:4].tolist() == [1, 2, 3, 4]  # finer than one iteration: all kept
     assert (np.diff(iterations) > 0).all()
@@ -17,37 +20,47 @@ def test_every_early_iteration_then_a_geometric_grid():
     assert ratios.max() <= 10**0.1 * 1.1  # no gap much wider than the grid (integers round up)
     assert 25 <= len(iterations) <= 32  # about 10 per decade over three decades
     assert iterations[-1] == 1000  # the newest point is always there
-    np.testing.assert_allclose(trace.column("gap"), 1.0 / iterations)
+    np.testing.assert_allclose(trace.column(GAP), 1.0 / iterations)
 
 
 def test_memory_is_flat_over_1e8_iterations():
-    trace = Trace(points_per_decade=200)
+    trace = Trace((A, B), points_per_decade=200)
     t = 1
     while t < 10**8:  # snapshots arrive in growing chunks, as from the worker
-        trace.add(t, {"a": 1.0, "b": 2.0})
+        trace.add(t, np.array([1.0, 2.0]))
         t += max(1, t // 1000)
     points = len(trace)
     assert points <= 8 * 200 + 200
     assert trace.nbytes() < 200_000
 
 
-def test_none_becomes_nan_and_columns_are_fixed_by_the_first_point():
-    trace = Trace()
-    trace.add(1, {"ce_gap": None, "x": 1.0})
-    assert np.isnan(trace.column("ce_gap")[0])
+def test_rows_must_fill_every_column():
+    trace = Trace((A, B))
+    trace.add(1, np.array([np.nan, 1.0]))
+    assert np.isnan(trace.column(A)[0])
+    with pytest.raises(ValueError, match="2 values"):
+        trace.add(2, np.array([1.0]))
     with pytest.raises(KeyError):
-        trace.add(2, {"x": 1.0})
+        trace.column(GAP)
 
 
 def test_clear():
-    trace = Trace()
-    trace.add(1, {"x": 1.0})
+    trace = Trace((A,))
+    trace.add(1, np.array([1.0]))
     trace.clear()
-    assert len(trace) == 0 and trace.names == ()
+    assert len(trace) == 0 and trace.columns == (A,)
 
 
 def test_a_repeated_iteration_is_not_a_second_point():
-    trace = Trace()
-    trace.add(1, {"x": 1.0})
-    trace.add(1, {"x": 2.0})
-    assert trace.iterations().tolist() == [1] and trace.column("x").tolist() == [1.0]
+    trace = Trace((A,))
+    trace.add(1, np.array([1.0]))
+    trace.add(1, np.array([2.0]))
+    assert trace.iterations().tolist() == [1] and trace.column(A).tolist() == [1.0]
+
+
+def test_every_n_iterations():
+    trace = Trace((A,), every=10)
+    for t in range(0, 36):
+        trace.add(t, np.array([float(t)]))
+    assert trace.iterations().tolist() == [10, 20, 30, 35]
+    assert trace.column(A).tolist() == [10.0, 20.0, 30.0, 35.0]

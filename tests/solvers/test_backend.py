@@ -10,8 +10,9 @@ import pytest
 
 from rmviz.errors import ConfigError
 from rmviz.games import catalog_game, random_game
-from rmviz.solvers import RegretMinimizer, preset
 from rmviz.solvers.backend import get_backend, gpu_available
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
 
 PACKAGE = Path(__file__).resolve().parents[2] / "rmviz"
 

@@ -6,8 +6,8 @@ import numpy as np
 
 from rmviz.games import catalog_game
 from rmviz.runner.record import record_run
-from rmviz.solvers.config import preset
-from rmviz.solvers.regret_minimizer import RegretMinimizer
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.ui.plots import MAX_LIVE_POINTS, ConvergencePlots
 
 

@@ -8,7 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
-from rmviz.solvers.cfr import CFRSolver, cfr_preset
+from rmviz.solvers.tree.config import preset as cfr_preset
+from rmviz.solvers.tree.solver import CFRSolver
 from rmviz.ui.tree_window import TreeWindow, _numbers
 from tests.ui.test_window_features import assert_valid_figure
 

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from rmviz.games import NormalFormGame, catalog_game
-from rmviz.solvers import RegretMinimizer, preset
-from rmviz.solvers.metrics import pure_regrets
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.metrics import pure_regrets
+from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.regret_matching import regret_matching
 
 ROCK, PAPER, SCISSORS = 0, 1, 2

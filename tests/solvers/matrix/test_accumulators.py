@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from rmviz.games import catalog_game, random_game
-from rmviz.solvers import RegretMinimizer, preset
-from rmviz.solvers.metrics import cce_gap, ce_gap, nash_conv
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.metrics import cce_gap, ce_gap, nash_conv
+from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.weighting import averaging_discount
 
 

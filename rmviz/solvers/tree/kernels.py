@@ -1,23 +1,23 @@
-"""Compiled CFR iterations (numba) over a :class:`~rmviz.solvers.tree.CompiledTree`.
+"""Compiled CFR iterations (numba) over a :class:`~rmviz.solvers.tree.compiled_tree.CompiledTree`.
 
-The same update as :meth:`rmviz.solvers.cfr.CFRSolver._iterate` for the full-traversal
+The same update as :meth:`rmviz.solvers.tree.solver.CFRSolver._iterate` for the full-traversal
 variants (CFR, CFR+, linear CFR, DCFR; simultaneous or alternating), written as loops over
 node ids: nodes are numbered breadth first, so a parent always precedes its children and one
 forward loop computes reach probabilities, one reverse loop the values. Sums run in the same
 order as the NumPy passes. Greedy weights and Monte-Carlo sampling use the NumPy code.
-``tests/solvers/test_cfr.py`` checks both paths against each other and against OpenSpiel.
+``tests/solvers/tree/test_cfr.py`` checks both paths against each other and against OpenSpiel.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from rmviz.solvers import weighting
-
-if TYPE_CHECKING:
-    from rmviz.solvers.cfr import CFRSolver
+from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.config import CFRConfig
+from rmviz.solvers.tree.state import CFRState
 
 try:
     import numba
@@ -25,15 +25,14 @@ except ImportError:  # the NumPy passes still run without numba
     numba = None
 
 
-def kernel_available(solver: CFRSolver) -> bool:
-    config = solver.config
+def runs(config: CFRConfig) -> bool:
+    """Whether :func:`run_full_traversal` runs this configuration (full traversals, not greedy)."""
     return numba is not None and config.sampling == "none" and config.weighting != "greedy"
 
 
-def run(solver: CFRSolver, iterations: int) -> None:
-    """Run ``iterations`` CFR iterations of ``solver`` in the compiled loop, in place."""
-    tree, config = solver.tree, solver.config
-    weight_sum = np.array([solver.weight_sum])
+def run_full_traversal(tree: CompiledTree, config: CFRConfig, state: CFRState, iterations: int) -> None:
+    """Run ``iterations`` full-traversal CFR iterations on ``state``, in place."""
+    weight_sum = np.array([state.weight_sum])
     starts = np.array([s for s, _ in tree.player_slots], dtype=np.int64)
     ends = np.array([e for _, e in tree.player_slots], dtype=np.int64)
     _run(
@@ -52,10 +51,10 @@ def run(solver: CFRSolver, iterations: int) -> None:
         tree.infoset_first_slot,
         starts,
         ends,
-        solver.strategy,
-        solver.regret,
-        solver.strategy_sum,
-        solver.true_regret,
+        state.strategy,
+        state.regret,
+        state.strategy_sum,
+        state.true_regret,
         weight_sum,
         config.plus,
         config.updates == "alternating",
@@ -64,11 +63,11 @@ def run(solver: CFRSolver, iterations: int) -> None:
         config.alpha,
         config.beta,
         config.gamma,
-        solver.iteration,
+        state.iteration,
         iterations,
     )
-    solver.weight_sum = float(weight_sum[0])
-    solver.iteration += iterations
+    state.weight_sum = float(weight_sum[0])
+    state.iteration += iterations
 
 
 def _identity(function: Any) -> Any:

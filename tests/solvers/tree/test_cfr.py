@@ -8,7 +8,9 @@ import pytest
 from rmviz.errors import ConfigError
 from rmviz.games import catalog_game
 from rmviz.games.trees import kuhn_poker, leduc_poker, normal_form_tree, teaching_tree
-from rmviz.solvers.cfr import CFR_PRESETS, CFRSolver, cfr_preset
+from rmviz.solvers.tree.config import PRESETS as CFR_PRESETS
+from rmviz.solvers.tree.config import preset as cfr_preset
+from rmviz.solvers.tree.solver import CFRSolver
 
 KUHN_VALUE = -1 / 18
 
@@ -119,8 +121,8 @@ def test_recorded_iteration_is_the_unrecorded_one(algorithm):
     for _ in range(5):
         record = recorded.step_recorded()
         plain.step(1)
-        np.testing.assert_array_equal(record.strategy_after, plain.strategy)
-        np.testing.assert_array_equal(record.cumulative_regret_after, plain.regret)
+        np.testing.assert_array_equal(record.strategy_after, plain.state.strategy)
+        np.testing.assert_array_equal(record.cumulative_regret_after, plain.state.regret)
     np.testing.assert_array_equal(recorded.average_strategy(), plain.average_strategy())
 
 
@@ -187,19 +189,22 @@ def test_configuration_errors(overrides, message):
 )
 def test_compiled_kernel_matches_the_numpy_passes(build, algorithm, updates):
     pytest.importorskip("numba")
-    from rmviz.solvers import cfr_kernel
+    from rmviz.solvers.tree import kernels
 
     fast, slow = (
         CFRSolver(build(), cfr_preset(algorithm, updates=updates)),
         CFRSolver(build(), cfr_preset(algorithm, updates=updates)),
     )
-    assert cfr_kernel.kernel_available(fast)
+    assert kernels.runs(fast.config) and fast.releases_gil
     fast.step(1)
     fast.step(29)
     for _ in range(30):
         slow._iterate(record=False)
     for name in ("strategy", "regret", "strategy_sum", "true_regret"):
         np.testing.assert_allclose(
-            getattr(fast, name), getattr(slow, name), rtol=1e-9, atol=1e-9, err_msg=name
+            getattr(fast.state, name), getattr(slow.state, name), rtol=1e-9, atol=1e-9, err_msg=name
         )
-    assert fast.weight_sum == pytest.approx(slow.weight_sum) and fast.iteration == slow.iteration == 30
+    assert (
+        fast.state.weight_sum == pytest.approx(slow.state.weight_sum)
+        and fast.iteration == slow.iteration == 30
+    )

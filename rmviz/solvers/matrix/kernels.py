@@ -2,34 +2,37 @@
 
 A NumPy iteration on a small game is ~20-200 array calls of ~1 us each on a handful of
 numbers: interpreter overhead, not arithmetic. These kernels run ``n`` iterations of exactly
-the update of :mod:`.regret_minimizer` in one compiled loop with no allocation per iteration
+the update of :mod:`.solver` in one compiled loop with no allocation per iteration
 and the GIL released:
 
-* :func:`_run_expected`: two players, expected play, external regret (RM, RM+,
-  predictive; uniform, linear, discounted or greedy weights; simultaneous or alternating;
-  CE and joint tracking). Products are loops for small matrices and BLAS above
-  ``LOOP_MAX_ENTRIES``.
-* :func:`_run_sampled`: any number of players, sampled play, external or internal regret,
-  every rule, weighting and schedule. It consumes the same NumPy random stream as the
-  generic code (drawn in advance), so both produce the same iterates.
+* :func:`_run_bimatrix_expected` (:class:`BimatrixExpectedKernel`): two players, expected
+  play, external regret (RM, RM+, predictive; uniform, linear, discounted or greedy
+  weights; simultaneous or alternating; CE and joint tracking). Products are loops for
+  small matrices and BLAS above ``LOOP_MAX_ENTRIES``.
+* :func:`_run_profiles` (:class:`ProfileKernel`): any number of players, one action profile
+  at a time: sampled play with external or internal regret, every rule, weighting and
+  schedule; and expected play with three or more players and external regrets. Sampled
+  play consumes the same NumPy random stream as the generic code (drawn in advance), so
+  both produce the same iterates.
 
 The schedules (:func:`.weighting.regret_discounts`, :func:`.weighting.averaging_discount`)
 and the greedy line search (:func:`.weighting.greedy_lambda_for`) are the very functions of
-:mod:`.weighting`, compiled; ``tests/solvers/test_compiled.py`` checks every configuration
+:mod:`.weighting`, compiled; ``tests/solvers/matrix/test_kernels.py`` checks every configuration
 against the generic code. Internal regret with expected play (a least-squares stationary
 distribution per iteration) and the GPU use the generic code.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import weighting
-
-if TYPE_CHECKING:
-    from rmviz.solvers.regret_minimizer import RegretMinimizer
+from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.matrix.state import MatrixState
 
 try:
     import numba
@@ -39,25 +42,51 @@ except ImportError:  # numba is a dependency, but the engine still runs without 
 # Up to this many payoff entries the two-player products are loops (no call, no
 # allocation); above it the kernel calls BLAS, which reads large matrices at full bandwidth.
 LOOP_MAX_ENTRIES = 32 * 32
-# Expected play with three or more players runs in the sampled kernel (axis-by-axis
+# Expected play with three or more players runs in the profile kernel (axis-by-axis
 # contraction, :func:`_expected_at`) up to this many profiles; above it the generic code's
 # tensordot (BLAS) is faster. Measured against it: 5x5x5 27x, 10x10x10 18x, 20x20x10 9.3x,
 # 6^5 7.1x, 30x30x30 2.8x, 50x50x50 1.07x, 100x100x100 0.68x.
 PROFILE_LOOP_MAX_ENTRIES = 200_000
 
 
-def kernel_for(solver: RegretMinimizer) -> ExpectedKernel | SampledKernel | None:
-    """The compiled kernel that can run ``solver``'s iterations, or ``None``."""
-    config, game = solver.config, solver.game
-    if numba is None or solver.backend.is_gpu:
+def kernel_for(
+    game: NormalFormGame,
+    config: MatrixConfig,
+    learners: Sequence[int],
+    greedy_floor: float,
+    inertia: float,
+    on_gpu: bool,
+) -> BimatrixExpectedKernel | ProfileKernel | None:
+    """The compiled kernel that can run this solver's iterations, or ``None`` (generic code)."""
+    if numba is None or on_gpu:
         return None
+    constants = KernelConstants(game, config, tuple(learners), greedy_floor, inertia)
     if config.play == "sampled":
-        return SampledKernel()
+        return ProfileKernel(constants)
     if game.n_players == 2 and config.regret == "external":
-        return ExpectedKernel()
+        return BimatrixExpectedKernel(constants)
     if config.regret == "external" and game.payoffs[0].size <= PROFILE_LOOP_MAX_ENTRIES:
-        return SampledKernel()  # its expected-play branch
+        return ProfileKernel(constants)  # its expected-play branch
     return None
+
+
+class KernelConstants:
+    """What a kernel needs besides the state: the game, the config and the solver's
+    resolved defaults (learning players, greedy weight floor, inertia)."""
+
+    def __init__(
+        self,
+        game: NormalFormGame,
+        config: MatrixConfig,
+        learners: tuple[int, ...],
+        greedy_floor: float,
+        inertia: float,
+    ) -> None:
+        self.game, self.config, self.learners = game, config, learners
+        self.greedy_floor, self.inertia = greedy_floor, inertia
+        self.payoffs = np.ascontiguousarray(game.payoffs, dtype=np.float64)
+        shape = game.num_actions
+        self.strides = np.cumprod((1, *shape[::-1]))[:-1][::-1].astype(np.int64)
 
 
 def _float_arrays(arrays: Any) -> list[np.ndarray]:
@@ -65,33 +94,37 @@ def _float_arrays(arrays: Any) -> list[np.ndarray]:
 
 
 def _store_totals(
-    s: RegretMinimizer,
+    s: MatrixState,
     payoff_sum: np.ndarray,
     weight_sum: np.ndarray,
     last_lambda: np.ndarray,
     iterations: int,
 ) -> None:
-    """Write the kernel's scalar totals back into the solver."""
+    """Write the kernel's scalar totals back into the state."""
     s.payoff_sum = payoff_sum
     s.weight_sum = np.asarray(weight_sum[0])
     s.last_lambda = np.asarray(last_lambda[0])
     s.iteration += iterations
 
 
-class ExpectedKernel:
-    """Runs a two-player expected-play solver in :func:`_run_expected`, in place."""
+class BimatrixExpectedKernel:
+    """Two players, expected play, external regret: :func:`_run_bimatrix_expected`, in place."""
 
-    def run(self, s: RegretMinimizer, iterations: int) -> None:
-        config = s.config
+    def __init__(self, constants: KernelConstants) -> None:
+        self.k = constants
+
+    def run(self, s: MatrixState, iterations: int) -> None:
+        k = self.k
+        config = k.config
         state = _float_arrays((*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret))
         internal = _float_arrays(s.internal_regret or (np.zeros((1, 1)), np.zeros((1, 1))))
         joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
         last_lambda = np.array([float(s.last_lambda)])
-        _run_expected(
-            s.payoffs[0],
-            s.payoffs[1],
+        _run_bimatrix_expected(
+            k.payoffs[0],
+            k.payoffs[1],
             *state,
             internal[0],
             internal[1],
@@ -99,8 +132,8 @@ class ExpectedKernel:
             weight_sum,
             joint,
             last_lambda,
-            0 not in s.fixed,
-            1 not in s.fixed,
+            0 in k.learners,
+            1 in k.learners,
             config.plus,
             config.predictive,
             config.updates == "alternating",
@@ -111,7 +144,7 @@ class ExpectedKernel:
             config.alpha,
             config.beta,
             config.gamma,
-            s.greedy_floor,
+            k.greedy_floor,
             s.iteration,
             iterations,
         )
@@ -134,17 +167,21 @@ class ExpectedKernel:
         _store_totals(s, payoff_sum, weight_sum, last_lambda, iterations)
 
 
-class SampledKernel:
-    """Runs a sampled-play solver (any number of players) in :func:`_run_sampled`, in place;
-    also expected play with three or more players and external regrets (the payoff tensors
-    contracted axis by axis in the loop, :func:`_expected_at`), which otherwise runs in NumPy
-    holding the GIL.
+class ProfileKernel:
+    """Any number of players, one action profile at a time: sampled play (external or
+    internal regret), and expected play with three or more players and external regrets
+    (the payoff tensors contracted axis by axis in the loop, :func:`_expected_at`), which
+    otherwise runs in NumPy holding the GIL. Runs :func:`_run_profiles`, in place.
 
     Per-player arrays of different lengths travel padded to ``max |A_i|``.
     """
 
-    def run(self, s: RegretMinimizer, iterations: int) -> None:
-        config, game = s.config, s.game
+    def __init__(self, constants: KernelConstants) -> None:
+        self.k = constants
+
+    def run(self, s: MatrixState, iterations: int) -> None:
+        k = self.k
+        config, game = k.config, k.game
         n, shape = game.n_players, game.num_actions
         width = max(shape)
         internal_kind = config.regret == "internal"
@@ -168,15 +205,15 @@ class SampledKernel:
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
         last_lambda = np.array([float(s.last_lambda)])
-        learners = np.array([i not in s.fixed for i in range(n)])
-        evaluations = len(s.learners) if config.updates == "alternating" else 1
+        learners = np.array([i in k.learners for i in range(n)])
+        evaluations = len(k.learners) if config.updates == "alternating" else 1
         # sampled play: the generic code's random stream, drawn in advance; expected play draws
         # none (an empty array whose first axis still counts the iterations)
         draws = np.empty((iterations, 0, n)) if expected else s.rng.random((iterations, evaluations, n))
-        _run_sampled(
-            np.ascontiguousarray(game.payoffs.reshape(n, -1)),
+        _run_profiles(
+            k.payoffs.reshape(n, -1),
             np.array(shape, dtype=np.int64),
-            np.array(s._strides, dtype=np.int64),
+            k.strides,
             current,
             regret,
             prediction,
@@ -198,21 +235,21 @@ class SampledKernel:
             config.alpha,
             config.beta,
             config.gamma,
-            s.greedy_floor,
-            s.inertia,
+            k.greedy_floor,
+            k.inertia,
             s.iteration,
             draws,
             expected,
             track_ce,
         )
-        for i, k in enumerate(shape):
-            s.current[i] = current[i, :k].copy()
-            s.strategy_sum[i] = strategy_sum[i, :k].copy()
-            s.external_regret[i] = external[i, :k].copy()
-            s.regret[i] = (regret[i, :k, :k] if internal_kind else regret[i, :k]).copy()
-            s.prediction[i] = (prediction[i, :k, :k] if internal_kind else prediction[i, :k]).copy()
-            if track_ce:
-                s.internal_regret[i] = accumulated[i, :k, :k].copy()
+        for i, size in enumerate(shape):
+            s.current[i] = current[i, :size].copy()
+            s.strategy_sum[i] = strategy_sum[i, :size].copy()
+            s.external_regret[i] = external[i, :size].copy()
+            s.regret[i] = (regret[i, :size, :size] if internal_kind else regret[i, :size]).copy()
+            s.prediction[i] = (prediction[i, :size, :size] if internal_kind else prediction[i, :size]).copy()
+            if s.internal_regret is not None:
+                s.internal_regret[i] = accumulated[i, :size, :size].copy()
         if s.joint is not None:
             s.joint = joint
         _store_totals(s, payoff_sum, weight_sum, last_lambda, iterations)
@@ -309,7 +346,7 @@ def _accumulate_expected(
 
 
 @_jit
-def _run_expected(
+def _run_bimatrix_expected(
     payoff0,
     payoff1,
     current0,
@@ -485,7 +522,7 @@ def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover 
 
 
 @_jit
-def _run_sampled(
+def _run_profiles(
     flat,
     num_actions,
     strides,

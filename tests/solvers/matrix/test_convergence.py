@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from rmviz.games import catalog_game, random_game
-from rmviz.solvers import PRESETS, RegretMinimizer, preset
 from rmviz.solvers.exact import zero_sum_equilibrium
+from rmviz.solvers.matrix.config import PRESETS, preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
 
 
 @pytest.mark.parametrize("algorithm", ["rm", "rm+", "linear-rm", "discounted-rm", "predictive-rm+"])

@@ -16,12 +16,13 @@ once per player in turn, each against the others' newest strategies):
 5. regret matching turns the guiding regrets into pi_i^{t+1}.
 
 ``step(n)`` runs on the device without host synchronisation; on the CPU, two-player
-expected play and all sampled play run in compiled kernels (:mod:`.compiled`) that produce
+expected play and all sampled play run in compiled kernels (:mod:`.kernels`) that produce
 the same iterates. ``snapshot()`` is the one host copy.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,10 +32,13 @@ import numpy as np
 
 from rmviz.errors import ConfigError
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.solvers import compiled
 from rmviz.solvers.backend import get_backend
-from rmviz.solvers.config import SolverConfig
-from rmviz.solvers.metrics import Metrics, expected_utilities, nash_conv, potential, regret_bound
+from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
+from rmviz.solvers.matrix import kernels
+from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.matrix.metrics import MatrixMetrics, expected_utilities, nash_conv, regret_bound
+from rmviz.solvers.matrix.state import MatrixState
+from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
     internal_regret_matching,
@@ -47,10 +51,11 @@ from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
 # number in the hundreds. They are tracked automatically up to these sizes.
 CE_TRACKING_MAX_ACTIONS = 64
 JOINT_TRACKING_MAX_ENTRIES = 64 * 64
+METRICS = ("exploitability", "nash_conv", "cce_gap", "ce_gap", "eps_bound", "welfare", "potential")
 
 
 @dataclass(frozen=True)
-class Snapshot:
+class MatrixSnapshot:
     """An immutable host copy of a solver's state after ``iteration`` iterations.
 
     Arrays are NumPy, read-only, and never views of solver state. ``joint`` is the weighted
@@ -64,8 +69,21 @@ class Snapshot:
     cumulative_regret: tuple[np.ndarray, ...]
     average_regret: tuple[np.ndarray, ...]
     joint: np.ndarray | None
-    metrics: Metrics | None
+    metrics: MatrixMetrics | None
     seconds: float
+
+    def trace_values(self) -> np.ndarray:
+        """The metrics of :data:`METRICS` (NaN where not tracked), then per player and action
+        the average strategy, current strategy and average regret (``RegretMinimizer.columns``)."""
+        metrics = self.metrics.as_dict() if self.metrics is not None else {}
+        head = [math.nan if metrics.get(name) is None else metrics[name] for name in METRICS]
+        per_action = [
+            np.stack([average, current, regret], axis=1).ravel()
+            for average, current, regret in zip(
+                self.average_strategy, self.current_strategy, self.average_regret, strict=True
+            )
+        ]
+        return np.concatenate([np.array(head, dtype=np.float64), *per_action])
 
 
 def _validated_fixed(game: NormalFormGame, fixed: Any) -> dict[int, np.ndarray]:
@@ -95,15 +113,15 @@ class RegretMinimizer:
 
     Args:
         game: the game.
-        config: what to run (see :class:`SolverConfig` and :data:`PRESETS`).
+        config: what to run (see :class:`MatrixConfig` and :data:`PRESETS`).
 
     Shapes: ``current_strategy[i]``, ``average_strategy[i]``: ``(|A_i|,)``; guiding
     ``cumulative_regret[i]``: ``(|A_i|,)`` external or ``(|A_i|, |A_i|)`` internal.
     """
 
-    def __init__(self, game: NormalFormGame, config: SolverConfig | None = None) -> None:
+    def __init__(self, game: NormalFormGame, config: MatrixConfig | None = None) -> None:
         self.game = game
-        self.config = config = (config or SolverConfig()).validated()
+        self.config = config = (config or MatrixConfig()).validated()
         self.backend = get_backend(config.device, payoff_entries=game.payoffs.size)
         self.fixed = _validated_fixed(game, config.fixed_strategies)
         self.learners = [i for i in range(game.n_players) if i not in self.fixed]
@@ -125,84 +143,129 @@ class RegretMinimizer:
             floor = 0.5 if (n == 2 and game.is_zero_sum() and not internal) else 0.0
         self.greedy_floor = floor
         self.inertia = config.inertia if config.inertia is not None else 0.1 * max(game.payoff_range, 1e-12)
-        self._kernel = compiled.kernel_for(self)
+        self._kernel = kernels.kernel_for(
+            game, config, self.learners, self.greedy_floor, self.inertia, self.backend.is_gpu
+        )
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
         self.releases_gil = self._kernel is not None
+        self.columns = metric_columns(METRICS) + tuple(
+            Column(quantity, player=i, action=a)
+            for i, k in enumerate(shape)
+            for a in range(k)
+            for quantity in STRATEGY_QUANTITIES
+        )
         self.reset(config.seed)
+
+    def column_name(self, column: Column) -> str:
+        """``average[Player 1][Rock]``; metrics by their names."""
+        if column.player is None or column.action is None:
+            return column.quantity
+        names = self.game.action_names[column.player]
+        return f"{column.quantity}[{self.game.player_names[column.player]}][{names[column.action]}]"
 
     # -- Solver protocol -----------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
         """Back to iteration 0 (uniform strategies, zero regrets), reseeding the sampler."""
         xp = self.backend.xp
         self.seed = self.config.seed if seed is None else int(seed)
-        self.rng = xp.random.default_rng(self.seed)
-        self.iteration = 0
         self.elapsed = 0.0
         shape = self.game.num_actions
         internal = self.config.regret == "internal"
-        self.current = [
-            self.backend.asarray(self.fixed[i]) if i in self.fixed else xp.full(k, 1.0 / k)
-            for i, k in enumerate(shape)
-        ]
-        self.regret = [xp.zeros((k, k) if internal else k) for k in shape]
-        self.prediction = [xp.zeros_like(r) for r in self.regret]
-        self.strategy_sum = [xp.zeros(k) for k in shape]
-        self.external_regret = [xp.zeros(k) for k in shape]
-        self.internal_regret = [xp.zeros((k, k)) for k in shape] if self.track_ce else None
-        self.payoff_sum = xp.zeros(self.game.n_players)
-        self.weight_sum = xp.zeros(())
-        self.joint = xp.zeros(shape[:2]) if self.track_joint else None
-        self.last_lambda = xp.zeros(())
+        regret = [xp.zeros((k, k) if internal else k) for k in shape]
+        self.state = MatrixState(
+            iteration=0,
+            rng=xp.random.default_rng(self.seed),
+            current=[
+                self.backend.asarray(self.fixed[i]) if i in self.fixed else xp.full(k, 1.0 / k)
+                for i, k in enumerate(shape)
+            ],
+            regret=regret,
+            prediction=[xp.zeros_like(r) for r in regret],
+            strategy_sum=[xp.zeros(k) for k in shape],
+            external_regret=[xp.zeros(k) for k in shape],
+            internal_regret=[xp.zeros((k, k)) for k in shape] if self.track_ce else None,
+            payoff_sum=xp.zeros(self.game.n_players),
+            weight_sum=xp.zeros(()),
+            joint=xp.zeros(shape[:2]) if self.track_joint else None,
+            last_lambda=xp.zeros(()),
+        )
+
+    @property
+    def iteration(self) -> int:
+        """Iterations run since the last reset."""
+        return self.state.iteration
 
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations (no host synchronisation on the GPU)."""
         start = time.perf_counter()
         if self._kernel is not None:
-            self._kernel.run(self, iterations)
+            self._kernel.run(self.state, iterations)
         else:
             for _ in range(iterations):
                 self._iterate()
         self.elapsed += time.perf_counter() - start
 
-    def snapshot(self, metrics: bool = True) -> Snapshot:
+    def snapshot(self, metrics: bool = True) -> MatrixSnapshot:
         """An immutable host copy of the state, with the equilibrium metrics if asked."""
         host = self.backend.to_host
-        weight = float(self.weight_sum)
+        weight = float(self.state.weight_sum)
         scale = 1.0 / weight if weight > 0 else 0.0
-        joint = host(self.joint) * scale if self.joint is not None else None
-        return Snapshot(
+        joint = host(self.state.joint) * scale if self.state.joint is not None else None
+        return MatrixSnapshot(
             iteration=self.iteration,
-            current_strategy=_frozen(host(s) for s in self.current),
+            current_strategy=_frozen(host(s) for s in self.state.current),
             average_strategy=_frozen(host(s) for s in self.average_strategy()),
-            cumulative_regret=_frozen(host(r) for r in self.regret),
-            average_regret=_frozen(host(r) * scale for r in self.external_regret),
+            cumulative_regret=_frozen(host(r) for r in self.state.regret),
+            average_regret=_frozen(host(r) * scale for r in self.state.external_regret),
             joint=_frozen([joint])[0] if joint is not None else None,
             metrics=self.metrics() if metrics else None,
             seconds=self.elapsed,
         )
 
+    def report(self, snapshot: MatrixSnapshot) -> dict[str, Any]:
+        """The family's part of ``rmviz solve --json``: actions, strategies, device, config."""
+        config = self.config
+        return {
+            "actions": [list(a) for a in self.game.action_names],
+            "average_strategy": [s.tolist() for s in snapshot.average_strategy],
+            "current_strategy": [s.tolist() for s in snapshot.current_strategy],
+            "device": self.backend.describe(),
+            "config": {
+                "play": config.play,
+                "updates": config.updates,
+                "regret": config.regret,
+                "weighting": config.weighting,
+                "averaging": config.averaging or config.weighting,
+                "plus": config.plus,
+                "predictive": config.predictive,
+                "seed": config.seed,
+                "greedy_floor": self.greedy_floor if config.weighting == "greedy" else None,
+                "fixed": {str(i + 1): s.tolist() for i, s in self.fixed.items()},
+            },
+        }
+
     # -- quantities ----------------------------------------------------------------------
     def average_strategy(self) -> list[Any]:
         """The weighted average strategy of each player (uniform before the first iteration)."""
         averages = []
-        for i, total in enumerate(self.strategy_sum):
+        for i, total in enumerate(self.state.strategy_sum):
             if i in self.fixed:
-                averages.append(self.current[i])
+                averages.append(self.state.current[i])
                 continue
             mass = total.sum()
             k = total.shape[0]
             averages.append(total / mass if float(mass) > 0 else self.backend.xp.full(k, 1.0 / k))
         return averages
 
-    def metrics(self) -> Metrics:
+    def metrics(self) -> MatrixMetrics:
         """NashConv and exploitability of the average profile, CCE/CE gaps of the empirical
         joint distribution, the regret bound, welfare and potential (see :mod:`.metrics`)."""
         xp = self.backend.xp
-        weight = float(self.weight_sum)
+        weight = float(self.state.weight_sum)
         nc, values = nash_conv(self.payoffs, self.average_strategy(), xp)
         if weight <= 0:
-            return Metrics(
+            return MatrixMetrics(
                 nc,
                 nc / self.game.n_players,
                 0.0,
@@ -212,19 +275,19 @@ class RegretMinimizer:
                 tuple(values),
                 0.0,
             )
-        max_external = max(float(r.max()) for r in self.external_regret)
+        max_external = max(float(r.max()) for r in self.state.external_regret)
         ce = None
-        if self.internal_regret is not None:
-            ce = max(0.0, max(float(r.max()) for r in self.internal_regret) / weight)
-        kind = self.internal_regret if self.config.regret == "internal" else self.external_regret
+        if self.state.internal_regret is not None:
+            ce = max(0.0, max(float(r.max()) for r in self.state.internal_regret) / weight)
+        kind = self.state.internal_regret if self.config.regret == "internal" else self.state.external_regret
         average = potential([kind[i] / weight for i in self.learners], xp)
-        return Metrics(
+        return MatrixMetrics(
             nash_conv=nc,
             exploitability=nc / self.game.n_players,
             cce_gap=max(0.0, max_external / weight),
             ce_gap=ce,
             eps_bound=regret_bound(max_external, weight),
-            welfare=float(self.payoff_sum.sum()) / weight,
+            welfare=float(self.state.payoff_sum.sum()) / weight,
             value=tuple(values),
             potential=average,
         )
@@ -247,18 +310,18 @@ class RegretMinimizer:
                     played[i] = self._evaluate([i])[i]
                 self._update_guiding(i, played[i], step)
         self._accumulate(start, played, step)
-        self.iteration = t
+        self.state.iteration = t
 
     def _evaluate(self, players: Sequence[int]) -> dict[int, Play]:
         """What each of ``players`` gets from the current profile (sampled or expected)."""
-        xp, strategies = self.backend.xp, self.current
+        xp, strategies = self.backend.xp, self.state.current
         if self.config.play == "expected":
             out = {}
             for i in players:
                 utilities = expected_utilities(self.payoffs[i], strategies, i, xp)
                 out[i] = self._play(utilities, utilities @ strategies[i], strategies[i], None)
             return out
-        draws = self.rng.random(self.game.n_players)
+        draws = self.state.rng.random(self.game.n_players)
         actions = []
         for j, strategy in enumerate(strategies):
             cdf = xp.cumsum(strategy)
@@ -276,7 +339,7 @@ class RegretMinimizer:
         xp = self.backend.xp
         external = utilities - value
         internal = None
-        if self.internal_regret is not None:
+        if self.state.internal_regret is not None:
             if action is None:
                 internal = strategy[:, None] * (utilities[None, :] - utilities[:, None])
             else:
@@ -289,32 +352,33 @@ class RegretMinimizer:
 
     def _greedy(self, played: dict[int, Play], t: int) -> Step:
         xp = self.backend.xp
-        accumulated = self.internal_regret if self.config.regret == "internal" else self.external_regret
-        weight = xp.maximum(self.weight_sum, 1e-300)
+        state = self.state
+        accumulated = state.internal_regret if self.config.regret == "internal" else state.external_regret
+        weight = xp.maximum(state.weight_sum, 1e-300)
         history = xp.concatenate([(accumulated[i] / weight).ravel() for i in self.learners])
         new = xp.concatenate([self._instant(played[i]).ravel() for i in self.learners])
-        step, self.last_lambda = greedy_step(history, new, self.weight_sum, t, self.greedy_floor, xp)
+        step, state.last_lambda = greedy_step(history, new, state.weight_sum, t, self.greedy_floor, xp)
         return step
 
     def _update_guiding(self, i: int, play: Play, step: Step) -> None:
         """Guiding regrets, prediction and next strategy of learner ``i``."""
         config, xp = self.config, self.backend.xp
         instant = self._instant(play)
-        regret = self.regret[i]
+        regret = self.state.regret[i]
         regret = xp.where(regret > 0, step.d_pos * regret, step.d_neg * regret) + step.c * instant
         if config.plus:
             regret = xp.maximum(regret, 0.0)
-        self.regret[i] = regret
+        self.state.regret[i] = regret
         guide = regret
         if config.predictive:
-            self.prediction[i] = step.c * instant
-            guide = regret + self.prediction[i]
+            self.state.prediction[i] = step.c * instant
+            guide = regret + self.state.prediction[i]
         if config.regret == "external":
-            self.current[i] = regret_matching(guide, xp)
+            self.state.current[i] = regret_matching(guide, xp)
         elif play.action is None:
-            self.current[i] = internal_regret_matching(guide, xp)
+            self.state.current[i] = internal_regret_matching(guide, xp)
         else:
-            self.current[i] = conditional_regret_matching(guide, play.action, self.inertia, xp)
+            self.state.current[i] = conditional_regret_matching(guide, play.action, self.inertia, xp)
 
     def _accumulate(self, start: dict[int, Play], played: dict[int, Play], step: Step) -> None:
         """Averaging-weighted sums: strategies, true regrets, payoffs, joint play, weight.
@@ -325,20 +389,20 @@ class RegretMinimizer:
         xp = self.backend.xp
         d, c = step.d_avg, step.c_avg
         for i, play in played.items():
-            self.strategy_sum[i] = d * self.strategy_sum[i] + c * play.strategy
-            self.external_regret[i] = d * self.external_regret[i] + c * play.external
-            if self.internal_regret is not None:
-                self.internal_regret[i] = d * self.internal_regret[i] + c * play.internal
+            self.state.strategy_sum[i] = d * self.state.strategy_sum[i] + c * play.strategy
+            self.state.external_regret[i] = d * self.state.external_regret[i] + c * play.external
+            if self.state.internal_regret is not None:
+                self.state.internal_regret[i] = d * self.state.internal_regret[i] + c * play.internal
         values = xp.stack([xp.asarray(start[i].value) for i in range(self.game.n_players)])
-        self.payoff_sum = d * self.payoff_sum + c * values
-        if self.joint is not None:
+        self.state.payoff_sum = d * self.state.payoff_sum + c * values
+        if self.state.joint is not None:
             first, second = start[0], start[1]
             if first.action is None:
-                self.joint = d * self.joint + c * xp.outer(first.strategy, second.strategy)
+                self.state.joint = d * self.state.joint + c * xp.outer(first.strategy, second.strategy)
             else:
-                self.joint = d * self.joint
-                self.joint[first.action, second.action] += c
-        self.weight_sum = d * self.weight_sum + c
+                self.state.joint = d * self.state.joint
+                self.state.joint[first.action, second.action] += c
+        self.state.weight_sum = d * self.state.weight_sum + c
 
 
 class Play(NamedTuple):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from rmviz.games import catalog_game, random_game
-from rmviz.solvers import RegretMinimizer, preset
-from rmviz.solvers.compiled import kernel_for
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
 
 pytest.importorskip("numba")
 
@@ -24,7 +24,7 @@ def _pair(game, algorithm, **config):
     fast = RegretMinimizer(game, preset(algorithm, **config))
     slow = RegretMinimizer(game, preset(algorithm, **config))
     slow._kernel = None
-    assert kernel_for(fast) is not None
+    assert fast.releases_gil
     return fast, slow
 
 
@@ -113,9 +113,9 @@ def test_kernel_on_an_unstable_equilibrium_agrees_until_rounding_is_amplified():
 
 
 def test_expected_internal_regret_uses_the_generic_code():
-    assert kernel_for(RegretMinimizer(catalog_game("rps"), preset("internal-rm"))) is None
+    assert not RegretMinimizer(catalog_game("rps"), preset("internal-rm")).releases_gil
     # three or more players in expected play: the sampled kernel's contraction (tested below)
-    assert kernel_for(RegretMinimizer(catalog_game("three-player-pennies"), preset("rm"))) is not None
+    assert RegretMinimizer(catalog_game("three-player-pennies"), preset("rm")).releases_gil
 
 
 EXPECTED_N_PLAYER = [
@@ -146,14 +146,14 @@ def test_expected_play_kernel_with_a_fixed_player_and_four_players():
         fast.step(chunk)
         slow.step(chunk)
     _assert_same(fast, slow, atol=1e-10)
-    np.testing.assert_allclose(fast.current[1], [0.2, 0.3, 0.5])
+    np.testing.assert_allclose(fast.state.current[1], [0.2, 0.3, 0.5])
 
 
 def test_large_n_player_expected_games_stay_on_blas():
     big = random_game("general-sum", (100, 100, 100), seed=0)  # 1e6 profiles: BLAS is faster
-    assert kernel_for(RegretMinimizer(big, preset("rm"))) is None
+    assert not RegretMinimizer(big, preset("rm")).releases_gil
     internal = RegretMinimizer(random_game("general-sum", (3, 3, 3), seed=0), preset("internal-rm"))
-    assert kernel_for(internal) is None  # expected internal RM: the generic code
+    assert not internal.releases_gil  # expected internal RM: the generic code
 
 
 @pytest.mark.parametrize("shape", [(6, 5, 7), (3, 2, 4, 3, 2)])

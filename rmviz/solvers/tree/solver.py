@@ -27,126 +27,23 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from rmviz.errors import ConfigError
 from rmviz.games.extensive_form import ExtensiveFormGame
-from rmviz.solvers import cfr_kernel
+from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
-from rmviz.solvers.tree import CompiledTree, TreePasses, compile_tree
-from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS, Step, greedy_step, scheduled_step
+from rmviz.solvers.tree import kernels
+from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
+from rmviz.solvers.tree.config import CFRConfig
+from rmviz.solvers.tree.metrics import TreeMetrics
+from rmviz.solvers.tree.state import CFRState
+from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
 
-SAMPLINGS = ("none", "chance", "external")
-
-
-@dataclass(frozen=True)
-class CFRConfig:
-    """A CFR run; see the module docstring and :data:`CFR_PRESETS`."""
-
-    algorithm: str = "cfr"
-    plus: bool = False
-    weighting: str = "uniform"
-    averaging: str | None = None
-    alpha: float = 1.5
-    beta: float = 0.0
-    gamma: float = 2.0
-    greedy_floor: float | None = None
-    updates: str = "alternating"
-    sampling: str = "none"
-    seed: int = 0
-    device: str = "cpu"
-
-    def validated(self) -> CFRConfig:
-        if self.weighting not in WEIGHTINGS:
-            raise ConfigError(f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}")
-        if self.averaging is not None and self.averaging not in AVERAGINGS:
-            raise ConfigError(f"unknown averaging {self.averaging!r}; choose one of {', '.join(AVERAGINGS)}")
-        if self.updates not in ("simultaneous", "alternating"):
-            raise ConfigError(f"unknown updates {self.updates!r}; choose simultaneous or alternating")
-        if self.sampling not in SAMPLINGS:
-            raise ConfigError(f"unknown sampling {self.sampling!r}")
-        if self.weighting == "greedy" and self.updates != "simultaneous":
-            raise ConfigError("greedy weights choose one weight per iteration: use simultaneous updates")
-        if self.sampling == "external" and self.updates != "alternating":
-            raise ConfigError("external sampling traverses one player at a time: use alternating updates")
-        if self.sampling != "none" and (
-            self.weighting != "uniform" or self.averaging not in (None, "uniform")
-        ):
-            raise ConfigError("Monte-Carlo CFR runs with uniform weights in this version")
-        if self.device == "gpu":
-            raise ConfigError("tree solvers run on the CPU in this version; use --device cpu or auto")
-        for name in ("alpha", "beta", "gamma"):
-            if not math.isfinite(getattr(self, name)):
-                raise ConfigError(f"{name} must be a finite number")
-        return self
-
-
-CFR_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "cfr": ("CFR (Zinkevich et al. 2007)", {}),
-    "cfr+": (
-        "CFR+: RM+, alternating, linear averaging (Tammelin 2014)",
-        {"plus": True, "averaging": "linear"},
-    ),
-    "linear-cfr": (
-        "Linear CFR: iteration t weighs t (Brown & Sandholm 2019)",
-        {"weighting": "linear"},
-    ),
-    "dcfr": (
-        "Discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)",
-        {"weighting": "discounted"},
-    ),
-    "greedy-cfr": (
-        "CFR with greedy weights (Zhang, Lerer & Brown 2022)",
-        {"weighting": "greedy", "updates": "simultaneous"},
-    ),
-    "mccfr-chance": (
-        "chance-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
-        {"sampling": "chance"},
-    ),
-    "mccfr-external": (
-        "external-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
-        {"sampling": "external"},
-    ),
-}
-
-
-def cfr_preset(name: str, **overrides: Any) -> CFRConfig:
-    """The :class:`CFRConfig` of preset ``name`` with ``overrides`` (None values ignored)."""
-    if name not in CFR_PRESETS:
-        raise ConfigError(f"unknown tree algorithm {name!r}; choose one of {', '.join(CFR_PRESETS)}")
-    fields = {**CFR_PRESETS[name][1], **{k: v for k, v in overrides.items() if v is not None}}
-    return replace(CFRConfig(algorithm=name), **fields).validated()
-
-
-@dataclass(frozen=True)
-class TreeMetrics:
-    """Equilibrium distances of the average profile of a tree solver.
-
-    ``eps_bound`` is the sum over players and information sets of the largest positive
-    average counterfactual regret, which bounds NashConv in two-player zero-sum games
-    (Zinkevich et al. 2007, Theorem 3).
-    """
-
-    nash_conv: float
-    exploitability: float
-    value: tuple[float, ...]
-    eps_bound: float
-    potential: float
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "nash_conv": self.nash_conv,
-            "exploitability": self.exploitability,
-            "cce_gap": None,
-            "ce_gap": None,
-            "eps_bound": self.eps_bound,
-            "welfare": float(sum(self.value)),
-            "value": list(self.value),
-            "potential": self.potential,
-        }
+METRICS = ("exploitability", "nash_conv", "eps_bound", "potential")
+MAX_TRACED_SLOTS = 4000  # runs trace per-move average strategies up to this many moves
 
 
 @dataclass(frozen=True)
@@ -159,6 +56,15 @@ class TreeSnapshot:
     cumulative_regret: np.ndarray
     metrics: TreeMetrics | None
     seconds: float
+
+    def trace_values(self) -> np.ndarray:
+        """The metrics of :data:`METRICS`, then the average strategy of every slot when the
+        tree has at most :data:`MAX_TRACED_SLOTS` (``CFRSolver.columns``)."""
+        metrics = self.metrics.as_dict() if self.metrics is not None else {}
+        head = np.array([metrics.get(name, math.nan) for name in METRICS], dtype=np.float64)
+        if self.average_strategy.size > MAX_TRACED_SLOTS:
+            return head
+        return np.concatenate([head, self.average_strategy])
 
 
 @dataclass(frozen=True)
@@ -219,8 +125,34 @@ class CFRSolver:
         self.greedy_floor = floor
         # whether iterations run in the numba kernel without the GIL (the app's worker need
         # not step aside while the window draws)
-        self.releases_gil = cfr_kernel.kernel_available(self)
+        self.releases_gil = kernels.runs(self.config)
+        tree = self.tree
+        traced = range(tree.n_slots) if tree.n_slots <= MAX_TRACED_SLOTS else range(0)
+        first = tree.infoset_first_slot[tree.slot_infoset]
+        self.columns = metric_columns(METRICS) + tuple(
+            Column(
+                "average",
+                player=int(tree.infoset_player[tree.slot_infoset[s]]),
+                infoset=int(tree.slot_infoset[s]),
+                action=int(s - first[s]),
+            )
+            for s in traced
+        )
         self.reset(self.config.seed)
+
+    def column_name(self, column: Column) -> str:
+        """``average[Player 1][1pb][p]``; metrics by their names."""
+        if column.infoset is None or column.action is None or column.player is None:
+            return column.quantity
+        tree = self.tree
+        move = tree.slot_move[tree.infoset_first_slot[column.infoset] + column.action]
+        player = self.game.player_names[column.player]
+        return f"{column.quantity}[{player}][{tree.infoset_label[column.infoset]}][{move}]"
+
+    def slot(self, column: Column) -> int:
+        """The slot of a per-move column."""
+        assert column.infoset is not None and column.action is not None
+        return int(self.tree.infoset_first_slot[column.infoset]) + column.action
 
     def _two_player_zero_sum(self) -> bool:
         terminals = self.tree.kind == 2
@@ -232,22 +164,27 @@ class CFRSolver:
     def reset(self, seed: int | None = None) -> None:
         """Back to the uniform strategy, zero regrets, iteration 0."""
         self.seed = self.config.seed if seed is None else int(seed)
-        self.rng = np.random.default_rng(self.seed)
         slots = self.tree.n_slots
-        self.iteration = 0
         self.elapsed = 0.0
-        self.strategy = self.tree.uniform_strategy()
-        self.regret = np.zeros(slots)
-        self.strategy_sum = np.zeros(slots)
-        self.true_regret = np.zeros(slots)  # averaging-weighted counterfactual regrets
-        self.weight_sum = 0.0
-        self.last_lambda = 0.0
+        self.state = CFRState(
+            iteration=0,
+            rng=np.random.default_rng(self.seed),
+            strategy=self.tree.uniform_strategy(),
+            regret=np.zeros(slots),
+            strategy_sum=np.zeros(slots),
+            true_regret=np.zeros(slots),
+        )
+
+    @property
+    def iteration(self) -> int:
+        """Iterations run since the last reset."""
+        return self.state.iteration
 
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations."""
         start = time.perf_counter()
-        if cfr_kernel.kernel_available(self):
-            cfr_kernel.run(self, iterations)
+        if self.releases_gil:
+            kernels.run_full_traversal(self.tree, self.config, self.state, iterations)
         else:
             for _ in range(iterations):
                 self._iterate(record=False)
@@ -263,15 +200,15 @@ class CFRSolver:
 
     def average_strategy(self) -> np.ndarray:
         """The average behaviour strategy per slot (uniform where never reached)."""
-        total = self.passes.infoset_sums(self.strategy_sum)
+        total = self.passes.infoset_sums(self.state.strategy_sum)
         uniform = self.tree.uniform_strategy()
-        return np.where(total > 0, self.strategy_sum / np.where(total > 0, total, 1.0), uniform)
+        return np.where(total > 0, self.state.strategy_sum / np.where(total > 0, total, 1.0), uniform)
 
     def metrics(self) -> TreeMetrics:
         """NashConv (exact best responses), exploitability = NashConv / n, value, bounds."""
         nash_conv, values = self.passes.nash_conv(self.average_strategy())
-        weight = self.weight_sum if self.weight_sum > 0 else 1.0
-        average = self.true_regret / weight
+        weight = self.state.weight_sum if self.state.weight_sum > 0 else 1.0
+        average = self.state.true_regret / weight
         best = np.maximum.reduceat(np.maximum(average, 0.0), self.tree.infoset_first_slot)
         return TreeMetrics(
             nash_conv=nash_conv,
@@ -284,12 +221,30 @@ class CFRSolver:
     def snapshot(self, metrics: bool = True) -> TreeSnapshot:
         return TreeSnapshot(
             iteration=self.iteration,
-            current_strategy=_frozen(self.strategy),
+            current_strategy=_frozen(self.state.strategy),
             average_strategy=_frozen(self.average_strategy()),
-            cumulative_regret=_frozen(self.regret),
+            cumulative_regret=_frozen(self.state.regret),
             metrics=self.metrics() if metrics else None,
             seconds=self.elapsed,
         )
+
+    def report(self, snapshot: TreeSnapshot) -> dict[str, Any]:
+        """The family's part of ``rmviz solve --json``: strategies per information set, config."""
+        config = self.config
+        return {
+            "average_strategy": self.strategy_table(snapshot.average_strategy),
+            "current_strategy": self.strategy_table(snapshot.current_strategy),
+            "device": "cpu",
+            "config": {
+                "updates": config.updates,
+                "weighting": config.weighting,
+                "averaging": config.averaging or config.weighting,
+                "plus": config.plus,
+                "sampling": config.sampling,
+                "seed": config.seed,
+                "greedy_floor": self.greedy_floor if config.weighting == "greedy" else None,
+            },
+        }
 
     def strategy_table(self, strategy: np.ndarray) -> dict[str, dict[str, float]]:
         """``{infoset label: {move: probability}}``; labels shared by two players get the
@@ -309,20 +264,21 @@ class CFRSolver:
         config, tree = self.config, self.tree
         t = self.iteration + 1
         step = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
-        before = (self.strategy.copy(), self.regret.copy(), self.strategy_sum.copy()) if record else None
+        state = self.state
+        before = (state.strategy.copy(), state.regret.copy(), state.strategy_sum.copy()) if record else None
         traversals = []
         if config.updates == "simultaneous":
             regret, increment, trace = self._traverse(None)
             if config.weighting == "greedy":
-                step, self.last_lambda = greedy_step(
-                    self.true_regret / max(self.weight_sum, 1e-300),
+                step, self.state.last_lambda = greedy_step(
+                    self.state.true_regret / max(self.state.weight_sum, 1e-300),
                     regret,
-                    self.weight_sum,
+                    self.state.weight_sum,
                     t,
                     self.greedy_floor,
                     np,
                 )
-                self.last_lambda = float(self.last_lambda)
+                self.state.last_lambda = float(self.state.last_lambda)
             self._update(slice(None), regret, increment, step)
             traversals.append(trace)
         else:
@@ -332,33 +288,33 @@ class CFRSolver:
                 if config.sampling == "external":
                     self._update_opponent_averages(trace, player, step)
                 traversals.append(trace)
-        self.weight_sum = float(step.d_avg * self.weight_sum + step.c_avg)
-        self.iteration = t
+        self.state.weight_sum = float(step.d_avg * self.state.weight_sum + step.c_avg)
+        self.state.iteration = t
         if before is None:
             return None
         return IterationRecord(
             iteration=t,
             traversals=tuple(traversals),
             strategy_before=_frozen(before[0]),
-            strategy_after=_frozen(self.strategy),
+            strategy_after=_frozen(self.state.strategy),
             cumulative_regret_before=_frozen(before[1]),
-            cumulative_regret_after=_frozen(self.regret),
-            average_increment=_frozen(self.strategy_sum - step.d_avg * before[2]),
+            cumulative_regret_after=_frozen(self.state.regret),
+            average_increment=_frozen(self.state.strategy_sum - step.d_avg * before[2]),
             order=tree.preorder,
         )
 
     def _traverse(self, player: int | None) -> tuple[np.ndarray, np.ndarray, TraversalRecord]:
         """Regrets and own-reach-weighted strategy of ``player`` (all players if None)."""
         passes, tree = self.passes, self.tree
-        probabilities = passes.edge_probabilities(self.strategy)
+        probabilities = passes.edge_probabilities(self.state.strategy)
         if self.config.sampling != "none":
             probabilities = self._sampled(probabilities, player)
         reach = passes.reach(probabilities)
         values = passes.values(probabilities)
         cfv = passes.counterfactual_values(passes.others_reach(reach), values)
-        regret = cfv - passes.infoset_sums(self.strategy * cfv)
+        regret = cfv - passes.infoset_sums(self.state.strategy * cfv)
         own_reach = reach[tree.infoset_player, tree.infoset_first_node][tree.slot_infoset]
-        increment = own_reach * self.strategy
+        increment = own_reach * self.state.strategy
         if player is not None:
             mine = tree.infoset_player[tree.slot_infoset] == player
             regret = np.where(mine, regret, 0.0)
@@ -381,21 +337,21 @@ class CFRSolver:
         parent = np.maximum(tree.parent, 0)
         upper = running - before[parent]
         lower = upper - probabilities
-        draw = self.rng.random(tree.n_nodes)[parent] * total[parent]  # one draw per node
+        draw = self.state.rng.random(tree.n_nodes)[parent] * total[parent]  # one draw per node
         chosen = (lower <= draw) & (draw < upper)
         return np.where(sample, chosen.astype(np.float64), probabilities)
 
     def _update(self, slots: slice, regret: np.ndarray, increment: np.ndarray, step: Step) -> None:
         """Discount-form updates of the given slots, then regret matching."""
-        config = self.config
-        current = self.regret[slots]
+        config, state = self.config, self.state
+        current = state.regret[slots]
         updated = np.where(current > 0, step.d_pos * current, step.d_neg * current) + step.c * regret[slots]
         if config.plus:
             updated = np.maximum(updated, 0.0)
-        self.regret[slots] = updated
-        self.strategy_sum[slots] = step.d_avg * self.strategy_sum[slots] + step.c_avg * increment[slots]
-        self.true_regret[slots] = step.d_avg * self.true_regret[slots] + step.c_avg * regret[slots]
-        self.strategy[slots] = self.passes.regret_matching(self.regret)[slots]
+        state.regret[slots] = updated
+        state.strategy_sum[slots] = step.d_avg * state.strategy_sum[slots] + step.c_avg * increment[slots]
+        state.true_regret[slots] = step.d_avg * state.true_regret[slots] + step.c_avg * regret[slots]
+        state.strategy[slots] = self.passes.regret_matching(state.regret)[slots]
 
     def _update_opponent_averages(self, trace: TraversalRecord, player: int, step: Step) -> None:
         """External sampling: opponents' average strategies where the sample visits them."""
@@ -405,7 +361,7 @@ class CFRSolver:
         decision = tree.node_infoset >= 0
         counts = np.bincount(tree.node_infoset[decision], visited[decision], minlength=tree.n_infosets)
         opponents = tree.infoset_player[tree.slot_infoset] != player
-        add = np.where(opponents, counts[tree.slot_infoset] * self.strategy, 0.0)
-        self.strategy_sum = np.where(
-            opponents, step.d_avg * self.strategy_sum + step.c_avg * add, self.strategy_sum
+        add = np.where(opponents, counts[tree.slot_infoset] * self.state.strategy, 0.0)
+        self.state.strategy_sum = np.where(
+            opponents, step.d_avg * self.state.strategy_sum + step.c_avg * add, self.state.strategy_sum
         )

@@ -27,6 +27,7 @@ from typing import Any
 
 from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
+from rmviz.solvers.presets import PresetTable, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
 
 PLAY_MODES = ("expected", "sampled")
@@ -35,7 +36,7 @@ REGRET_KINDS = ("external", "internal")
 
 
 @dataclass(frozen=True)
-class SolverConfig:
+class MatrixConfig:
     """A normal-form regret-minimisation run. See the module docstring for each field."""
 
     algorithm: str = "rm"
@@ -68,7 +69,7 @@ class SolverConfig:
     # play or with internal regrets, in expected play only while max |A_i| <= 64.
     track_ce: bool | None = None
 
-    def validated(self) -> SolverConfig:
+    def validated(self) -> MatrixConfig:
         """This config after checking every field; a :class:`ConfigError` says what is wrong."""
         for name, value, allowed in (
             ("weighting", self.weighting, WEIGHTINGS),
@@ -99,12 +100,23 @@ class SolverConfig:
             raise ConfigError("the greedy weight floor must be a fraction >= 0 of the average weight")
         return self
 
-    def with_(self, **changes: Any) -> SolverConfig:
+    def parameters(self) -> tuple[str, ...]:
+        """The numerical parameters this configuration uses."""
+        used = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
+        used += ("greedy_floor",) if self.weighting == "greedy" else ()
+        return used + (("inertia",) if self.regret == "internal" else ())
+
+    @property
+    def schedule_locked(self) -> bool:
+        """Greedy weights choose one weight for all players: simultaneous updates only."""
+        return self.weighting == "greedy"
+
+    def with_(self, **changes: Any) -> MatrixConfig:
         """A copy with some fields changed."""
         return replace(self, **changes)
 
 
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+PRESETS: PresetTable = {
     "rm": ("regret matching (Blackwell; Hart & Mas-Colell 2000)", {}),
     "rm+": (
         "RM+: clipped regrets, linear averaging (Tammelin 2014)",
@@ -134,9 +146,6 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def preset(name: str, **overrides: Any) -> SolverConfig:
-    """The :class:`SolverConfig` of preset ``name`` with ``overrides`` applied, validated."""
-    if name not in PRESETS:
-        raise ConfigError(f"unknown algorithm {name!r}; choose one of {', '.join(PRESETS)}")
-    fields = {**PRESETS[name][1], **{k: v for k, v in overrides.items() if v is not None}}
-    return SolverConfig(algorithm=name, **fields).validated()
+def preset(name: str, **overrides: Any) -> MatrixConfig:
+    """The :class:`MatrixConfig` of preset ``name`` with ``overrides`` (None values ignored), validated."""
+    return from_preset(MatrixConfig, PRESETS, name, overrides, "algorithm")

@@ -1,0 +1,85 @@
+"""A game family described once: everything the runner, the CLI and the windows need.
+
+rmviz solves two families, matrix games (:mod:`rmviz.solvers.matrix`) and game trees
+(:mod:`rmviz.solvers.tree`). Each package defines one :class:`Family`; the registry
+(:mod:`rmviz.solvers.registry`) lists them and is the only place that asks which family a
+game or an algorithm belongs to. Adding a family is a new package and one registry entry
+(docs/architecture.md lists the places a family plugs into).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rmviz.errors import ConfigError
+from rmviz.solvers.presets import PresetTable
+from rmviz.solvers.protocol import Config, Solver
+
+# A person's choices that are not numerical parameters: panel rows and CLI flags.
+CHOICES = ("play", "updates", "seed", "device", "fixed_strategies")
+# Labels of the numerical parameters (panel rows; blank = the preset's default).
+PARAMETER_LABELS = {
+    "alpha": ("alpha", "1.5"),
+    "beta": ("beta", "0"),
+    "gamma": ("gamma", "2"),
+    "greedy_floor": ("weight floor", "paper's default"),
+    "inertia": ("inertia", "0.1 x payoff range"),
+}
+
+
+@dataclass(frozen=True)
+class Family:
+    """One game family.
+
+    Attributes:
+        name, title: ``"matrix"``, ``"matrix games"``.
+        game_type: the game class solved (``NormalFormGame``...).
+        presets: algorithm name -> (description, config fields); the first is the default.
+        preset: ``preset(name, **overrides)`` -> a validated config.
+        solver: ``solver(game, config)`` -> a :class:`~rmviz.solvers.protocol.Solver`.
+        choices: which of :data:`CHOICES` a person sets (panel rows, CLI flags).
+        parameters: the numerical parameters its configs may use (see ``Config.parameters``).
+        metrics: the metric columns its solvers publish, in plotting order.
+        compared: metric -> plot title in compare mode; ``compare_default`` is checked first.
+        compare_carries: the config fields compare mode copies from the panel's config.
+    """
+
+    name: str
+    title: str
+    game_type: type
+    presets: PresetTable
+    preset: Callable[..., Config]
+    solver: Callable[[Any, Any], Solver]
+    choices: tuple[str, ...]
+    parameters: tuple[str, ...]
+    metrics: tuple[str, ...]
+    compared: Mapping[str, str]
+    compare_default: tuple[str, ...]
+    compare_carries: tuple[str, ...]
+
+    @property
+    def default_algorithm(self) -> str:
+        return next(iter(self.presets))
+
+    def config(self, algorithm: str | None = None, **options: Any) -> Config:
+        """The validated config of ``algorithm`` (default: the first preset) with a person's
+        ``options``; an option this family does not have is refused, naming the family."""
+        for option, value in options.items():
+            if value is not None and value != {} and value != [] and option not in self.settable:
+                name = algorithm or self.default_algorithm
+                raise ConfigError(f"{option} does not apply to {self.title} ({name})")
+        return self.preset(algorithm or self.default_algorithm, **options)
+
+    @property
+    def settable(self) -> tuple[str, ...]:
+        return self.choices + self.parameters
+
+    def compare_solver(self, game: Any, algorithm: str, base: Config) -> Solver:
+        """Preset ``algorithm`` with the fields compare mode carries from ``base`` (a preset
+        that needs its own update schedule keeps it)."""
+        fields = {name: getattr(base, name) for name in self.compare_carries}
+        if self.preset(algorithm).schedule_locked:
+            fields.pop("updates", None)
+        return self.solver(game, self.preset(algorithm, **fields))

@@ -1,0 +1,23 @@
+"""The matrix-game family (see :class:`rmviz.solvers.family.Family`)."""
+
+from __future__ import annotations
+
+from rmviz.games.normal_form import NormalFormGame
+from rmviz.solvers.family import Family
+from rmviz.solvers.matrix.config import PRESETS, preset
+from rmviz.solvers.matrix.solver import METRICS, RegretMinimizer
+
+FAMILY = Family(
+    name="matrix",
+    title="matrix games",
+    game_type=NormalFormGame,
+    presets=PRESETS,
+    preset=preset,
+    solver=RegretMinimizer,
+    choices=("play", "updates", "seed", "device", "fixed_strategies"),
+    parameters=("alpha", "beta", "gamma", "greedy_floor", "inertia"),
+    metrics=METRICS,
+    compared={"exploitability": "exploitability (NashConv/n)", "cce_gap": "CCE gap", "ce_gap": "CE gap"},
+    compare_default=("rm", "rm+", "predictive-rm+", "greedy-rm"),
+    compare_carries=("play", "updates", "seed", "device"),
+)

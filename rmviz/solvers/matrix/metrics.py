@@ -1,0 +1,133 @@
+"""Distances to equilibrium, defined once and used everywhere.
+
+For a mixed profile ``pi`` and a joint distribution ``p`` over action profiles
+(``u_i(a', a_-i)`` is player i's payoff when i deviates to ``a'``):
+
+* NashConv(pi) = sum_i [max_a u_i(a, pi_-i) - u_i(pi)]; exploitability = NashConv / n
+  (OpenSpiel's convention, Lanctot et al. 2019; for two-player zero-sum games with value v
+  it is the mean of the players' best-response gains).
+* CCE gap(p) = max(0, max_i max_a' sum_a p(a) [u_i(a', a_-i) - u_i(a)])  (Hannan 1957).
+* CE gap(p)  = max_i max_{b, a'} sum_{a: a_i = b} p(a) [u_i(a', a_-i) - u_i(a)]
+  (Aumann 1974; >= 0 because a' = b gives 0).
+* Regret bound eps = 2 max_i max_a R_i(a) / T, the estimate printed by the regret-matching
+  snippet (shared/seeds): in two-player zero-sum games NashConv <= eps.
+* Potential: see :func:`rmviz.solvers.metrics.potential`.
+
+These functions take NumPy or CuPy arrays (``xp`` is inferred by the caller). They are the
+*definitions*: solvers keep streaming accumulators whose values tests compare with these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+
+def expected_utilities(payoff: Any, strategies: Sequence[Any], player: int, xp: ModuleType = np) -> Any:
+    """``U_i(a) = u_i(a, pi_-i)`` for every action ``a`` of ``player``: shape ``(|A_i|,)``.
+
+    ``payoff`` is player i's tensor of shape ``(|A_0|, ..., |A_{n-1}|)``. The other players'
+    axes are contracted from the last one down, so each step reads the shrinking tensor once.
+    """
+    values = payoff
+    for j in range(len(strategies) - 1, -1, -1):
+        if j != player:
+            values = xp.tensordot(values, strategies[j], axes=([j], [0]))
+    return values
+
+
+@dataclass(frozen=True)
+class MatrixMetrics:
+    """Equilibrium distances of one solver state (host floats, ready to print or plot).
+
+    ``value`` is each player's expected payoff under the *average profile* (the product of
+    average strategies); ``welfare`` is the sum of payoffs under the *empirical joint
+    distribution* of play (what CE/CCE are about). ``ce_gap`` is ``None`` where it was not
+    tracked (large games in expected play, see ``SolverConfig.track_ce``).
+    """
+
+    nash_conv: float
+    exploitability: float
+    cce_gap: float
+    ce_gap: float | None
+    eps_bound: float
+    welfare: float
+    value: tuple[float, ...]
+    potential: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "nash_conv": self.nash_conv,
+            "exploitability": self.exploitability,
+            "cce_gap": self.cce_gap,
+            "ce_gap": self.ce_gap,
+            "eps_bound": self.eps_bound,
+            "welfare": self.welfare,
+            "value": list(self.value),
+            "potential": self.potential,
+        }
+
+
+def nash_conv(payoffs: Any, strategies: Sequence[Any], xp: ModuleType = np) -> tuple[float, list[float]]:
+    """NashConv of a mixed profile, and each player's payoff ``u_i(pi)`` under it."""
+    total, values = 0.0, []
+    for i in range(len(strategies)):
+        utilities = expected_utilities(payoffs[i], strategies, i, xp)
+        value = float(utilities @ strategies[i])
+        total += float(utilities.max()) - value
+        values.append(value)
+    return max(total, 0.0), values
+
+
+def exploitability(payoffs: Any, strategies: Sequence[Any], xp: ModuleType = np) -> float:
+    """NashConv / number of players (OpenSpiel's convention)."""
+    return nash_conv(payoffs, strategies, xp)[0] / len(strategies)
+
+
+def pure_regrets(payoffs: np.ndarray, player: int, profile: Sequence[int]) -> np.ndarray:
+    """One-time regrets ``r_i(a') = u_i(a', a_-i) - u_i(a)`` of ``player`` at a pure profile.
+
+    The CFR lecture's ``r_i^t(s_k) = u_i(s_k, s_-i^t) - u_i(s^t)``; in the teaching notebook,
+    Rock against Paper gives (0, 1, 2).
+    """
+    index = list(profile)
+    index[player] = slice(None)
+    utilities = np.asarray(payoffs[player][tuple(index)], dtype=np.float64)
+    return utilities - utilities[profile[player]]
+
+
+def deviation_gains(payoffs: np.ndarray, player: int) -> np.ndarray:
+    """``g[a', a] = u_i(a', a_-i) - u_i(a)``: shape ``(|A_i|, |A_0|, ..., |A_{n-1}|)``."""
+    u = np.moveaxis(payoffs[player], player, 0)  # (|A_i|, rest...) with a_i first
+    gains = u[:, None] - u[None, :]  # [a', a_i, rest]
+    return np.moveaxis(gains, 1, player + 1)
+
+
+def cce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
+    """CCE gap of a joint distribution over profiles (explicit definition, any game size)."""
+    gap = 0.0
+    for i in range(payoffs.shape[0]):
+        gains = deviation_gains(payoffs, i)
+        expected = (gains * joint[None]).reshape(gains.shape[0], -1).sum(axis=1)
+        gap = max(gap, float(expected.max()))
+    return gap
+
+
+def ce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
+    """CE gap of a joint distribution over profiles (explicit definition)."""
+    gap = 0.0
+    for i in range(payoffs.shape[0]):
+        gains = deviation_gains(payoffs, i)  # [a', a_0..]
+        weighted = np.moveaxis(gains * joint[None], i + 1, 1)  # [a', b, rest]
+        per_recommendation = weighted.reshape(*weighted.shape[:2], -1).sum(axis=2)
+        gap = max(gap, float(per_recommendation.max()))
+    return gap
+
+
+def regret_bound(max_cumulative_regret: float, weight_sum: float) -> float:
+    """``eps = 2 max_i max_a R_i(a) / T`` as in the regret-matching snippet (0 before any play)."""
+    return 2.0 * max(max_cumulative_regret, 0.0) / weight_sum if weight_sum > 0 else 0.0

@@ -1,0 +1,98 @@
+"""What every solver and snapshot offers, whatever the game family.
+
+The runner (:mod:`rmviz.runner`), the CLI and the windows drive any solver through
+:class:`Solver` and read any state through :class:`Snapshot`; which family a game belongs to
+is decided once, in :mod:`rmviz.solvers.registry`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+from rmviz.solvers.columns import Column
+
+
+class Metrics(Protocol):
+    """Distances to equilibrium of one state (host floats)."""
+
+    nash_conv: float
+    exploitability: float
+    eps_bound: float
+    value: tuple[float, ...]
+    potential: float
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every metric by name (``value`` as a list); only the metrics the family has."""
+        ...
+
+
+class Snapshot(Protocol):
+    """An immutable host copy of a solver's state after ``iteration`` iterations."""
+
+    @property
+    def iteration(self) -> int: ...
+
+    @property
+    def metrics(self) -> Metrics | None: ...
+
+    @property
+    def seconds(self) -> float: ...
+
+    def trace_values(self) -> np.ndarray:
+        """One float per column of the solver's ``columns`` (NaN where not tracked)."""
+        ...
+
+
+class Config(Protocol):
+    """A validated, immutable run configuration of one family."""
+
+    algorithm: str
+    updates: str
+    seed: int
+
+    def validated(self) -> Any: ...
+
+    def parameters(self) -> tuple[str, ...]:
+        """The numerical parameters this configuration uses (``alpha``, ``greedy_floor``...)."""
+        ...
+
+    @property
+    def schedule_locked(self) -> bool:
+        """True when the algorithm needs its update schedule (greedy weights, external sampling)."""
+        ...
+
+
+class Solver(Protocol):
+    """A regret minimiser on one game: ``step(n)``, ``snapshot()``, ``reset(seed)``.
+
+    ``releases_gil`` says whether ``step`` runs without the GIL (a compiled kernel), so the
+    app's worker thread need not step aside while the window draws.
+    """
+
+    game: Any
+    config: Any
+    releases_gil: bool
+
+    @property
+    def iteration(self) -> int: ...
+
+    @property
+    def columns(self) -> tuple[Column, ...]:
+        """The trace schema: the columns every snapshot's ``trace_values()`` fills."""
+        ...
+
+    def step(self, iterations: int = 1) -> None: ...
+
+    def snapshot(self, metrics: bool = True) -> Snapshot: ...
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+    def column_name(self, column: Column) -> str:
+        """The readable name of one of ``columns`` (``average[Player 1][Rock]``)."""
+        ...
+
+    def report(self, snapshot: Any) -> dict[str, Any]:
+        """JSON-ready strategies, device and config of one of this solver's snapshots."""
+        ...

@@ -1,0 +1,64 @@
+"""The game families, and the one place that decides which family a game or an algorithm
+belongs to.
+
+:func:`make_solver` builds a solver for any game and algorithm name; a matrix game given a
+tree algorithm (``rmviz solve rps -a cfr``) is solved as the equivalent game tree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rmviz.errors import ConfigError
+from rmviz.games.trees import normal_form_tree
+from rmviz.solvers.family import Family
+from rmviz.solvers.matrix.family import FAMILY as MATRIX
+from rmviz.solvers.protocol import Solver
+from rmviz.solvers.tree.family import FAMILY as TREE
+
+FAMILIES: tuple[Family, ...] = (MATRIX, TREE)
+
+
+def family_of(game: Any) -> Family:
+    """The family whose solvers take ``game``."""
+    for family in FAMILIES:
+        if isinstance(game, family.game_type):
+            return family
+    raise ConfigError(f"rmviz cannot solve a {type(game).__name__}")
+
+
+def family_named(name: str) -> Family:
+    """The family called ``name`` (``"matrix"``, ``"tree"``: also the catalog's kinds)."""
+    for family in FAMILIES:
+        if family.name == name:
+            return family
+    raise ConfigError(f"no game family {name!r}; there are {', '.join(f.name for f in FAMILIES)}")
+
+
+def family_of_algorithm(algorithm: str) -> Family:
+    """The family that has the preset ``algorithm``."""
+    for family in FAMILIES:
+        if algorithm in family.presets:
+            return family
+    names = ", ".join(name for family in FAMILIES for name in family.presets)
+    raise ConfigError(f"unknown algorithm {algorithm!r}; choose one of {names}")
+
+
+def make_solver(game: Any, algorithm: str | None = None, **options: Any) -> Solver:
+    """A solver of ``algorithm`` (default: the game family's first preset) on ``game`` with a
+    person's ``options`` (config fields; ``None`` means the preset's value).
+
+    A matrix game given a game-tree algorithm is solved as its game tree (one information
+    set per player, :func:`rmviz.games.trees.normal_form_tree`); a game tree given a
+    matrix-game algorithm is refused with the algorithms that apply.
+    """
+    own = family_of(game)
+    family = own if algorithm is None else family_of_algorithm(algorithm)
+    if family is not own:
+        if family is TREE and own is MATRIX:
+            game = normal_form_tree(game)
+        else:
+            raise ConfigError(
+                f"{algorithm!r} solves {family.title}; for {own.title} use {', '.join(own.presets)}"
+            )
+    return family.solver(game, family.config(algorithm, **options))

@@ -1,0 +1,105 @@
+"""What to run on a game tree: CFR and its variants as compositions of the shared pieces.
+
+See :mod:`rmviz.solvers.tree.solver` for the algorithms and their sources; :data:`PRESETS`
+names the usual combinations for the CLI and the app.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from rmviz.errors import ConfigError
+from rmviz.solvers.presets import PresetTable, from_preset
+from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
+
+SAMPLINGS = ("none", "chance", "external")
+
+
+@dataclass(frozen=True)
+class CFRConfig:
+    """A CFR run; see the module docstring and :data:`PRESETS`."""
+
+    algorithm: str = "cfr"
+    plus: bool = False
+    weighting: str = "uniform"
+    averaging: str | None = None
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    greedy_floor: float | None = None
+    updates: str = "alternating"
+    sampling: str = "none"
+    seed: int = 0
+    device: str = "cpu"
+
+    def parameters(self) -> tuple[str, ...]:
+        """The numerical parameters this configuration uses."""
+        used = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
+        return used + (("greedy_floor",) if self.weighting == "greedy" else ())
+
+    @property
+    def schedule_locked(self) -> bool:
+        """Greedy weights need simultaneous updates, external sampling alternating ones."""
+        return self.weighting == "greedy" or self.sampling == "external"
+
+    def validated(self) -> CFRConfig:
+        if self.weighting not in WEIGHTINGS:
+            raise ConfigError(f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}")
+        if self.averaging is not None and self.averaging not in AVERAGINGS:
+            raise ConfigError(f"unknown averaging {self.averaging!r}; choose one of {', '.join(AVERAGINGS)}")
+        if self.updates not in ("simultaneous", "alternating"):
+            raise ConfigError(f"unknown updates {self.updates!r}; choose simultaneous or alternating")
+        if self.sampling not in SAMPLINGS:
+            raise ConfigError(f"unknown sampling {self.sampling!r}")
+        if self.weighting == "greedy" and self.updates != "simultaneous":
+            raise ConfigError("greedy weights choose one weight per iteration: use simultaneous updates")
+        if self.sampling == "external" and self.updates != "alternating":
+            raise ConfigError("external sampling traverses one player at a time: use alternating updates")
+        if self.sampling != "none" and (
+            self.weighting != "uniform" or self.averaging not in (None, "uniform")
+        ):
+            raise ConfigError("Monte-Carlo CFR runs with uniform weights in this version")
+        if self.device == "gpu":
+            raise ConfigError("tree solvers run on the CPU in this version; use --device cpu or auto")
+        if self.device not in ("auto", "cpu"):
+            raise ConfigError(f"unknown device {self.device!r}; choose auto or cpu")
+        for name in ("alpha", "beta", "gamma"):
+            if not math.isfinite(getattr(self, name)):
+                raise ConfigError(f"{name} must be a finite number")
+        return self
+
+
+PRESETS: PresetTable = {
+    "cfr": ("CFR (Zinkevich et al. 2007)", {}),
+    "cfr+": (
+        "CFR+: RM+, alternating, linear averaging (Tammelin 2014)",
+        {"plus": True, "averaging": "linear"},
+    ),
+    "linear-cfr": (
+        "Linear CFR: iteration t weighs t (Brown & Sandholm 2019)",
+        {"weighting": "linear"},
+    ),
+    "dcfr": (
+        "Discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)",
+        {"weighting": "discounted"},
+    ),
+    "greedy-cfr": (
+        "CFR with greedy weights (Zhang, Lerer & Brown 2022)",
+        {"weighting": "greedy", "updates": "simultaneous"},
+    ),
+    "mccfr-chance": (
+        "chance-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
+        {"sampling": "chance"},
+    ),
+    "mccfr-external": (
+        "external-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
+        {"sampling": "external"},
+    ),
+}
+
+
+def preset(name: str, **overrides: Any) -> CFRConfig:
+    """The :class:`CFRConfig` of preset ``name`` with ``overrides`` (None values ignored), validated."""
+    return from_preset(CFRConfig, PRESETS, name, overrides, "tree algorithm")

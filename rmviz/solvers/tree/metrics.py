@@ -1,0 +1,31 @@
+"""Equilibrium distances of a tree solver's average profile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TreeMetrics:
+    """Equilibrium distances of the average profile of a tree solver.
+
+    ``eps_bound`` is the sum over players and information sets of the largest positive
+    average counterfactual regret, which bounds NashConv in two-player zero-sum games
+    (Zinkevich et al. 2007, Theorem 3).
+    """
+
+    nash_conv: float
+    exploitability: float
+    value: tuple[float, ...]
+    eps_bound: float
+    potential: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "nash_conv": self.nash_conv,
+            "exploitability": self.exploitability,
+            "eps_bound": self.eps_bound,
+            "value": list(self.value),
+            "potential": self.potential,
+        }

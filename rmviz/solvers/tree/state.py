@@ -1,0 +1,28 @@
+"""The mutable state of a CFR solver, owned by the solver and updated in place by the
+NumPy passes (:mod:`.solver`) and the compiled kernel (:mod:`.kernels`).
+
+Per slot (information-set move, :mod:`.compiled_tree`): the current strategy ``sigma``, the
+guiding cumulative regrets ``R``, the own-reach-weighted strategy sum ``S`` and the
+averaging-weighted counterfactual regrets that the metrics read; the weight sum ``W`` and
+the last greedy weight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class CFRState:
+    """See the module docstring; ``rng`` draws Monte-Carlo samples."""
+
+    iteration: int
+    rng: np.random.Generator
+    strategy: np.ndarray
+    regret: np.ndarray
+    strategy_sum: np.ndarray
+    true_regret: np.ndarray
+    weight_sum: float = 0.0
+    last_lambda: float = 0.0
