@@ -169,11 +169,13 @@ def cmd_games(out: TextIO) -> int:
     return 0
 
 
-def _solver(args: argparse.Namespace, game: Any) -> Solver:
-    """The solver the arguments ask for (:func:`~rmviz.solvers.registry.make_solver`)."""
+def _solver(args: argparse.Namespace, game: Any, report: bool = False) -> Solver:
+    """The solver the arguments ask for (:func:`~rmviz.solvers.registry.make_solver`);
+    ``report``: it also tracks what ``--json`` reports (the joint distribution)."""
     return make_solver(
         game,
         args.algorithm,
+        report=report,
         play=args.play,
         updates=args.updates,
         seed=args.seed,
@@ -191,7 +193,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     if args.trace is not None and args.trace.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--trace {args.trace}: write a .csv or a .json file")
     game = load_game(args.game)
-    solver = _solver(args, game)
+    solver = _solver(args, game, report=args.json)
     progress = _Progress(args.iterations, enabled=sys.stderr.isatty() and not args.json)
     solver.step(0)  # load the compiled kernel (numba's cache) before the clock starts
     start = time.perf_counter()
@@ -334,7 +336,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     trace = record_run(solver, args.iterations)
     if args.data is not None:
         write_run_data(args.data, solver, trace.iterations(), trace.table())
-    from rmviz.ui.figures import RunData, render_figure
+    from rmviz.ui.matrix.figures import RunData, render_figure
 
     last = cast(MatrixSnapshot, solver.snapshot())
     data = RunData(game, known_equilibrium(game), trace.iterations(), trace.table(), last.joint)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +30,8 @@ class _PayoffEdit:
         payoffs = document.game.payoffs.copy()
         values = self.after if forward else self.before
         for profile, row in zip(self.cells, values, strict=True):
-            payoffs[(slice(None), *profile)] = row
+            index: tuple[Any, ...] = (slice(None), *profile)
+            payoffs[index] = row
         document.game = document.game.with_payoffs(payoffs)
 
 
@@ -71,7 +73,7 @@ class GameDocument(EditHistory):
                 not 0 <= a < k for a, k in zip(profile, self.game.num_actions, strict=True)
             ):
                 raise GameError(f"profile {profile} is outside the {self.game.shape_label} game")
-        before = np.array([self.game.payoffs[(slice(None), *p)] for p in cells])
+        before = np.array([self.game.payoff_at(p) for p in cells])
         if np.array_equal(before, after):
             return
         self._push(_PayoffEdit(description, tuple(tuple(p) for p in cells), before, after))

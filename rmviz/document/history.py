@@ -13,7 +13,8 @@ from typing import Any, Protocol
 
 
 class Command(Protocol):
-    description: str
+    @property
+    def description(self) -> str: ...
 
     def apply(self, document: Any, forward: bool) -> None: ...
 

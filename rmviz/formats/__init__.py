@@ -6,9 +6,11 @@ a catalog id (``rps-crash``, ``kuhn``) or a random spec (``random:zero-sum:100x1
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from rmviz.errors import FormatError, RmvizError
+from rmviz.errors import FormatError, GameError, RmvizError
 from rmviz.formats.efg import read_efg, write_efg
 from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.rmviz_json import read_json, write_json
@@ -21,7 +23,7 @@ from rmviz.games.trees import normal_form_tree
 
 Game = NormalFormGame | ExtensiveFormGame
 READERS = {".json": read_json, ".nfg": read_nfg, ".efg": read_efg}
-WRITERS = {".json": write_json, ".nfg": write_nfg, ".efg": write_efg}
+WRITERS: dict[str, Callable[[Any], str]] = {".json": write_json, ".nfg": write_nfg, ".efg": write_efg}
 
 
 def read_game_file(path: str | Path) -> Game:
@@ -74,10 +76,14 @@ def load_game(spec: str) -> Game:
     if spec.startswith("random:"):
         return parse_random_spec(spec)
     if spec.startswith("reduced:"):
-        tree = load_game(spec.removeprefix("reduced:"))
+        inner = spec.removeprefix("reduced:")
+        tree = None if inner.startswith("reduced:") else load_game(inner)  # (recursion is one level)
         if not isinstance(tree, ExtensiveFormGame):
             raise RmvizError(f"{spec!r}: the reduced strategic form is of a game tree, not a matrix game")
-        return reduced_strategic_form(tree)
+        try:
+            return reduced_strategic_form(tree)
+        except GameError as error:
+            raise GameError(f"{inner}: {error}") from None
     if spec in CATALOG:
         return catalog_game(spec)
     path = Path(spec)

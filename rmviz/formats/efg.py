@@ -11,15 +11,35 @@ one node per record::
 An information set's (or outcome's) description is given at its first occurrence only;
 outcomes on non-terminal nodes add to every terminal below them; outcome 0 is "none".
 rmviz writes one outcome per terminal, chance probabilities as exact rationals.
+
+Information sets follow Gambit's rules (as pygambit 16 reads files): a set is the pair (player,
+number); a number repeated later must repeat its name, moves (and chance probabilities) or give
+none; a player's *named* sets need different names (``"Infoset label must be unique for the
+player"``), while unnamed ones (``""``) may be many. Files breaking a rule are refused with a
+:class:`FormatError`, as Gambit refuses them. rmviz names information sets by label, so an
+unnamed set ``k`` of a player is labelled ``#k``, primed (``#k'``, ``#k''``...) if the player
+has a set named ``#k`` already.
+
+Chance probabilities are read as exact rationals (``0.1`` is 1/10). Gambit requires them to sum
+to exactly 1; rmviz also accepts sums within :data:`PROBABILITY_TOLERANCE` (1e-9) of 1, as
+OpenSpiel's exporter writes them (``0.3333333333333333`` three times), and divides each by the
+sum in exact arithmetic, so they sum to 1 (``0.3333333333333333`` becomes 1/3).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from rmviz.errors import FormatError, GameError
 from rmviz.formats.gambit_tokens import Token, TokenStream, format_number, quote, read_header, tokenize
-from rmviz.games.extensive_form import CHANCE, DECISION, ExtensiveFormGame, Node
+from rmviz.games.extensive_form import CHANCE, DECISION, TERMINAL, ExtensiveFormGame, Node
+
+PROBABILITY_TOLERANCE = Fraction(1, 10**9)
+"""How far from 1 the chance probabilities of a .efg file may sum (they are then rescaled)."""
+
+INDENT_LEVELS = 32
+""":func:`write_efg` indents nodes by their depth, up to this many levels (deep trees stay small)."""
 
 
 def read_efg(text: str, filename: str = "<efg>") -> ExtensiveFormGame:
@@ -32,25 +52,39 @@ def read_efg(text: str, filename: str = "<efg>") -> ExtensiveFormGame:
     token = stream.peek()
     if token is not None and token.kind == "string":
         comment = stream.next("a comment").text
-    reader = _TreeReader(stream, len(players))
+    reader = _TreeReader(stream, players)
     root = reader.read()
     extra = stream.peek()
     if extra is not None:
         raise stream.error(extra, f"unexpected {extra.text!r} after the last node of the tree")
+    reader.label_information_sets()
     try:
         return ExtensiveFormGame(root, tuple(players), title, comment)
     except GameError as error:
         raise FormatError(f"{filename}: {error}") from None
 
 
+@dataclass(frozen=True)
+class _Infoset:
+    """An information set as its first definition gave it."""
+
+    name: str
+    moves: tuple[str, ...]
+    probabilities: tuple[Fraction, ...]  # chance sets, rescaled to sum to exactly 1
+    line: int
+
+
 class _TreeReader:
     """Reads node records in prefix order with an explicit stack (no recursion limit)."""
 
-    def __init__(self, stream: TokenStream, n_players: int) -> None:
+    def __init__(self, stream: TokenStream, players: list[str]) -> None:
         self.stream = stream
-        self.n = n_players
-        self.infosets: dict[tuple[int, int], tuple[str, tuple[str, ...], tuple[float, ...]]] = {}
+        self.players = players
+        self.n = len(players)
+        self.infosets: dict[tuple[int, int], _Infoset] = {}  # (player, number); player 0 is chance
+        self.named: dict[tuple[int, str], int] = {}  # (player, non-empty name) -> number
         self.outcomes: dict[int, tuple[float, ...]] = {}
+        self.decisions: list[tuple[Node, int, int]] = []  # node, player, infoset number
 
     def read(self) -> Node:
         stream = self.stream
@@ -72,6 +106,24 @@ class _TreeReader:
             if root is not None:
                 return root
 
+    def label_information_sets(self) -> None:
+        """Give every decision node its set's label: the name, or ``#number`` when unnamed."""
+        labels: dict[tuple[int, int], str] = {}
+        taken = set(self.named)
+        for key in sorted(self.infosets):
+            player, number = key
+            name = self.infosets[key].name
+            if player == 0:
+                continue
+            if not name:
+                name = f"#{number}"
+                while (player, name) in taken:
+                    name += "'"
+                taken.add((player, name))
+            labels[key] = name
+        for node, player, number in self.decisions:
+            node.infoset = labels[player, number]
+
     def _record(self, inherited: tuple[float, ...]) -> list:
         stream = self.stream
         token = stream.next("a node ('c', 'p' or 't')")
@@ -80,7 +132,7 @@ class _TreeReader:
         label = stream.expect("string", "the node's name in quotes").text
         if token.text == "t":
             payoffs = self._outcome(token, inherited, required=True)
-            return ["terminal", (label,), (), (), payoffs, []]
+            return [TERMINAL, (label,), (), (), payoffs, []]
         player = 0
         if token.text == "p":
             number = self._integer("the player number")
@@ -88,56 +140,91 @@ class _TreeReader:
                 raise stream.error(token, f"player {number} does not exist; the game has {self.n} players")
             player = number
         infoset = self._integer("the information set number")
-        name, moves, probabilities = self._infoset(token, player, infoset)
+        entry = self._infoset(token, player, infoset)
         payoffs = self._outcome(token, inherited, required=False)
         kind = CHANCE if player == 0 else DECISION
-        return [kind, (label, player - 1, name or f"#{infoset}"), moves, probabilities, payoffs, []]
+        probabilities = tuple(float(p) for p in entry.probabilities)
+        return [kind, (label, player, infoset), entry.moves, probabilities, payoffs, []]
 
-    def _infoset(
-        self, token: Token, player: int, number: int
-    ) -> tuple[str, tuple[str, ...], tuple[float, ...]]:
+    def _owner(self, player: int) -> str:
+        return "chance" if player == 0 else f"player {player} ({self.players[player - 1]!r})"
+
+    def _infoset(self, token: Token, player: int, number: int) -> _Infoset:
         stream = self.stream
         key = (player, number)
+        known = self.infosets.get(key)
         following = stream.peek()
-        if following is not None and following.kind == "string":
-            name = stream.next("the information set's name").text
-            stream.expect("{", "'{' opening the moves")
-            moves: list[str] = []
-            probabilities: list[Fraction] = []
-            while (item := stream.next("the end of the move list")).kind != "}":
-                if item.kind != "string":
-                    raise stream.error(item, f"expected a move name in quotes, found {item.text!r}")
-                moves.append(item.text)
-                if player == 0:
-                    value = stream.next(f"the probability of chance move {item.text!r}")
-                    if value.kind != "number":
-                        raise stream.error(
-                            value,
-                            f"expected the probability of {item.text!r}, found {value.text!r}",
-                        )
-                    probabilities.append(Fraction(value.text))
-                    if stream.peek() is not None and stream.peek().kind == ",":
-                        stream.next(",")
-            if not moves:
-                raise stream.error(token, f"information set {number} offers no moves")
-            if player == 0 and sum(probabilities) != 1:
+        if following is None or following.kind != "string":
+            if known is None:
+                raise stream.error(token, f"information set {number} is used before its moves are given")
+            return known
+        name = stream.next("the information set's name").text
+        stream.expect("{", "'{' opening the moves")
+        moves: list[str] = []
+        probabilities: list[Fraction] = []
+        while (item := stream.next("the end of the move list")).kind != "}":
+            if item.kind != "string":
+                raise stream.error(item, f"expected a move name in quotes, found {item.text!r}")
+            moves.append(item.text)
+            if player == 0:
+                value = stream.next(f"the probability of chance move {item.text!r}")
+                if value.kind != "number":
+                    raise stream.error(
+                        value,
+                        f"expected the probability of {item.text!r}, found {value.text!r}",
+                    )
+                probabilities.append(Fraction(value.text))
+                following = stream.peek()
+                if following is not None and following.kind == ",":
+                    stream.next(",")
+        if not moves:
+            raise stream.error(token, f"information set {number} offers no moves")
+        entry = _Infoset(name, tuple(moves), self._rescaled(token, probabilities), token.line)
+        owner = self._owner(player)
+        if known is not None:
+            if known.name != name:
                 raise stream.error(
                     token,
-                    f"chance probabilities sum to {float(sum(probabilities)):.6g}; they must sum to 1",
+                    f"information set {number} of {owner} is named {name!r} here but {known.name!r} "
+                    f"on line {known.line}; Gambit requires one name per information set",
                 )
-            entry = (name, tuple(moves), tuple(float(p) for p in probabilities))
-            known = self.infosets.get(key)
-            if known is not None and known[1] != entry[1]:
+            if known.moves != entry.moves:
                 raise stream.error(
                     token,
-                    f"information set {number} was defined with moves {list(known[1])}, "
-                    f"here with {list(entry[1])}",
+                    f"information set {number} of {owner} was defined with moves {list(known.moves)} "
+                    f"on line {known.line}, here with {list(entry.moves)}",
                 )
-            self.infosets.setdefault(key, entry)
-            return self.infosets[key]
-        if key not in self.infosets:
-            raise stream.error(token, f"information set {number} is used before its moves are given")
-        return self.infosets[key]
+            if known.probabilities != entry.probabilities:
+                raise stream.error(
+                    token,
+                    f"chance information set {number} has probabilities "
+                    f"{[str(p) for p in entry.probabilities]} here but "
+                    f"{[str(p) for p in known.probabilities]} on line {known.line}",
+                )
+            return known
+        if name:
+            other = self.named.setdefault((player, name), number)
+            if other != number:
+                raise stream.error(
+                    token,
+                    f"{owner} names information sets {other} and {number} both {name!r}; Gambit requires "
+                    "a player's named information sets to have different names (unnamed ones may repeat)",
+                )
+        self.infosets[key] = entry
+        return entry
+
+    def _rescaled(self, token: Token, probabilities: list[Fraction]) -> tuple[Fraction, ...]:
+        """Chance probabilities divided by their sum (exact), if that is within 1e-9 of 1."""
+        if not probabilities:
+            return ()
+        total = sum(probabilities, Fraction(0))
+        if abs(total - 1) > PROBABILITY_TOLERANCE:
+            raise self.stream.error(
+                token,
+                f"chance probabilities sum to {float(total)!r}, not 1; rmviz accepts sums within "
+                f"{float(PROBABILITY_TOLERANCE):g} of 1 (and rescales them)",
+            )
+        return tuple(p / total for p in probabilities)
 
     def _outcome(self, token: Token, inherited: tuple[float, ...], required: bool) -> tuple[float, ...]:
         stream = self.stream
@@ -178,15 +265,16 @@ class _TreeReader:
             raise self.stream.error(token, f"expected {what}, found {token.text!r}")
         return int(token.text)
 
-    @staticmethod
-    def _node(frame: list) -> Node:
+    def _node(self, frame: list) -> Node:
         kind, fields, moves, probabilities, payoffs, children = frame
-        if kind == "terminal":
-            return Node("terminal", payoffs=payoffs, label=fields[0])
-        label, player, name = fields
+        if kind == TERMINAL:
+            return Node(TERMINAL, payoffs=payoffs, label=fields[0])
+        label, player, number = fields
         if kind == CHANCE:
             return Node(CHANCE, moves, tuple(children), probabilities=probabilities, label=label)
-        return Node(DECISION, moves, tuple(children), player=player, infoset=name, label=label)
+        node = Node(DECISION, moves, tuple(children), player=player - 1, infoset=f"#{number}", label=label)
+        self.decisions.append((node, player, number))  # labelled once the whole file is read
+        return node
 
 
 def _probability(value: float) -> Fraction:
@@ -195,7 +283,10 @@ def _probability(value: float) -> Fraction:
 
 
 def write_efg(game: ExtensiveFormGame) -> str:
-    """The game as .efg text; every chance node gets its own information set."""
+    """The game as .efg text; every chance node gets its own information set.
+
+    Nodes are indented by depth up to :data:`INDENT_LEVELS` levels (Gambit ignores the spaces).
+    """
     infoset_number: dict[tuple[int, str], int] = {}
     for p, labels in enumerate(game.infosets):
         for k, label in enumerate(labels):
@@ -204,16 +295,20 @@ def write_efg(game: ExtensiveFormGame) -> str:
     lines = [f"EFG 2 R {quote(game.title)} {{ {players} }}", quote(game.description), ""]
     defined: set[tuple[int, str]] = set()
     chance_sets = outcomes = 0
-    for path, node in game.nodes():
-        indent = "  " * len(path)
-        if node.kind == "terminal":
+    assert game.root is not None
+    stack: list[tuple[int, Node]] = [(0, game.root)]  # prefix order, as Gambit reads it
+    while stack:
+        depth, node = stack.pop()
+        stack.extend((depth + 1, child) for child in reversed(node.children))
+        indent = "  " * min(depth, INDENT_LEVELS)
+        if node.kind == TERMINAL:
             outcomes += 1
             payoffs = ", ".join(format_number(u) for u in node.payoffs)
             lines.append(f'{indent}t {quote(node.label)} {outcomes} "" {{ {payoffs} }}')
         elif node.kind == CHANCE:
             chance_sets += 1
             fractions = [_probability(p) for p in node.probabilities]
-            fractions[-1] = 1 - sum(fractions[:-1])  # exactly 1 in rationals, as Gambit requires
+            fractions[-1] = 1 - sum(fractions[:-1], Fraction(0))  # exactly 1 in rationals, as Gambit requires
             moves = " ".join(
                 f"{quote(m)} {_format_fraction(q)}" for m, q in zip(node.moves, fractions, strict=True)
             )

@@ -17,11 +17,21 @@ A game tree is ``"kind": "extensive-form"`` with ``"players"`` a list of names a
 {...}}, ...]}``, ``{"kind": "decision", "player": 1, "infoset": "1", "moves": [{"move": "L",
 "node": {...}}, ...]}`` (players numbered from 1) or ``{"kind": "terminal", "payoffs": [1,
 -1]}``; any node may have a ``"label"``.
+
+Trees are read and written without recursion. Python's own JSON reader and writer recurse (three
+JSON levels per move; they give up near 300 moves); deeper files are parsed by
+:func:`_loads_deep`, and trees deeper than :data:`INDENTED_DEPTH` written, unindented, by
+:func:`_dumps_deep`: both use explicit stacks.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
+from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
+from json.scanner import NUMBER_RE
 from typing import Any
 
 import numpy as np
@@ -61,37 +71,97 @@ def game_to_dict(game: NormalFormGame | ExtensiveFormGame) -> dict[str, Any]:
     }
 
 
-def _node_to_dict(node: Node) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": node.kind}
-    if node.label:
-        data["label"] = node.label
-    if node.kind == TERMINAL:
-        data["payoffs"] = list(node.payoffs)
-        return data
-    if node.kind == DECISION:
-        assert node.player is not None
-        data["player"] = node.player + 1
-        data["infoset"] = node.infoset
-    data["moves"] = [
-        {
-            "move": move,
-            **({"probability": node.probabilities[k]} if node.kind == CHANCE else {}),
-            "node": _node_to_dict(child),
-        }
-        for k, (move, child) in enumerate(zip(node.moves, node.children, strict=True))
-    ]
-    return data
+def _node_to_dict(root: Node) -> dict[str, Any]:
+    top: dict[str, Any] = {}
+    stack: list[tuple[Node, dict[str, Any]]] = [(root, top)]  # a node, the dict it fills
+    while stack:
+        node, data = stack.pop()
+        data["kind"] = node.kind
+        if node.label:
+            data["label"] = node.label
+        if node.kind == TERMINAL:
+            data["payoffs"] = list(node.payoffs)
+            continue
+        if node.kind == DECISION:
+            assert node.player is not None
+            data["player"] = node.player + 1
+            data["infoset"] = node.infoset
+        data["moves"] = []
+        for k, (move, child) in enumerate(zip(node.moves, node.children, strict=True)):
+            below: dict[str, Any] = {}
+            entry = {"move": move, **({"probability": node.probabilities[k]} if node.kind == CHANCE else {})}
+            entry["node"] = below
+            data["moves"].append(entry)
+            stack.append((child, below))
+    return top
 
 
 def write_json(game: NormalFormGame | ExtensiveFormGame) -> str:
-    """The game as rmviz JSON text."""
-    return json.dumps(game_to_dict(game), indent=1) + "\n"
+    """The game as rmviz JSON text (unindented for trees too deep for Python's json module)."""
+    data = game_to_dict(game)
+    if isinstance(game, ExtensiveFormGame) and _depth(game) > INDENTED_DEPTH:
+        return _dumps_deep(data) + "\n"
+    try:
+        return json.dumps(data, indent=1) + "\n"
+    except RecursionError:
+        return _dumps_deep(data) + "\n"
+
+
+INDENTED_DEPTH = 100
+"""Trees deeper than this many moves are written unindented (by :func:`_dumps_deep`)."""
+
+
+def _depth(game: ExtensiveFormGame) -> int:
+    assert game.root is not None
+    deepest, stack = 0, [(0, game.root)]
+    while stack:
+        depth, node = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((depth + 1, child) for child in node.children)
+    return deepest
+
+
+class _Raw(str):
+    """Text :func:`_dumps_deep` copies as it is (brackets, separators), unlike a string value."""
+
+
+def _dumps_deep(value: Any) -> str:
+    """``json.dumps(value, separators=(",", ":"))`` with an explicit stack instead of recursion."""
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Raw):
+            parts.append(item)
+        elif isinstance(item, dict) and item:
+            parts.append("{")
+            stack.append(_Raw("}"))
+            for k, (key, entry) in reversed(list(enumerate(item.items()))):
+                stack.append(entry)
+                stack.append(_Raw(("," if k else "") + encode_basestring_ascii(str(key)) + ":"))
+        elif isinstance(item, list) and item:
+            parts.append("[")
+            stack.append(_Raw("]"))
+            for k, entry in reversed(list(enumerate(item))):
+                stack.append(entry)
+                if k:
+                    stack.append(_Raw(","))
+        elif isinstance(item, str):
+            parts.append(encode_basestring_ascii(item))
+        elif type(item) is float and math.isfinite(item):
+            parts.append(float.__repr__(item))
+        else:
+            parts.append(json.dumps(item))
+    return "".join(parts)
 
 
 def read_json(text: str, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:
     """Parse rmviz JSON; a :class:`FormatError` says which field is wrong."""
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        try:
+            data = json.loads(text, parse_constant=_reject_constant)
+        except RecursionError:
+            data = _loads_deep(text)
     except json.JSONDecodeError as error:
         raise FormatError(f"{filename}, line {error.lineno}: not valid JSON ({error.msg})") from None
     except ValueError as error:
@@ -101,6 +171,95 @@ def read_json(text: str, filename: str = "<json>") -> NormalFormGame | Extensive
 
 def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not a payoff; payoffs must be finite numbers")
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip(text: str, pos: int) -> int:
+    """The position of the first non-space character at or after ``pos``."""
+    return _SPACE.match(text, pos).end()  # type: ignore[union-attr]  # it always matches
+
+
+# the C string scanner json.loads uses (not in typeshed's stubs): (text, index after the
+# opening quote) -> (the string, index after the closing quote)
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+_WORDS = {"true": True, "false": False, "null": None}
+_CONSTANTS = ("NaN", "-Infinity", "Infinity")
+
+
+def _loads_deep(text: str) -> Any:
+    """``json.loads(text)`` (NaN and infinities refused) with an explicit stack instead of
+    recursion; errors are :class:`json.JSONDecodeError` like ``json.loads``'s."""
+    open_: list[tuple[list[Any] | dict[str, Any], str]] = []  # containers being filled, their key
+    pos = _skip(text, 0)
+
+    def fail(message: str) -> json.JSONDecodeError:
+        return json.JSONDecodeError(message, text, pos)
+
+    def key(at: int) -> tuple[str, int]:
+        at = _skip(text, at)
+        if not text.startswith('"', at):
+            raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
+        name, at = _scanstring(text, at + 1)
+        at = _skip(text, at)
+        if not text.startswith(":", at):
+            raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+        return name, _skip(text, at + 1)
+
+    while True:
+        # a value starts at pos
+        value: Any
+        char = text[pos : pos + 1]
+        after = _skip(text, pos + 1)
+        if char == "{" and not text.startswith("}", after):
+            name, pos = key(after)
+            open_.append(({}, name))
+            continue
+        if char == "[" and not text.startswith("]", after):
+            open_.append(([], ""))
+            pos = after
+            continue
+        if char and char in "{[":
+            value, pos = ({} if char == "{" else []), after + 1
+        elif char == '"':
+            value, pos = _scanstring(text, pos + 1)
+        elif (word := next((w for w in _WORDS if text.startswith(w, pos)), None)) is not None:
+            value, pos = _WORDS[word], pos + len(word)
+        elif (constant := next((c for c in _CONSTANTS if text.startswith(c, pos)), None)) is not None:
+            _reject_constant(constant)
+        elif (number := NUMBER_RE.match(text, pos)) is not None:
+            integer, fraction, exponent = number.groups()
+            value = (
+                float(integer + (fraction or "") + (exponent or "")) if fraction or exponent else int(integer)
+            )
+            pos = number.end()
+        else:
+            raise fail("Expecting value")
+        # the value is complete: put it in its container, closing the containers it completes
+        while True:
+            pos = _skip(text, pos)
+            if not open_:
+                if pos != len(text):
+                    raise fail("Extra data")
+                return value
+            container, name = open_[-1]
+            if isinstance(container, dict):
+                container[name] = value
+            else:
+                container.append(value)
+            char = text[pos : pos + 1]
+            if char == ",":
+                if isinstance(container, dict):
+                    name, pos = key(pos + 1)
+                    open_[-1] = (container, name)
+                else:
+                    pos = _skip(text, pos + 1)
+                break
+            if char != ("}" if isinstance(container, dict) else "]"):
+                raise fail("Expecting ',' delimiter")
+            open_.pop()
+            value, pos = container, pos + 1
 
 
 def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:
@@ -159,47 +318,79 @@ def _tree_from_dict(data: dict[str, Any], filename: str) -> ExtensiveFormGame:
     if not isinstance(players, list) or not players:
         raise FormatError(f'{filename}: "players" must be a list of player names')
     n = len(players)
+    steps: list[tuple[int, str]] = [(0, "")]  # per node met: its parent's index, its move
 
-    def node(value: Any, where: str) -> Node:
+    def where(at: int) -> str:
+        names = []
+        while at:
+            at, name = steps[at]
+            names.append(name)
+        names.reverse()
+        if len(names) > 2 * _SHOWN:
+            return (
+                f"the root > {' > '.join(names[:_SHOWN])} ... ({len(names) - 2 * _SHOWN} more) ... "
+                f"{' > '.join(names[-_SHOWN:])}"
+            )
+        return " > ".join(["the root", *names])
+
+    def node(value: Any, at: int) -> tuple[Node, list[tuple[str, Any]]]:
+        """The node (children to come) and its (move name, child value) pairs."""
         if not isinstance(value, dict):
-            raise FormatError(f"{filename}: the node at {where} must be an object")
+            raise FormatError(f"{filename}: the node at {where(at)} must be an object")
         kind, label = value.get("kind"), str(value.get("label", ""))
         try:
             if kind == TERMINAL:
-                return Node(TERMINAL, payoffs=tuple(float(u) for u in value.get("payoffs", ())), label=label)
+                payoffs = tuple(float(u) for u in value.get("payoffs", ()))
+                return Node(TERMINAL, payoffs=payoffs, label=label), []
             moves = value.get("moves")
             if kind not in (CHANCE, DECISION) or not isinstance(moves, list):
                 raise FormatError(
-                    f'{filename}: the node at {where} needs "kind" terminal, chance or decision, '
+                    f'{filename}: the node at {where(at)} needs "kind" terminal, chance or decision, '
                     'and a "moves" list'
                 )
             names = tuple(str(m.get("move")) for m in moves)
-            children = tuple(
-                node(m.get("node"), f"{where} > {name}") for m, name in zip(moves, names, strict=True)
-            )
+            below = [(name, m.get("node")) for m, name in zip(moves, names, strict=True)]
             if kind == CHANCE:
                 probabilities = tuple(float(m.get("probability")) for m in moves)
-                return Node(CHANCE, names, children, probabilities=probabilities, label=label)
-            player = int(value.get("player")) - 1
+                return Node(CHANCE, names, probabilities=probabilities, label=label), below
+            player = int(value["player"]) - 1
             if not 0 <= player < n:
                 raise FormatError(
-                    f"{filename}: the node at {where} belongs to player {player + 1}; players are 1..{n}"
+                    f"{filename}: the node at {where(at)} belongs to player {player + 1}; players are 1..{n}"
                 )
-            return Node(
-                DECISION, names, children, player=player, infoset=str(value.get("infoset", "")), label=label
-            )
-        except (TypeError, ValueError, AttributeError):
-            raise FormatError(f"{filename}: the node at {where} has a malformed field") from None
+            infoset = str(value.get("infoset", ""))
+            return Node(DECISION, names, player=player, infoset=infoset, label=label), below
+        except (TypeError, ValueError, AttributeError, KeyError):
+            raise FormatError(f"{filename}: the node at {where(at)} has a malformed field") from None
 
+    # depth first with an explicit stack; a node's children are attached once all are built
+    root: list[Node] = []
+    families: list[tuple[Node, list[Node]]] = []
+    stack: list[tuple[Any, int, list[Node]]] = [(data.get("root"), 0, root)]
+    while stack:
+        value, at, siblings = stack.pop()
+        built, below = node(value, at)
+        siblings.append(built)
+        if below:
+            children: list[Node] = []
+            families.append((built, children))
+            for name, child in reversed(below):
+                steps.append((at, name))
+                stack.append((child, len(steps) - 1, children))
+    for built, children in families:
+        built.children = tuple(children)
     try:
         return ExtensiveFormGame(
-            node(data.get("root"), "the root"),
+            root[0],
             tuple(str(p) for p in players),
             str(data.get("title", "Untitled game")),
             str(data.get("description", "")),
         )
     except GameError as error:
         raise FormatError(f"{filename}: {error}") from None
+
+
+_SHOWN = 12  # moves shown at each end of a long history in messages
 
 
 __all__ = ["game_from_dict", "game_to_dict", "read_json", "write_json"]

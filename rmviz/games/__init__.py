@@ -1,4 +1,7 @@
-"""What a game is: payoffs and names, NumPy only (no Qt, no solver, no files)."""
+"""What a game is: matrix games, game trees, the catalog of both, random games.
+
+NumPy only: no Qt, no solver, no files.
+"""
 
 from __future__ import annotations
 

@@ -9,6 +9,10 @@ person can get wrong while editing: probabilities, moves, players, payoffs, shar
 
 Perfect recall (Kuhn 1953): all nodes of an information set share the player's own
 history, the sequence of (information set, move) pairs of that player from the root.
+
+Nothing here recurses over the tree: walks use explicit stacks and validation stores each
+node's path and own histories as links to its parent's, so a tree 100,000 moves deep is
+validated in time and memory proportional to its size; messages abbreviate long histories.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from rmviz.errors import GameError
 CHANCE, DECISION, TERMINAL = "chance", "decision", "terminal"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Node:
     """One history of the game tree.
 
@@ -45,6 +49,11 @@ class Node:
     probabilities: tuple[float, ...] = ()
     payoffs: tuple[float, ...] = ()
     label: str = ""
+
+    def __repr__(self) -> str:  # not the dataclass's, which recurses into every child
+        who = f", player={self.player}, infoset={self.infoset!r}" if self.kind == DECISION else ""
+        what = f", payoffs={self.payoffs}" if self.kind == TERMINAL else f", moves={self.moves}"
+        return f"Node({self.kind!r}{what}{who}, label={self.label!r})"
 
     def walk(self, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Node]]:
         """Every node below and including this one, depth first, with its move path."""
@@ -117,8 +126,47 @@ class ExtensiveFormGame:
         return f"ExtensiveFormGame({self.title!r}, {self.n_players} players, {counts} infosets)"
 
 
-def _where(path: tuple[str, ...]) -> str:
-    return "the root" if not path else "history " + ".".join(path)
+SHOWN_MOVES = 12
+"""Messages show at most this many moves of a history at each end (deep trees stay readable)."""
+
+
+def _abbreviated(items: Sequence[str], separator: str) -> str:
+    if len(items) <= 2 * SHOWN_MOVES:
+        return separator.join(items)
+    return (
+        f"{separator.join(items[:SHOWN_MOVES])} ... ({len(items) - 2 * SHOWN_MOVES} more) ... "
+        f"{separator.join(items[-SHOWN_MOVES:])}"
+    )
+
+
+def _where(path: Sequence[str]) -> str:
+    return "the root" if not path else "history " + _abbreviated(path, ".")
+
+
+class _Links:
+    """Sequences stored as links to their prefix: id 0 is the empty sequence, each other id a
+    (prefix id, item) pair; equal sequences get equal ids when interned."""
+
+    def __init__(self) -> None:
+        self.links: list[tuple[int, object]] = [(0, None)]
+        self.ids: dict[tuple[int, object], int] = {}
+
+    def extend(self, prefix: int, item: object, intern: bool = True) -> int:
+        if intern:
+            known = self.ids.get((prefix, item))
+            if known is not None:
+                return known
+        self.links.append((prefix, item))
+        if intern:
+            self.ids[prefix, item] = len(self.links) - 1
+        return len(self.links) - 1
+
+    def items(self, sequence: int) -> list:
+        out = []
+        while sequence:
+            sequence, item = self.links[sequence]
+            out.append(item)
+        return out[::-1]
 
 
 def _validate(
@@ -133,88 +181,99 @@ def _validate(
         raise GameError(f"player names must differ: {list(game.player_names)}")
     seen: set[int] = set()
     moves_of: dict[tuple[int, str], tuple[str, ...]] = {}
-    first_path: dict[tuple[int, str], tuple[str, ...]] = {}
-    own_history: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
+    first_path: dict[tuple[int, str], int] = {}
+    own_history: dict[tuple[int, str], int] = {}
     order: list[list[str]] = [[] for _ in range(n)]
-    # iterative DFS carrying each player's own history
-    stack: list[tuple[tuple[str, ...], Node, tuple[tuple[tuple[str, str], ...], ...]]] = [
-        ((), game.root, tuple(() for _ in range(n)))
-    ]
+    paths = _Links()  # move paths from the root, one per node (not interned: each is new)
+    histories = _Links()  # each player's own (information set, move) sequence, interned
+
+    def where(path: int) -> str:
+        return _where(paths.items(path))
+
+    def own(history: int) -> str:
+        pairs = histories.items(history)
+        return "none" if not pairs else _abbreviated([f"{move} at {label!r}" for label, move in pairs], ", ")
+
+    # iterative DFS carrying each node's path and each player's own history (as link ids)
+    stack: list[tuple[int, Node, tuple[int, ...]]] = [(0, game.root, (0,) * n)]
     while stack:
-        path, node, histories = stack.pop()
-        where = _where(path)
+        path, node, own_ids = stack.pop()
         if id(node) in seen:
             raise GameError(
-                f"{where} is reached along two paths: a game tree may not share or loop back to nodes"
+                f"{where(path)} is reached along two paths: a game tree may not share or loop back to nodes"
             )
         seen.add(id(node))
         if node.kind == TERMINAL:
             if len(node.payoffs) != n:
-                raise GameError(f"terminal {where} has {len(node.payoffs)} payoffs; {n} players need {n}")
+                raise GameError(
+                    f"terminal {where(path)} has {len(node.payoffs)} payoffs; {n} players need {n}"
+                )
             bad = [u for u in node.payoffs if not math.isfinite(u)]
             if bad:
-                raise GameError(f"terminal {where} has payoff {bad[0]}; payoffs must be finite numbers")
+                raise GameError(f"terminal {where(path)} has payoff {bad[0]}; payoffs must be finite numbers")
             if node.children:
-                raise GameError(f"terminal {where} has children")
+                raise GameError(f"terminal {where(path)} has children")
             continue
         if node.kind not in (CHANCE, DECISION):
-            raise GameError(f"{where} has unknown kind {node.kind!r}")
+            raise GameError(f"{where(path)} has unknown kind {node.kind!r}")
         if not node.children:
-            raise GameError(f"{where} offers no moves; a {node.kind} node needs at least one")
+            raise GameError(f"{where(path)} offers no moves; a {node.kind} node needs at least one")
         if len(node.moves) != len(node.children):
-            raise GameError(f"{where} has {len(node.moves)} move labels for {len(node.children)} children")
+            raise GameError(
+                f"{where(path)} has {len(node.moves)} move labels for {len(node.children)} children"
+            )
         if len(set(node.moves)) != len(node.moves):
-            raise GameError(f"{where} offers the same move twice: {list(node.moves)}")
+            raise GameError(f"{where(path)} offers the same move twice: {list(node.moves)}")
         if node.kind == CHANCE:
             probabilities = node.probabilities
             if len(probabilities) != len(node.children):
                 raise GameError(
-                    f"chance {where} has {len(probabilities)} probabilities for {len(node.children)} moves"
+                    f"chance {where(path)} has {len(probabilities)} probabilities "
+                    f"for {len(node.children)} moves"
                 )
             if any(not math.isfinite(p) or p < 0 for p in probabilities):
                 raise GameError(
-                    f"chance {where} has a negative or non-finite probability: {list(probabilities)}"
+                    f"chance {where(path)} has a negative or non-finite probability: {list(probabilities)}"
                 )
             if abs(sum(probabilities) - 1.0) > 1e-9:
                 raise GameError(
-                    f"chance probabilities at {where} sum to {sum(probabilities):.6g}; they must sum to 1"
+                    f"chance probabilities at {where(path)} sum to {sum(probabilities)!r}; "
+                    "they must sum to 1 (within 1e-9)"
                 )
         else:
             player, label = node.player, node.infoset
             if player is None or not 0 <= player < n:
-                raise GameError(f"decision {where} belongs to player {player}; players are 0..{n - 1}")
+                raise GameError(f"decision {where(path)} belongs to player {player}; players are 0..{n - 1}")
             if not label:
-                raise GameError(f"decision {where} of {game.player_names[player]!r} has no information set")
+                raise GameError(
+                    f"decision {where(path)} of {game.player_names[player]!r} has no information set"
+                )
             key = (player, label)
             if key not in moves_of:
                 moves_of[key] = node.moves
                 first_path[key] = path
-                own_history[key] = histories[player]
+                own_history[key] = own_ids[player]
                 order[player].append(label)
             else:
                 if moves_of[key] != node.moves:
                     raise GameError(
                         f"information set {label!r} of {game.player_names[player]!r} offers moves "
-                        f"{list(moves_of[key])} at {_where(first_path[key])} "
-                        f"but {list(node.moves)} at {where}"
+                        f"{list(moves_of[key])} at {where(first_path[key])} "
+                        f"but {list(node.moves)} at {where(path)}"
                     )
-                if own_history[key] != histories[player]:
+                if own_history[key] != own_ids[player]:
                     raise GameError(
                         f"{game.player_names[player]!r} forgets what they knew: information set {label!r} "
-                        f"joins {_where(first_path[key])} and {where}, reached after different own moves "
-                        f"({_own(own_history[key])} vs {_own(histories[player])}); perfect recall is required"
+                        f"joins {where(first_path[key])} and {where(path)}, reached after different own "
+                        f"moves ({own(own_history[key])} vs {own(own_ids[player])}); "
+                        "perfect recall is required"
                     )
         for move, child in reversed(list(zip(node.moves, node.children, strict=True))):
+            child_ids = own_ids
             if node.kind == DECISION:
-                assert node.player is not None and node.infoset is not None
-                extended = list(histories)
-                extended[node.player] = (*histories[node.player], (node.infoset, move))
-                child_histories = tuple(extended)
-            else:
-                child_histories = histories
-            stack.append(((*path, move), child, child_histories))
+                assert node.player is not None
+                extended = list(own_ids)
+                extended[node.player] = histories.extend(own_ids[node.player], (node.infoset, move))
+                child_ids = tuple(extended)
+            stack.append((paths.extend(path, move, intern=False), child, child_ids))
     return tuple(tuple(o) for o in order), moves_of
-
-
-def _own(history: tuple[tuple[str, str], ...]) -> str:
-    return "none" if not history else ", ".join(f"{move} at {label!r}" for label, move in history)

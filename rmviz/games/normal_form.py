@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -140,7 +141,8 @@ class NormalFormGame:
 
     def payoff_at(self, profile: Sequence[int]) -> np.ndarray:
         """Every player's payoff at the pure profile ``profile``: shape ``(n_players,)``."""
-        return self.payoffs[(slice(None), *profile)].copy()
+        index: tuple[Any, ...] = (slice(None), *profile)
+        return self.payoffs[index].copy()
 
     def expected_payoffs(self, strategies: Sequence[np.ndarray]) -> np.ndarray:
         """``u_i(pi)`` for each player under the mixed profile ``strategies``."""

@@ -200,7 +200,7 @@ def normal_form_tree(game: NormalFormGame) -> ExtensiveFormGame:
 
     def node(player: int, profile: tuple[int, ...]) -> Node:
         if player == game.n_players:
-            return terminal(*(float(u) for u in game.payoffs[(slice(None), *profile)]))
+            return terminal(*(float(u) for u in game.payoff_at(profile)))
         names = game.action_names[player]
         return decision(
             player,

@@ -87,11 +87,12 @@ class RunLoop:
             self._speed = iterations_per_second
 
     def exclusive(self, action: Callable[[Any], Any]) -> Any:
-        """Run ``action(solver)`` on the calling thread while the worker is not stepping
-        (the tree view's recorded step), then record and publish the new state."""
-        with self._step_lock:
+        """Run ``action(solver)`` on the calling thread while the worker neither steps nor
+        snapshots the solver (the tree view's recorded step), then record and publish the new
+        state. (The worker takes its snapshots holding the condition, not the step lock:
+        ``action`` holds both. The worker never waits for one while holding the other.)"""
+        with self._condition, self._step_lock:
             result = action(self.solver)
-        with self._condition:
             self._publish(metrics=True)
             self.trace.add(self.solver.iteration, self._latest.trace_values())
         return result

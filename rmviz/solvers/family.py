@@ -10,7 +10,7 @@ game or an algorithm belongs to. Adding a family is a new package and one regist
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rmviz.errors import ConfigError
@@ -44,6 +44,8 @@ class Family:
         metrics: the metric columns its solvers publish, in plotting order.
         compared: metric -> plot title in compare mode; ``compare_default`` is checked first.
         compare_carries: the config fields compare mode copies from the panel's config.
+        report_options: config fields ``rmviz solve --json`` sets to report more (the joint
+            distribution of matrix games).
     """
 
     name: str
@@ -58,6 +60,7 @@ class Family:
     compared: Mapping[str, str]
     compare_default: tuple[str, ...]
     compare_carries: tuple[str, ...]
+    report_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def default_algorithm(self) -> str:
@@ -67,14 +70,16 @@ class Family:
         """The validated config of ``algorithm`` (default: the first preset) with a person's
         ``options``; an option this family does not have is refused, naming the family."""
         for option, value in options.items():
-            if value is not None and value != {} and value != [] and option not in self.settable:
+            if value is not None and value != {} and value != [] and option not in self.accepted:
                 name = algorithm or self.default_algorithm
                 raise ConfigError(f"{option} does not apply to {self.title} ({name})")
         return self.preset(algorithm or self.default_algorithm, **options)
 
     @property
-    def settable(self) -> tuple[str, ...]:
-        return self.choices + self.parameters
+    def accepted(self) -> tuple[str, ...]:
+        """The options :meth:`config` takes: a person's choices, the parameters, and the
+        report options."""
+        return self.choices + self.parameters + tuple(self.report_options)
 
     def compare_solver(self, game: Any, algorithm: str, base: Config) -> Solver:
         """Preset ``algorithm`` with the fields compare mode carries from ``base`` (a preset

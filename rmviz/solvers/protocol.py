@@ -17,11 +17,20 @@ from rmviz.solvers.columns import Column
 class Metrics(Protocol):
     """Distances to equilibrium of one state (host floats)."""
 
-    nash_conv: float
-    exploitability: float
-    eps_bound: float
-    value: tuple[float, ...]
-    potential: float
+    @property
+    def nash_conv(self) -> float: ...
+
+    @property
+    def exploitability(self) -> float: ...
+
+    @property
+    def eps_bound(self) -> float: ...
+
+    @property
+    def value(self) -> tuple[float, ...]: ...
+
+    @property
+    def potential(self) -> float: ...
 
     def as_dict(self) -> dict[str, Any]:
         """Every metric by name (``value`` as a list); only the metrics the family has."""
@@ -48,9 +57,14 @@ class Snapshot(Protocol):
 class Config(Protocol):
     """A validated, immutable run configuration of one family."""
 
-    algorithm: str
-    updates: str
-    seed: int
+    @property
+    def algorithm(self) -> str: ...
+
+    @property
+    def updates(self) -> str: ...
+
+    @property
+    def seed(self) -> int: ...
 
     def validated(self) -> Any: ...
 

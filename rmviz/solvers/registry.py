@@ -44,13 +44,14 @@ def family_of_algorithm(algorithm: str) -> Family:
     raise ConfigError(f"unknown algorithm {algorithm!r}; choose one of {names}")
 
 
-def make_solver(game: Any, algorithm: str | None = None, **options: Any) -> Solver:
+def make_solver(game: Any, algorithm: str | None = None, report: bool = False, **options: Any) -> Solver:
     """A solver of ``algorithm`` (default: the game family's first preset) on ``game`` with a
     person's ``options`` (config fields; ``None`` means the preset's value).
 
     A matrix game given a game-tree algorithm is solved as its game tree (one information
     set per player, :func:`rmviz.games.trees.normal_form_tree`); a game tree given a
-    matrix-game algorithm is refused with the algorithms that apply.
+    matrix-game algorithm is refused with the algorithms that apply. ``report=True`` adds
+    the family's ``report_options`` (what ``rmviz solve --json`` reports besides).
     """
     own = family_of(game)
     family = own if algorithm is None else family_of_algorithm(algorithm)
@@ -61,4 +62,6 @@ def make_solver(game: Any, algorithm: str | None = None, **options: Any) -> Solv
             raise ConfigError(
                 f"{algorithm!r} solves {family.title}; for {own.title} use {', '.join(own.presets)}"
             )
+    if report:
+        options = {**family.report_options, **options}
     return family.solver(game, family.config(algorithm, **options))

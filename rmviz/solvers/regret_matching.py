@@ -12,6 +12,15 @@
   probability ``R_+(k, a) / (alpha + sum_c R_+(k, c))`` and stay with
   ``alpha / (alpha + sum_c R_+(k, c))``.
 
+Exact ties. The instantaneous external regret ``r(a) = U(a) - sum_b pi(b) U(b)`` of tied
+actions is 0 in exact arithmetic, but in floating point ``sum_b pi(b) U(b)`` rounds, so a
+tie comes out as +-1e-18 and regret matching then plays the action with the rounding error
+as a pure strategy (a CFR run on 2x2 battleship left exact CFR at iteration 2, NashConv
+0.484 against 0.047 exactly). Every family therefore snaps instantaneous regrets within
+``TIE_TOLERANCE`` of the largest utility magnitude they were computed from to exact zeros
+(:func:`snap_ties`): far above rounding (a sum of k terms errs by about k x 1.1e-16 of its
+largest term) and far below any regret that changes play.
+
 Functions take NumPy or CuPy arrays through ``xp``.
 """
 
@@ -19,6 +28,14 @@ from __future__ import annotations
 
 from types import ModuleType
 from typing import Any
+
+TIE_TOLERANCE = 1e-12
+
+
+def snap_ties(regret: Any, scale: Any, xp: ModuleType) -> Any:
+    """``regret`` with every entry ``|r| <= TIE_TOLERANCE * scale`` set to exactly 0
+    (``scale``: the largest ``|U(b)|`` the regret was computed from, broadcastable)."""
+    return xp.where(xp.abs(regret) <= TIE_TOLERANCE * scale, 0.0, regret)
 
 
 def regret_matching(regret: Any, xp: ModuleType) -> Any:

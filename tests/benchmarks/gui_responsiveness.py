@@ -1,6 +1,6 @@
 """Is the window responsive while the solver runs flat out?
 
-Opens the real main window (offscreen unless a display is set) on a small game with the
+Opens the real matrix window (offscreen unless a display is set) on a small game with the
 solver at full speed, and meanwhile asks the Qt event loop to run a probe every 10 ms.
 A probe's latency is how late it runs: time the GUI thread could not answer a click. The
 script reports the latency's median, 99th percentile and maximum after the first second
@@ -51,11 +51,11 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from rmviz.formats import load_game
-    from rmviz.ui.main_window import MainWindow
+    from rmviz.ui.matrix.window import MatrixWindow
 
     app = QApplication(sys.argv[:1])
     folder = Path(tempfile.mkdtemp())
-    window = MainWindow(
+    window = MatrixWindow(
         load_game(args.game),
         settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
         autosave_path=folder / "autosave.json",

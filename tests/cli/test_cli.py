@@ -263,7 +263,7 @@ def test_tree_errors_and_conversion(capsys, tmp_path):
 
 @pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
 def test_export_renders_a_figure_headless(capsys, tmp_path, suffix):
-    from tests.ui.test_window_features import assert_valid_figure
+    from tests.ui.common.test_export import assert_valid_figure
 
     out = tmp_path / f"gaps{suffix}"
     code, _, err = run(

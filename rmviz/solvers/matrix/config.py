@@ -68,6 +68,10 @@ class MatrixConfig:
     # Track the CE gap (an |A_i| x |A_i| accumulator per player). None: always in sampled
     # play or with internal regrets, in expected play only while max |A_i| <= 64.
     track_ce: bool | None = None
+    # Track the empirical joint distribution of two-player games (|A_0| x |A_1| per
+    # iteration in expected play). None: in sampled play, in expected play up to 64 x 64;
+    # True: in expected play up to 100 x 100 too (``rmviz solve --json`` asks for it).
+    track_joint: bool | None = None
 
     def validated(self) -> MatrixConfig:
         """This config after checking every field; a :class:`ConfigError` says what is wrong."""
@@ -102,7 +106,7 @@ class MatrixConfig:
 
     def parameters(self) -> tuple[str, ...]:
         """The numerical parameters this configuration uses."""
-        used = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
+        used: tuple[str, ...] = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
         used += ("greedy_floor",) if self.weighting == "greedy" else ()
         return used + (("inertia",) if self.regret == "internal" else ())
 

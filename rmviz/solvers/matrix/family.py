@@ -20,4 +20,5 @@ FAMILY = Family(
     compared={"exploitability": "exploitability (NashConv/n)", "cce_gap": "CCE gap", "ce_gap": "CE gap"},
     compare_default=("rm", "rm+", "predictive-rm+", "greedy-rm"),
     compare_carries=("play", "updates", "seed", "device"),
+    report_options={"track_joint": True},
 )

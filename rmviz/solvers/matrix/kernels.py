@@ -33,11 +33,12 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import weighting
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.state import MatrixState
+from rmviz.solvers.regret_matching import TIE_TOLERANCE
 
 try:
     import numba
 except ImportError:  # numba is a dependency, but the engine still runs without it
-    numba = None
+    numba = None  # type: ignore[assignment]
 
 # Up to this many payoff entries the two-player products are loops (no call, no
 # allocation); above it the kernel calls BLAS, which reads large matrices at full bandwidth.
@@ -189,7 +190,8 @@ class ProfileKernel:
         def pad(arrays: Any, square: bool = False) -> np.ndarray:
             out = np.zeros((n, width, width) if square else (n, width))
             for i, a in enumerate(arrays):
-                out[(i, *(slice(0, k) for k in np.shape(a)))] = a
+                index: tuple[Any, ...] = (i, *(slice(0, k) for k in np.shape(a)))
+                out[index] = a
             return out
 
         current, strategy_sum, external = (
@@ -259,7 +261,7 @@ def _identity(function: Any) -> Any:
     return function
 
 
-_jit = numba.njit(cache=True, nogil=True) if numba is not None else _identity
+_jit: Any = numba.njit(cache=True, nogil=True) if numba is not None else _identity
 _regret_discounts = _jit(weighting.regret_discounts)
 _averaging_discount = _jit(weighting.averaging_discount)
 _greedy_lambda = _jit(weighting.greedy_lambda_for(np))
@@ -276,6 +278,17 @@ def _regret_matching(guide: Any, out: Any) -> None:
         total += positive
     for k in range(out.shape[0]):
         out[k] = out[k] / total if total > 0.0 else 1.0 / out.shape[0]
+
+
+@_jit
+def _external_regret(utilities: Any, value: float, out: Any) -> None:
+    """``out = U - u`` with exact zeros at ties (as ``regret_matching.snap_ties``)."""
+    scale = 0.0
+    for a in range(utilities.shape[0]):
+        scale = max(scale, abs(utilities[a]))
+    for a in range(utilities.shape[0]):
+        regret = utilities[a] - value
+        out[a] = 0.0 if abs(regret) <= TIE_TOLERANCE * scale else regret
 
 
 @_jit
@@ -334,11 +347,13 @@ def _accumulate_expected(
     track_ce: bool,
     played: Any,
     utilities: Any,
-    value: float,
+    instant: Any,
 ) -> None:
+    """Averaging-weighted sums of one player: strategy, true external regret (the
+    instantaneous regret ``instant``, ties already exact zeros) and internal regret."""
     for k in range(played.shape[0]):
         strategy_sum[k] = d * strategy_sum[k] + c * played[k]
-        external[k] = d * external[k] + c * (utilities[k] - value)
+        external[k] = d * external[k] + c * instant[k]
     if track_ce:
         for b in range(played.shape[0]):
             for a in range(played.shape[0]):
@@ -403,12 +418,8 @@ def _run_bimatrix_expected(
         for b in range(columns):
             value1 += utilities1[b] * current1[b]
             played1[b] = current1[b]
-        start_value1 = value1
-        for a in range(rows):
-            instant0[a] = utilities0[a] - value0
-        for b in range(columns):
-            instant1[b] = utilities1[b] - value1
-            own1[b] = utilities1[b]
+        _external_regret(utilities0, value0, instant0)
+        _external_regret(utilities1, value1, instant1)
         if greedy and t > 1:  # as greedy_step: scale history by lam, new iterate (1-lam) W
             size = 0
             weight = max(weight_sum[0], 1e-300)
@@ -425,6 +436,20 @@ def _run_bimatrix_expected(
             last_lambda[0] = lam
             d_pos = d_neg = d_avg = lam
             c = c_avg = (1.0 - lam) * weight_sum[0]
+        # the empirical distribution records the profile played at the start (solver._accumulate)
+        _accumulate_expected(
+            d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, instant0
+        )
+        _accumulate_expected(
+            d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, utilities1, instant1
+        )
+        payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
+        payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
+        if track_joint:
+            for a in range(rows):
+                for b in range(columns):
+                    joint[a, b] = d_avg * joint[a, b] + c_avg * (played0[a] * played1[b])
+        weight_sum[0] = d_avg * weight_sum[0] + c_avg
         if learn0:
             _discount_add(regret0, instant0, d_pos, d_neg, c, plus)
             _guide(regret0, prediction0, instant0, c, predictive, guide0)
@@ -435,24 +460,10 @@ def _run_bimatrix_expected(
                 value1 = 0.0
                 for b in range(columns):
                     value1 += own1[b] * current1[b]
-                for b in range(columns):
-                    instant1[b] = own1[b] - value1
+                _external_regret(own1, value1, instant1)
             _discount_add(regret1, instant1, d_pos, d_neg, c, plus)
             _guide(regret1, prediction1, instant1, c, predictive, guide1)
             _regret_matching(guide1, current1)
-        _accumulate_expected(
-            d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, value0
-        )
-        _accumulate_expected(
-            d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, own1, value1
-        )
-        payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
-        payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * start_value1
-        if track_joint:
-            for a in range(rows):
-                for b in range(columns):
-                    joint[a, b] = d_avg * joint[a, b] + c_avg * (played0[a] * played1[b])
-        weight_sum[0] = d_avg * weight_sum[0] + c_avg
     return 0  # an int, not None: see "GIL" in docs/architecture.md
 
 
@@ -588,9 +599,12 @@ def _run_profiles(
                 value = _utilities_at(flat, num_actions, strides, start_actions, i, utilities[i])
             values[i] = start_values[i] = value
             own_actions[i] = start_actions[i]
-            for a in range(k):
-                played[i, a] = current[i, a]
-                instant_ext[i, a] = utilities[i, a] - value
+            for a in range(k):  # sampled play records the action played, expected play pi_i
+                if expected:
+                    played[i, a] = current[i, a]
+                else:
+                    played[i, a] = 1.0 if a == start_actions[i] else 0.0
+            _external_regret(utilities[i, :k], value, instant_ext[i, :k])
         if greedy and t > 1:
             weight = max(weight_sum[0], 1e-300)
             at = 0
@@ -612,6 +626,34 @@ def _run_profiles(
             last_lambda[0] = lam
             d_pos = d_neg = d_avg = lam
             c = c_avg = (1.0 - lam) * weight_sum[0]
+        # the empirical distribution records the profile played at the start (solver._accumulate)
+        for i in range(n):
+            k = num_actions[i]
+            chosen = start_actions[i]
+            for a in range(k):
+                strategy_sum[i, a] = d_avg * strategy_sum[i, a] + c_avg * played[i, a]
+                external[i, a] = d_avg * external[i, a] + c_avg * instant_ext[i, a]
+            if not track_ce:
+                pass
+            elif expected:  # internal regret of mixed play: pi_i(b) (u_i(a) - u_i(b))
+                for b in range(k):
+                    for a in range(k):
+                        gain = played[i, b] * (utilities[i, a] - utilities[i, b])
+                        accumulated[i, b, a] = d_avg * accumulated[i, b, a] + c_avg * gain
+            else:
+                if d_avg != 1.0:
+                    for b in range(k):
+                        for a in range(k):
+                            accumulated[i, b, a] *= d_avg
+                for a in range(k):
+                    accumulated[i, chosen, a] += c_avg * instant_ext[i, a]
+            payoff_sum[i] = d_avg * payoff_sum[i] + c_avg * start_values[i]
+        if track_joint:
+            for a in range(joint.shape[0]):
+                for b in range(joint.shape[1]):
+                    joint[a, b] *= d_avg
+            joint[start_actions[0], start_actions[1]] += c_avg
+        weight_sum[0] = d_avg * weight_sum[0] + c_avg
         evaluation = 0
         for i in range(n):
             if not learners[i]:
@@ -626,8 +668,7 @@ def _run_profiles(
                     value = _utilities_at(flat, num_actions, strides, actions, i, utilities[i])
                 values[i] = value
                 own_actions[i] = actions[i]
-                for a in range(k):
-                    instant_ext[i, a] = utilities[i, a] - value
+                _external_regret(utilities[i, :k], value, instant_ext[i, :k])
             evaluation += 1
             chosen = own_actions[i]
             if internal_kind:
@@ -663,31 +704,4 @@ def _run_profiles(
                     guide_vector,
                 )
                 _regret_matching(guide_vector[:k], current[i, :k])
-        for i in range(n):
-            k = num_actions[i]
-            chosen = own_actions[i]
-            for a in range(k):
-                strategy_sum[i, a] = d_avg * strategy_sum[i, a] + c_avg * played[i, a]
-                external[i, a] = d_avg * external[i, a] + c_avg * instant_ext[i, a]
-            if not track_ce:
-                pass
-            elif expected:  # internal regret of mixed play: pi_i(b) (u_i(a) - u_i(b))
-                for b in range(k):
-                    for a in range(k):
-                        gain = played[i, b] * (utilities[i, a] - utilities[i, b])
-                        accumulated[i, b, a] = d_avg * accumulated[i, b, a] + c_avg * gain
-            else:
-                if d_avg != 1.0:
-                    for b in range(k):
-                        for a in range(k):
-                            accumulated[i, b, a] *= d_avg
-                for a in range(k):
-                    accumulated[i, chosen, a] += c_avg * instant_ext[i, a]
-            payoff_sum[i] = d_avg * payoff_sum[i] + c_avg * start_values[i]
-        if track_joint:
-            for a in range(joint.shape[0]):
-                for b in range(joint.shape[1]):
-                    joint[a, b] *= d_avg
-            joint[start_actions[0], start_actions[1]] += c_avg
-        weight_sum[0] = d_avg * weight_sum[0] + c_avg
     return 0  # an int, not None: see "GIL" in docs/architecture.md

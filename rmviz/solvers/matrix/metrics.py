@@ -94,7 +94,7 @@ def pure_regrets(payoffs: np.ndarray, player: int, profile: Sequence[int]) -> np
     The CFR lecture's ``r_i^t(s_k) = u_i(s_k, s_-i^t) - u_i(s^t)``; in the teaching notebook,
     Rock against Paper gives (0, 1, 2).
     """
-    index = list(profile)
+    index: list[int | slice] = list(profile)
     index[player] = slice(None)
     utilities = np.asarray(payoffs[player][tuple(index)], dtype=np.float64)
     return utilities - utilities[profile[player]]

@@ -43,6 +43,7 @@ from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
     internal_regret_matching,
     regret_matching,
+    snap_ties,
 )
 from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
 
@@ -51,6 +52,7 @@ from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
 # number in the hundreds. They are tracked automatically up to these sizes.
 CE_TRACKING_MAX_ACTIONS = 64
 JOINT_TRACKING_MAX_ENTRIES = 64 * 64
+JOINT_REQUEST_MAX_ENTRIES = 100 * 100  # track_joint=True: up to here in expected play
 METRICS = ("exploitability", "nash_conv", "cce_gap", "ce_gap", "eps_bound", "welfare", "potential")
 
 
@@ -135,9 +137,10 @@ class RegretMinimizer:
         internal = config.regret == "internal"
         cheap = config.play == "sampled" or max(shape) <= CE_TRACKING_MAX_ACTIONS
         self.track_ce = internal or (cheap if config.track_ce is None else config.track_ce)
-        self.track_joint = n == 2 and (
-            config.play == "sampled" or shape[0] * shape[1] <= JOINT_TRACKING_MAX_ENTRIES
-        )
+        entries = shape[0] * shape[1] if n == 2 else 0
+        limit = JOINT_REQUEST_MAX_ENTRIES if config.track_joint else JOINT_TRACKING_MAX_ENTRIES
+        wanted = config.track_joint is not False and (config.play == "sampled" or entries <= limit)
+        self.track_joint = n == 2 and wanted
         floor = config.greedy_floor
         if floor is None:
             floor = 0.5 if (n == 2 and game.is_zero_sum() and not internal) else 0.0
@@ -224,12 +227,16 @@ class RegretMinimizer:
         )
 
     def report(self, snapshot: MatrixSnapshot) -> dict[str, Any]:
-        """The family's part of ``rmviz solve --json``: actions, strategies, device, config."""
+        """The family's part of ``rmviz solve --json``: actions, strategies (averages are the
+        marginals of ``joint``: in sampled play the weighted frequencies of the actions
+        played, in expected play the weighted average of the mixed strategies), the weighted
+        empirical joint distribution of two-player games when tracked, device, config."""
         config = self.config
         return {
             "actions": [list(a) for a in self.game.action_names],
             "average_strategy": [s.tolist() for s in snapshot.average_strategy],
             "current_strategy": [s.tolist() for s in snapshot.current_strategy],
+            "joint": snapshot.joint.tolist() if snapshot.joint is not None else None,
             "device": self.backend.describe(),
             "config": {
                 "play": config.play,
@@ -280,6 +287,7 @@ class RegretMinimizer:
         if self.state.internal_regret is not None:
             ce = max(0.0, max(float(r.max()) for r in self.state.internal_regret) / weight)
         kind = self.state.internal_regret if self.config.regret == "internal" else self.state.external_regret
+        assert kind is not None  # internal regrets are always tracked
         average = potential([kind[i] / weight for i in self.learners], xp)
         return MatrixMetrics(
             nash_conv=nc,
@@ -309,7 +317,7 @@ class RegretMinimizer:
                 if k > 0:
                     played[i] = self._evaluate([i])[i]
                 self._update_guiding(i, played[i], step)
-        self._accumulate(start, played, step)
+        self._accumulate(start, step)
         self.state.iteration = t
 
     def _evaluate(self, players: Sequence[int]) -> dict[int, Play]:
@@ -337,7 +345,7 @@ class RegretMinimizer:
     def _play(self, utilities: Any, value: Any, strategy: Any, action: Any) -> Play:
         """A :class:`Play` with its external and (when needed) internal regrets."""
         xp = self.backend.xp
-        external = utilities - value
+        external = snap_ties(utilities - value, xp.abs(utilities).max(), xp)
         internal = None
         if self.state.internal_regret is not None:
             if action is None:
@@ -354,6 +362,7 @@ class RegretMinimizer:
         xp = self.backend.xp
         state = self.state
         accumulated = state.internal_regret if self.config.regret == "internal" else state.external_regret
+        assert accumulated is not None  # internal regrets are always tracked
         weight = xp.maximum(state.weight_sum, 1e-300)
         history = xp.concatenate([(accumulated[i] / weight).ravel() for i in self.learners])
         new = xp.concatenate([self._instant(played[i]).ravel() for i in self.learners])
@@ -380,16 +389,26 @@ class RegretMinimizer:
         else:
             self.state.current[i] = conditional_regret_matching(guide, play.action, self.inertia, xp)
 
-    def _accumulate(self, start: dict[int, Play], played: dict[int, Play], step: Step) -> None:
-        """Averaging-weighted sums: strategies, true regrets, payoffs, joint play, weight.
+    def _accumulate(self, start: dict[int, Play], step: Step) -> None:
+        """Averaging-weighted sums of the profile played at the start of the iteration: the
+        empirical distribution of play (strategies, joint), its true regrets, its payoffs.
 
-        Welfare and the joint distribution are those of the profile played at the start of
-        the iteration; each player's regrets are those of the profile it faced.
+        Each iteration contributes one profile to the empirical distribution: the one played
+        at its start (in alternating updates later players update their guiding regrets
+        against earlier players' new strategies, but that re-evaluated profile is not
+        recorded). In sampled play the contribution is the sampled actions themselves, so
+        the average strategy is the weighted empirical frequency of play (Zhang, Lerer &
+        Brown 2022, Algorithm 1) and the marginal of the joint. Hence the CCE and CE gaps,
+        the welfare and the average strategies all describe the one reported distribution.
         """
         xp = self.backend.xp
         d, c = step.d_avg, step.c_avg
-        for i, play in played.items():
-            self.state.strategy_sum[i] = d * self.state.strategy_sum[i] + c * play.strategy
+        for i, play in start.items():
+            if play.action is None:
+                frequency = play.strategy
+            else:
+                frequency = (xp.arange(play.strategy.shape[0]) == play.action).astype(xp.float64)
+            self.state.strategy_sum[i] = d * self.state.strategy_sum[i] + c * frequency
             self.state.external_regret[i] = d * self.state.external_regret[i] + c * play.external
             if self.state.internal_regret is not None:
                 self.state.internal_regret[i] = d * self.state.internal_regret[i] + c * play.internal

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.games.extensive_form import CHANCE, DECISION, ExtensiveFormGame, Node
+from rmviz.solvers.regret_matching import snap_ties
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     n = game.n_players
     # information sets: player-major, in the game's (depth-first) order
     infosets = [(p, label) for p in range(n) for label in game.infosets[p]]
-    infoset_index = {key: i for i, key in enumerate(infosets)}
+    infoset_index: dict[tuple[int | None, str | None], int] = {key: i for i, key in enumerate(infosets)}
     sizes = np.array([len(game.infoset_moves[key]) for key in infosets], dtype=np.int64)
     first_slot = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     slot_infoset = np.repeat(np.arange(len(infosets)), sizes)
@@ -119,6 +120,7 @@ def compile_tree(game: ExtensiveFormGame) -> CompiledTree:
                 probability.append(node.probabilities[k])
                 own_so_far.append(counts)
             else:
+                assert node.player is not None
                 owner.append(node.player)
                 slot.append(int(first_slot[info]) + k)
                 probability.append(1.0)
@@ -245,6 +247,13 @@ class TreePasses:
         total = np.bincount(tree.slot_infoset, positive, minlength=tree.n_infosets)[tree.slot_infoset]
         uniform = 1.0 / tree.infoset_size[tree.slot_infoset]
         return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+    def instantaneous_regret(self, strategy: np.ndarray, cfv: np.ndarray) -> np.ndarray:
+        """``r(I, a) = cfv(I, a) - sum_b sigma(I, b) cfv(I, b)``, exact zeros at ties
+        (:func:`~rmviz.solvers.regret_matching.snap_ties`, scale ``max_b |cfv(I, b)|``)."""
+        tree = self.tree
+        scale = np.maximum.reduceat(np.abs(cfv), tree.infoset_first_slot)[tree.slot_infoset]
+        return snap_ties(cfv - self.infoset_sums(strategy * cfv), scale, np)
 
     def infoset_sums(self, per_slot: np.ndarray) -> np.ndarray:
         """``sum_a x(I, a)`` broadcast back to the slots."""

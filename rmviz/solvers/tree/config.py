@@ -36,7 +36,7 @@ class CFRConfig:
 
     def parameters(self) -> tuple[str, ...]:
         """The numerical parameters this configuration uses."""
-        used = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
+        used: tuple[str, ...] = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
         return used + (("greedy_floor",) if self.weighting == "greedy" else ())
 
     @property

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.solvers import weighting
+from rmviz.solvers.regret_matching import TIE_TOLERANCE
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.state import CFRState
@@ -22,7 +23,7 @@ from rmviz.solvers.tree.state import CFRState
 try:
     import numba
 except ImportError:  # the NumPy passes still run without numba
-    numba = None
+    numba = None  # type: ignore[assignment]
 
 
 def runs(config: CFRConfig) -> bool:
@@ -74,7 +75,7 @@ def _identity(function: Any) -> Any:
     return function
 
 
-_jit = numba.njit(cache=True, nogil=True) if numba is not None else _identity
+_jit: Any = numba.njit(cache=True, nogil=True) if numba is not None else _identity
 _regret_discounts = _jit(weighting.regret_discounts)
 _averaging_discount = _jit(weighting.averaging_discount)
 
@@ -119,6 +120,7 @@ def _run(
     values = np.empty((n, nodes))
     cfv = np.empty(slots)
     infoset_value = np.empty(infosets)
+    infoset_scale = np.empty(infosets)
     for step in range(iterations):
         t = t0 + step + 1
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
@@ -155,12 +157,16 @@ def _run(
                         others *= reach[q, h]
                 cfv[slot[c]] += others * values[acting, c]
             infoset_value[:] = 0.0
+            infoset_scale[:] = 0.0
             for s in range(slots):
                 infoset_value[slot_infoset[s]] += strategy[s] * cfv[s]
+                infoset_scale[slot_infoset[s]] = max(infoset_scale[slot_infoset[s]], abs(cfv[s]))
             lo, hi = (player_start[player], player_end[player]) if alternating else (0, slots)
             for s in range(lo, hi):
                 info = slot_infoset[s]
                 instant = cfv[s] - infoset_value[info]
+                if abs(instant) <= TIE_TOLERANCE * infoset_scale[info]:  # exact ties: 0
+                    instant = 0.0
                 current = regret[s]
                 updated = (d_pos * current if current > 0 else d_neg * current) + instant
                 regret[s] = max(updated, 0.0) if plus else updated

@@ -312,7 +312,7 @@ class CFRSolver:
         reach = passes.reach(probabilities)
         values = passes.values(probabilities)
         cfv = passes.counterfactual_values(passes.others_reach(reach), values)
-        regret = cfv - passes.infoset_sums(self.state.strategy * cfv)
+        regret = passes.instantaneous_regret(self.state.strategy, cfv)
         own_reach = reach[tree.infoset_player, tree.infoset_first_node][tree.slot_infoset]
         increment = own_reach * self.state.strategy
         if player is not None:
