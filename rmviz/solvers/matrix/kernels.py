@@ -31,14 +31,10 @@ import numpy as np
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import weighting
+from rmviz.solvers.jit import AVAILABLE, jit
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.state import MatrixState
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
-
-try:
-    import numba
-except ImportError:  # numba is a dependency, but the engine still runs without it
-    numba = None  # type: ignore[assignment]
 
 # Up to this many payoff entries the two-player products are loops (no call, no
 # allocation); above it the kernel calls BLAS, which reads large matrices at full bandwidth.
@@ -59,7 +55,7 @@ def kernel_for(
     on_gpu: bool,
 ) -> BimatrixExpectedKernel | ProfileKernel | None:
     """The compiled kernel that can run this solver's iterations, or ``None`` (generic code)."""
-    if numba is None or on_gpu:
+    if not AVAILABLE or on_gpu:
         return None
     constants = KernelConstants(game, config, tuple(learners), greedy_floor, inertia)
     if config.play == "sampled":
@@ -257,18 +253,13 @@ class ProfileKernel:
         _store_totals(s, payoff_sum, weight_sum, last_lambda, iterations)
 
 
-def _identity(function: Any) -> Any:
-    return function
+_regret_discounts = jit(weighting.regret_discounts)
+_averaging_discount = jit(weighting.averaging_discount)
+_greedy_lambda = jit(weighting.greedy_lambda_for(np))
+_greedy_bounds = jit(weighting.greedy_bounds)
 
 
-_jit: Any = numba.njit(cache=True, nogil=True) if numba is not None else _identity
-_regret_discounts = _jit(weighting.regret_discounts)
-_averaging_discount = _jit(weighting.averaging_discount)
-_greedy_lambda = _jit(weighting.greedy_lambda_for(np))
-_greedy_bounds = _jit(weighting.greedy_bounds)
-
-
-@_jit
+@jit
 def _regret_matching(guide: Any, out: Any) -> None:
     """``out = [guide]_+ / sum``, uniform if nothing is positive (as ``regret_matching``)."""
     total = 0.0
@@ -280,7 +271,7 @@ def _regret_matching(guide: Any, out: Any) -> None:
         out[k] = out[k] / total if total > 0.0 else 1.0 / out.shape[0]
 
 
-@_jit
+@jit
 def _external_regret(utilities: Any, value: float, out: Any) -> None:
     """``out = U - u`` with exact zeros at ties (as ``regret_matching.snap_ties``)."""
     scale = 0.0
@@ -291,7 +282,7 @@ def _external_regret(utilities: Any, value: float, out: Any) -> None:
         out[a] = 0.0 if abs(regret) <= TIE_TOLERANCE * scale else regret
 
 
-@_jit
+@jit
 def _discount_add(regret: Any, instant: Any, d_pos: float, d_neg: float, c: float, plus: bool) -> None:
     """``R <- d_pos R_+ + d_neg R_- + c r``, clipped at 0 for RM+ (flat arrays, in place)."""
     for k in range(regret.shape[0]):
@@ -299,7 +290,7 @@ def _discount_add(regret: Any, instant: Any, d_pos: float, d_neg: float, c: floa
         regret[k] = max(value, 0.0) if plus else value
 
 
-@_jit
+@jit
 def _guide(regret: Any, prediction: Any, instant: Any, c: float, predictive: bool, out: Any) -> None:
     """``out = R + m`` with the new prediction ``m = c r`` (predictive RM), else ``R`` (flat)."""
     for k in range(regret.shape[0]):
@@ -310,7 +301,7 @@ def _guide(regret: Any, prediction: Any, instant: Any, c: float, predictive: boo
             out[k] = regret[k]
 
 
-@_jit
+@jit
 def _row_utilities(payoff: Any, column_strategy: Any, out: Any) -> None:
     """``out = payoff @ y``."""
     rows, columns = payoff.shape
@@ -324,7 +315,7 @@ def _row_utilities(payoff: Any, column_strategy: Any, out: Any) -> None:
         out[a] = total
 
 
-@_jit
+@jit
 def _column_utilities(row_strategy: Any, payoff: Any, out: Any) -> None:
     """``out = x @ payoff``."""
     rows, columns = payoff.shape
@@ -337,7 +328,7 @@ def _column_utilities(row_strategy: Any, payoff: Any, out: Any) -> None:
             out[b] += row_strategy[a] * payoff[a, b]
 
 
-@_jit
+@jit
 def _accumulate_expected(
     d: float,
     c: float,
@@ -360,7 +351,7 @@ def _accumulate_expected(
                 internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
 
 
-@_jit
+@jit
 def _run_bimatrix_expected(
     payoff0,
     payoff1,
@@ -467,7 +458,7 @@ def _run_bimatrix_expected(
     return 0  # an int, not None: see "GIL" in docs/architecture.md
 
 
-@_jit
+@jit
 def _sample(current, num_actions, draws, actions):  # pragma: no cover - compiled
     """``a_j = searchsorted(cumsum(pi_j), u_j * total, "right")``, as the generic code."""
     for j in range(num_actions.shape[0]):
@@ -485,7 +476,7 @@ def _sample(current, num_actions, draws, actions):  # pragma: no cover - compile
         actions[j] = chosen
 
 
-@_jit
+@jit
 def _utilities_at(flat, num_actions, strides, actions, i, out):  # pragma: no cover - compiled
     """``out[a] = u_i(a, a_-i)`` from the flat payoff tensor; returns ``u_i(a)``."""
     base = 0
@@ -497,7 +488,7 @@ def _utilities_at(flat, num_actions, strides, actions, i, out):  # pragma: no co
     return out[actions[i]]
 
 
-@_jit
+@jit
 def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover - compiled
     """``out[a] = u_i(a, pi_-i)``: player i's payoff tensor contracted with the others'
     strategies one axis at a time, from the last axis down, as the generic code's tensordot
@@ -532,7 +523,7 @@ def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover 
     return value
 
 
-@_jit
+@jit
 def _run_profiles(
     flat,
     num_actions,

@@ -10,25 +10,19 @@ order as the NumPy passes. Greedy weights and Monte-Carlo sampling use the NumPy
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from rmviz.solvers import weighting
+from rmviz.solvers.jit import AVAILABLE, jit
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.state import CFRState
 
-try:
-    import numba
-except ImportError:  # the NumPy passes still run without numba
-    numba = None  # type: ignore[assignment]
-
 
 def runs(config: CFRConfig) -> bool:
     """Whether :func:`run_full_traversal` runs this configuration (full traversals, not greedy)."""
-    return numba is not None and config.sampling == "none" and config.weighting != "greedy"
+    return AVAILABLE and config.sampling == "none" and config.weighting != "greedy"
 
 
 def run_full_traversal(tree: CompiledTree, config: CFRConfig, state: CFRState, iterations: int) -> None:
@@ -71,16 +65,11 @@ def run_full_traversal(tree: CompiledTree, config: CFRConfig, state: CFRState, i
     state.iteration += iterations
 
 
-def _identity(function: Any) -> Any:
-    return function
+_regret_discounts = jit(weighting.regret_discounts)
+_averaging_discount = jit(weighting.averaging_discount)
 
 
-_jit: Any = numba.njit(cache=True, nogil=True) if numba is not None else _identity
-_regret_discounts = _jit(weighting.regret_discounts)
-_averaging_discount = _jit(weighting.averaging_discount)
-
-
-@_jit
+@jit
 def _run(
     parent,
     owner,
