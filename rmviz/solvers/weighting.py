@@ -76,6 +76,20 @@ def scheduled_step(
     return Step(d_pos, d_neg, 1.0, d_avg, 1.0)
 
 
+def inertia_at(inertia: float, t: int, scheme: str) -> float:
+    """The inertia of sampled internal regret matching at iteration ``t``, on the scale of the
+    guiding regrets: they weigh t iterations in all (uniform weights) except with greedy
+    weights, which keep their weight sum at 1, so there the inertia is ``inertia / t``.
+
+    Hart & Mas-Colell's switching rule adds the inertia to regrets of a fixed scale; applied
+    to greedy's average regrets, the person's inertia was t times stronger than with
+    internal RM's cumulative regrets, play stayed put 90-99% of the time, and greedy internal
+    RM lost to internal RM (docs/algorithms.md). Zhang, Lerer & Brown 2022 (Algorithm 1 and
+    the proof of Theorem 1) accumulate regrets with weights scaled to sum to t.
+    """
+    return inertia / t if scheme == "greedy" else inertia
+
+
 def greedy_lambda(x: Any, r: Any, lam_max: float, lam_tie: float, xp: ModuleType) -> Any:
     """The exact minimiser over ``[0, lam_max]`` of ``g(lam) = sum_k [lam x_k + (1-lam) r_k]_+^2``.
 

@@ -257,6 +257,7 @@ _regret_discounts = jit(weighting.regret_discounts)
 _averaging_discount = jit(weighting.averaging_discount)
 _greedy_lambda = jit(weighting.greedy_lambda_for(np))
 _greedy_bounds = jit(weighting.greedy_bounds)
+_inertia_at = jit(weighting.inertia_at)
 
 
 @jit
@@ -676,14 +677,15 @@ def _run_profiles(
                     guide_matrix.reshape(-1),
                 )
                 # conditional regret matching with inertia after playing `chosen`
+                inertia_t = _inertia_at(inertia, t, weighting_scheme)
                 total = 0.0
                 for a in range(k):
                     if a != chosen and guide_matrix[chosen, a] > 0.0:
                         total += guide_matrix[chosen, a]
-                total = inertia + total
+                total = inertia_t + total
                 for a in range(k):
                     rate = guide_matrix[chosen, a] if (a != chosen and guide_matrix[chosen, a] > 0.0) else 0.0
-                    current[i, a] = (inertia if a == chosen else rate) / total
+                    current[i, a] = (inertia_t if a == chosen else rate) / total
             else:
                 _discount_add(regret[i].reshape(-1), instant_ext[i], d_pos, d_neg, c, plus)
                 _guide(

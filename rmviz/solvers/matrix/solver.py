@@ -45,7 +45,7 @@ from rmviz.solvers.regret_matching import (
     regret_matching,
     snap_ties,
 )
-from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
+from rmviz.solvers.weighting import Step, greedy_step, inertia_at, scheduled_step
 
 # In expected play the CE accumulator costs |A_i|^2 per player and iteration and the joint
 # distribution |A_0| |A_1|: as much as the matrix-vector products themselves once actions
@@ -311,12 +311,12 @@ class RegretMinimizer:
             if config.weighting == "greedy":
                 step = self._greedy(played, t)
             for i in self.learners:
-                self._update_guiding(i, played[i], step)
+                self._update_guiding(i, played[i], step, t)
         else:  # alternating: each learner in turn, against the others' newest strategies
             for k, i in enumerate(self.learners):
                 if k > 0:
                     played[i] = self._evaluate([i])[i]
-                self._update_guiding(i, played[i], step)
+                self._update_guiding(i, played[i], step, t)
         self._accumulate(start, step)
         self.state.iteration = t
 
@@ -369,8 +369,8 @@ class RegretMinimizer:
         step, state.last_lambda = greedy_step(history, new, state.weight_sum, t, self.greedy_floor, xp)
         return step
 
-    def _update_guiding(self, i: int, play: Play, step: Step) -> None:
-        """Guiding regrets, prediction and next strategy of learner ``i``."""
+    def _update_guiding(self, i: int, play: Play, step: Step, t: int) -> None:
+        """Guiding regrets, prediction and next strategy of learner ``i`` at iteration ``t``."""
         config, xp = self.config, self.backend.xp
         instant = self._instant(play)
         regret = self.state.regret[i]
@@ -387,7 +387,8 @@ class RegretMinimizer:
         elif play.action is None:
             self.state.current[i] = internal_regret_matching(guide, xp)
         else:
-            self.state.current[i] = conditional_regret_matching(guide, play.action, self.inertia, xp)
+            inertia = inertia_at(self.inertia, t, config.weighting)
+            self.state.current[i] = conditional_regret_matching(guide, play.action, inertia, xp)
 
     def _accumulate(self, start: dict[int, Play], step: Step) -> None:
         """Averaging-weighted sums of the profile played at the start of the iteration: the
