@@ -123,6 +123,11 @@ class RunLoop:
         window_start, window_iterations = time.perf_counter(), 0
         while True:
             with self._condition:
+                idle = not (self._stopped or self._running or self._pending or self._reset_seed is not False)
+                if idle and self._latest.iteration != self.solver.iteration:
+                    # paused just after the last publish check: show where the solver stopped
+                    self._publish(metrics=True)
+                    self.trace.add(self.solver.iteration, self._latest.trace_values())
                 while not (self._stopped or self._running or self._pending or self._reset_seed is not False):
                     self._condition.wait()
                 if self._stopped:

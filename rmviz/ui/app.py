@@ -1,13 +1,77 @@
-"""Start the desktop app: ``rmviz [GAME] [--screenshot FILE --after SECONDS]``."""
+"""Start the desktop app: ``rmviz [GAME] [--screenshot FILE --after SECONDS]``.
+
+:data:`WINDOWS` is the one table from game family (:func:`rmviz.solvers.registry.family_of`)
+to window class. A :class:`WindowRegistry` opens every window from it, the first one and
+those a window asks for (a tree file opened in the matrix window, a tree's reduced strategic
+form): each window is given the registry as its :class:`~rmviz.ui.common.opener.Opener`, so
+the families' windows never import each other. The registry owns the open windows and shuts
+them down when the app ends.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 from rmviz.errors import RmvizError
+from rmviz.solvers.registry import family_of
+from rmviz.ui.common.run_window import RunWindow, StartOptions
+from rmviz.ui.matrix.window import MatrixWindow
+from rmviz.ui.tree.window import TreeWindow
+
+# game family name -> the window that shows its games
+WINDOWS: Mapping[str, type[RunWindow]] = {"matrix": MatrixWindow, "tree": TreeWindow}
+
+
+class WindowRegistry:
+    """Opens a window of the right class for any game and keeps the open ones.
+
+    ``options`` are extra keyword arguments per family name for the windows it opens (a
+    screenshot run gives the matrix window a scratch autosave file).
+    """
+
+    def __init__(
+        self,
+        options: Mapping[str, Mapping[str, Any]] | None = None,
+        windows: Mapping[str, type[RunWindow]] = WINDOWS,
+    ) -> None:
+        self.options = options or {}
+        self.classes = windows
+        self.windows: list[RunWindow] = []
+
+    def window_class(self, game: Any) -> type[RunWindow]:
+        """The class of the window that shows ``game``."""
+        return self.classes[family_of(game).name]
+
+    def open_game(self, game: Any, path: Path | None = None, read_only: bool = False) -> RunWindow:
+        """Show ``game`` in a new window of its family's class (see
+        :class:`~rmviz.ui.common.opener.Opener`); the window is deleted when it closes."""
+        family = family_of(game)
+        window = self.classes[family.name](
+            game, path, opener=self, read_only=read_only, **self.options.get(family.name, {})
+        )
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.windows.append(window)
+        window.destroyed.connect(lambda _=None, w=window: self._forget(w))
+        window.show()
+        return window
+
+    def _forget(self, window: RunWindow) -> None:
+        if window in self.windows:
+            self.windows.remove(window)
+
+    def shutdown(self) -> None:
+        """Stop every open window's timers and threads, and delete the windows."""
+        for window in list(self.windows):
+            window.shutdown()
+            window.deleteLater()
 
 
 def app_parser() -> argparse.ArgumentParser:
@@ -30,52 +94,39 @@ def app_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """Open the window on the game and run it (exit code of the Qt event loop)."""
     args = app_parser().parse_args(argv)
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
     from rmviz.formats import load_game
-    from rmviz.games.normal_form import NormalFormGame
-    from rmviz.ui.main_window import MainWindow
-    from rmviz.ui.tree_window import TreeWindow
 
     try:
         game = load_game(args.game)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
         return 2
-    # pyqtgraph's atexit clean-up (disabled in ui.style) garbage-collects Qt items while Python
-    # finalises, which corrupted refcounts with PySide6 on Python 3.11 (bool_dealloc); the
-    # window is torn down explicitly below instead.
+    # pyqtgraph's atexit clean-up (disabled in ui.common.style) garbage-collects Qt items while
+    # Python finalises, which corrupted refcounts with PySide6 on Python 3.11 (bool_dealloc);
+    # the windows are torn down explicitly below instead.
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("rmviz")
     # a screenshot run must not touch (or delete) the person's autosaved edits
-    autosave = Path(tempfile.mkdtemp()) / "autosave.json" if args.screenshot else None
-    if isinstance(game, NormalFormGame):
-        window = MainWindow(game, autosave_path=autosave)
-        window.show()
-        if args.presentation:
-            window.toggle_presentation()
-        if args.compare:
-            window.tabs.setCurrentWidget(window.compare)
-            window.compare.toggle_run()
-        if args.screenshot is None:
-            window.offer_restore()
-    else:
-        window = TreeWindow(game)
-        window.show()
-        if args.infoset:
-            labels = list(window.solver.tree.infoset_label)
-            if args.infoset not in labels:
-                sys.stderr.write(
-                    f"rmviz: no information set {args.infoset!r}; there are {', '.join(labels[:20])}\n"
-                )
-                window.shutdown()
-                return 2
-            window.infosets.choose(labels.index(args.infoset))
-        for _ in range(args.steps):
-            window.step_recorded()
-        if args.run:
-            window.toggle_run()
+    options = (
+        {"matrix": {"autosave_path": Path(tempfile.mkdtemp()) / "autosave.json"}} if args.screenshot else {}
+    )
+    registry = WindowRegistry(options)
+    window = registry.open_game(game)
+    try:
+        window.start(
+            StartOptions(
+                compare=args.compare,
+                presentation=args.presentation,
+                restore=args.screenshot is None,
+                steps=args.steps,
+                run=args.run,
+                infoset=args.infoset,
+            )
+        )
+    except RmvizError as error:
+        sys.stderr.write(f"rmviz: {error}\n")
+        registry.shutdown()
+        return 2
     if args.screenshot is not None:
 
         def shoot() -> None:
@@ -87,7 +138,6 @@ def main(argv: list[str]) -> int:
 
         QTimer.singleShot(int(args.after * 1000), shoot)
     code = app.exec()
-    window.shutdown()
-    window.deleteLater()
+    registry.shutdown()
     app.processEvents()
     return code

@@ -118,3 +118,15 @@ def test_a_solver_holding_the_gil_steps_aside_while_the_gui_draws():
         assert generic.iteration > frozen
     finally:
         assert thread.shutdown()
+
+
+def test_after_a_pause_the_latest_snapshot_is_where_the_solver_stopped(loop):
+    """However a pause falls against the worker's publication, once the worker is idle the
+    window is shown the solver's own iteration (not a snapshot a chunk behind)."""
+    for k in range(20):
+        loop.run()
+        time.sleep(0.002 * (k % 5))
+        loop.pause()
+        assert wait_for(lambda: loop.latest()[1].iteration == loop.solver.iteration)
+        time.sleep(0.02)  # still true once the worker has settled
+        assert loop.latest()[1].iteration == loop.solver.iteration

@@ -1,36 +1,17 @@
-"""A window for tests: settings and autosave in a temporary folder, messages collected."""
+"""The app's window registry for tests: every window it opens is closed afterwards."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
 
-from rmviz.games import catalog_game
-from rmviz.ui.main_window import MainWindow
-
-
-def make_window(qtbot, tmp_path, game="battle-of-partners", autorun=False):
-    """A window with its settings and autosave in ``tmp_path`` and no modal dialogs."""
-    shown = MainWindow(
-        catalog_game(game),
-        autorun=autorun,
-        settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),
-        autosave_path=tmp_path / "autosave.json",
-    )
-    shown.errors = []
-    shown.show_error = shown.errors.append
-    shown.confirm_discard = lambda: True
-    qtbot.addWidget(shown)
-    return shown
+from rmviz.ui.app import WindowRegistry
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    shown = make_window(qtbot, tmp_path)
-    yield shown
-    shown.shutdown()
-    assert shown.thread is None
-
-
-def iteration(window):
-    return window.thread.loop.latest()[1].iteration
+def registry(qtbot):
+    opened = WindowRegistry()
+    yield opened
+    for window in list(opened.windows):
+        window.confirm_discard = lambda: True
+        window.close()
+    qtbot.waitUntil(lambda: not opened.windows, timeout=5000)  # deleted on close

@@ -6,15 +6,18 @@ import numpy as np
 
 from rmviz.games import catalog_game
 from rmviz.runner.record import record_run
+from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
-from rmviz.ui.plots import MAX_LIVE_POINTS, ConvergencePlots
+from rmviz.ui.matrix.plots import MAX_LIVE_POINTS, ConvergencePlots
+
+AVERAGE_00, EXPLOITABILITY = Column("average", player=0, action=0), Column("exploitability")
 
 
 def trace_of(iterations):
     solver = RegretMinimizer(catalog_game("rps-crash"), preset("rm"))
     trace = record_run(solver, iterations, points_per_decade=400)
-    return trace.iterations(), {name: trace.column(name) for name in trace.names}
+    return trace.iterations(), trace.table()
 
 
 def test_staggered_updates_alternate_rows_and_thin_the_points(qtbot):
@@ -24,11 +27,11 @@ def test_staggered_updates_alternate_rows_and_thin_the_points(qtbot):
     iterations, columns = trace_of(100_000)
     assert iterations.size > MAX_LIVE_POINTS
     plots.update_from(iterations, columns, stagger=True)  # the strategy row first
-    assert len(plots.curves["avg[0][0]"].xData) == MAX_LIVE_POINTS
-    assert plots.curves["avg[0][0]"].xData[-1] == 100_000  # the newest point is always drawn
-    assert plots.curves["exploitability"].xData is None
+    assert len(plots.curves[AVERAGE_00].xData) == MAX_LIVE_POINTS
+    assert plots.curves[AVERAGE_00].xData[-1] == 100_000  # the newest point is always drawn
+    assert plots.curves[EXPLOITABILITY].xData is None
     plots.update_from(iterations, columns, stagger=True)  # then the others
-    assert plots.curves["exploitability"].xData is not None
+    assert plots.curves[EXPLOITABILITY].xData is not None
 
 
 def test_exports_draw_every_point_and_axes_span_whole_decades(qtbot):
@@ -37,11 +40,11 @@ def test_exports_draw_every_point_and_axes_span_whole_decades(qtbot):
     plots.set_game(catalog_game("rps-crash"))
     iterations, columns = trace_of(20_000)
     plots.update_from(iterations, columns)
-    curve = plots.curves["exploitability"]
-    keep = columns["exploitability"] > 0
+    curve = plots.curves[EXPLOITABILITY]
+    keep = columns[EXPLOITABILITY] > 0
     np.testing.assert_array_equal(curve.xData, iterations[keep])
     plot, _ = plots.plot_items[0]
     (x0, x1), (y0, y1) = plot.vb.viewRange()
     assert x0 < 0 < 5 - 0.2 < x1 < 5 + 0.2  # log10: 1 .. 1e5 (padding 2%)
-    low = np.log10(columns["exploitability"][keep].min())
+    low = np.log10(columns[EXPLOITABILITY][keep].min())
     assert y0 <= np.floor(low) + 0.1 and y1 >= 0

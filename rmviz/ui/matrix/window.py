@@ -1,35 +1,28 @@
-"""The main window: edit a matrix game on the left, watch regret matching converge on the right.
+"""The matrix window: edit a matrix game on the left, watch regret matching converge on the right.
 
-The solver runs in a :class:`~rmviz.runner.worker.SolverThread`; a ~30 Hz timer reads the
-newest snapshot and the trace and redraws, so the event queue never floods. Any edit of the
-game, or a change in the solver panel, stops the run and starts a fresh one on the new game.
-The right side has two tabs: the run (simplex, joint distribution, convergence plots) and
-compare mode (several algorithms overlaid).
+A :class:`~rmviz.ui.common.run_window.RunWindow` of the matrix-game family: the
+:class:`~rmviz.ui.matrix.editor.MatrixEditor`, the solver panel and the run controls on the
+left; on the right the *Run* tab (:class:`~rmviz.ui.matrix.dashboard.Dashboard`: simplex,
+joint distribution, convergence plots) and compare mode. The run starts as soon as a game is
+shown; any edit of the game, or a change in the solver panel, stops it and starts a fresh one
+on the new game. Files: open (a game tree opens in a tree window, through the opener), save,
+recent files, an autosave of unsaved edits offered back after a crash, figures and run data
+exported; presentation mode for lectures.
 """
 
 from __future__ import annotations
 
-import itertools
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFileDialog,
-    QFormLayout,
-    QHBoxLayout,
     QLabel,
     QMessageBox,
-    QPushButton,
-    QSpinBox,
     QSplitter,
     QStyleFactory,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -38,25 +31,21 @@ from rmviz.document import GameDocument
 from rmviz.errors import RmvizError
 from rmviz.formats import load_game, read_game_file, write_game_file
 from rmviz.games.catalog import CATALOG, catalog_game, known_equilibrium
-from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.runner.loop import RunLoop
 from rmviz.runner.record import write_run_data
-from rmviz.runner.worker import SolverThread
-from rmviz.solvers.matrix.solver import RegretMinimizer
-from rmviz.ui.compare import CompareView
-from rmviz.ui.export import export_widget
-from rmviz.ui.figures import DEFAULT_SIZES, FIGURES, RunData, render_figure
-from rmviz.ui.joint import JointView
-from rmviz.ui.matrix_editor import MatrixEditor
-from rmviz.ui.plots import ConvergencePlots
-from rmviz.ui.run_window import RunWindow
-from rmviz.ui.simplex import SimplexView
-from rmviz.ui.solver_panel import SolverPanel
-from rmviz.ui.style import configure_pyqtgraph
-from rmviz.ui.tree_window import TreeWindow
+from rmviz.solvers.matrix.family import FAMILY
+from rmviz.solvers.matrix.solver import MatrixSnapshot
+from rmviz.solvers.protocol import Solver
+from rmviz.ui.common.export import export_widget
+from rmviz.ui.common.opener import Opener
+from rmviz.ui.common.run_window import RunWindow, StartOptions
+from rmviz.ui.matrix.dashboard import Dashboard
+from rmviz.ui.matrix.editor import MatrixEditor
+from rmviz.ui.matrix.export_dialog import ask_figure
+from rmviz.ui.matrix.figures import RunData, render_figure
 
-REDRAW_MS = 33
 AUTOSAVE_MS = 20_000
 MAX_RECENT = 8
 PRESENTATION_SCALE = 2.0
@@ -77,58 +66,42 @@ def default_autosave_path() -> Path:
     )
 
 
-class MainWindow(RunWindow):
-    """rmviz's window. ``autorun`` starts solving as soon as a game is shown; ``settings``
-    (recent files) and ``autosave_path`` default to the user's locations."""
+class MatrixWindow(RunWindow):
+    """A window on one matrix game. ``autorun`` starts solving as soon as a game is shown;
+    ``settings`` (recent files) and ``autosave_path`` default to the user's locations;
+    ``read_only`` shows the game without letting it be edited."""
+
+    redraw_ms = 33  # ~30 Hz
 
     def __init__(
         self,
         game: NormalFormGame | None = None,
+        path: Path | None = None,
+        *,
+        opener: Opener | None = None,
+        read_only: bool = False,
         autorun: bool = True,
         settings: QSettings | None = None,
         autosave_path: Path | None = None,
-        read_only: bool = False,
     ) -> None:
-        super().__init__()
-        configure_pyqtgraph()
+        super().__init__(FAMILY, opener, read_only)
         self.setWindowTitle("rmviz")
         self.setAcceptDrops(True)
         self.autorun = autorun
         self.settings = settings or QSettings("rmviz", "rmviz")
         self.autosave_path = autosave_path or default_autosave_path()
-        self.document = GameDocument(game or catalog_game("rps-crash"))
+        self.document = GameDocument(game or catalog_game("rps-crash"), path)
         self._shown_game = self.document.game
         self._shown_zero_sum = self.document.zero_sum
-        self.thread: SolverThread | None = None
-        self._seen_version = -1
         self._equilibrium = known_equilibrium(self.document.game)
         self.presentation = False
-        self.tree_windows: list[TreeWindow] = []
+        self._rows_of = -1  # the snapshot version whose other row of plots is due next tick
 
         self.editor = MatrixEditor(self.document)
         self.editor.error.connect(lambda message: self.show_error(message))
         self.model = self.editor.model
         self.editor.set_read_only(read_only)
-        self.read_only = read_only
         self.document.subscribe(self._document_changed)  # after the editor's model
-        self.panel = SolverPanel()
-        self.panel.changed.connect(self.restart)
-        self.panel.speed_changed.connect(self._apply_speed)
-
-        self.run_button = QPushButton("Run")
-        self.run_button.clicked.connect(self.toggle_run)
-        step_one = QPushButton("Step 1")
-        step_one.clicked.connect(lambda: self.step(1))
-        self.step_count = QSpinBox()
-        self.step_count.setRange(1, 10_000_000)
-        self.step_count.setValue(100)
-        step_n = QPushButton("Step N")
-        step_n.clicked.connect(lambda: self.step(self.step_count.value()))
-        reset = QPushButton("Reset")
-        reset.clicked.connect(self.restart)
-        controls = QHBoxLayout()
-        for widget in (self.run_button, step_one, step_n, self.step_count, reset):
-            controls.addWidget(widget)
 
         left = self.left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -137,33 +110,16 @@ class MainWindow(RunWindow):
         left_layout.addWidget(self.game_label)
         left_layout.addWidget(self.editor, stretch=1)
         left_layout.addWidget(self.panel)
-        left_layout.addLayout(controls)
+        left_layout.addWidget(self.controls)
 
-        self.simplex = SimplexView()
-        self.joint = JointView()
-        self.faces = QWidget()
-        self.faces.setLayout(QHBoxLayout())
-        self.faces.layout().setContentsMargins(0, 0, 0, 0)
-        top = QSplitter()
-        simplex_box = QWidget()
-        simplex_layout = QVBoxLayout(simplex_box)
-        simplex_layout.setContentsMargins(0, 0, 0, 0)
-        simplex_layout.addWidget(self.faces)
-        simplex_layout.addWidget(self.simplex, stretch=1)
-        top.addWidget(simplex_box)
-        top.addWidget(self.joint)
-        top.setSizes([640, 300])
-        self.plots = ConvergencePlots()
-        self.dashboard = QSplitter(Qt.Orientation.Vertical)
-        self.dashboard.addWidget(top)
-        self.dashboard.addWidget(self.plots)
-        self.dashboard.setSizes([320, 480])
-        self.compare = CompareView()
-        self.compare.error.connect(lambda message: self.show_error(message))
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.dashboard, "Run")
-        self.tabs.addTab(self.compare, "Compare algorithms")
-        self.tabs.currentChanged.connect(self._tab_changed)
+        self.dashboard = Dashboard()
+        self.dashboard.face_changed.connect(self._face_changed)
+        self.simplex, self.joint, self.plots = (
+            self.dashboard.simplex,
+            self.dashboard.joint,
+            self.dashboard.plots,
+        )
+        self._add_tabs(self.dashboard, "Run")
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(self.tabs)
@@ -176,16 +132,19 @@ class MainWindow(RunWindow):
         self.statusBar().addWidget(self.iteration_label)
         self.statusBar().addPermanentWidget(self.rate_label)
         self._menus()
-        self.timer = QTimer(self)
-        self.timer.timeout.connect(self._tick)
-        self.timer.start(REDRAW_MS)
-        self._tick_started = 0.0
-        self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
+        self.timer.start(self.redraw_ms)
         self.autosave_timer = QTimer(self)
         self.autosave_timer.timeout.connect(self.autosave)
         self.autosave_timer.start(AUTOSAVE_MS)
         self._game_changed(restart=True)
         self.resize(1360, 860)
+
+    def start(self, options: StartOptions) -> None:
+        if options.presentation:
+            self.toggle_presentation()
+        super().start(options)
+        if options.restore:
+            self.offer_restore()
 
     # -- menus -----------------------------------------------------------------------------
     def _menus(self) -> None:
@@ -210,15 +169,15 @@ class MainWindow(RunWindow):
         self._action(edit, "Rename Player...", self.editor.ask_rename_player)
         games = self.menuBar().addMenu("&Game")
         for game_id, entry in CATALOG.items():
-            if not entry.is_tree:
+            if entry.kind == self.family.name:
                 self._action(games, entry.build().title, lambda _=False, g=game_id: self.load_catalog(g))
-        trees = games.addMenu("Game trees (CFR, in a tree window)")
-        for tree_id, entry in CATALOG.items():
-            if entry.is_tree:
+        others = games.addMenu("Game trees (CFR, in a tree window)")
+        for game_id, entry in CATALOG.items():
+            if entry.kind != self.family.name:
                 self._action(
-                    trees,
-                    f"{tree_id}: {entry.description}",
-                    lambda _=False, t=tree_id: self.open_tree(load_game(t)),
+                    others,
+                    f"{game_id}: {entry.description}",
+                    lambda _=False, g=game_id: self.open_elsewhere(load_game(g)),
                 )
         random_menu = games.addMenu("Random (seed from the solver panel)")
         for kind in ("zero-sum", "general-sum", "cooperative"):
@@ -237,102 +196,42 @@ class MainWindow(RunWindow):
         self.presentation_action.setCheckable(True)
 
     # -- the run ---------------------------------------------------------------------------
-    def restart(self) -> None:
-        """Stop any run and start a fresh solver on the current game and settings."""
-        self._stop_thread()
-        try:
-            solver = RegretMinimizer(self.document.game, self.panel.config())
-        except RmvizError as error:
-            self.show_error(str(error))
-            return
-        self.thread = SolverThread(solver, points_per_decade=self.panel.points_per_decade())
-        self.thread.loop.set_speed(self.panel.speed_limit())
-        self.thread.start()
-        self._seen_version = -1
+    def run_started(self, solver: Solver) -> None:
         if self.autorun and self.tabs.currentWidget() is self.dashboard:
             self.thread.loop.run()
-        self._update_buttons()
-        self.compare.set_game(self.document.game, self.panel.config())
 
-    def toggle_run(self) -> None:
-        if self.tabs.currentWidget() is self.compare:
-            self.compare.toggle_run()
-            return
-        if self.thread is None:
-            return
-        loop = self.thread.loop
-        loop.pause() if loop.running else loop.run()
-        self._update_buttons()
-
-    def step(self, iterations: int) -> None:
-        if self.thread is not None:
-            self.thread.loop.step(iterations)
-            self._update_buttons()
-
-    def _apply_speed(self) -> None:
-        if self.thread is not None:
-            self.thread.loop.set_speed(self.panel.speed_limit())
-
-    def _tick(self) -> None:
-        """The redraw timer's slot. Redrawing and the repaint it causes take the GUI thread
-        for a while (C, smoothed over recent ticks); the timer then waits at least 1.5 C, so
-        the event loop stays free most of the time however slow painting is here."""
-        self._tick_started = time.perf_counter()
-        for loop in self._loops():
-            loop.gui_drawing(True)
-        self.redraw()
-        # a 1 ms timer fires after the posted (low-priority) repaint the redraw queued;
-        # a 0 ms one would be a posted call and run before it
-        QTimer.singleShot(1, self._pace)
-
-    def _pace(self) -> None:
-        for loop in self._loops():
-            loop.gui_drawing(False)
-        cost_ms = (time.perf_counter() - self._tick_started) * 1000
-        self._redraw_ms = 0.7 * self._redraw_ms + 0.3 * cost_ms
-        self.timer.setInterval(max(REDRAW_MS, min(500, round(1.5 * self._redraw_ms))))
-
-    def _loops(self) -> list:
-        """The run loops drawn now (the single run's, or compare mode's)."""
-        if self.tabs.currentWidget() is self.compare:
-            return [thread.loop for thread in self.compare.threads.values()]
-        return [self.thread.loop] if self.thread is not None else []
-
-    def redraw(self) -> None:
-        """Draw the newest snapshot and the trace."""
-        if self.tabs.currentWidget() is self.compare:
-            self.compare.redraw()
-            self.iteration_label.setText(self.compare.summary())
-            self.rate_label.setText("comparing" if self.compare.running else "paused")
-            return
-        if self.thread is None:
-            return
-        self._report_run_error()
-        loop = self.thread.loop
-        version, snapshot = loop.latest()
-        self._update_buttons()
-        if version == self._seen_version:
-            return
-        self._seen_version = version
-        names = tuple(dict.fromkeys(self.plots.column_names() + self.simplex.column_names()))
-        iterations, columns = loop.trace_columns(names)
-        self.plots.update_from(iterations, columns, stagger=True)
-        self.simplex.update_from(columns)
-        self.joint.update_from(snapshot.joint)
+    def draw(self, loop: RunLoop, snapshot: MatrixSnapshot, force: bool) -> None:
+        """The dashboard from the newest snapshot (the joint) and the trace. Each tick draws
+        one row of plots: when the run stops, the next tick draws the other row from the same
+        snapshot, so nothing is left a publication behind."""
+        iterations, columns = loop.trace_columns(self.dashboard.columns())
+        if (
+            self.dashboard.update_from(iterations, columns, snapshot.joint)
+            and self._rows_of != self._seen_version
+        ):
+            self._rows_of, self._seen_version = self._seen_version, -1  # the other row next tick
         self.iteration_label.setText(f"iteration {snapshot.iteration:,}")
         self.rate_label.setText(f"{loop.iterations_per_second:,.0f} it/s" if loop.running else "paused")
+
+    def show_compare_status(self) -> None:
+        self.iteration_label.setText(self.compare.summary())
+        self.rate_label.setText("comparing" if self.compare.running else "paused")
+
+    def _face_changed(self) -> None:
+        self._seen_version = -1  # redraw on the next tick
 
     def run_data(self) -> RunData:
         """The run as it stands: the whole trace and the newest joint distribution."""
         assert self.thread is not None
         loop = self.thread.loop
-        iterations, columns = loop.trace_columns(loop.trace.names)
+        iterations, columns = loop.trace_columns(loop.solver.columns)  # the schema: fixed
+        snapshot: MatrixSnapshot = loop.latest()[1]
         return RunData(
             self.document.game,
             self._equilibrium,
             iterations,
             columns,
-            loop.latest()[1].joint,
+            snapshot.joint,
             dict(self.simplex.faces),
         )
 
@@ -357,33 +256,8 @@ class MainWindow(RunWindow):
         self.redo_action.setEnabled(self.document.can_redo())
         self.setWindowTitle(f"rmviz - {game.title}{' *' if self.document.modified else ''}")
         if restart:
-            self.plots.set_game(game)
-            self.simplex.set_game(game, self._equilibrium)
-            self.joint.set_game(game)
-            self._face_selectors()
+            self.dashboard.set_game(game, self._equilibrium)
             self.restart()
-
-    def _face_selectors(self) -> None:
-        """For players with more than 3 actions, choose the face of the simplex drawn."""
-        layout = self.faces.layout()
-        while layout.count():
-            layout.takeAt(0).widget().deleteLater()
-        game = self.document.game
-        for player in range(min(game.n_players, 3)):
-            actions = game.action_names[player]
-            if len(actions) <= 3:
-                continue
-            combo = QComboBox()
-            faces = list(itertools.combinations(range(min(len(actions), 10)), 3))
-            for face in faces:
-                combo.addItem(f"{game.player_names[player]}: {', '.join(actions[a] for a in face)}", face)
-            combo.currentIndexChanged.connect(lambda k, p=player, f=faces: k >= 0 and self._set_face(p, f[k]))
-            layout.addWidget(combo)
-        self.faces.setVisible(layout.count() > 0)
-
-    def _set_face(self, player: int, face: tuple[int, int, int]) -> None:
-        self.simplex.set_face(player, tuple(face))
-        self._seen_version = -1  # redraw on the next tick
 
     def set_game(self, game: NormalFormGame, description: str, path: Path | None = None) -> None:
         """Show ``game`` (undoable); the run restarts on it."""
@@ -399,30 +273,22 @@ class MainWindow(RunWindow):
 
     # -- files -----------------------------------------------------------------------------
     def open_file(self, path: str | Path) -> bool:
-        """Open a game file; a bad file shows a message and keeps the current game."""
+        """Open a game file; a game tree opens in a tree window (the matrix stays), a bad
+        file shows a message and keeps the current game."""
         try:
             game = read_game_file(path)
         except RmvizError as error:
             self.show_error(str(error))
             return False
-        if not isinstance(game, NormalFormGame):
-            self.open_tree(game, Path(path))
-            self._remember(Path(path))
-            return True
+        if not self.shows(game):
+            opened = self.open_elsewhere(game, Path(path)) is not None
+            if opened:
+                self._remember(Path(path))
+            return opened
         self.set_game(game, f"Open {Path(path).name}", Path(path))
         self.document.mark_saved(Path(path))
         self._remember(Path(path))
         return True
-
-    def open_tree(self, game: ExtensiveFormGame, path: Path | None = None) -> TreeWindow:
-        """Show a game tree in a tree window of its own (CFR, step by step)."""
-        window = TreeWindow(game, path)
-        self.tree_windows.append(window)
-        window.destroyed.connect(
-            lambda _=None, w=window: w in self.tree_windows and self.tree_windows.remove(w)
-        )
-        window.show()
-        return window
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open game", "", FILE_FILTER)
@@ -481,7 +347,7 @@ class MainWindow(RunWindow):
         except RmvizError:
             self.autosave_path.unlink(missing_ok=True)
             return False
-        if not isinstance(game, NormalFormGame) or not self.confirm_restore(game.title):
+        if not self.shows(game) or not self.confirm_restore(game.title):
             self.autosave_path.unlink(missing_ok=True)
             return False
         self.set_game(game, "Restore autosave")
@@ -491,7 +357,7 @@ class MainWindow(RunWindow):
     def export_figure(
         self, path: str | Path, figure: str = "dashboard", size: tuple[int, int] | None = None, dpi: int = 96
     ) -> bool:
-        """Write one figure of this run (see :data:`~rmviz.ui.figures.FIGURES`, or
+        """Write one figure of this run (see :data:`~rmviz.runner.record.FIGURES`, or
         ``"compare"``) as PNG, SVG or PDF; False (and a message) when it cannot."""
         try:
             if figure == "compare":
@@ -511,45 +377,16 @@ class MainWindow(RunWindow):
             return False
         data = self.run_data()
         try:
-            write_run_data(path, data.game, self.thread.loop.solver.config, data.iterations, data.columns)
+            write_run_data(path, self.thread.loop.solver, data.iterations, data.columns)
         except RmvizError as error:
             self.show_error(str(error))
             return False
         return True
 
     def export_figure_dialog(self) -> None:
-        dialog = QDialog(self)
-        dialog.setWindowTitle("Export figure")
-        form = QFormLayout(dialog)
-        figure = QComboBox()
-        figure.addItems([*FIGURES[::-1], "compare"])
-        width, height, dpi = QSpinBox(), QSpinBox(), QSpinBox()
-        for box, value in ((width, 1600), (height, 1000), (dpi, 96)):
-            box.setRange(10 if box is dpi else 100, 2400 if box is dpi else 8000)
-            box.setValue(value)
-        figure.currentTextChanged.connect(
-            lambda name: [
-                b.setValue(v)
-                for b, v in zip((width, height), DEFAULT_SIZES.get(name, (900, 600)), strict=True)
-            ]
-        )
-        form.addRow("Figure", figure)
-        form.addRow("Width (px)", width)
-        form.addRow("Height (px)", height)
-        form.addRow("DPI (PNG)", dpi)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(dialog.accept)
-        buttons.rejected.connect(dialog.reject)
-        form.addRow(buttons)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export figure", f"{figure.currentText()}.png", "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"
-        )
-        if path:
-            self.export_figure(path, figure.currentText(), (width.value(), height.value()), dpi.value())
+        chosen = ask_figure(self)
+        if chosen is not None:
+            self.export_figure(*chosen)
 
     def export_data_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
@@ -578,8 +415,8 @@ class MainWindow(RunWindow):
             self.showNormal()
         self.left.setVisible(not self.presentation)
         scale = PRESENTATION_SCALE if self.presentation else 1.0
-        for view in (self.plots, self.simplex, self.joint, self.compare):
-            view.set_scale(scale)
+        self.dashboard.set_scale(scale)
+        self.compare.set_scale(scale)
         self._seen_version = -1  # redraw into the rebuilt plots
 
     # -- people ----------------------------------------------------------------------------
@@ -602,19 +439,10 @@ class MainWindow(RunWindow):
         if urls:
             self.open_file(urls[0].toLocalFile())
 
-    def closeEvent(self, event: object) -> None:
-        if self.document.modified and not self.read_only and not self.confirm_discard():
-            event.ignore()  # type: ignore[attr-defined]
-            return
+    def closing(self) -> None:
         self.autosave_path.unlink(missing_ok=True)  # closed on purpose: nothing to restore
-        self.shutdown()
-        event.accept()  # type: ignore[attr-defined]
 
     def shutdown(self) -> None:
         """Stop the timers and the solver threads (idempotent)."""
-        self.timer.stop()
         self.autosave_timer.stop()
-        self.compare.stop()
-        self._stop_thread()
-        for window in self.tree_windows:
-            window.shutdown()
+        super().shutdown()

@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QFont
 
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.ui.style import style_plot
+from rmviz.ui.common.style import style_plot
 
 MAX_LABELLED = 8  # cells show their probability up to 8 x 8
 

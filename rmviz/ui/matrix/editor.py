@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from rmviz.document import GameDocument
 from rmviz.errors import RmvizError
-from rmviz.ui.matrix_model import PayoffTableModel
+from rmviz.ui.matrix.payoff_model import PayoffTableModel
 
 
 class MatrixEditor(QWidget):

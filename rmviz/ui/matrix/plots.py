@@ -1,6 +1,7 @@
-"""Live convergence plots (pyqtgraph) drawn from the run's trace.
+"""Live convergence plots (pyqtgraph) drawn from the run's trace, by trace column
+(:class:`~rmviz.solvers.columns.Column`):
 
-* average strategy (solid) and current strategy (dashed) per action, one plot per player;
+* average strategy (solid) and current strategy (faint) per action, one plot per player;
 * distances to equilibrium on log-log axes: exploitability (NashConv / n), CCE gap, CE gap
   and the regret bound 2 max R / T, with an O(1/sqrt(T)) reference line;
 * average regret per action of the first two players;
@@ -10,13 +11,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 import pyqtgraph as pg
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import PANELS
-from rmviz.ui.style import METRIC_COLOURS, action_pen, style_plot
+from rmviz.solvers.columns import Column
+from rmviz.ui.common.style import METRIC_COLOURS, action_pen, style_plot
 
 GAP_LABELS = {  # short: the legend sits in three columns under the plot
     "exploitability": "exploitability",
@@ -24,12 +27,15 @@ GAP_LABELS = {  # short: the legend sits in three columns under the plot
     "ce_gap": "CE gap",
     "eps_bound": "2 max R/T",
 }
+GAPS = {Column(metric) for metric in GAP_LABELS}  # drawn on log axes: positive values only
+STRATEGIES = ("average", "current")
 MAX_STRATEGY_PLOTS = 3
 MAX_LIVE_POINTS = 500  # points drawn per live curve (exports draw every point)
 
 
 class ConvergencePlots(pg.GraphicsLayoutWidget):
-    """The plots of one run; call :meth:`set_game` then :meth:`update_from` with trace columns.
+    """The plots of one run; call :meth:`set_game` then :meth:`update_from` with the trace's
+    :meth:`columns` (a mapping from :class:`Column` to values).
 
     ``panels`` chooses which plots are shown (all of :data:`PANELS` in the app; one when a
     figure is exported); ``scale`` multiplies line widths and fonts (presentation mode).
@@ -40,7 +46,8 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
         self.panels = panels
         self.scale = scale
         self.game: NormalFormGame | None = None
-        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.curves: dict[Column, pg.PlotDataItem] = {}
+        self.reference: pg.PlotDataItem | None = None  # 1/sqrt(T), anchored at the first gap
         self._row = 1  # the plot row the next staggered update draws: 0 strategies, 1 the rest
 
     def set_scale(self, scale: float) -> None:
@@ -68,6 +75,7 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
         """Rebuild the plots for ``game``'s players and actions."""
         self.clear()
         self.curves = {}
+        self.reference = None
         self.plot_items: list[tuple[pg.PlotItem, bool]] = []
         self._decades: dict[int, tuple[int, ...] | None] = {}
         self.game = game
@@ -79,9 +87,10 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
                 plot.setYRange(0, 1)
                 legend = plot.addLegend(offset=(-5, 5))
                 for a, action in enumerate(game.action_names[i][:10]):
-                    self.curves[f"avg[{i}][{a}]"] = plot.plot(pen=action_pen(a, 2 * k), name=action)
+                    average, current = (Column(q, player=i, action=a) for q in STRATEGIES)
+                    self.curves[average] = plot.plot(pen=action_pen(a, 2 * k), name=action)
                     # faint and jumpy: drawn without antialiasing, which halves its cost
-                    self.curves[f"cur[{i}][{a}]"] = plot.plot(pen=action_pen(a, k, alpha=45), antialias=False)
+                    self.curves[current] = plot.plot(pen=action_pen(a, k, alpha=45), antialias=False)
                 legend.setLabelTextSize(f"{8 * k:.0f}pt")
             row = 1
         col = 0
@@ -96,69 +105,69 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
                     pg.QtCore.Qt.PenStyle.DashLine if name == "cce_gap" else pg.QtCore.Qt.PenStyle.SolidLine
                 )
                 pen = pg.mkPen(METRIC_COLOURS[name], width=2 * k, style=style)
-                self.curves[name] = gaps.plot(pen=pen)
-                legend.addItem(self.curves[name], label)
-            self.curves["reference"] = gaps.plot(
-                pen=pg.mkPen("#999999", width=k, style=pg.QtCore.Qt.PenStyle.DotLine)
-            )
-            legend.addItem(self.curves["reference"], "1/sqrt(T)")
+                curve = self.curves[Column(name)] = gaps.plot(pen=pen)
+                legend.addItem(curve, label)
+            self.reference = gaps.plot(pen=pg.mkPen("#999999", width=k, style=pg.QtCore.Qt.PenStyle.DotLine))
+            legend.addItem(self.reference, "1/sqrt(T)")
             col += 1
         if "regrets" in self.panels:
             regrets = self._plot(row, col, "average regret per action")
             for i in range(min(game.n_players, 2)):
                 for a in range(min(game.num_actions[i], 10)):
-                    self.curves[f"reg[{i}][{a}]"] = regrets.plot(pen=action_pen(a, 1.5 * k, dashed=i == 1))
+                    pen = action_pen(a, 1.5 * k, dashed=i == 1)
+                    self.curves[Column("regret", player=i, action=a)] = regrets.plot(pen=pen)
             col += 1
         if "welfare" in self.panels:
             welfare = self._plot(row, col, "social welfare")
-            self.curves["welfare"] = welfare.plot(pen=pg.mkPen("#8c564b", width=2 * k))
+            self.curves[Column("welfare")] = welfare.plot(pen=pg.mkPen("#8c564b", width=2 * k))
 
-    def column_names(self) -> tuple[str, ...]:
+    def columns(self) -> tuple[Column, ...]:
         """The trace columns these plots read."""
-        return tuple(name for name in self.curves if name != "reference")
+        return tuple(self.curves)
 
     def update_from(
-        self, iterations: np.ndarray, columns: dict[str, np.ndarray], stagger: bool = False
-    ) -> None:
+        self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray], stagger: bool = False
+    ) -> bool:
         """Redraw the curves from the trace. With ``stagger`` (the live window), each call
         redraws one row of plots in turn, so one repaint never holds the event loop for the
-        whole dashboard (docs/performance.md, GUI responsiveness)."""
+        whole dashboard (docs/performance.md, GUI responsiveness); True when this call drew
+        one row only."""
         if iterations.size == 0:
-            for curve in self.curves.values():
+            for curve in (*self.curves.values(), *([self.reference] if self.reference else [])):
                 curve.setData([], [])
-            return
+            return False
         drawn: slice | np.ndarray = slice(None)
         if stagger and iterations.size > MAX_LIVE_POINTS:  # about one point per pixel, newest kept
             drawn = np.linspace(0, iterations.size - 1, MAX_LIVE_POINTS).round().astype(int)
         x = iterations[drawn].astype(np.float64)
-        strategies = {name for name in self.curves if name.startswith(("avg[", "cur["))}
+        strategies = {column for column in self.curves if column.quantity in STRATEGIES}
         staggered = stagger and bool(strategies) and len(self.curves) > len(strategies)
         if staggered:
             self._row = 1 - self._row
-        for name, curve in self.curves.items():
-            if name == "reference" or name not in columns:
+        for column, curve in self.curves.items():
+            if column not in columns:
                 continue
-            if staggered and (name in strategies) != (self._row == 0):
+            if staggered and (column in strategies) != (self._row == 0):
                 continue
-            y = columns[name][drawn]
-            if name in GAP_LABELS:  # log axes: only positive, finite values
+            y = columns[column][drawn]
+            if column in GAPS:  # log axes: only positive, finite values
                 keep = np.isfinite(y) & (y > 0)
                 curve.setData(x[keep], y[keep])
             else:
                 curve.setData(x, y)
-        gap = columns.get("exploitability")
+        gap = columns.get(Column("exploitability"))
         gap = None if gap is None else gap[drawn]
         self._fit_decades(x, columns)
         if staggered and self._row == 0:
-            return
-        if gap is not None and gap.size and np.isfinite(gap[0]) and gap[0] > 0:
-            curve = self.curves["reference"]
-            curve.setData(x, gap[0] / np.sqrt(x))  # anchored at the first point
+            return True
+        if self.reference is not None and gap is not None and gap.size and np.isfinite(gap[0]) and gap[0] > 0:
+            self.reference.setData(x, gap[0] / np.sqrt(x))  # anchored at the first point
+        return staggered
 
-    def _fit_decades(self, x: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+    def _fit_decades(self, x: np.ndarray, columns: Mapping[Column, np.ndarray]) -> None:
         """Set x (and log-y) ranges to whole decades around the data, when they change."""
         x_decades = (0, max(1, math.ceil(math.log10(max(float(x[-1]), 1.0)) - 1e-9)))
-        gaps = [columns[name] for name in GAP_LABELS if name in columns]
+        gaps = [columns[column] for column in GAPS if column in columns]
         values = np.concatenate(gaps) if gaps else np.empty(0)
         values = values[np.isfinite(values) & (values > 0)]
         y_decades = (

@@ -9,18 +9,22 @@
   with :meth:`SimplexView.set_face` (the first three by default), the strategy restricted
   to it and renormalised (the panel title says which).
 
-``scale`` multiplies line widths, markers and fonts (presentation mode).
+The paths are drawn from the trace's per-action columns (``Column("average", player=i,
+action=a)`` and ``"current"``, :meth:`SimplexView.columns`). ``scale`` multiplies line
+widths, markers and fonts (presentation mode).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 import pyqtgraph as pg
 
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.ui.style import player_colour, style_plot
+from rmviz.solvers.columns import Column
+from rmviz.ui.common.style import player_colour, style_plot
 
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
 CURRENT_TRAIL = 60  # recent points of the current strategy (it jumps; a long trail is noise)
@@ -202,18 +206,23 @@ class SimplexView(pg.GraphicsLayoutWidget):
             return np.column_stack([p[:, 0], np.zeros(len(p))])
         return to_triangle(p)
 
-    def update_from(self, columns: dict[str, np.ndarray]) -> None:
+    def update_from(self, columns: Mapping[Column, np.ndarray]) -> None:
+        """Redraw the paths from the trace's columns (those of :meth:`columns`)."""
         if self.game is None:
             return
         for kind, player, current, average in self.paths:
             if kind == "square":
-                for curve, prefix, keep in ((current, "cur", CURRENT_TRAIL), (average, "avg", None)):
-                    x, y = columns.get(f"{prefix}[0][0]"), columns.get(f"{prefix}[1][0]")
+                for curve, quantity, keep in (
+                    (current, "current", CURRENT_TRAIL),
+                    (average, "average", None),
+                ):
+                    x = columns.get(Column(quantity, player=0, action=0))
+                    y = columns.get(Column(quantity, player=1, action=0))
                     if x is not None and y is not None:
                         curve.setData(x[-keep:] if keep else x, y[-keep:] if keep else y)
                 continue
-            for curve, prefix, keep in ((current, "cur", CURRENT_TRAIL), (average, "avg", None)):
-                parts = [columns.get(f"{prefix}[{player}][{a}]") for a in self.face(player)]
+            for curve, quantity, keep in ((current, "current", CURRENT_TRAIL), (average, "average", None)):
+                parts = [columns.get(Column(quantity, player=player, action=a)) for a in self.face(player)]
                 if any(part is None for part in parts):
                     continue
                 points = self._project(kind, np.column_stack(parts))
@@ -221,11 +230,13 @@ class SimplexView(pg.GraphicsLayoutWidget):
                     points = points[-keep:]
                 curve.setData(points[:, 0], points[:, 1])
 
-    def column_names(self) -> tuple[str, ...]:
+    def columns(self) -> tuple[Column, ...]:
+        """The trace columns the paths are drawn from."""
         if self.game is None:
             return ()
-        names = []
-        for i in range(min(self.game.n_players, 3)):
-            for a in self.face(i):
-                names += [f"avg[{i}][{a}]", f"cur[{i}][{a}]"]
-        return tuple(names)
+        return tuple(
+            Column(quantity, player=i, action=a)
+            for i in range(min(self.game.n_players, 3))
+            for a in self.face(i)
+            for quantity in ("average", "current")
+        )

@@ -1,11 +1,13 @@
-"""Information sets: a list to find them, and what one CFR iteration did at the chosen one.
+"""Information sets: a list to find them, what one CFR iteration did at the chosen one, and
+the average strategy of every one.
 
 The list filters by player and searches by label. The table shows, per move of the chosen
 information set J, the cumulative regret before the iteration R^{T-1}(J, m), the
 counterfactual value v(J, m), the instantaneous regret r^T(J, m), the cumulative regret after
 R^T(J, m), the strategy before (the one played at T) and after (regret matching on R^T), and
-the average strategy. The explanation writes the CFR lecture's formulas (shared/seeds,
-Zinkevich et al. 2007) with this iteration's numbers:
+the average strategy; without a recorded iteration, the newest snapshot's cumulative regret,
+current and average strategy. The explanation writes the formulas of CFR (Zinkevich et al.
+2007, as a CFR lecture writes them) with this iteration's numbers:
 
     P(J | pi_-i) = sum_{h in J} P(h | pi_-i)
     v(J, m)      = sum_{h in J} P(h | pi_-i) U_i(pi | h m)
@@ -36,7 +38,8 @@ from PySide6.QtWidgets import (
 
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.ui.tree_view import history
+from rmviz.solvers.tree.solver import IterationRecord, TreeSnapshot
+from rmviz.ui.tree.view import history
 
 COLUMNS = ("R before", "v(J,m)", "r (instant)", "R after", "strategy at T", "strategy at T+1", "average")
 
@@ -124,10 +127,15 @@ class InfosetDetail(QWidget):
         layout.addWidget(self.explain, stretch=3)
 
     def display(
-        self, game: ExtensiveFormGame, tree: CompiledTree, infoset: int, state: dict, record: object | None
+        self,
+        game: ExtensiveFormGame,
+        tree: CompiledTree,
+        infoset: int,
+        snapshot: TreeSnapshot,
+        record: IterationRecord | None,
     ) -> None:
-        """``state`` has the solver's ``strategy``, ``regret`` and ``average`` per slot now;
-        ``record`` is the last recorded iteration (None: only the state is shown)."""
+        """Show ``infoset``: ``snapshot`` is the newest state (strategies and regrets per
+        slot); ``record`` the last recorded iteration (None: only the snapshot is shown)."""
         first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
         slots = range(first, first + size)
         numbers = explained(game, tree, infoset, record) if record is not None else None
@@ -142,17 +150,17 @@ class InfosetDetail(QWidget):
                     record.cumulative_regret_after[s],
                     record.strategy_before[s],
                     record.strategy_after[s],
-                    state["average"][s],
+                    snapshot.average_strategy[s],
                 )
             else:
                 values = (
                     np.nan,
                     np.nan,
                     np.nan,
-                    state["regret"][s],
+                    snapshot.cumulative_regret[s],
                     np.nan,
-                    state["strategy"][s],
-                    state["average"][s],
+                    snapshot.current_strategy[s],
+                    snapshot.average_strategy[s],
                 )
             for column, value in enumerate(values):
                 item = QTableWidgetItem("" if np.isnan(value) else f"{value:.4g}")
@@ -186,7 +194,7 @@ class StrategyTable(QTableWidget):
                     item.setText(text)
 
 
-def explained(game: ExtensiveFormGame, tree: CompiledTree, infoset: int, record: object) -> dict:
+def explained(game: ExtensiveFormGame, tree: CompiledTree, infoset: int, record: IterationRecord) -> dict:
     """The lecture's quantities at ``infoset`` in ``record``'s traversal of its player:
     the histories with their reach P(h | pi_-i) and child values, P(J | pi_-i), v(J, m),
     U(pi | J), U(<pi>_m | J) and r^T(J, m)."""
@@ -220,7 +228,11 @@ def _number(x: float) -> str:
 
 
 def explanation_html(
-    game: ExtensiveFormGame, tree: CompiledTree, infoset: int, record: object | None, numbers: dict | None
+    game: ExtensiveFormGame,
+    tree: CompiledTree,
+    infoset: int,
+    record: IterationRecord | None,
+    numbers: dict | None,
 ) -> str:
     player = int(tree.infoset_player[infoset])
     label = html.escape(tree.infoset_label[infoset])

@@ -1,11 +1,12 @@
-"""Figures for slides: any widget (a plot, the whole dashboard) as PNG, SVG or PDF.
+"""Figures for slides: any widget (a plot, the whole dashboard: :func:`export_widget`) or a
+whole graphics scene (the game tree: :func:`export_scene`) as PNG, SVG or PDF.
 
-The graphics scenes of the widget's plots paint themselves onto the chosen device, so SVG
-and PDF get vector paths and text (pyqtgraph items paint with ``QPainter``), and the output
-always has a white background whatever the screen's theme. This replaces pyqtgraph's own exporters:
-its SVG exporter walks the scene itself and broke with PySide6 6.12 (the issue's note).
-PNG takes a size in pixels and a DPI: the widget is laid out at ``size`` and drawn scaled by
-``dpi / 96``, with the DPI written into the file.
+The graphics scenes paint themselves onto the chosen device, so SVG and PDF get vector
+paths and text (pyqtgraph items paint with ``QPainter``), and the output always has a white
+background whatever the screen's theme. This replaces pyqtgraph's own exporters: its SVG
+exporter walks the scene itself and broke with PySide6 6.12. PNG takes a size in pixels and
+a DPI: the widget is laid out at ``size`` and drawn scaled by ``dpi / 96``, with the DPI
+written into the file.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Colours and pens shared by every view, so a player or an action looks the same everywhere."""
+"""Colours, pens and plot styling shared by every view, so a player, an action or a metric
+looks the same in both windows and in exported figures."""
 
 from __future__ import annotations
 

@@ -1,17 +1,19 @@
-"""Compare mode: several algorithms on the same game at once, their curves overlaid.
+"""Compare mode: several algorithms of one game family on the same game at once, their
+curves overlaid.
 
 Each checked preset gets its own solver and worker thread (the numba kernels release the
-GIL, so they run side by side); the plots put every algorithm's exploitability, CCE gap and
-CE gap on shared log-log axes, one colour per algorithm, against iterations (not time), so
-the comparison is per iteration whatever each one costs. Play mode, update schedule and
-seed come from the solver panel (greedy weights always update simultaneously). The tree
-window passes the CFR presets, a CFR solver builder and exploitability alone (trees have no
-CE gaps).
+GIL, so they run side by side); the plots put every algorithm's gaps on shared log-log axes,
+one colour per algorithm, against iterations (not time), so the comparison is per iteration
+whatever each one costs. What is compared comes from the
+:class:`~rmviz.solvers.family.Family`: its presets (``compare_default`` checked at first),
+the metrics it plots (``compared``: exploitability, CCE gap and CE gap for matrix games,
+exploitability for trees) and how each solver is built from the panel's configuration
+(``compare_solver``: the choices it carries, such as play mode, schedule and seed; a preset
+that needs its own update schedule keeps it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,22 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.errors import RmvizError
-from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.worker import SolverThread
-from rmviz.solvers.matrix.config import PRESETS, MatrixConfig, preset
-from rmviz.solvers.matrix.solver import RegretMinimizer
-from rmviz.ui.style import PLAYER_COLOURS, style_plot
-
-COMPARED_METRICS = {"exploitability": "exploitability (NashConv/n)", "cce_gap": "CCE gap", "ce_gap": "CE gap"}
-DEFAULT_CHECKED = ("rm", "rm+", "predictive-rm+", "greedy-rm")
-
-
-def matrix_solver(game: NormalFormGame, name: str, base: MatrixConfig) -> RegretMinimizer:
-    """Preset ``name`` with the panel's play mode, schedule, seed and device (greedy weights
-    update simultaneously whatever the panel says)."""
-    updates = "simultaneous" if PRESETS[name][1].get("weighting") == "greedy" else base.updates
-    config = preset(name, play=base.play, updates=updates, seed=base.seed, device=base.device)
-    return RegretMinimizer(game, config)
+from rmviz.solvers.columns import Column
+from rmviz.solvers.family import Family
+from rmviz.ui.common.style import PLAYER_COLOURS, style_plot
 
 
 class CompareView(QWidget):
@@ -51,29 +41,22 @@ class CompareView(QWidget):
 
     error = Signal(str)
 
-    def __init__(
-        self,
-        parent: QWidget | None = None,
-        presets: dict[str, tuple[str, dict[str, Any]]] = PRESETS,
-        build: Callable[[Any, str, Any], Any] = matrix_solver,
-        metrics: dict[str, str] = COMPARED_METRICS,
-        checked: tuple[str, ...] = DEFAULT_CHECKED,
-    ) -> None:
-        """``build(game, preset name, the panel's config)`` makes each solver; ``metrics`` are
-        the trace columns plotted (game trees: exploitability only)."""
+    def __init__(self, family: Family, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.build, self.metrics = build, metrics
+        self.family = family
+        self.metrics = {Column(metric): title for metric, title in family.compared.items()}
         self.game: Any = None
         self.base: Any = None
         self.threads: dict[str, SolverThread] = {}
         self.running = False
         self.stale = True  # solvers not built for the current game and settings yet
         self.algorithms = QListWidget()
-        for name, (description, _) in presets.items():
+        for name, (description, _) in family.presets.items():
             item = QListWidgetItem(name)
             item.setToolTip(description)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if name in checked else Qt.CheckState.Unchecked)
+            checked = name in family.compare_default
+            item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
             self.algorithms.addItem(item)
         self.algorithms.itemChanged.connect(lambda _item: self.restart())
         self.algorithms.setMaximumWidth(190)
@@ -93,7 +76,7 @@ class CompareView(QWidget):
         layout = QHBoxLayout(self)
         layout.addLayout(side)
         layout.addWidget(self.plots, stretch=1)
-        self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}
+        self.curves: dict[tuple[Column, str], pg.PlotDataItem] = {}  # (metric, algorithm)
         self.scale = 1.0
 
     def checked(self) -> list[str]:
@@ -112,8 +95,8 @@ class CompareView(QWidget):
         self.restart()
 
     def set_game(self, game: Any, base: Any) -> None:
-        """Compare on ``game`` with the panel's play mode, schedule and seed; the solvers are
-        built when the view is next shown (:meth:`activate`)."""
+        """Compare on ``game`` with what the family carries from the panel's configuration
+        ``base``; the solvers are built when the view is next shown (:meth:`activate`)."""
         self.stop()
         self.game, self.base = game, base
         self.running = False
@@ -138,7 +121,7 @@ class CompareView(QWidget):
         problems = []
         for name in self.checked():
             try:
-                thread = SolverThread(self.build(self.game, name, self.base))
+                thread = SolverThread(self.family.compare_solver(self.game, name, self.base))
             except RmvizError as error:
                 problems.append(f"{name}: {error}")
                 continue
@@ -170,7 +153,7 @@ class CompareView(QWidget):
         self.plots.clear()
         self.curves = {}
         k = self.scale
-        for col, (metric, label) in enumerate(self.metrics.items()):
+        for col, (column, label) in enumerate(self.metrics.items()):
             plot = self.plots.addPlot(row=0, col=col)
             style_plot(plot, f"{label} (log-log)", k)
             plot.setLogMode(x=True, y=True)
@@ -178,7 +161,7 @@ class CompareView(QWidget):
             legend = plot.addLegend(offset=(10, -10)) if col == 0 else None
             for index, name in enumerate(self.threads):
                 pen = pg.mkPen(PLAYER_COLOURS[index % len(PLAYER_COLOURS)], width=2 * k)
-                self.curves[metric, name] = plot.plot(pen=pen, name=name)
+                self.curves[column, name] = plot.plot(pen=pen, name=name)
             if legend is not None:
                 legend.setLabelTextSize(f"{8 * k:.0f}pt")
 
@@ -194,7 +177,7 @@ class CompareView(QWidget):
                 self.error.emit(f"{name}: {message}")
             iterations, columns = thread.loop.trace_columns(tuple(self.metrics))
             x = iterations.astype(np.float64)
-            for metric in self.metrics:
-                y = columns[metric]
+            for column in self.metrics:
+                y = columns[column]
                 keep = np.isfinite(y) & (y > 0)
-                self.curves[metric, name].setData(x[keep], y[keep])
+                self.curves[column, name].setData(x[keep], y[keep])

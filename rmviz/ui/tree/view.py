@@ -1,6 +1,7 @@
 """The game tree drawn on a QGraphicsView, with CFR's numbers on it.
 
-Nodes are the compiled tree's breadth-first ids (:class:`~rmviz.solvers.tree.CompiledTree`).
+Nodes are the compiled tree's breadth-first ids
+(:class:`~rmviz.solvers.tree.compiled_tree.CompiledTree`).
 Chance nodes are grey diamonds, decision nodes circles in their player's colour with the
 information set's label beside them, terminal nodes small squares with the payoffs under
 them; edges carry the move's label (and a chance move's probability). Nodes of one
@@ -41,7 +42,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, 
 
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.ui.style import player_colour
+from rmviz.ui.common.style import player_colour
 
 X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0
 BAR_WIDTH = 28.0

@@ -1,4 +1,4 @@
-"""The window driven through its real widgets with pytest-qt (offscreen)."""
+"""The matrix window driven through its real widgets with pytest-qt (offscreen)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,11 @@ from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from rmviz.games import catalog_game
-from tests.ui.conftest import iteration, make_window
+from rmviz.solvers.columns import Column
+from rmviz.ui.tree.window import TreeWindow
+from tests.ui.matrix.conftest import iteration, make_window
+
+AVERAGE_00 = Column("average", player=0, action=0)
 
 
 def test_edit_a_payoff_in_the_table_and_undo_it(window, qtbot):
@@ -43,7 +47,10 @@ def test_step_exactly_one_iteration_then_run_and_pause(window, qtbot):
     assert window.run_button.text() == "Pause"
     qtbot.waitUntil(lambda: iteration(window) > 1000, timeout=5000)
     window.toggle_run()
-    qtbot.wait(50)
+    assert window.run_button.text() == "Run"
+    # the chunk in flight when Pause was pressed ends, then nothing more runs
+    solver, seen = window.thread.loop.solver, []
+    qtbot.waitUntil(lambda: seen.append(solver.iteration) or seen[-10:] == [seen[-1]] * 10, timeout=5000)
     paused_at = window.thread.loop.solver.iteration
     qtbot.wait(100)
     assert window.thread.loop.solver.iteration == paused_at
@@ -53,10 +60,12 @@ def test_step_exactly_one_iteration_then_run_and_pause(window, qtbot):
 def test_snapshots_reach_the_plots_and_the_simplex(window, qtbot):
     window.step(500)
     qtbot.waitUntil(lambda: iteration(window) == 500, timeout=5000)
+    # the redraw timer draws the last snapshot (an earlier one may be drawn first)
     qtbot.waitUntil(
         lambda: (
-            window.plots.curves["avg[0][0]"].xData is not None
-            and len(window.plots.curves["avg[0][0]"].xData) > 20
+            window.iteration_label.text() == "iteration 500"
+            and window.plots.curves[AVERAGE_00].xData is not None
+            and len(window.plots.curves[AVERAGE_00].xData) > 20
         ),
         timeout=5000,
     )
@@ -127,15 +136,29 @@ def test_three_player_games_show_one_slice_at_a_time(window):
     assert window.model.profile(0, 1) == (0, 1, 1)
 
 
-def test_a_game_tree_file_opens_in_a_tree_window(window, tmp_path):
+def test_a_game_tree_file_opens_in_a_tree_window(qtbot, tmp_path, registry):
+    from rmviz.formats import write_game_file
+    from rmviz.games.trees import kuhn_poker
+
+    window = make_window(qtbot, tmp_path, opener=registry)
+    path = tmp_path / "kuhn.efg"
+    write_game_file(kuhn_poker(), path)
+    before = window.document.game
+    assert window.open_file(path)
+    assert window.document.game is before  # the matrix stays
+    (tree_window,) = registry.windows  # opened by the app's registry, which owns it
+    assert isinstance(tree_window, TreeWindow) and tree_window.document.path == path
+    assert tree_window.tree.n_nodes == 58
+    assert str(path.resolve()) in window.recent_files()
+    window.shutdown()
+
+
+def test_without_an_opener_a_game_tree_file_is_refused(window, tmp_path):
     from rmviz.formats import write_game_file
     from rmviz.games.trees import kuhn_poker
 
     path = tmp_path / "kuhn.efg"
     write_game_file(kuhn_poker(), path)
     before = window.document.game
-    assert window.open_file(path)
-    assert window.document.game is before  # the matrix stays
-    (tree_window,) = window.tree_windows
-    assert tree_window.solver.tree.n_nodes == 58
-    assert str(path.resolve()) in window.recent_files()
+    assert not window.open_file(path)
+    assert "a tree game" in window.errors[-1] and window.document.game is before

@@ -1,13 +1,15 @@
-"""Figures built from a run's data, the same in the app's Export dialog and ``rmviz export``.
+"""Figures of a matrix-game run, the same in the app's Export dialog and ``rmviz export``.
 
 A figure is a fresh top-level widget (one of the views of the window, or the whole
-dashboard) drawn from a trace and the newest joint distribution, so an exported figure is
-laid out at the size asked for, independent of the window's size, and looks like the app.
+dashboard) drawn from a trace (its :class:`~rmviz.solvers.columns.Column` table) and the
+newest joint distribution, so an exported figure is laid out at the size asked for,
+independent of the window's size, and looks like the app.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,23 +18,25 @@ from PySide6.QtWidgets import QApplication, QGridLayout, QWidget
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import FIGURES, PANELS
-from rmviz.ui.export import export_widget
-from rmviz.ui.joint import JointView
-from rmviz.ui.plots import ConvergencePlots
-from rmviz.ui.simplex import SimplexView
-from rmviz.ui.style import configure_pyqtgraph
+from rmviz.solvers.columns import Column
+from rmviz.ui.common.export import export_widget
+from rmviz.ui.common.style import configure_pyqtgraph
+from rmviz.ui.matrix.joint import JointView
+from rmviz.ui.matrix.plots import ConvergencePlots
+from rmviz.ui.matrix.simplex import SimplexView
 
 DEFAULT_SIZES = {"dashboard": (1600, 1000), "simplex": (1200, 500), "joint": (600, 500)}
 
 
 @dataclass(frozen=True)
 class RunData:
-    """What a figure shows: the game, its known equilibrium, the trace and the joint."""
+    """What a figure shows: the game, its known equilibrium, the trace (kept iterations and
+    the values of each column) and the joint distribution."""
 
     game: NormalFormGame
     equilibrium: tuple[tuple[float, ...], ...] | None
     iterations: np.ndarray
-    columns: dict[str, np.ndarray]
+    columns: Mapping[Column, np.ndarray]
     joint: np.ndarray | None
     faces: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # simplex faces (> 3 actions)
 

@@ -1,6 +1,9 @@
-"""The game-tree window driven through its widgets (offscreen)."""
+"""The game-tree window driven through its widgets (offscreen): the tree, its editor, the
+information-set panel, the plots, compare mode, files and the windows it opens."""
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 import pytest
@@ -8,34 +11,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
+from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.config import preset as cfr_preset
 from rmviz.solvers.tree.solver import CFRSolver
-from rmviz.ui.tree_window import TreeWindow, _numbers
-from tests.ui.test_window_features import assert_valid_figure
-
-
-def make_tree_window(qtbot, game):
-    window = TreeWindow(game)
-    window.errors = []
-    window.show_error = window.errors.append
-    window.confirm_discard = lambda: True
-    qtbot.addWidget(window)
-    return window
-
-
-@pytest.fixture
-def kuhn(qtbot):
-    window = make_tree_window(qtbot, kuhn_poker())
-    yield window
-    window.shutdown()
-
-
-def cell(window, row, column):
-    return float(window.detail.table.item(row, column).text())
+from rmviz.ui.matrix.window import MatrixWindow
+from rmviz.ui.tree.editor import parse_numbers
+from tests.ui.common.test_export import assert_valid_figure
+from tests.ui.tree.conftest import cell, make_tree_window
 
 
 def test_kuhn_loads_and_draws_every_node(kuhn):
-    tree = kuhn.solver.tree
+    tree = kuhn.tree
     assert len(kuhn.view.node_items) == tree.n_nodes == 58
     assert kuhn.infosets.list.topLevelItemCount() == 12
     terminal_texts = {item.text() for item in kuhn.view.scene().items() if hasattr(item, "text")}
@@ -47,7 +33,7 @@ def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
     expected = twin.step_recorded()
     record = kuhn.step_recorded()
     np.testing.assert_allclose(record.cumulative_regret_after, expected.cumulative_regret_after)
-    tree = kuhn.solver.tree
+    tree = kuhn.tree
     for label in ("1pb", "2b"):
         j = tree.infoset_label.index(label)
         kuhn.infosets.choose(j)
@@ -80,7 +66,7 @@ def test_the_explanation_adds_up_on_the_teaching_tree(qtbot):
     window = make_tree_window(qtbot, teaching_tree())
     try:
         record = window.step_recorded()
-        tree = window.solver.tree
+        tree = window.tree
         j = tree.infoset_label.index("2X")
         window.infosets.choose(j)
         text = window.detail.explain.toPlainText()
@@ -109,14 +95,15 @@ def test_an_edit_breaking_perfect_recall_is_refused_then_edits_undo(kuhn):
 def test_edits_from_the_dialogs_parse_fractions_and_refuse_bad_numbers(qtbot):
     window = make_tree_window(qtbot, teaching_tree())
     try:
-        window.ask_text = lambda *_args: "1/3, 2/3"
-        window._ask(lambda text: window.document.set_probabilities((), _numbers(text)), "Chance", "p")
+        editor = window.editor
+        editor.ask_text = lambda *_args: "1/3, 2/3"
+        editor.ask(lambda text: window.document.set_probabilities((), parse_numbers(text)), "Chance", "p")
         assert window.document.node(()).probabilities == pytest.approx((1 / 3, 2 / 3))
         with pytest.raises(ValueError, match="'x' is not a number"):
-            _numbers("1, x")
-        window.ask_text = lambda *_args: "0.5, 0.6"
-        window._ask(lambda text: window.document.set_probabilities((), _numbers(text)), "Chance", "p")
-        assert "sum to 1.1" in window.problem.text()  # shown above the tree
+            parse_numbers("1, x")
+        editor.ask_text = lambda *_args: "0.5, 0.6"
+        editor.ask(lambda text: window.document.set_probabilities((), parse_numbers(text)), "Chance", "p")
+        assert "sum to 1.1" in editor.problem.text()  # shown above the tree
     finally:
         window.shutdown()
 
@@ -139,14 +126,14 @@ def test_run_reaches_the_kuhn_value(kuhn, qtbot):
     snapshot = kuhn.thread.loop.latest()[1]
     assert snapshot.metrics.value[0] == pytest.approx(-1 / 18, abs=2e-3)
     assert "exploitability" in kuhn.status.text()
-    x, _ = kuhn.gap_curve.getData()
+    x, _ = kuhn.plots.gap_curve.getData()
     assert len(x) > 100
 
 
 def test_leduc_starts_collapsed_and_the_infoset_list_filters(qtbot):
     window = make_tree_window(qtbot, leduc_poker())
     try:
-        assert window.solver.tree.n_nodes == 9457
+        assert window.tree.n_nodes == 9457
         assert 0 < len(window.view.node_items) < 200  # collapsed beyond depth 3
         window.infosets.player.setCurrentIndex(2)  # the second player only
         window.infosets.search.setText("K")
@@ -180,12 +167,19 @@ def test_animation_walks_the_traversal(kuhn, qtbot):
     kuhn.animation_speed.setCurrentText("fast")
     kuhn.animate()
     seen = set()
-    qtbot.waitUntil(lambda: seen.add(kuhn.view.highlighted) or len(seen) > 5, timeout=5000)
-    assert "visiting" in kuhn.status.text() and "reach" in kuhn.status.text()
+
+    def walked():
+        seen.add(kuhn.view.highlighted)
+        return len(seen) > 5 and "visiting" in kuhn.status.text() and "reach" in kuhn.status.text()
+
+    # the status line tells where the walk is, and the redraw timer leaves it to the walk
+    qtbot.waitUntil(walked, timeout=5000)
 
 
-def test_the_reduced_strategic_form_opens_read_only_and_solves(kuhn, qtbot):
+def test_the_reduced_strategic_form_opens_read_only_and_solves(qtbot, registry):
+    kuhn = make_tree_window(qtbot, kuhn_poker(), opener=registry)
     matrix = kuhn.show_reduced_form()
+    assert isinstance(matrix, MatrixWindow) and registry.windows == [matrix]
     matrix.show_error = kuhn.errors.append
     assert matrix.document.game.num_actions == (27, 64)
     assert "read-only" in matrix.game_label.text()
@@ -196,40 +190,53 @@ def test_the_reduced_strategic_form_opens_read_only_and_solves(kuhn, qtbot):
     qtbot.waitUntil(lambda: matrix.thread.loop.latest()[1].iteration > 2000, timeout=10_000)
     matrix.toggle_run()
     assert matrix.thread.loop.latest()[1].metrics.exploitability < 0.05
+    kuhn.shutdown()
 
 
 @pytest.mark.parametrize("name", ["kuhn_poker.efg", "one_card_poker.efg"])
 def test_the_reference_trees_open_save_and_reopen(kuhn, reference_games, tmp_path, name):
     assert kuhn.open_file(reference_games / name)
     assert not kuhn.errors and not kuhn.document.modified
-    nodes = kuhn.solver.tree.n_nodes
+    nodes = kuhn.tree.n_nodes
     assert len(kuhn.view.node_items) == nodes
     for suffix in (".efg", ".json"):
         assert kuhn.save_file(tmp_path / f"copy{suffix}")
         assert kuhn.open_file(tmp_path / f"copy{suffix}")
-        assert kuhn.solver.tree.n_nodes == nodes
+        assert kuhn.tree.n_nodes == nodes
     kuhn.step_recorded()  # and CFR runs on it
     assert kuhn.record.iteration == 1
 
 
 def test_a_matrix_file_is_refused_by_the_tree_window(kuhn, reference_games):
-    before = kuhn.document.game
+    before = kuhn.document.game  # a window without an opener shows its own family only
     assert not kuhn.open_file(reference_games / "rps.nfg")
     assert "a matrix game" in kuhn.errors[-1] and kuhn.document.game is before
+
+
+def test_a_matrix_file_opens_in_a_matrix_window_through_the_registry(qtbot, registry, reference_games):
+    window = make_tree_window(qtbot, kuhn_poker(), opener=registry)
+    before = window.document.game
+    assert window.open_file(reference_games / "rps.nfg")
+    assert window.document.game is before and not window.errors  # the tree stays
+    (matrix,) = registry.windows
+    assert isinstance(matrix, MatrixWindow) and matrix.document.game.num_actions == (3, 3)
+    assert matrix.document.path == reference_games / "rps.nfg" and not matrix.document.modified
+    window.shutdown()
 
 
 def test_algorithm_parameters_reach_the_tree_solver(kuhn):
     panel = kuhn.panel
     panel.algorithm.setCurrentIndex(panel.algorithm.findData("dcfr"))
-    assert panel.parameters["alpha"].isVisibleTo(kuhn) and not panel.parameters["inertia"].isVisibleTo(kuhn)
+    assert panel.parameters["alpha"].isVisibleTo(kuhn) and "inertia" not in panel.parameters
     panel.parameters["alpha"].setText("2.5")
     panel.parameters["alpha"].editingFinished.emit()
-    assert kuhn.solver.config.weighting == "discounted" and kuhn.solver.config.alpha == 2.5
+    config = kuhn.thread.loop.solver.config
+    assert config.weighting == "discounted" and config.alpha == 2.5
     panel.algorithm.setCurrentIndex(panel.algorithm.findData("mccfr-external"))
     assert panel.updates.currentText() == "alternating" and not panel.updates.isEnabled()
-    assert kuhn.solver.config.sampling == "external"
+    assert kuhn.thread.loop.solver.config.sampling == "external"
     panel.seed.setValue(5)
-    assert kuhn.solver.seed == 5
+    assert kuhn.thread.loop.solver.seed == 5
 
 
 def test_compare_cfr_variants_on_the_tree(kuhn, qtbot):
@@ -241,10 +248,10 @@ def test_compare_cfr_variants_on_the_tree(kuhn, qtbot):
     )
     kuhn.redraw()
     for name in ("cfr", "cfr+", "mccfr-external"):
-        curve = kuhn.compare.curves["exploitability", name]
+        curve = kuhn.compare.curves[Column("exploitability"), name]
         assert len(curve.xData) > 10 and np.all(curve.yData > 0)
     assert "cfr+:" in kuhn.status.text()
-    kuhn.tabs.setCurrentWidget(kuhn.view)
+    kuhn.tabs.setCurrentWidget(kuhn.editor)
     assert not kuhn.compare.running
 
 
@@ -255,7 +262,7 @@ def test_the_average_strategy_table_lists_every_information_set(kuhn, qtbot):
     table = kuhn.average_table
     assert table.rowCount() == 12
     average = kuhn.thread.loop.latest()[1].average_strategy
-    tree = kuhn.solver.tree
+    tree = kuhn.tree
     j = tree.infoset_label.index("1pb")
     first = int(tree.infoset_first_slot[j])
     assert table.item(j, 2).text() == f"{tree.slot_move[first]}  {average[first]:.3f}"
@@ -266,7 +273,7 @@ def test_choosing_an_information_set_shows_its_players_traversal(qtbot):
     try:
         record = window.step_recorded()
         assert [t.player for t in record.traversals] == [0, 1]
-        tree = window.solver.tree
+        tree = window.tree
         window.infosets.choose(tree.infoset_label.index("2X"))
         assert window.view.traversal == 1 and window.traversal.currentIndex() == 1
         window.infosets.choose(tree.infoset_label.index("1"))
@@ -284,7 +291,7 @@ def test_closing_with_unsaved_edits_asks_first(kuhn):
 
 
 def test_strategy_bars_update_in_place_while_running(kuhn):
-    snapshot = kuhn.solver.snapshot()
+    snapshot = kuhn.thread.loop.latest()[1]
     kuhn.view.show_strategies(snapshot.current_strategy, snapshot.average_strategy)
     items = [bar for bar, _, _ in kuhn.view.bars]
     shifted = np.roll(snapshot.current_strategy, 1)
@@ -305,9 +312,62 @@ def test_running_after_a_step_drops_the_stale_iteration_numbers(kuhn, qtbot):
 
 
 def test_a_refused_edit_from_the_menu_is_shown_in_place(kuhn):
-    before = kuhn.document.game
-    assert not kuhn.edit(lambda: kuhn.document.set_infoset(("0", "1", "p", "b"), "0"))
-    assert kuhn.problem.isVisibleTo(kuhn) and "forgets what they knew" in kuhn.problem.text()
+    before, editor = kuhn.document.game, kuhn.editor
+    assert not editor.edit(lambda: kuhn.document.set_infoset(("0", "1", "p", "b"), "0"))
+    assert editor.problem.isVisibleTo(kuhn) and "forgets what they knew" in editor.problem.text()
     assert kuhn.document.game is before and not kuhn.errors  # no dialog for an edit
-    assert kuhn.edit(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [3, -3]))
-    assert not kuhn.problem.isVisibleTo(kuhn)
+    assert editor.edit(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [3, -3]))
+    assert not editor.problem.isVisibleTo(kuhn)
+
+
+def test_the_information_set_panel_shows_the_newest_snapshot(kuhn, qtbot):
+    kuhn.infosets.choose(kuhn.tree.infoset_label.index("1pb"))
+    kuhn.toggle_run()
+    loop = kuhn.thread.loop
+    qtbot.waitUntil(lambda: loop.latest()[1].iteration > 2000, timeout=10_000)
+    kuhn.toggle_run()
+    first = int(kuhn.tree.infoset_first_slot[kuhn.infoset])
+    moves = range(int(kuhn.tree.infoset_size[kuhn.infoset]))
+
+    def shows_the_newest_snapshot():
+        snapshot = loop.latest()[1]
+        shown = [[kuhn.detail.table.item(row, column).text() for column in (3, 5, 6)] for row in moves]
+        expected = [
+            [
+                f"{values[first + row]:.4g}"
+                for values in (
+                    snapshot.cumulative_regret,
+                    snapshot.current_strategy,
+                    snapshot.average_strategy,
+                )
+            ]
+            for row in moves
+        ]
+        return shown == expected and f"iteration {snapshot.iteration:,} " in kuhn.status.text()
+
+    # paused: the redraw timer shows the state the run stopped at (R after, strategy at T+1
+    # and the average are the snapshot's cumulative regret, current and average strategy)
+    qtbot.waitUntil(shows_the_newest_snapshot, timeout=5000)
+    assert not loop.running and loop.latest()[1].iteration > 2000
+
+
+def test_the_window_never_reads_the_running_solver(kuhn, qtbot):
+    """The compiled kernel mutates the solver's arrays without the GIL: the GUI thread reads
+    snapshots, which the worker takes."""
+    solver = kuhn.thread.loop.solver
+    on_gui_thread = []
+    average_strategy = solver.average_strategy
+
+    def watched():
+        on_gui_thread.append(threading.current_thread() is threading.main_thread())
+        return average_strategy()
+
+    solver.average_strategy = watched
+    kuhn.toggle_run()
+    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration > 2000, timeout=10_000)
+    for label in ("1pb", "2b"):
+        kuhn.infosets.choose(kuhn.tree.infoset_label.index(label))
+        kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
+        kuhn.redraw(force=True)
+    kuhn.toggle_run()
+    assert on_gui_thread and not any(on_gui_thread)

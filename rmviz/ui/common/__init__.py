@@ -1,0 +1,13 @@
+"""What the matrix window and the tree window share, whatever the game family. Nothing here
+imports a family's window: the family comes in as a :class:`~rmviz.solvers.family.Family`.
+
+* :mod:`.run_window`: the run-window template: one solver run in a worker thread, the run
+  controls, the *Compare algorithms* tab, the paced redraw timer, errors for the person,
+  saving, closing and shutting down, and the command line's ``StartOptions``;
+* :mod:`.run_controls`: Run / Step 1 / Step N / Reset;
+* :mod:`.solver_panel`: algorithm, parameters and choices, built from a ``Family``;
+* :mod:`.compare`: several algorithms of a ``Family`` run side by side;
+* :mod:`.opener`: how a window asks for another game's window (``ui.app`` answers);
+* :mod:`.export`: a widget or a graphics scene written as PNG, SVG or PDF;
+* :mod:`.style`: colours, pens and fonts.
+"""

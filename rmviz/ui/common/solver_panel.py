@@ -1,0 +1,178 @@
+"""The solver panel of one game family: algorithm preset and its parameters, the family's
+choices (play mode, update schedule, seed, device), metric cadence and speed.
+
+Everything comes from the :class:`~rmviz.solvers.family.Family`: its presets are the
+algorithms, its ``parameters`` the numerical rows (labels from
+:data:`~rmviz.solvers.family.PARAMETER_LABELS`), shown only where the chosen preset's config
+uses them (``config.parameters()``: alpha, beta, gamma for discounted weights, the weight
+floor for greedy weights, the inertia for internal regret matching), and its ``choices`` the
+other rows; the update schedule is locked where the preset needs its own
+(``config.schedule_locked``). A blank parameter means the preset's default; an entry that is
+not a number, or that the configuration refuses, is shown in red with the reason and the run
+keeps its last valid configuration.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget
+
+from rmviz.errors import RmvizError
+from rmviz.solvers.backend import gpu_available, gpu_name
+from rmviz.solvers.family import PARAMETER_LABELS, Family
+from rmviz.solvers.matrix.config import PLAY_MODES, SCHEDULES  # the values of two choices
+from rmviz.solvers.protocol import Config
+
+# The family choices the panel sets, with their row labels, in panel order (the fixed
+# strategies of matrix games are set on the command line only).
+CHOICE_LABELS = {"play": "Play", "updates": "Updates", "seed": "Seed", "device": "Device"}
+CADENCES = {"coarse (50 per decade)": 50, "normal (200 per decade)": 200, "fine (1000 per decade)": 1000}
+SPEEDS = {"full speed": None, **{f"{v:,} it/s": float(v) for v in (100_000, 10_000, 1_000, 100, 10, 1)}}
+
+
+class SolverPanel(QWidget):
+    """The choices that define a run of ``family``; ``changed`` fires when the configuration
+    changes, and ``speed_changed`` when only the speed does (the run goes on)."""
+
+    changed = Signal()
+    speed_changed = Signal()
+
+    def __init__(self, family: Family, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.family = family
+        layout = self._layout = QFormLayout(self)
+        self.algorithm = QComboBox()
+        for name, (description, _) in family.presets.items():
+            self.algorithm.addItem(name, name)
+            self.algorithm.setItemData(self.algorithm.count() - 1, description, 3)  # tooltip role
+        self.description = QLabel()
+        self.description.setWordWrap(True)
+        layout.addRow("Algorithm", self.algorithm)
+        layout.addRow("", self.description)
+        self.parameters: dict[str, QLineEdit] = {}
+        for name in family.parameters:
+            label, placeholder = PARAMETER_LABELS[name]
+            edit = QLineEdit()
+            edit.setPlaceholderText(placeholder)
+            edit.editingFinished.connect(self._changed)
+            self.parameters[name] = edit
+            layout.addRow(label, edit)
+        self.problem = QLabel()
+        self.problem.setStyleSheet("color: #c62828")
+        self.problem.setWordWrap(True)
+        layout.addRow("", self.problem)
+
+        self.play = QComboBox()
+        self.play.addItems(PLAY_MODES)
+        self.updates = QComboBox()
+        self.updates.addItems(SCHEDULES)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.device = QComboBox()
+        self.device.addItem("CPU", "cpu")
+        if gpu_available() and self._accepts_gpu():
+            self.device.addItem(f"GPU ({gpu_name()})", "gpu")
+        self.choices = tuple(choice for choice in CHOICE_LABELS if choice in family.choices)
+        for choice, label in CHOICE_LABELS.items():
+            widget = self.choice_widget(choice)
+            if choice in self.choices:
+                layout.addRow(label, widget)
+            else:
+                widget.hide()
+        self.cadence = QComboBox()
+        for label, points in CADENCES.items():
+            self.cadence.addItem(label, points)
+        self.cadence.setCurrentIndex(1)
+        self.cadence.setToolTip("metric points recorded per factor of ten in iterations")
+        self.speed = QComboBox()
+        for label, speed in SPEEDS.items():
+            self.speed.addItem(label, speed)
+        layout.addRow("Metrics", self.cadence)
+        layout.addRow("Speed", self.speed)
+
+        self.algorithm.currentIndexChanged.connect(self._algorithm_changed)
+        for combo in (self.play, self.updates, self.device, self.cadence):
+            combo.currentIndexChanged.connect(self._changed)
+        self.seed.valueChanged.connect(self._changed)
+        self.speed.currentIndexChanged.connect(self.speed_changed)
+        self._last_good = family.preset(family.default_algorithm)
+        self._algorithm_changed()
+
+    def choice_widget(self, choice: str) -> QWidget:
+        """The widget of one of :data:`CHOICE_LABELS`."""
+        return {"play": self.play, "updates": self.updates, "seed": self.seed, "device": self.device}[choice]
+
+    def _choice_value(self, choice: str) -> Any:
+        if choice == "seed":
+            return self.seed.value()
+        if choice == "device":
+            return self.device.currentData()
+        return (self.play if choice == "play" else self.updates).currentText()
+
+    def _accepts_gpu(self) -> bool:
+        """Whether the family's configurations run on a GPU (tree solvers do not)."""
+        try:
+            self.family.config(self.family.default_algorithm, device="gpu")
+        except RmvizError:
+            return False
+        return True
+
+    def _algorithm_changed(self) -> None:
+        """Show the preset's description and parameters, and its update schedule: locked
+        where the algorithm needs one (greedy weights: simultaneous; external sampling:
+        alternating)."""
+        name = self.algorithm.currentData()
+        self.description.setText(self.family.presets[name][0])
+        base = self.family.preset(name)
+        used = base.parameters()
+        for parameter, edit in self.parameters.items():
+            self._layout.setRowVisible(edit, parameter in used)
+        self.updates.blockSignals(True)
+        self.updates.setCurrentText(base.updates)  # the preset's schedule (CFR+ alternates)
+        self.updates.blockSignals(False)
+        self.updates.setEnabled(not base.schedule_locked)
+        self._changed()
+
+    def _changed(self) -> None:
+        try:
+            self._last_good = self._config()
+            self.problem.setText("")
+        except RmvizError as error:
+            self.problem.setText(str(error))
+            return
+        finally:
+            self._layout.setRowVisible(self.problem, bool(self.problem.text()))
+        self.changed.emit()
+
+    def _config(self) -> Config:
+        name = self.algorithm.currentData()
+        values: dict[str, Any] = {}
+        for parameter in self.family.preset(name).parameters():
+            text = self.parameters[parameter].text().strip()
+            if not text:
+                continue
+            label = PARAMETER_LABELS[parameter][0]
+            try:
+                value = float(text)
+            except ValueError:
+                raise RmvizError(f"{label}: {text!r} is not a number") from None
+            if not math.isfinite(value):
+                raise RmvizError(f"{label} must be a finite number")
+            values[parameter] = value
+        for choice in self.choices:
+            values[choice] = self._choice_value(choice)
+        return self.family.config(name, **values)
+
+    def config(self) -> Any:
+        """The configuration chosen (the last valid one while an entry is refused)."""
+        return self._last_good
+
+    def points_per_decade(self) -> int:
+        return int(self.cadence.currentData())
+
+    def speed_limit(self) -> float | None:
+        """Iterations per second, None for as fast as possible."""
+        return self.speed.currentData()

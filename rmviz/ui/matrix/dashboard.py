@@ -1,0 +1,95 @@
+"""The matrix window's *Run* tab: simplex trajectories and the joint distribution above,
+convergence plots below.
+
+For players with more than three actions a selector above the simplex chooses the face
+drawn (:meth:`~rmviz.ui.matrix.simplex.SimplexView.set_face`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QVBoxLayout, QWidget
+
+from rmviz.games.normal_form import NormalFormGame
+from rmviz.solvers.columns import Column
+from rmviz.ui.matrix.joint import JointView
+from rmviz.ui.matrix.plots import ConvergencePlots
+from rmviz.ui.matrix.simplex import SimplexView
+
+
+class Dashboard(QSplitter):
+    """``simplex``, ``joint`` and ``plots`` of one run; ``face_changed`` fires when a
+    simplex face is chosen (the paths need a redraw)."""
+
+    face_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.simplex = SimplexView()
+        self.joint = JointView()
+        self.faces = QWidget()
+        self.faces.setLayout(QHBoxLayout())
+        self.faces.layout().setContentsMargins(0, 0, 0, 0)
+        top = QSplitter()
+        simplex_box = QWidget()
+        simplex_layout = QVBoxLayout(simplex_box)
+        simplex_layout.setContentsMargins(0, 0, 0, 0)
+        simplex_layout.addWidget(self.faces)
+        simplex_layout.addWidget(self.simplex, stretch=1)
+        top.addWidget(simplex_box)
+        top.addWidget(self.joint)
+        top.setSizes([640, 300])
+        self.plots = ConvergencePlots()
+        self.addWidget(top)
+        self.addWidget(self.plots)
+        self.setSizes([320, 480])
+
+    def set_game(self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
+        """Rebuild every view for ``game`` (``equilibrium``: a known one, starred)."""
+        self.plots.set_game(game)
+        self.simplex.set_game(game, equilibrium)
+        self.joint.set_game(game)
+        self._face_selectors(game)
+
+    def columns(self) -> tuple[Column, ...]:
+        """The trace columns the views read."""
+        return tuple(dict.fromkeys(self.plots.columns() + self.simplex.columns()))
+
+    def update_from(
+        self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray], joint: np.ndarray | None
+    ) -> bool:
+        """Draw the trace (one row of plots per call, see :meth:`ConvergencePlots.update_from`)
+        and the newest joint distribution; True when one row of plots only was drawn."""
+        left = self.plots.update_from(iterations, columns, stagger=True)
+        self.simplex.update_from(columns)
+        self.joint.update_from(joint)
+        return left
+
+    def set_scale(self, scale: float) -> None:
+        for view in (self.plots, self.simplex, self.joint):
+            view.set_scale(scale)
+
+    def _face_selectors(self, game: NormalFormGame) -> None:
+        """For players with more than 3 actions, choose the face of the simplex drawn."""
+        layout = self.faces.layout()
+        while layout.count():
+            layout.takeAt(0).widget().deleteLater()
+        for player in range(min(game.n_players, 3)):
+            actions = game.action_names[player]
+            if len(actions) <= 3:
+                continue
+            combo = QComboBox()
+            faces = list(itertools.combinations(range(min(len(actions), 10)), 3))
+            for face in faces:
+                combo.addItem(f"{game.player_names[player]}: {', '.join(actions[a] for a in face)}", face)
+            combo.currentIndexChanged.connect(lambda k, p=player, f=faces: k >= 0 and self._set_face(p, f[k]))
+            layout.addWidget(combo)
+        self.faces.setVisible(layout.count() > 0)
+
+    def _set_face(self, player: int, face: tuple[int, int, int]) -> None:
+        self.simplex.set_face(player, tuple(face))  # type: ignore[arg-type]
+        self.face_changed.emit()

@@ -1,0 +1,72 @@
+"""The tree window's live plots, drawn from the run's trace: exploitability of the average
+strategy on log-log axes, and the chosen information set's average strategy over iterations
+(one curve per move: its trace columns ``Column("average", player, infoset, action)``; trees
+with more moves than the solver traces show the exploitability alone)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping
+
+import numpy as np
+import pyqtgraph as pg
+
+from rmviz.solvers.columns import Column
+from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.ui.common.style import ACTION_COLOURS, METRIC_COLOURS, style_plot
+
+EXPLOITABILITY = Column("exploitability")
+
+
+class TreePlots(pg.GraphicsLayoutWidget):
+    """``gap_curve`` (exploitability) and ``strategy_curves`` (the chosen information set's
+    moves); :meth:`set_infoset`, then :meth:`update_from` with the trace's :meth:`columns`."""
+
+    def __init__(self, parent: object = None) -> None:
+        super().__init__(parent)
+        self.gap_plot = self.addPlot(row=0, col=0)
+        style_plot(self.gap_plot, "exploitability of the average strategy (log-log)")
+        self.gap_plot.setLogMode(x=True, y=True)
+        self.gap_plot.setLabel("bottom", "iteration")
+        self.gap_curve = self.gap_plot.plot(pen=pg.mkPen(METRIC_COLOURS["exploitability"], width=2))
+        self.strategy_plot = self.addPlot(row=0, col=1)
+        self.strategy_plot.setLogMode(x=True, y=False)
+        self.strategy_plot.setYRange(0, 1)
+        self.strategy_plot.setLabel("bottom", "iteration")
+        self.strategy_legend = self.strategy_plot.addLegend(offset=(-5, 5))
+        self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
+
+    def set_infoset(self, tree: CompiledTree, infoset: int, traced: Collection[Column]) -> None:
+        """Curves for the moves of ``infoset``; those in ``traced`` (the solver's columns)
+        are drawn."""
+        self.strategy_plot.clear()
+        self.strategy_legend.clear()
+        first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
+        style_plot(self.strategy_plot, f"average strategy at {tree.infoset_label[infoset]}")
+        player = int(tree.infoset_player[infoset])
+        self.strategy_curves = {}
+        for k in range(size):
+            pen = pg.mkPen(ACTION_COLOURS[k % len(ACTION_COLOURS)], width=2)
+            curve = self.strategy_plot.plot(pen=pen, name=tree.slot_move[first + k])
+            column = Column("average", player=player, infoset=infoset, action=k)
+            if column in traced:
+                self.strategy_curves[column] = curve
+
+    def columns(self) -> tuple[Column, ...]:
+        """The trace columns drawn (a Leduc trace has one per move, 2,191: only these are
+        copied at each redraw)."""
+        return (EXPLOITABILITY, *self.strategy_curves)
+
+    def update_from(self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray]) -> None:
+        x = iterations.astype(np.float64)
+        if not x.size:
+            return
+        gap = columns[EXPLOITABILITY]
+        keep = np.isfinite(gap) & (gap > 0)
+        self.gap_curve.setData(x[keep], gap[keep])
+        decades = max(1, math.ceil(math.log10(max(float(x[-1]), 10.0)) - 1e-9))
+        for plot in (self.gap_plot, self.strategy_plot):  # whole decades of iterations
+            plot.setXRange(0, decades, padding=0.02)
+        for column, curve in self.strategy_curves.items():
+            if column in columns:
+                curve.setData(x, columns[column])

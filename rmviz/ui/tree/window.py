@@ -1,0 +1,384 @@
+"""The game-tree window: draw and edit a tree, step CFR one iteration at a time, run it.
+
+A :class:`~rmviz.ui.common.run_window.RunWindow` of the game-tree family, composed of:
+
+* centre, the *Tree* tab: the :class:`~rmviz.ui.tree.editor.TreeEditor` (the
+  :class:`~rmviz.ui.tree.view.TreeView` with reach as edge width, node values and strategy
+  bars; right-click a node to edit it, Ctrl+Z undoes), beside *Compare algorithms*;
+* left: the solver panel and the information sets, filtered by player and searched by
+  label; right: the chosen one's regrets and strategies before and after the last recorded
+  iteration with the CFR lecture's formulas filled in, or every information set's average
+  strategy (:mod:`~rmviz.ui.tree.infoset_panel`);
+* below: the :class:`~rmviz.ui.tree.plots.TreePlots` (exploitability, the chosen information
+  set's average strategy over iterations).
+
+*Step 1* runs one recorded iteration (``CFRSolver.step_recorded``, on the GUI thread while
+the worker is not stepping) and shows it; *Animate* then walks the traversal node by node in
+the order a recursive CFR visits them; *Run* continues at full speed in the worker thread.
+Everything shown of the solver's state comes from the newest snapshot or the iteration
+record, never from the solver's arrays, which the compiled kernel mutates without the GIL.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rmviz.document import TreeDocument
+from rmviz.errors import RmvizError
+from rmviz.formats import read_game_file
+from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.games.reduced import reduced_strategic_form
+from rmviz.runner.loop import RunLoop
+from rmviz.solvers.columns import Column
+from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.family import FAMILY
+from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
+from rmviz.ui.common.export import export_scene
+from rmviz.ui.common.opener import Opener
+from rmviz.ui.common.run_window import RunWindow, StartOptions
+from rmviz.ui.tree.editor import TreeEditor
+from rmviz.ui.tree.infoset_panel import InfosetDetail, InfosetList, StrategyTable
+from rmviz.ui.tree.plots import TreePlots
+from rmviz.ui.tree.view import format_probability
+
+TREE_FILTER = "Game trees (*.efg *.json);;Gambit extensive form (*.efg);;rmviz JSON (*.json)"
+ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
+
+
+class TreeWindow(RunWindow):
+    """A window on one game tree (``read_only``: the tree cannot be edited)."""
+
+    redraw_ms = 100  # the tree is redrawn whole: 10 times a second is plenty while running
+
+    def __init__(
+        self,
+        game: ExtensiveFormGame,
+        path: Path | None = None,
+        *,
+        opener: Opener | None = None,
+        read_only: bool = False,
+    ) -> None:
+        super().__init__(FAMILY, opener, read_only)
+        self.document = TreeDocument(game, path)
+        self.document.subscribe(lambda _d: self._game_changed())
+        self.tree: CompiledTree | None = None  # the run's compiled tree (immutable)
+        self._traced: frozenset[Column] = frozenset()  # the run's trace columns
+        self.record: IterationRecord | None = None
+        self.infoset = 0
+        self._bars_drawn = 0.0
+        self._animation: list[int] = []
+
+        self.editor = TreeEditor(self.document)
+        self.editor.set_read_only(read_only)
+        self.view = self.editor.view
+        self.view.node_selected.connect(self._node_selected)
+        self.infosets = InfosetList()
+        self.infosets.chosen.connect(self.choose_infoset)
+        self.detail = InfosetDetail()
+        self.average_table = StrategyTable()
+        self.side_tabs = QTabWidget()
+        self.side_tabs.addTab(self.detail, "Information set")
+        self.side_tabs.addTab(self.average_table, "Average strategy")
+        self.side_tabs.currentChanged.connect(lambda _k: self.redraw(force=True))
+
+        self.controls.step_one_button.setToolTip("one recorded iteration, shown on the tree and in the panel")
+        self.animate_button = QPushButton("Animate")
+        self.animate_button.setToolTip("walk the last recorded traversal node by node")
+        self.animate_button.clicked.connect(self.animate)
+        self.animation_speed = QComboBox()
+        self.animation_speed.addItems(list(ANIMATION_SPEEDS))
+        self.animation_speed.setCurrentText("normal")
+        self.traversal = QComboBox()
+        self.traversal.setToolTip("which traversal of the iteration the tree shows (alternating updates)")
+        self.traversal.currentIndexChanged.connect(self._show_record)
+        self.controls.add(self.animate_button, self.animation_speed, self.traversal)
+        self.controls.row.addStretch()
+        self.plots = TreePlots()
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.panel)
+        left_layout.addWidget(self.infosets, stretch=1)
+        self._add_tabs(self.editor, "Tree")
+        centre = QSplitter()
+        centre.addWidget(left)
+        centre.addWidget(self.tabs)
+        centre.addWidget(self.side_tabs)
+        centre.setSizes([280, 720, 480])
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(centre)
+        body.addWidget(self.plots)
+        body.setSizes([620, 220])
+        main = QWidget()
+        layout = QVBoxLayout(main)
+        layout.addWidget(self.controls)
+        layout.addWidget(body, stretch=1)
+        self.setCentralWidget(main)
+        self.status = QLabel()
+        self.statusBar().addWidget(self.status, stretch=1)
+        self._menus()
+        self.timer.start(self.redraw_ms)
+        self.animation_timer = QTimer(self)
+        self.animation_timer.timeout.connect(self._animation_tick)
+        self._game_changed()
+        self.resize(1480, 900)
+
+    def start(self, options: StartOptions) -> None:
+        """Choose ``options.infoset`` (an unknown label is an error naming the ones there
+        are), step and record ``options.steps`` iterations, run."""
+        if options.infoset is not None and self.tree is not None:
+            labels = list(self.tree.infoset_label)
+            if options.infoset not in labels:
+                raise RmvizError(
+                    f"no information set {options.infoset!r}; there are {', '.join(labels[:20])}"
+                )
+            self.infosets.choose(labels.index(options.infoset))
+        for _ in range(options.steps):
+            self.step_recorded()
+        if options.run:
+            self.toggle_run()
+        super().start(options)
+
+    # -- menus -----------------------------------------------------------------------------
+    def _menus(self) -> None:
+        keys = QKeySequence.StandardKey
+        file_menu = self.menuBar().addMenu("&File")
+        self._action(file_menu, "&Open...", self.open_dialog, keys.Open)
+        self._action(file_menu, "Save &As...", self.save_dialog, keys.SaveAs)
+        self._action(file_menu, "Export &Tree Figure...", self.export_dialog, QKeySequence("Ctrl+E"))
+        file_menu.addSeparator()
+        self._action(file_menu, "&Close", self.close, keys.Close)
+        edit = self.menuBar().addMenu("&Edit")
+        self.undo_action = self._action(edit, "&Undo", self.document.undo, keys.Undo)
+        self.redo_action = self._action(edit, "&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"))
+        run = self.menuBar().addMenu("&Run")
+        self._action(run, "Run / Pause", self.toggle_run, QKeySequence(Qt.Key.Key_Space))
+        self._action(run, "Step 1 (recorded)", self.step_recorded, QKeySequence("Ctrl+1"))
+        self._action(run, "Animate traversal", self.animate, QKeySequence("Ctrl+A"))
+        self._action(run, "Reset", self.restart, QKeySequence("Ctrl+R"))
+        game_menu = self.menuBar().addMenu("&Game")
+        self._action(game_menu, "Reduced &strategic form (matrix window)", self.show_reduced_form)
+        view = self.menuBar().addMenu("&View")
+        self._action(view, "&Fit tree", self.view.fit, QKeySequence("Ctrl+0"))
+
+    # -- the game ----------------------------------------------------------------------------
+    def _game_changed(self) -> None:
+        game = self.document.game
+        self.setWindowTitle(f"rmviz - {game.title}{' *' if self.document.modified else ''}")
+        self.undo_action.setEnabled(self.document.can_undo())
+        self.redo_action.setEnabled(self.document.can_redo())
+        self.restart()
+
+    def run_started(self, solver: CFRSolver) -> None:
+        """Show the fresh run's tree (paused, nothing recorded)."""
+        self.animation_timer.stop()
+        self.record = None
+        tree = self.tree = solver.tree
+        self._traced = frozenset(solver.columns)
+        self.view.set_game(self.document.game, tree)
+        self.infosets.set_game(self.document.game, tree)
+        self.infoset = min(self.infoset, tree.n_infosets - 1)
+        self.traversal.blockSignals(True)
+        self.traversal.clear()
+        self.traversal.setVisible(False)
+        self.traversal.blockSignals(False)
+        self.infosets.choose(self.infoset)
+        self.plots.set_infoset(tree, self.infoset, self._traced)
+        self.redraw(force=True)
+
+    # -- stepping and running ----------------------------------------------------------------
+    def step_one(self) -> None:
+        self.step_recorded()
+
+    def step_recorded(self) -> IterationRecord | None:
+        """One iteration, recorded, shown on the tree and in the information-set panel."""
+        if self.thread is None:
+            return None
+        self.thread.loop.pause()
+        self.record = self.thread.loop.exclusive(lambda solver: solver.step_recorded())
+        self.traversal.blockSignals(True)
+        self.traversal.clear()
+        for trace in self.record.traversals:
+            who = "all players" if trace.player is None else self.document.game.player_names[trace.player]
+            self.traversal.addItem(f"traversal: {who}")
+        self.traversal.setVisible(self.traversal.count() > 1)
+        self.traversal.setCurrentIndex(self._traversal_of(self.infoset))
+        self.traversal.blockSignals(False)
+        self._show_record()
+        self._update_buttons()
+        return self.record
+
+    def _snapshot(self) -> TreeSnapshot | None:
+        """The newest snapshot (after a recorded step: the state that step left)."""
+        return self.thread.loop.latest()[1] if self.thread is not None else None
+
+    def _show_record(self) -> None:
+        snapshot = self._snapshot()
+        if self.record is None or snapshot is None:
+            return
+        self.view.strategies = (self.record.strategy_after, snapshot.average_strategy)
+        self.view.show_record(self.record, max(0, self.traversal.currentIndex()))
+        self._show_infoset(snapshot)
+        self.redraw(force=True)
+
+    def before_stepping(self) -> None:
+        """The numbers of the recorded iteration go stale."""
+        self.record = None
+        self.view.show_record(None)
+
+    def draw(self, loop: RunLoop, snapshot: TreeSnapshot, force: bool) -> None:
+        """Strategy bars, the information-set panel, plots and the status."""
+        assert self.tree is not None
+        now = time.perf_counter()
+        # a big expanded tree takes long to repaint: its bars update less often (0.1 s per
+        # 500 nodes drawn), so the window stays usable while CFR runs
+        due = self._bars_drawn + self.redraw_ms / 1000 * max(1, len(self.view.node_items) / 500)
+        if self.record is None and (force or now >= due):
+            self.view.show_strategies(snapshot.current_strategy, snapshot.average_strategy)
+            self._show_infoset(snapshot)
+            self._bars_drawn = now
+        elif self.record is None:
+            self._seen_version = -1  # not due yet: this snapshot's bars on a later tick
+        if self.side_tabs.currentWidget() is self.average_table:
+            self.average_table.set_strategy(self.document.game, self.tree, snapshot.average_strategy)
+        self.plots.update_from(*loop.trace_columns(self.plots.columns()))
+        if self.animation_timer.isActive():
+            return  # the status line tells where the animation is
+        metrics = snapshot.metrics
+        assert metrics is not None
+        self.status.setText(
+            f"iteration {snapshot.iteration:,}   exploitability {metrics.exploitability:.4g}   "
+            f"value of {self.document.game.player_names[0]} {metrics.value[0]:.4g}"
+            + (f"   {loop.iterations_per_second:,.0f} it/s" if loop.running else "")
+        )
+
+    def show_compare_status(self) -> None:
+        self.status.setText(self.compare.summary())
+
+    # -- information sets ----------------------------------------------------------------------
+    def choose_infoset(self, infoset: int) -> None:
+        """Show information set ``infoset`` in the panel; with alternating updates the tree
+        shows the traversal of its player, the one its numbers come from."""
+        assert self.tree is not None
+        self.infoset = infoset
+        self.plots.set_infoset(self.tree, infoset, self._traced)
+        if self.record is not None and self._traversal_of(infoset) != self.traversal.currentIndex():
+            self.traversal.setCurrentIndex(self._traversal_of(infoset))  # redraws through _show_record
+        self._show_infoset(self._snapshot())
+        self._seen_version = -1
+
+    def _traversal_of(self, infoset: int) -> int:
+        """The traversal of the last record in which ``infoset``'s player updated."""
+        assert self.record is not None and self.tree is not None
+        player = int(self.tree.infoset_player[infoset])
+        return next(k for k, t in enumerate(self.record.traversals) if t.player in (None, player))
+
+    def _show_infoset(self, snapshot: TreeSnapshot | None) -> None:
+        if snapshot is not None and self.tree is not None:
+            self.detail.display(self.document.game, self.tree, self.infoset, snapshot, self.record)
+
+    def _node_selected(self, h: int) -> None:
+        assert self.tree is not None
+        infoset = int(self.tree.node_infoset[h])
+        if infoset >= 0:
+            self.infosets.choose(infoset)
+
+    # -- the traversal animation ----------------------------------------------------------------
+    def animate(self) -> None:
+        """Highlight the recorded traversal's nodes one by one (Step 1 first if none)."""
+        if self.record is None and self.step_recorded() is None:
+            return
+        assert self.record is not None
+        self._animation = [int(h) for h in self.record.order]
+        self.animation_timer.start(ANIMATION_SPEEDS[self.animation_speed.currentText()])
+
+    def _animation_tick(self) -> None:
+        if not self._animation or self.record is None or self.tree is None:
+            self.animation_timer.stop()
+            self.view.highlight(None)
+            return
+        h = self._animation.pop(0)
+        self.view.highlight(h)
+        trace = self.record.traversals[max(0, self.traversal.currentIndex())]
+        reach = trace.reach[:, h]
+        parts = [f"visiting {' > '.join(self.view.path(h)) or 'the root'}"]
+        parts.append(
+            "reach "
+            + ", ".join(
+                f"{name} {format_probability(float(r))}"
+                for name, r in zip((*self.document.game.player_names, "chance"), reach, strict=True)
+            )
+        )
+        parts.append("values " + ", ".join(f"{v:.3g}" for v in trace.values[:, h]))
+        if self.tree.node_infoset[h] >= 0:
+            self.infosets.choose(int(self.tree.node_infoset[h]))
+        self.status.setText("   ".join(parts))
+
+    # -- other windows -------------------------------------------------------------------------
+    def show_reduced_form(self) -> QMainWindow | None:
+        """The tree's reduced strategic form in a read-only matrix window, solving with the
+        normal-form algorithms (RM there against CFR here)."""
+        try:
+            game = reduced_strategic_form(self.document.game)
+        except RmvizError as error:
+            self.show_error(str(error))
+            return None
+        return self.open_elsewhere(game, read_only=True)
+
+    # -- files and export --------------------------------------------------------------------------
+    def open_file(self, path: str | Path) -> bool:
+        """Open a game file here; a matrix game opens in a matrix window (through the opener)."""
+        try:
+            game = read_game_file(path)
+        except RmvizError as error:
+            self.show_error(str(error))
+            return False
+        if not self.shows(game):
+            return self.open_elsewhere(game, Path(path)) is not None
+        self.document.replace_game(game, f"Open {Path(path).name}")
+        self.document.mark_saved(Path(path))
+        return True
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open game tree", "", TREE_FILTER)
+        if path:
+            self.open_file(path)
+
+    def save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save game tree", str(self.document.path or ""), TREE_FILTER
+        )
+        if path:
+            self.save_file(path)
+
+    def export_tree(self, path: str | Path, dpi: int = 96) -> bool:
+        """The whole tree with the numbers shown now, as PNG, SVG or PDF."""
+        return self.attempt(lambda: export_scene(self.view.scene(), path, dpi, self.document.game.title))
+
+    def export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export tree", "tree.svg", "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"
+        )
+        if path:
+            self.export_tree(path, 192 if path.lower().endswith(".png") else 96)
+
+    def shutdown(self) -> None:
+        """Stop the timers and the solver threads (idempotent)."""
+        self.animation_timer.stop()
+        super().shutdown()
