@@ -28,7 +28,7 @@ from rmviz.formats import load_game, write_game_file
 from rmviz.games.catalog import CATALOG, known_equilibrium
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import FIGURES, record_run, write_run_data
-from rmviz.solvers.matrix.config import PLAY_MODES, SCHEDULES
+from rmviz.solvers.family import PLAY_MODES, SCHEDULES
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, family_named, family_of, make_solver

@@ -19,6 +19,9 @@ from rmviz.solvers.protocol import Config, Solver
 
 # A person's choices that are not numerical parameters: panel rows and CLI flags.
 CHOICES = ("play", "updates", "seed", "device", "fixed_strategies")
+# The values of the two named choices (every family that has the choice takes these).
+PLAY_MODES = ("expected", "sampled")
+SCHEDULES = ("simultaneous", "alternating")
 # Labels of the numerical parameters (panel rows; blank = the preset's default).
 PARAMETER_LABELS = {
     "alpha": ("alpha", "1.5"),

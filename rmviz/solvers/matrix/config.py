@@ -27,11 +27,10 @@ from typing import Any
 
 from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
+from rmviz.solvers.family import PLAY_MODES, SCHEDULES
 from rmviz.solvers.presets import PresetTable, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
 
-PLAY_MODES = ("expected", "sampled")
-SCHEDULES = ("simultaneous", "alternating")
 REGRET_KINDS = ("external", "internal")
 
 

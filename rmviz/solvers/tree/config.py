@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rmviz.errors import ConfigError
+from rmviz.solvers.family import SCHEDULES
 from rmviz.solvers.presets import PresetTable, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
 
@@ -49,7 +50,7 @@ class CFRConfig:
             raise ConfigError(f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}")
         if self.averaging is not None and self.averaging not in AVERAGINGS:
             raise ConfigError(f"unknown averaging {self.averaging!r}; choose one of {', '.join(AVERAGINGS)}")
-        if self.updates not in ("simultaneous", "alternating"):
+        if self.updates not in SCHEDULES:
             raise ConfigError(f"unknown updates {self.updates!r}; choose simultaneous or alternating")
         if self.sampling not in SAMPLINGS:
             raise ConfigError(f"unknown sampling {self.sampling!r}")

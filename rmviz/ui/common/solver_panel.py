@@ -22,8 +22,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QSpinBo
 
 from rmviz.errors import RmvizError
 from rmviz.solvers.backend import gpu_available, gpu_name
-from rmviz.solvers.family import PARAMETER_LABELS, Family
-from rmviz.solvers.matrix.config import PLAY_MODES, SCHEDULES  # the values of two choices
+from rmviz.solvers.family import PARAMETER_LABELS, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.protocol import Config
 
 # The family choices the panel sets, with their row labels, in panel order (the fixed
