@@ -564,7 +564,6 @@ def _run_profiles(
     own_actions = np.empty(n, dtype=np.int64)
     actions = np.empty(n, dtype=np.int64)
     utilities = np.zeros((n, width))
-    values = np.empty(n)
     start_values = np.empty(n)
     played = np.zeros((n, width))
     instant_ext = np.zeros((n, width))
@@ -589,7 +588,7 @@ def _run_profiles(
                 value = _expected_at(flat, num_actions, current, i, work, utilities[i])
             else:
                 value = _utilities_at(flat, num_actions, strides, start_actions, i, utilities[i])
-            values[i] = start_values[i] = value
+            start_values[i] = value
             own_actions[i] = start_actions[i]
             for a in range(k):  # sampled play records the action played, expected play pi_i
                 if expected:
@@ -658,7 +657,6 @@ def _run_profiles(
                     value = _expected_at(flat, num_actions, current, i, work, utilities[i])
                 else:
                     value = _utilities_at(flat, num_actions, strides, actions, i, utilities[i])
-                values[i] = value
                 own_actions[i] = actions[i]
                 _external_regret(utilities[i, :k], value, instant_ext[i, :k])
             evaluation += 1

@@ -32,10 +32,10 @@ from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QTabWidget, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTabWidget, QWidget
 
 from rmviz.errors import RmvizError
-from rmviz.formats import write_game_file
+from rmviz.formats import read_game_file, write_game_file
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.family import Family
@@ -73,6 +73,8 @@ class RunWindow(QMainWindow):
     redraw_ms = 33  # the shortest redraw interval
 
     document: Any  # a GameDocument or a TreeDocument
+    FILE_KIND = "game"  # what the Open and Save dialogs call this window's files
+    FILE_FILTER = ""  # the dialogs' Qt name filter
 
     def __init__(self, family: Family, opener: Opener | None = None, read_only: bool = False) -> None:
         super().__init__()
@@ -276,6 +278,38 @@ class RunWindow(QMainWindow):
             self.show_error(str(error))
             return False
         return True
+
+    def set_game(self, game: Any, description: str, path: Path | None = None) -> None:
+        """Show ``game`` of this window's family, as one undoable edit (windows fill in)."""
+        raise NotImplementedError
+
+    def open_file(self, path: str | Path) -> bool:
+        """Open a game file: a game of this window's family replaces the current one
+        (undoable), another family's opens in its own window through the opener; a bad file
+        shows a message and keeps the current game."""
+        try:
+            game = read_game_file(path)
+        except RmvizError as error:
+            self.show_error(str(error))
+            return False
+        path = Path(path)
+        if not self.shows(game):
+            return self.open_elsewhere(game, path) is not None
+        self.set_game(game, f"Open {path.name}", path)
+        self.document.mark_saved(path)
+        return True
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, f"Open {self.FILE_KIND}", "", self.FILE_FILTER)
+        if path:
+            self.open_file(path)
+
+    def save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, f"Save {self.FILE_KIND}", str(self.document.path or ""), self.FILE_FILTER
+        )
+        if path:
+            self.save_file(path)
 
     def save_file(self, path: str | Path) -> bool:
         """Write the document's game to ``path`` (the format follows the extension)."""

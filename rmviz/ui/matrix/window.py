@@ -71,6 +71,8 @@ class MatrixWindow(RunWindow):
     ``settings`` (recent files) and ``autosave_path`` default to the user's locations;
     ``read_only`` shows the game without letting it be edited."""
 
+    FILE_FILTER = FILE_FILTER
+
     redraw_ms = 33  # ~30 Hz
 
     def __init__(
@@ -273,38 +275,18 @@ class MatrixWindow(RunWindow):
 
     # -- files -----------------------------------------------------------------------------
     def open_file(self, path: str | Path) -> bool:
-        """Open a game file; a game tree opens in a tree window (the matrix stays), a bad
-        file shows a message and keeps the current game."""
-        try:
-            game = read_game_file(path)
-        except RmvizError as error:
-            self.show_error(str(error))
-            return False
-        if not self.shows(game):
-            opened = self.open_elsewhere(game, Path(path)) is not None
-            if opened:
-                self._remember(Path(path))
-            return opened
-        self.set_game(game, f"Open {Path(path).name}", Path(path))
-        self.document.mark_saved(Path(path))
-        self._remember(Path(path))
-        return True
-
-    def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open game", "", FILE_FILTER)
-        if path:
-            self.open_file(path)
+        """Open a game file (see ``RunWindow.open_file``; a game tree opens in a tree window
+        and the matrix stays) and remember it in Open Recent."""
+        opened = super().open_file(path)
+        if opened:
+            self._remember(Path(path))
+        return opened
 
     def save(self) -> None:
         if self.document.path is not None and self.document.path.suffix.lower() in (".json", ".nfg"):
             self.save_file(self.document.path)
         else:
             self.save_dialog()
-
-    def save_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save game", str(self.document.path or ""), FILE_FILTER)
-        if path:
-            self.save_file(path)
 
     def save_file(self, path: str | Path) -> bool:
         saved = super().save_file(path)

@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
 
 from rmviz.document import TreeDocument
 from rmviz.errors import RmvizError
-from rmviz.formats import read_game_file
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.loop import RunLoop
@@ -62,6 +61,9 @@ ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
 
 class TreeWindow(RunWindow):
     """A window on one game tree (``read_only``: the tree cannot be edited)."""
+
+    FILE_KIND = "game tree"
+    FILE_FILTER = TREE_FILTER
 
     redraw_ms = 100  # the tree is redrawn whole: 10 times a second is plenty while running
 
@@ -342,30 +344,10 @@ class TreeWindow(RunWindow):
         return self.open_elsewhere(game, read_only=True)
 
     # -- files and export --------------------------------------------------------------------------
-    def open_file(self, path: str | Path) -> bool:
-        """Open a game file here; a matrix game opens in a matrix window (through the opener)."""
-        try:
-            game = read_game_file(path)
-        except RmvizError as error:
-            self.show_error(str(error))
-            return False
-        if not self.shows(game):
-            return self.open_elsewhere(game, Path(path)) is not None
-        self.document.replace_game(game, f"Open {Path(path).name}")
-        self.document.mark_saved(Path(path))
-        return True
-
-    def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open game tree", "", TREE_FILTER)
-        if path:
-            self.open_file(path)
-
-    def save_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Save game tree", str(self.document.path or ""), TREE_FILTER
-        )
-        if path:
-            self.save_file(path)
+    def set_game(self, game: ExtensiveFormGame, description: str, path: Path | None = None) -> None:
+        """Show ``game`` (undoable); the run restarts on it. ``path`` is recorded by the
+        caller's ``mark_saved``."""
+        self.document.replace_game(game, description)
 
     def export_tree(self, path: str | Path, dpi: int = 96) -> bool:
         """The whole tree with the numbers shown now, as PNG, SVG or PDF."""
