@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rmviz.atomic import atomic_write_text
 from rmviz.errors import FormatError, GameError, RmvizError
 from rmviz.formats.efg import read_efg, write_efg
 from rmviz.formats.nfg import read_nfg, write_nfg
@@ -64,10 +65,7 @@ def write_game_file(game: Game, path: str | Path) -> None:
         raise FormatError(f"{path}: game trees are written as Gambit .efg or rmviz .json files")
     if isinstance(game, NormalFormGame) and suffix == ".efg":
         game = normal_form_tree(game)
-    try:
-        path.write_text(writer(game), encoding="utf-8")
-    except OSError as error:
-        raise FormatError(f"{path}: cannot write ({error.strerror})") from None
+    atomic_write_text(path, writer(game))
 
 
 def load_game(spec: str) -> Game:

@@ -14,11 +14,12 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
 from rmviz import __version__
+from rmviz.atomic import atomic_write
 from rmviz.errors import RmvizError
 from rmviz.runner.trace import Trace
 from rmviz.solvers.columns import Column
@@ -79,19 +80,19 @@ def write_run_data(
     meta = run_metadata(solver)
     names = [solver.column_name(column) for column in columns]
     values = list(columns.values())
-    try:
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            if suffix == ".json":
-                data: dict[str, list[Any]] = {"iteration": iterations.tolist()}
-                for name, column in zip(names, values, strict=True):
-                    data[name] = [None if not np.isfinite(v) else float(v) for v in column]
-                json.dump({**meta, "trace": data}, handle, indent=1)
-                return
-            for key, value in meta.items():
-                handle.write(f"# {key}: {json.dumps(value)}\n")
-            writer = csv.writer(handle)
-            writer.writerow(["iteration", *names])
-            for k, iteration in enumerate(iterations):
-                writer.writerow([int(iteration), *(repr(float(c[k])) for c in values)])
-    except OSError as error:
-        raise RmvizError(f"cannot write {path}: {error.strerror}") from None
+
+    def write(handle: IO[str]) -> None:
+        if suffix == ".json":
+            data: dict[str, list[Any]] = {"iteration": iterations.tolist()}
+            for name, column in zip(names, values, strict=True):
+                data[name] = [None if not np.isfinite(v) else float(v) for v in column]
+            json.dump({**meta, "trace": data}, handle, indent=1, allow_nan=False)
+            return
+        for key, value in meta.items():
+            handle.write(f"# {key}: {json.dumps(value, allow_nan=False)}\n")
+        writer = csv.writer(handle)
+        writer.writerow(["iteration", *names])
+        for k, iteration in enumerate(iterations):
+            writer.writerow([int(iteration), *(repr(float(c[k])) for c in values)])
+
+    atomic_write(path, write)
