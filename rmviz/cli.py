@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, NoReturn, TextIO, cast
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from rmviz import __version__
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import load_game, write_game_file
 from rmviz.games.catalog import CATALOG, known_equilibrium
+from rmviz.games.generators import MAX_SEED
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import FIGURES, record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
@@ -37,11 +38,12 @@ EXIT_USAGE = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits 2 with one readable line (its default, made explicit)."""
+    """argparse whose errors are one line on stderr and exit status 2, like every other mistake
+    a person can make on the command line (argparse's own prints a usage block first)."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        raise SystemExit(f"rmviz: error: {message}") from None
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="iterations per second, measured side by side")
     bench.add_argument("--quick", action="store_true", help="short timings, skip 4000x4000")
-    bench.add_argument("--seconds", type=float, default=None, help="time budget per measurement")
+    bench.add_argument("--seconds", type=_positive_float, default=None, help="time budget per measurement")
     return parser
 
 
@@ -91,12 +93,12 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
             for family in FAMILIES
         ),
     )
-    parser.add_argument("--iterations", "-n", type=_positive_int, default=1000)
+    parser.add_argument("--iterations", "-n", type=_iterations, default=1000)
     parser.add_argument(
         "--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions"
     )
     parser.add_argument("--updates", choices=SCHEDULES, default=None)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=_seed, default=0, help="random seed, 0 to 2^63-1 (default 0)")
     parser.add_argument("--device", choices=("auto", "cpu", "gpu"), default="auto")
     parser.add_argument("--alpha", type=float, help="discounted weighting: positive-regret exponent")
     parser.add_argument("--beta", type=float, help="discounted weighting: negative-regret exponent")
@@ -131,9 +133,46 @@ def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+MAX_ITERATIONS = 2**53  # iteration counts stay exact in the float weights t, t^gamma
+
+
+def _iterations(text: str) -> int:
+    value = _positive_int(text)
+    if value > MAX_ITERATIONS:
+        raise argparse.ArgumentTypeError(f"{text[:40]} is more than 2^53 iterations")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text[:40]} is not a seed from 0 to 2^63-1")
+    return value
+
+
+def _finite_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text[:40]} is not a finite number")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = _finite_float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value:g} must be positive")
     return value
 
 

@@ -23,3 +23,18 @@ class FormatError(RmvizError):
 
 class ConfigError(RmvizError):
     """A solver configuration that does not make sense for the game or the machine."""
+
+
+class ReadError(FormatError):
+    """A file refused while reading: it names the file, the line when known, and what is wrong.
+
+    ``str(error)`` is ``"FILE, line N: REASON"`` (or ``"FILE: REASON"``), the one line the CLI
+    prints and the window shows.
+    """
+
+    def __init__(self, filename: str, reason: str, line: int | None = None) -> None:
+        self.filename = filename
+        self.reason = reason
+        self.line = line
+        where = f"{filename}, line {line}" if line is not None else filename
+        super().__init__(f"{where}: {reason}")

@@ -60,32 +60,34 @@ class TreeDocument(EditHistory):
         )
 
     def _at(self, history: History, change: Callable[[Node], Node]) -> Node:
-        """A new root with ``change`` applied to the node at ``history``."""
-
-        def rebuild(node: Node, depth: int) -> Node:
-            if depth == len(history):
-                return change(node)
-            k = node.moves.index(history[depth])
-            children = list(node.children)
-            children[k] = rebuild(children[k], depth + 1)
-            return replace(node, children=tuple(children))
-
+        """A new root with ``change`` applied to the node at ``history`` (the nodes on the path
+        are copied bottom-up, iteratively: any depth)."""
         self.node(history)  # a clear error for a history that does not exist
         assert self.game.root is not None
-        return rebuild(self.game.root, 0)
+        path = [self.game.root]
+        for move in history:
+            path.append(path[-1].children[path[-1].moves.index(move)])
+        node = change(path[-1])
+        for parent, move in zip(reversed(path[:-1]), reversed(history), strict=True):
+            children = list(parent.children)
+            children[parent.moves.index(move)] = node
+            node = replace(parent, children=tuple(children))
+        return node
 
     def _in_infoset(self, player: int, label: str, change: Callable[[Node], Node]) -> Node:
-        """A new root with ``change`` applied to every node of the information set."""
-
-        def rebuild(node: Node) -> Node:
-            children = tuple(rebuild(child) for child in node.children)
-            node = replace(node, children=children) if node.children else node
-            if node.kind == DECISION and node.player == player and node.infoset == label:
-                return change(node)
-            return node
-
+        """A new root with ``change`` applied to every node of the information set (children
+        are rebuilt before their parents, from a pre-order list: no recursion)."""
         assert self.game.root is not None
-        return rebuild(self.game.root)
+        order = [node for _, node in self.game.root.walk()]
+        rebuilt: dict[int, Node] = {}
+        for original in reversed(order):
+            node = original
+            if node.children:
+                node = replace(node, children=tuple(rebuilt[id(child)] for child in node.children))
+            if node.kind == DECISION and node.player == player and node.infoset == label:
+                node = change(node)
+            rebuilt[id(original)] = node
+        return rebuilt[id(self.game.root)]
 
     def _moves_edit(self, history: History, description: str, change: Callable[[Node], Node]) -> None:
         node = self.node(history)

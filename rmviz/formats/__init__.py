@@ -6,12 +6,13 @@ a catalog id (``rps-crash``, ``kuhn``) or a random spec (``random:zero-sum:100x1
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rmviz.atomic import atomic_write_text
-from rmviz.errors import FormatError, GameError, RmvizError
+from rmviz.errors import FormatError, GameError, ReadError, RmvizError
 from rmviz.formats.efg import read_efg, write_efg
 from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.rmviz_json import read_json, write_json
@@ -27,24 +28,43 @@ READERS = {".json": read_json, ".nfg": read_nfg, ".efg": read_efg}
 WRITERS: dict[str, Callable[[Any], str]] = {".json": write_json, ".nfg": write_nfg, ".efg": write_efg}
 
 
+MAX_FILE_BYTES = 512 * 1024**2
+"""The largest game file rmviz reads (a 2,000 x 2,000 .nfg is about 30 MB). Larger files, and
+things that are not regular files (``/dev/zero``, a pipe), are refused before reading."""
+
+
 def read_game_file(path: str | Path) -> Game:
-    """Read a game file; the format follows the extension (.json, .nfg, .efg)."""
+    """Read a game file; the format follows the extension (.json, .nfg, .efg).
+
+    Every refusal is a :class:`~rmviz.errors.ReadError` naming the file (and the line).
+    """
     path = Path(path)
     reader = READERS.get(path.suffix.lower())
     if reader is None:
-        raise FormatError(
-            f"{path}: unknown file type {path.suffix or '(none)'!r}; rmviz reads {', '.join(READERS)}"
+        raise ReadError(
+            str(path), f"unknown file type {path.suffix or '(none)'!r}; rmviz reads {', '.join(READERS)}"
         )
     try:
-        text = path.read_text(encoding="utf-8")
+        status = path.stat()
+        if stat.S_ISDIR(status.st_mode):
+            raise ReadError(str(path), "is a folder, not a game file")
+        if not stat.S_ISREG(status.st_mode):
+            raise ReadError(str(path), "is not a regular file (a device, a pipe or a socket)")
+        if status.st_size > MAX_FILE_BYTES:
+            size, limit = status.st_size // 1024**2, MAX_FILE_BYTES // 1024**2
+            raise ReadError(str(path), f"is {size} MB; rmviz reads game files up to {limit} MB")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise FormatError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise FormatError(f"{path}: is a folder, not a game file") from None
-    except PermissionError:
-        raise FormatError(f"{path}: permission denied") from None
+        raise ReadError(str(path), "no such file") from None
+    except OSError as error:  # permission, a name too long, a symbolic link loop, a path under a file
+        raise ReadError(str(path), f"cannot read ({error.strerror or error})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ReadError(str(path), f"grew past {MAX_FILE_BYTES // 1024**2} MB while being read")
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise FormatError(f"{path}: not a text file ({error.reason} at byte {error.start})") from None
+        raise ReadError(str(path), f"not a text file ({error.reason} at byte {error.start})") from None
     return reader(text, str(path))
 
 
@@ -85,12 +105,19 @@ def load_game(spec: str) -> Game:
     if spec in CATALOG:
         return catalog_game(spec)
     path = Path(spec)
-    if path.suffix or path.exists():
+    if path.suffix or _exists(path):
         return read_game_file(path)
     raise RmvizError(
         f"{spec!r} is not a catalog game, a random: or reduced: spec, or a file; "
         f"catalog games: {', '.join(CATALOG)}"
     )
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name too long for the file system: let read_game_file say so
+        return True
 
 
 __all__ = [

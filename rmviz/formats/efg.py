@@ -31,8 +31,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rmviz.errors import FormatError, GameError
-from rmviz.formats.gambit_tokens import Token, TokenStream, format_number, quote, read_header, tokenize
+from rmviz.errors import GameError, ReadError
+from rmviz.formats.gambit_tokens import (
+    Token,
+    TokenStream,
+    format_number,
+    normalized_labels,
+    quote,
+    read_header,
+)
 from rmviz.games.extensive_form import CHANCE, DECISION, TERMINAL, ExtensiveFormGame, Node
 
 PROBABILITY_TOLERANCE = Fraction(1, 10**9)
@@ -43,8 +50,14 @@ INDENT_LEVELS = 32
 
 
 def read_efg(text: str, filename: str = "<efg>") -> ExtensiveFormGame:
-    """Parse the text of a .efg file; problems are :class:`FormatError` naming the line."""
-    stream = TokenStream(tokenize(text, filename), filename)
+    """Parse the text of a .efg file; problems are :class:`ReadError` naming the line.
+
+    As Gambit (src/games/file.cc): numbers are read exactly; outcome 0 (no outcome) cannot be
+    given a name or payoffs; an outcome given again must repeat its name and payoffs; repeated
+    or empty player names and move labels of one node are made distinct (``x_1``, ``x_2``).
+    Node records are read with an explicit stack, so depth is limited by memory only.
+    """
+    stream = TokenStream(text, filename)
     title, players, precision = read_header(stream, "EFG", "2")
     if not players:
         raise stream.error(precision, "the game names no players")
@@ -59,9 +72,9 @@ def read_efg(text: str, filename: str = "<efg>") -> ExtensiveFormGame:
         raise stream.error(extra, f"unexpected {extra.text!r} after the last node of the tree")
     reader.label_information_sets()
     try:
-        return ExtensiveFormGame(root, tuple(players), title, comment)
+        return ExtensiveFormGame(root, tuple(normalized_labels(players)), title, comment)
     except GameError as error:
-        raise FormatError(f"{filename}: {error}") from None
+        raise ReadError(filename, str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -83,13 +96,13 @@ class _TreeReader:
         self.n = len(players)
         self.infosets: dict[tuple[int, int], _Infoset] = {}  # (player, number); player 0 is chance
         self.named: dict[tuple[int, str], int] = {}  # (player, non-empty name) -> number
-        self.outcomes: dict[int, tuple[float, ...]] = {}
+        self.outcomes: dict[int, tuple[str, tuple[float, ...], int]] = {}  # name, payoffs, line
         self.decisions: list[tuple[Node, int, int]] = []  # node, player, infoset number
 
     def read(self) -> Node:
         stream = self.stream
         if stream.peek() is None:
-            raise FormatError(f"{stream.filename}: the file has a header but no tree")
+            raise ReadError(stream.filename, "the file has a header but no tree")
         # each frame: [kind, fields, moves, probabilities, payoffs-so-far, children]
         stack: list[list] = []
         root: Node | None = None
@@ -128,20 +141,20 @@ class _TreeReader:
         stream = self.stream
         token = stream.next("a node ('c', 'p' or 't')")
         if token.text not in ("c", "p", "t"):
-            raise stream.error(token, f"expected a node type 'c', 'p' or 't', found {token.text!r}")
+            raise stream.error(token, f"expected a node type 'c', 'p' or 't', found {token.text[:40]!r}")
         label = stream.expect("string", "the node's name in quotes").text
         if token.text == "t":
-            payoffs = self._outcome(token, inherited, required=True)
+            payoffs = self._outcome(token, inherited)
             return [TERMINAL, (label,), (), (), payoffs, []]
         player = 0
         if token.text == "p":
-            number = self._integer("the player number")
+            number = stream.count("the player number")
             if not 1 <= number <= self.n:
                 raise stream.error(token, f"player {number} does not exist; the game has {self.n} players")
             player = number
-        infoset = self._integer("the information set number")
+        infoset = stream.count("the information set number")
         entry = self._infoset(token, player, infoset)
-        payoffs = self._outcome(token, inherited, required=False)
+        payoffs = self._outcome(token, inherited)
         kind = CHANCE if player == 0 else DECISION
         probabilities = tuple(float(p) for p in entry.probabilities)
         return [kind, (label, player, infoset), entry.moves, probabilities, payoffs, []]
@@ -164,22 +177,26 @@ class _TreeReader:
         probabilities: list[Fraction] = []
         while (item := stream.next("the end of the move list")).kind != "}":
             if item.kind != "string":
-                raise stream.error(item, f"expected a move name in quotes, found {item.text!r}")
+                raise stream.error(item, f"expected a move name in quotes, found {item.text[:40]!r}")
             moves.append(item.text)
             if player == 0:
-                value = stream.next(f"the probability of chance move {item.text!r}")
-                if value.kind != "number":
+                written = stream.peek()
+                probability = stream.exact(f"the probability of chance move {item.text!r}")
+                if not 0 <= probability <= 1:
+                    assert written is not None
                     raise stream.error(
-                        value,
-                        f"expected the probability of {item.text!r}, found {value.text!r}",
+                        written,
+                        f"chance move {item.text!r} has probability {written.text[:40]}, not in [0, 1]",
                     )
-                probabilities.append(Fraction(value.text))
+                probabilities.append(probability)
                 following = stream.peek()
                 if following is not None and following.kind == ",":
                     stream.next(",")
         if not moves:
             raise stream.error(token, f"information set {number} offers no moves")
-        entry = _Infoset(name, tuple(moves), self._rescaled(token, probabilities), token.line)
+        entry = _Infoset(
+            name, tuple(normalized_labels(moves)), self._rescaled(token, probabilities), token.line
+        )
         owner = self._owner(player)
         if known is not None:
             if known.name != name:
@@ -226,44 +243,45 @@ class _TreeReader:
             )
         return tuple(p / total for p in probabilities)
 
-    def _outcome(self, token: Token, inherited: tuple[float, ...], required: bool) -> tuple[float, ...]:
+    def _outcome(self, token: Token, inherited: tuple[float, ...]) -> tuple[float, ...]:
         stream = self.stream
-        number = self._integer("the outcome number")
+        number = stream.count("the outcome number")
         following = stream.peek()
         if following is not None and following.kind == "string":
-            stream.next("the outcome's name")
+            if number == 0:
+                raise stream.error(
+                    following, "outcome 0 means no outcome: it cannot be given a name or payoffs"
+                )
+            name = stream.next("the outcome's name").text
             stream.expect("{", "'{' opening the payoffs")
-            values = []
-            while (item := stream.next("the end of the payoffs")).kind != "}":
+            values: list[float] = []
+            while (item := stream.peek()) is not None and item.kind != "}":
                 if item.kind == ",":
+                    stream.next(",")
                     continue
-                if item.kind != "number":
-                    raise stream.error(item, f"expected a payoff, found {item.text!r}")
-                stream.pos -= 1
-                values.append(stream.number("a payoff"))
+                values.append(stream.payoff(f"payoff {len(values) + 1} of outcome {number}"))
+            item = stream.next("'}' closing the payoffs")
             if len(values) != self.n:
                 raise stream.error(
                     item,
                     f"outcome {number} has {len(values)} payoffs; {self.n} players need {self.n}",
                 )
-            if number != 0:
-                self.outcomes.setdefault(number, tuple(values))
             own = tuple(values)
+            known = self.outcomes.setdefault(number, (name, own, token.line))
+            if known[:2] != (name, own):
+                raise stream.error(
+                    token,
+                    f"outcome {number} is defined again as {name!r} {list(own)}, but as {known[0]!r} "
+                    f"{list(known[1])} on line {known[2]}; an outcome is defined once (give this one "
+                    "another number)",
+                )
         elif number == 0:
             own = (0.0,) * self.n
         elif number in self.outcomes:
-            own = self.outcomes[number]
+            own = self.outcomes[number][1]
         else:
             raise stream.error(token, f"outcome {number} is used before its payoffs are given")
-        if required and number == 0:
-            own = (0.0,) * self.n
         return tuple(a + b for a, b in zip(inherited, own, strict=True))
-
-    def _integer(self, what: str) -> int:
-        token = self.stream.next(what)
-        if token.kind != "number" or not token.text.isdigit():
-            raise self.stream.error(token, f"expected {what}, found {token.text!r}")
-        return int(token.text)
 
     def _node(self, frame: list) -> Node:
         kind, fields, moves, probabilities, payoffs, children = frame
@@ -291,8 +309,9 @@ def write_efg(game: ExtensiveFormGame) -> str:
     for p, labels in enumerate(game.infosets):
         for k, label in enumerate(labels):
             infoset_number[(p, label)] = k + 1
-    players = " ".join(quote(p) for p in game.player_names)
-    lines = [f"EFG 2 R {quote(game.title)} {{ {players} }}", quote(game.description), ""]
+    players = " ".join(quote(p, "the player name") for p in game.player_names)
+    title = quote(game.title, "the title", label=False)
+    lines = [f"EFG 2 R {title} {{ {players} }}", quote(game.description, "the description", label=False), ""]
     defined: set[tuple[int, str]] = set()
     chance_sets = outcomes = 0
     assert game.root is not None
@@ -304,25 +323,28 @@ def write_efg(game: ExtensiveFormGame) -> str:
         if node.kind == TERMINAL:
             outcomes += 1
             payoffs = ", ".join(format_number(u) for u in node.payoffs)
-            lines.append(f'{indent}t {quote(node.label)} {outcomes} "" {{ {payoffs} }}')
+            lines.append(f'{indent}t {quote(node.label, "the node label")} {outcomes} "" {{ {payoffs} }}')
         elif node.kind == CHANCE:
             chance_sets += 1
             fractions = [_probability(p) for p in node.probabilities]
             fractions[-1] = 1 - sum(fractions[:-1], Fraction(0))  # exactly 1 in rationals, as Gambit requires
             moves = " ".join(
-                f"{quote(m)} {_format_fraction(q)}" for m, q in zip(node.moves, fractions, strict=True)
+                f"{quote(m, 'the chance move')} {_format_fraction(q)}"
+                for m, q in zip(node.moves, fractions, strict=True)
             )
-            lines.append(f'{indent}c {quote(node.label)} {chance_sets} "" {{ {moves} }} 0')
+            lines.append(f'{indent}c {quote(node.label, "the node label")} {chance_sets} "" {{ {moves} }} 0')
         else:
             assert node.player is not None and node.infoset is not None
             key = (node.player, node.infoset)
-            head = f"{indent}p {quote(node.label)} {node.player + 1} {infoset_number[key]}"
+            head = f"{indent}p {quote(node.label, 'the node label')} {node.player + 1} {infoset_number[key]}"
             if key in defined:
                 lines.append(f"{head} 0")
             else:
                 defined.add(key)
-                moves = " ".join(quote(m) for m in node.moves)
-                lines.append(f"{head} {quote(node.infoset)} {{ {moves} }} 0")
+                moves = " ".join(
+                    quote(m, f"the move of information set {node.infoset!r}") for m in node.moves
+                )
+                lines.append(f"{head} {quote(node.infoset, 'the information set')} {{ {moves} }} 0")
     return "\n".join(lines) + "\n"
 
 

@@ -14,26 +14,37 @@ rmviz writes the payoff form with strategy labels; pygambit reads it unchanged.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 
-from rmviz.errors import FormatError, GameError
-from rmviz.formats.gambit_tokens import TokenStream, format_number, quote, read_header, tokenize
-from rmviz.games.normal_form import NormalFormGame, check_size
+from rmviz.errors import GameError, ReadError
+from rmviz.formats.gambit_tokens import (
+    TokenStream,
+    format_number,
+    normalized_labels,
+    quote,
+    read_header,
+)
+from rmviz.games.normal_form import MAX_PAYOFF, MAX_PLAYERS, MIN_PLAYERS, NormalFormGame, check_size
 
 
 def read_nfg(text: str, filename: str = "<nfg>") -> NormalFormGame:
-    """Parse the text of a .nfg file; every problem is a :class:`FormatError` naming the line."""
-    stream = TokenStream(tokenize(text, filename), filename)
+    """Parse the text of a .nfg file; every problem is a :class:`ReadError` naming the line.
+
+    Sizes declared in the header are checked against the memory budget (and the body against
+    them) before anything is allocated; numbers are read exactly, as Gambit reads them, and
+    must be finite payoffs within the range games accept; repeated or empty player and
+    strategy names are made distinct as Gambit makes them (``x_1``, ``x_2``).
+    """
+    stream = TokenStream(text, filename)
     title, players, precision = read_header(stream, "NFG", "1")
-    if len(players) < 2:
-        raise stream.error(precision, f"the game lists {len(players)} player(s); rmviz needs at least 2")
-    shape, actions = _read_strategies(stream, len(players))
-    try:
-        check_size(shape, len(players))
-    except GameError as error:
-        raise FormatError(f"{filename}: {error}") from None
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise stream.error(
+            precision, f"the game lists {len(players)} player(s); rmviz reads {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
+    shape, labels = _read_strategies(stream, len(players))
     comment = ""
     token = stream.peek()
     if token is not None and token.kind == "string":
@@ -45,39 +56,45 @@ def read_nfg(text: str, filename: str = "<nfg>") -> NormalFormGame:
         payoffs = _read_payoff_form(stream, len(players), shape)
     extra = stream.peek()
     if extra is not None:
-        raise stream.error(extra, f"unexpected {extra.text!r} after the last payoff")
+        raise stream.error(extra, f"unexpected {extra.text[:40]!r} after the last payoff")
+    actions = tuple(tuple(normalized_labels(names)) for names in labels) or tuple(
+        tuple(str(a + 1) for a in range(k)) for k in shape
+    )  # named once the body has shown the sizes are real
     try:
-        return NormalFormGame(payoffs, tuple(players), actions, title or Path(filename).stem, comment)
+        return NormalFormGame(
+            payoffs, tuple(normalized_labels(players)), actions, title or Path(filename).stem, comment
+        )
     except GameError as error:
-        raise FormatError(f"{filename}: {error}") from None
+        raise ReadError(filename, str(error)) from None
 
 
-def _read_strategies(stream: TokenStream, n: int) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
+def _read_strategies(stream: TokenStream, n: int) -> tuple[tuple[int, ...], list[list[str]]]:
+    """The number of strategies of each player, and their labels if the file gives them."""
     opening = stream.expect("{", "'{' opening the strategies")
     token = stream.peek()
     if token is not None and token.kind == "{":
-        stream.pos -= 1
         labels: list[list[str]] = []
-        stream.expect("{", "'{'")
         while (token := stream.peek()) is not None and token.kind == "{":
             labels.append(stream.strings_in_braces(f"the strategies of player {len(labels) + 1}"))
         stream.expect("}", "'}' closing the strategy lists")
-        if len(labels) != n:
-            raise stream.error(
-                opening, f"strategy lists for {len(labels)} players, but {n} players are named"
-            )
-        for i, names in enumerate(labels):
-            if not names:
-                raise stream.error(opening, f"player {i + 1} has no strategies")
-        return tuple(len(s) for s in labels), tuple(tuple(s) for s in labels)
-    counts: list[int] = []
-    while (token := stream.next("'}' closing the strategy counts")).kind != "}":
-        if token.kind != "number" or not token.text.isdigit() or int(token.text) < 1:
-            raise stream.error(token, f"expected a positive number of strategies, found {token.text!r}")
-        counts.append(int(token.text))
+        counts = [len(names) for names in labels]
+    else:
+        counts = []
+        while (token := stream.peek()) is not None and token.kind != "}":
+            counts.append(stream.count("a number of strategies", at_least=1))
+        stream.expect("}", "'}' closing the strategy counts")
+        labels = []
     if len(counts) != n:
-        raise stream.error(opening, f"strategy counts for {len(counts)} players, but {n} players are named")
-    return tuple(counts), tuple(tuple(str(a + 1) for a in range(k)) for k in counts)
+        raise stream.error(
+            opening, f"strategies are given for {len(counts)} players, but {n} players are named"
+        )
+    if 0 in counts:
+        raise stream.error(opening, f"player {counts.index(0) + 1} has no strategies")
+    try:
+        check_size(counts, n)  # before any per-strategy name exists
+    except GameError as error:
+        raise stream.error(opening, str(error)) from None
+    return tuple(counts), labels
 
 
 def _profiles_player1_fastest(rows: np.ndarray, n: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -89,21 +106,42 @@ def _profiles_player1_fastest(rows: np.ndarray, n: int, shape: tuple[int, ...]) 
 
 
 def _read_payoff_form(stream: TokenStream, n: int, shape: tuple[int, ...]) -> np.ndarray:
-    count = int(np.prod(shape)) * n
-    values = np.empty(count)
-    for k in range(count):
-        token = stream.peek()
-        if token is None or token.kind != "number":
-            profile, player = divmod(k, n)
-            where = f"found {token.text!r}" if token is not None else "the file ends"
-            anchor = token or stream.tokens[-1]
-            raise stream.error(
-                anchor,
-                f"expected {count} payoffs ({n} per profile), {where} at payoff {k + 1} "
-                f"(player {player + 1} of profile {profile + 1})",
-            )
-        values[k] = stream.number("a payoff")
+    count = math.prod(shape) * n
+    words = stream.rest().split()
+    values = _fast_payoffs(words) if len(words) == count else None
+    if values is not None:
+        stream.skip_rest()
+    else:  # rationals, a mistake, or a wrong count: read each exactly, so a message names the line
+        read: list[float] = []
+        for k in range(count):
+            token = stream.peek()
+            if token is None or token.kind != "number":
+                profile, player = divmod(k, n)
+                where = f"found {token.text[:40]!r}" if token is not None else "the file ends"
+                raise stream.error(
+                    token or stream.last,
+                    f"expected {count} payoffs ({n} per profile), {where} at payoff {k + 1} "
+                    f"(player {player + 1} of profile {profile + 1})",
+                )
+            read.append(stream.payoff(f"payoff {k + 1}"))
+        values = np.array(read)
     return _profiles_player1_fastest(values.reshape(-1, n), n, shape)
+
+
+def _fast_payoffs(words: list[str]) -> np.ndarray | None:
+    """Decimal payoffs converted in one pass (``float`` rounds correctly, as reading exactly and
+    then rounding would), or ``None`` when a word needs the exact reader: a rational such as
+    1/3, a word ``float`` reads but Gambit does not (``inf``, ``1_0``, non-ASCII digits), or a
+    payoff out of range."""
+    if not all(word.isascii() and "_" not in word for word in words):
+        return None
+    try:
+        values = np.fromiter(map(float, words), dtype=np.float64, count=len(words))
+    except ValueError:
+        return None
+    with np.errstate(invalid="ignore"):
+        in_range = np.abs(values) <= MAX_PAYOFF
+    return values if bool(in_range.all()) else None
 
 
 def _read_outcome_form(stream: TokenStream, n: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -113,15 +151,12 @@ def _read_outcome_form(stream: TokenStream, n: int, shape: tuple[int, ...]) -> n
         stream.next("'{'")
         stream.expect("string", "the outcome's name in quotes")
         values = []
-        while (token := stream.next("'}' closing an outcome")).kind != "}":
+        while (token := stream.peek()) is not None and token.kind != "}":
             if token.kind == ",":
+                stream.next(",")
                 continue
-            if token.kind != "number":
-                raise stream.error(
-                    token, f"expected a payoff in outcome {len(outcomes)}, found {token.text!r}"
-                )
-            stream.pos -= 1
-            values.append(stream.number("a payoff"))
+            values.append(stream.payoff(f"a payoff of outcome {len(outcomes)}"))
+        token = stream.next("'}' closing an outcome")
         if len(values) != n:
             raise stream.error(
                 token, f"outcome {len(outcomes)} has {len(values)} payoffs; {n} players need {n}"
@@ -129,14 +164,18 @@ def _read_outcome_form(stream: TokenStream, n: int, shape: tuple[int, ...]) -> n
         outcomes.append(np.array(values))
     stream.expect("}", "'}' closing the outcomes")
     table = np.array(outcomes)
-    count = int(np.prod(shape))
+    count = math.prod(shape)
+    left = len(stream.rest().split())
+    if left < count:
+        raise stream.error(
+            stream.last, f"expected {count} outcome numbers, one per profile; the file has {left}"
+        )
     indices = np.empty(count, dtype=np.int64)
     for k in range(count):
-        token = stream.next(f"{count} outcome numbers, one per profile")
-        if token.kind != "number" or not token.text.isdigit():
-            raise stream.error(token, f"expected an outcome number for profile {k + 1}, found {token.text!r}")
-        index = int(token.text)
+        token = stream.peek()
+        index = stream.count(f"the outcome number of profile {k + 1}")
         if index >= len(table):
+            assert token is not None
             raise stream.error(
                 token,
                 f"profile {k + 1} names outcome {index}, but only {len(table) - 1} are defined",
@@ -148,14 +187,17 @@ def _read_outcome_form(stream: TokenStream, n: int, shape: tuple[int, ...]) -> n
 def write_nfg(game: NormalFormGame) -> str:
     """The game as .nfg text in the payoff form, with player and strategy names."""
     n = game.n_players
-    players = " ".join(quote(p) for p in game.player_names)
-    strategies = " ".join("{ " + " ".join(quote(a) for a in names) + " }" for names in game.action_names)
+    players = " ".join(quote(p, "the player name") for p in game.player_names)
+    strategies = " ".join(
+        "{ " + " ".join(quote(a, f"the strategy name of {p!r}") for a in names) + " }"
+        for p, names in zip(game.player_names, game.action_names, strict=True)
+    )
     # Rows of (u_1..u_n), one per profile with player 1 varying fastest (Fortran order).
     rows = np.stack([game.payoffs[i].ravel(order="F") for i in range(n)], axis=1)
     lines = [
-        f"NFG 1 R {quote(game.title)} {{ {players} }}",
+        f"NFG 1 R {quote(game.title, 'the title', label=False)} {{ {players} }}",
         f"{{ {strategies} }}",
-        quote(game.description),
+        quote(game.description, "the description", label=False),
         "",
     ]
     lines += [" ".join(format_number(float(v)) for v in row) for row in rows]

@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from rmviz.errors import FormatError, GameError
+from rmviz.errors import GameError, ReadError
 from rmviz.games.extensive_form import CHANCE, DECISION, TERMINAL, ExtensiveFormGame, Node
-from rmviz.games.normal_form import NormalFormGame
+from rmviz.games.normal_form import PAYOFF_RULE, NormalFormGame, check_size
 
 FORMAT_NAME = "rmviz-game"
 FORMAT_VERSION = 1
@@ -156,16 +156,16 @@ def _dumps_deep(value: Any) -> str:
 
 
 def read_json(text: str, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:
-    """Parse rmviz JSON; a :class:`FormatError` says which field is wrong."""
+    """Parse rmviz JSON; a :class:`~rmviz.errors.ReadError` says which field is wrong."""
     try:
         try:
             data = json.loads(text, parse_constant=_reject_constant)
         except RecursionError:
             data = _loads_deep(text)
     except json.JSONDecodeError as error:
-        raise FormatError(f"{filename}, line {error.lineno}: not valid JSON ({error.msg})") from None
+        raise ReadError(filename, f"not valid JSON ({error.msg})", error.lineno) from None
     except ValueError as error:
-        raise FormatError(f"{filename}: {error}") from None
+        raise ReadError(filename, str(error)) from None
     return game_from_dict(data, filename)
 
 
@@ -265,58 +265,83 @@ def _loads_deep(text: str) -> Any:
 def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:
     """The game described by a dictionary in rmviz JSON form."""
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-        raise FormatError(f'{filename}: not an rmviz game file (its "format" is not {FORMAT_NAME!r})')
+        raise ReadError(filename, f'not an rmviz game file (its "format" is not {FORMAT_NAME!r})')
     version = data.get("version")
     if version != FORMAT_VERSION:
-        raise FormatError(
-            f"{filename}: rmviz game format version {version!r} is not supported; "
-            f"this rmviz reads version {FORMAT_VERSION}"
+        raise ReadError(
+            filename,
+            f"rmviz game format version {version!r} is not supported; "
+            f"this rmviz reads version {FORMAT_VERSION}",
         )
     kind = data.get("kind", "normal-form")
     if kind == "extensive-form":
         return _tree_from_dict(data, filename)
     if kind != "normal-form":
-        raise FormatError(
-            f"{filename}: unknown game kind {kind!r}; rmviz reads normal-form and extensive-form"
-        )
+        raise ReadError(filename, f"unknown game kind {kind!r}; rmviz reads normal-form and extensive-form")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise FormatError(f'{filename}: "players" must be a list of {{"name", "actions"}} objects')
-    names = [str(p.get("name", f"Player {i + 1}")) for i, p in enumerate(players)]
+        raise ReadError(filename, '"players" must be a list of {"name", "actions"} objects')
+    names = [
+        _text(p.get("name", f"Player {i + 1}"), f"the name of player {i + 1}", filename)
+        for i, p in enumerate(players)
+    ]
     actions = []
     for i, player in enumerate(players):
         listed = player.get("actions")
         if not isinstance(listed, list):
-            raise FormatError(f'{filename}: player {i + 1} has no "actions" list')
-        actions.append(tuple(str(a) for a in listed))
+            raise ReadError(filename, f'player {i + 1} has no "actions" list')
+        actions.append(tuple(_text(a, f"an action name of player {i + 1}", filename) for a in listed))
+    try:
+        check_size([len(a) for a in actions], len(players))
+    except GameError as error:
+        raise ReadError(filename, str(error)) from None
     try:
         payoffs = np.array(data.get("payoffs"), dtype=np.float64)
+    except OverflowError:
+        raise ReadError(filename, f"a payoff is too large for a float; {PAYOFF_RULE}") from None
     except (TypeError, ValueError):
-        raise FormatError(
-            f'{filename}: "payoffs" must be nested lists of numbers of shape (players, |A_1|, ...)'
+        raise ReadError(
+            filename, '"payoffs" must be nested lists of numbers of shape (players, |A_1|, ...)'
         ) from None
     expected = (len(players), *(len(a) for a in actions))
     if payoffs.shape != expected:
-        raise FormatError(
-            f'{filename}: "payoffs" has shape {payoffs.shape}, but the players and actions '
-            f"listed need shape {expected}"
+        raise ReadError(
+            filename,
+            f'"payoffs" has shape {payoffs.shape}, but the players and actions listed need shape {expected}',
         )
     try:
         return NormalFormGame(
             payoffs,
             tuple(names),
             tuple(actions),
-            str(data.get("title", "Untitled game")),
-            str(data.get("description", "")),
+            _text(data.get("title", "Untitled game"), "the title", filename),
+            _text(data.get("description", ""), "the description", filename),
         )
     except GameError as error:
-        raise FormatError(f"{filename}: {error}") from None
+        raise ReadError(filename, str(error)) from None
+
+
+def _text(value: Any, what: str, filename: str) -> str:
+    """A name or text field, which JSON must give as a string."""
+    if not isinstance(value, str):
+        raise ReadError(filename, f"{what} must be a string in quotes, not {json.dumps(value)[:40]}")
+    return value
+
+
+def _number(value: Any, what: str) -> float:
+    """A JSON number as a float; booleans, strings and integers too large for a float refused."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{what} must be a number, not {json.dumps(value)[:40]}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{what} is too large for a float; {PAYOFF_RULE}") from None
 
 
 def _tree_from_dict(data: dict[str, Any], filename: str) -> ExtensiveFormGame:
     players = data.get("players")
     if not isinstance(players, list) or not players:
-        raise FormatError(f'{filename}: "players" must be a list of player names')
+        raise ReadError(filename, '"players" must be a list of player names')
     n = len(players)
     steps: list[tuple[int, str]] = [(0, "")]  # per node met: its parent's index, its move
 
@@ -336,32 +361,34 @@ def _tree_from_dict(data: dict[str, Any], filename: str) -> ExtensiveFormGame:
     def node(value: Any, at: int) -> tuple[Node, list[tuple[str, Any]]]:
         """The node (children to come) and its (move name, child value) pairs."""
         if not isinstance(value, dict):
-            raise FormatError(f"{filename}: the node at {where(at)} must be an object")
-        kind, label = value.get("kind"), str(value.get("label", ""))
+            raise ReadError(filename, f"the node at {where(at)} must be an object")
+        kind = value.get("kind")
         try:
+            label = _text(value.get("label", ""), "its label", filename)
             if kind == TERMINAL:
-                payoffs = tuple(float(u) for u in value.get("payoffs", ()))
-                return Node(TERMINAL, payoffs=payoffs, label=label), []
+                payoffs = value.get("payoffs", ())
+                if not isinstance(payoffs, list):
+                    raise ValueError('"payoffs" must be a list of numbers')
+                return Node(TERMINAL, payoffs=tuple(_number(u, "a payoff") for u in payoffs), label=label), []
             moves = value.get("moves")
             if kind not in (CHANCE, DECISION) or not isinstance(moves, list):
-                raise FormatError(
-                    f'{filename}: the node at {where(at)} needs "kind" terminal, chance or decision, '
-                    'and a "moves" list'
-                )
-            names = tuple(str(m.get("move")) for m in moves)
+                raise ValueError('it needs "kind" terminal, chance or decision, and a "moves" list')
+            if not all(isinstance(m, dict) for m in moves):
+                raise ValueError('each of its "moves" must be an object {"move", "node"}')
+            names = tuple(_text(m.get("move"), "a move name", filename) for m in moves)
             below = [(name, m.get("node")) for m, name in zip(moves, names, strict=True)]
             if kind == CHANCE:
-                probabilities = tuple(float(m.get("probability")) for m in moves)
+                probabilities = tuple(_number(m.get("probability"), "a probability") for m in moves)
                 return Node(CHANCE, names, probabilities=probabilities, label=label), below
-            player = int(value["player"]) - 1
-            if not 0 <= player < n:
-                raise FormatError(
-                    f"{filename}: the node at {where(at)} belongs to player {player + 1}; players are 1..{n}"
-                )
-            infoset = str(value.get("infoset", ""))
-            return Node(DECISION, names, player=player, infoset=infoset, label=label), below
-        except (TypeError, ValueError, AttributeError, KeyError):
-            raise FormatError(f"{filename}: the node at {where(at)} has a malformed field") from None
+            player = value.get("player")
+            if isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= n:
+                raise ValueError(f"its player is {json.dumps(player)[:40]}; players are 1..{n}")
+            infoset = _text(value.get("infoset", ""), "its information set", filename)
+            return Node(DECISION, names, player=player - 1, infoset=infoset, label=label), below
+        except ReadError as error:
+            raise ReadError(filename, f"the node at {where(at)}: {error.reason}") from None
+        except ValueError as error:
+            raise ReadError(filename, f"the node at {where(at)}: {error}") from None
 
     # depth first with an explicit stack; a node's children are attached once all are built
     root: list[Node] = []
@@ -382,12 +409,12 @@ def _tree_from_dict(data: dict[str, Any], filename: str) -> ExtensiveFormGame:
     try:
         return ExtensiveFormGame(
             root[0],
-            tuple(str(p) for p in players),
-            str(data.get("title", "Untitled game")),
-            str(data.get("description", "")),
+            tuple(_text(p, "a player name", filename) for p in players),
+            _text(data.get("title", "Untitled game"), "the title", filename),
+            _text(data.get("description", ""), "the description", filename),
         )
     except GameError as error:
-        raise FormatError(f"{filename}: {error}") from None
+        raise ReadError(filename, str(error)) from None
 
 
 _SHOWN = 12  # moves shown at each end of a long history in messages

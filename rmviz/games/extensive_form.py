@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from rmviz.errors import GameError
+from rmviz.games.normal_form import check_payoff
 
 CHANCE, DECISION, TERMINAL = "chance", "decision", "terminal"
 
@@ -208,9 +209,8 @@ def _validate(
                 raise GameError(
                     f"terminal {where(path)} has {len(node.payoffs)} payoffs; {n} players need {n}"
                 )
-            bad = [u for u in node.payoffs if not math.isfinite(u)]
-            if bad:
-                raise GameError(f"terminal {where(path)} has payoff {bad[0]}; payoffs must be finite numbers")
+            for i, u in enumerate(node.payoffs):
+                check_payoff(u, f"the payoff of {game.player_names[i]!r} at terminal {where(path)}")
             if node.children:
                 raise GameError(f"terminal {where(path)} has children")
             continue
@@ -276,4 +276,9 @@ def _validate(
                 extended[node.player] = histories.extend(own_ids[node.player], (node.infoset, move))
                 child_ids = tuple(extended)
             stack.append((paths.extend(path, move, intern=False), child, child_ids))
+    if not any(order):
+        raise GameError(
+            "the tree has no decision node: no player makes a choice, so there is nothing to solve "
+            "(make a node a decision of a player)"
+        )
     return tuple(tuple(o) for o in order), moves_of

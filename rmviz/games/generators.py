@@ -21,6 +21,7 @@ from rmviz.games.normal_form import MAX_PLAYERS, MIN_PLAYERS, NormalFormGame, ch
 
 KINDS = ("zero-sum", "general-sum", "cooperative")
 _SPEC = re.compile(r"^random:(?P<kind>[a-z-]+):(?P<shape>[0-9x]+)(?::seed=(?P<seed>-?[0-9]+))?$")
+MAX_SEED = 2**63 - 1  # NumPy's generators take any non-negative integer; 64 bits is plenty
 SPEC_HELP = "random:KIND:SHAPE[:seed=N], KIND one of zero-sum, general-sum, cooperative, SHAPE like 100x100"
 
 
@@ -59,8 +60,10 @@ def parse_random_spec(spec: str) -> NormalFormGame:
     match = _SPEC.match(spec.strip())
     if match is None:
         raise GameError(f"cannot read random game {spec!r}; write {SPEC_HELP}")
-    try:
-        shape = tuple(int(k) for k in match["shape"].split("x"))
-    except ValueError:
-        raise GameError(f"cannot read the shape in {spec!r}; write it like 10x10x10") from None
-    return random_game(match["kind"], shape, int(match["seed"] or 0))
+    dims = match["shape"].split("x")
+    if not all(0 < len(k) <= 9 for k in dims):  # 10^9 actions is past any memory budget already
+        raise GameError(f"cannot read the shape in {spec!r}; write it like 10x10x10 (at most 9 digits each)")
+    seed = match["seed"] or "0"
+    if len(seed) > 20 or not 0 <= int(seed) <= MAX_SEED:
+        raise GameError(f"seed {seed[:24]} in {spec!r}: seeds are whole numbers from 0 to {MAX_SEED}")
+    return random_game(match["kind"], tuple(int(k) for k in dims), int(seed))

@@ -9,6 +9,7 @@ This module is NumPy only: no solver, no file format, no Qt.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,20 +23,46 @@ MAX_PLAYERS = 8
 # A payoff tensor larger than this is refused before it is allocated (2 GiB of float64):
 # past it, a laptop swaps and the app freezes instead of saying no.
 MAX_PAYOFF_BYTES = 2 * 1024**3
+MAX_PAYOFF = 1e150
+"""The largest payoff magnitude a game may have. Regret matching sums and squares payoffs
+(regrets, ``sum_a max(R, 0)^2``, weighted averages over ``T`` iterations); with
+``|u| <= 1e150`` every such quantity stays far below the largest double (1.8e308)."""
 
 
 def check_size(shape: Sequence[int], n_players: int | None = None) -> None:
-    """Refuse a game whose payoff tensor would not fit in memory, before allocating it."""
+    """Refuse a game whose payoff tensor would not fit in memory, before allocating it.
+
+    Counts in exact integers and stops as soon as the product passes the budget, so a header
+    declaring 1,100 players or 10^9 strategies is refused without overflow or allocation.
+    """
     n = len(shape) if n_players is None else n_players
-    entries = n * int(np.prod([int(s) for s in shape], dtype=np.float64))
-    size = entries * 8
-    if size > MAX_PAYOFF_BYTES:
-        dims = "x".join(str(int(s)) for s in shape)
+    if n > MAX_PLAYERS:
+        raise GameError(f"{n} players: rmviz handles {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    budget = MAX_PAYOFF_BYTES // 8
+    entries = n
+    for s in shape:
+        entries *= int(s)
+        if entries > budget:
+            break
+    if entries > budget:
+        dims = "x".join(str(int(s)) if len(str(int(s))) <= 12 else "(huge)" for s in shape)
         raise GameError(
-            f"a {dims} game with {n} players needs {size / 1024**3:.1f} GiB of payoffs; "
-            f"rmviz accepts at most {MAX_PAYOFF_BYTES / 1024**3:.0f} GiB "
-            "(use fewer players or actions)"
+            f"a {dims} game with {n} players needs more than {MAX_PAYOFF_BYTES / 1024**3:.0f} GiB of "
+            "payoffs, the most rmviz accepts (use fewer players or actions)"
         )
+
+
+def check_payoff(value: object, where: str) -> None:
+    """Refuse a payoff that is not a finite number of magnitude at most :data:`MAX_PAYOFF`."""
+    try:
+        number = float(value)  # type: ignore[arg-type]  # anything float() takes, else refused
+    except (TypeError, ValueError, OverflowError):
+        raise GameError(f"{where} is {str(value)[:40]!r}; {PAYOFF_RULE}") from None
+    if not math.isfinite(number) or abs(number) > MAX_PAYOFF:
+        raise GameError(f"{where} is {number:g}; {PAYOFF_RULE}")
+
+
+PAYOFF_RULE = f"payoffs must be finite numbers between -{MAX_PAYOFF:g} and {MAX_PAYOFF:g}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -170,6 +197,8 @@ class NormalFormGame:
 def _validated_payoffs(payoffs: object) -> np.ndarray:
     try:
         array = np.array(payoffs, dtype=np.float64)
+    except OverflowError:
+        raise GameError(f"a payoff is too large for a float; {PAYOFF_RULE}") from None
     except (TypeError, ValueError) as error:
         raise GameError(f"payoffs must be numbers: {error}") from None
     if array.ndim < 1 + MIN_PLAYERS:
@@ -189,15 +218,12 @@ def _validated_payoffs(payoffs: object) -> np.ndarray:
         if k < 1:
             raise GameError(f"player {i + 1} has no actions; every player needs at least one")
     check_size(array.shape[1:], n)
-    bad = ~np.isfinite(array)
+    with np.errstate(invalid="ignore"):
+        bad = ~(np.abs(array) <= MAX_PAYOFF)  # NaN compares false: refused too
     if bad.any():
         where = tuple(int(x) for x in np.argwhere(bad)[0])
-        value = array[where]
         profile = ", ".join(str(a + 1) for a in where[1:])
-        raise GameError(
-            f"payoff of player {where[0] + 1} at profile ({profile}) is {value}; "
-            "payoffs must be finite numbers"
-        )
+        check_payoff(float(array[where]), f"the payoff of player {where[0] + 1} at profile ({profile})")
     array.setflags(write=False)
     return array
 

@@ -189,7 +189,10 @@ def test_nan_payoff_in_a_file_is_a_clear_error(capsys, tmp_path):
 def test_bad_arguments_exit_2(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["solve", "rps", "--iterations", "zero"])
-    assert "is not a whole number" in str(exit_info.value.code)
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err == (
+        "rmviz solve: argument --iterations/-n: 'zero' is not a whole number (see rmviz solve --help)\n"
+    )
 
 
 def test_the_app_starts_runs_and_saves_a_screenshot(tmp_path):
@@ -292,7 +295,8 @@ def test_export_renders_a_figure_headless(capsys, tmp_path, suffix):
 def test_export_size_is_checked(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["export", "rps", "--out", "x.png", "--size", "big"])
-    assert "is not a size like 1600x1000" in str(exit_info.value.code)
+    assert exit_info.value.code == 2
+    assert "is not a size like 1600x1000" in capsys.readouterr().err
 
 
 def test_solve_the_reduced_strategic_form_of_kuhn(capsys):

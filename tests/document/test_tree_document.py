@@ -6,6 +6,7 @@ import pytest
 
 from rmviz.document import TreeDocument
 from rmviz.errors import GameError
+from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
 from rmviz.games.trees import kuhn_poker, teaching_tree
 
 
@@ -74,3 +75,25 @@ def test_rename_an_information_set_everywhere_and_label_a_node():
     document.undo()
     document.undo()
     assert document.node(("X", "L")).infoset == "2X"
+
+
+def deep_chain(depth: int) -> ExtensiveFormGame:
+    """Player 1 decides ``depth`` times in a row ("go" on, or "stop"), built without recursion."""
+    node = terminal(0.0, 0.0)
+    for k in reversed(range(depth)):
+        node = decision(0, f"i{k}", [("go", node), ("stop", terminal(float(k), -float(k)))])
+    return ExtensiveFormGame(node, ("A", "B"))
+
+
+def test_edits_deep_in_a_long_chain_need_no_recursion():
+    """A 3,000-move chain (Python's recursion limit is 1,000): edits at the bottom and of an
+    information set, and their undo, work."""
+    document = TreeDocument(deep_chain(3000))
+    bottom = ("go",) * 2999
+    document.set_payoffs((*bottom, "stop"), [7.0, -7.0])
+    assert document.node((*bottom, "stop")).payoffs == (7.0, -7.0)
+    document.add_move(bottom, "wait")
+    assert document.node(bottom).moves == ("go", "stop", "wait")
+    document.undo()
+    document.undo()
+    assert document.node((*bottom, "stop")).payoffs == (2999.0, -2999.0)

@@ -87,7 +87,7 @@ def test_errors_deep_in_a_json_file_name_the_line():
         read_json(broken, "deep.json")
     message = str(caught.value)
     assert message.startswith("deep.json: the node at the root > go > go > ")
-    assert message.endswith("> go > go belongs to player 3; players are 1..2")
+    assert message.endswith("> go > go: its player is 3; players are 1..2")
     assert "(4975 more)" in message
 
 

@@ -235,8 +235,11 @@ def test_openspiels_exports_read():
 
 
 def chance_file(*probabilities: str) -> str:
+    """A chance root whose moves lead to one-move decisions of player A (a tree needs one)."""
     moves = " ".join(f'"m{k}" {p}' for k, p in enumerate(probabilities))
-    leaves = "".join(f't "" {k + 1} "" {{ {k}, {-k} }}\n' for k in range(len(probabilities)))
+    leaves = "".join(
+        f'p "" 1 1 "" {{ "go" }} 0\nt "" {k + 1} "" {{ {k}, {-k} }}\n' for k in range(len(probabilities))
+    )
     return f'EFG 2 R "c" {{ "A" "B" }}\nc "" 1 "" {{ {moves} }} 0\n{leaves}'
 
 

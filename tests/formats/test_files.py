@@ -75,8 +75,8 @@ def test_gambits_own_output_opens_in_rmviz(reference_games, tmp_path):
         ('NFG 2 R "x" { "A" "B" } { 1 1 }', "version"),
         ('NFG 1 R "x" { "A" "B" } { 2 2 }\n1 2 3', r"line 2: expected 8 payoffs.*the file ends"),
         ('NFG 1 R "x" { "A" "B" } { 1 1 }\n1 two', "line 2: expected 2 payoffs"),
-        ('NFG 1 R "x" { "A" "B" } { 1 }', "strategy counts for 1 players"),
-        ('NFG 1 R "x { "A" "B" } { 1 1 }', "never closed"),
+        ('NFG 1 R "x" { "A" "B" } { 1 }', "strategies are given for 1 players, but 2 players are named"),
+        ('NFG 1 R "x" { "A" "B } { 1 1 }', "never closed"),
         ('NFG 1 R "x" { "A" "B" } { 1 1 } "" { { "o" 1 2 } } 2', "names outcome 2"),
         ('NFG 1 R "x" { "A" "B" } { 1 1 } "" { { "o" 1 } } 1', "outcome 1 has 1 payoffs"),
         ('NFG 1 R "x" { "A" "B" } { 1 1 }\n1 2 3', "unexpected '3'"),
@@ -167,5 +167,5 @@ def test_a_malformed_tree_file_names_the_node(tmp_path):
         '{"format": "rmviz-game", "version": 1, "kind": "extensive-form", "players": ["A"], '
         '"root": {"kind": "decision", "player": 3, "infoset": "i", "moves": []}}'
     )
-    with pytest.raises(FormatError, match="belongs to player 3"):
+    with pytest.raises(FormatError, match=r"its player is 3; players are 1\.\.1"):
         read_game_file(path)

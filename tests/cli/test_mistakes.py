@@ -1,0 +1,70 @@
+"""Every mistake a person can make on the command line: one line on stderr, exit status 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from rmviz.cli import main
+
+MISTAKES = {
+    "solve rps -n -5": "argument --iterations/-n: -5 must be at least 1",
+    "solve rps -n 0": "argument --iterations/-n: 0 must be at least 1",
+    "solve rps -n 100000000000000000000000": "is more than 2^53 iterations",
+    "solve rps --every 0": "argument --every: 0 must be at least 1",
+    "solve rps --device tpu": "argument --device: invalid choice: 'tpu'",
+    "solve": "the following arguments are required: game",
+    "solve rps --seed -1": "argument --seed: -1 is not a seed from 0 to 2^63-1",
+    "solve rps --seed 99999999999999999999999": "is not a seed",
+    "solve random:zero-sum:" + "9" * 400 + "x2": "at most 9 digits each",
+    "solve random:zero-sum:3x3:seed=-4": "seeds are whole numbers from 0",
+    "bench --seconds nan": "argument --seconds: nan is not a finite number",
+    "bench --seconds -1": "must be positive",
+    "solve rps -a discounted-rm --alpha nan": "alpha must be a finite number",
+    "solve rps -a greedy-rm --floor -1": "floor",
+    "solve rps -a nosuch": "unknown algorithm 'nosuch'",
+    "solve rps --fix 3=0.5,0.5": "players are numbered 1 to 2",
+    "solve rps --fix 1=nan,0,0": "must be non-negative numbers",
+    "solve rps --fix 1=a,b": "write PLAYER=P1,P2,...",
+    "solve rps --trace /nonexistent/dir/t.csv": "cannot write (No such file or directory)",
+    "solve rps --trace t.xlsx": "write a .csv or a .json file",
+    "solve kuhn -a rm": "'rm' solves matrix games",
+    "solve nosuchgame": "'nosuchgame' is not a catalog game",
+    "solve /etc/passwd/x.nfg": "cannot read (Not a directory)",
+    "convert rps /nonexistent/x.nfg": "cannot write (No such file or directory)",
+    "convert rps out.txt": "cannot write '.txt'",
+    "convert kuhn out.nfg": "game trees are written as Gambit .efg or rmviz .json",
+    "export rps --figure nosuch --out x.png": "argument --figure: invalid choice",
+    "export rps --out x.png --size 0x0": "width and height must be 16 to 16000 pixels",
+    "solve reduced:rps": "the reduced strategic form is of a game tree",
+    "solve random:nosuch:3x3": "unknown random game kind 'nosuch'",
+}
+
+
+@pytest.mark.parametrize("command", MISTAKES, ids=list(MISTAKES))
+def test_a_mistake_is_one_line_and_exit_2(command, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(command.split())
+    except SystemExit as exit_:
+        status = exit_.code
+    error = capsys.readouterr().err
+    assert status == 2, error
+    assert error.count("\n") == 1 and error.startswith("rmviz"), error
+    assert MISTAKES[command] in error
+
+
+def test_the_installed_command_exits_2_on_an_argparse_error():
+    result = subprocess.run(
+        [sys.executable, "-m", "rmviz.cli", "solve", "rps", "-n", "-5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "rmviz solve: argument --iterations/-n: -5 must be at least 1 (see rmviz solve --help)"
+    ]

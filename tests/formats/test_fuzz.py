@@ -1,0 +1,110 @@
+"""The file fuzzer: valid games, written, mutated, read back.
+
+Every mutated file must either read as a valid game that solves with finite numbers, or be
+refused with a :class:`ReadError` (one line, naming the file), quickly: no other exception, no
+hang, no silent change of a valid file. And every game written and read back is the same game,
+in every format.
+
+The default run tries a few hundred files per format (about ten seconds). A release runs the
+long budget::
+
+    RMVIZ_FUZZ_EXAMPLES=20000 python -m pytest tests/formats/test_fuzz.py -p no:cacheprovider
+
+(docs/reliability.md records the last long run.)
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rmviz.errors import ReadError
+from rmviz.formats import read_efg, read_json, read_nfg, write_efg, write_json, write_nfg
+from rmviz.games.trees import normal_form_tree
+from rmviz.solvers.registry import make_solver
+from tests.formats.strategies import any_labels, game_trees, matrix_games, mutations
+
+EXAMPLES = int(os.environ.get("RMVIZ_FUZZ_EXAMPLES", "80"))
+SECONDS_PER_FILE = 5.0  # a generous bound on a loaded 2-core machine; typical reads take milliseconds
+
+fuzz = settings(
+    max_examples=EXAMPLES,
+    deadline=None,  # timed below, with a bound that holds under load
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    database=None,
+)
+
+
+def read_or_refuse(reader, text: str, name: str):
+    """Read ``text``; a ReadError is a clean refusal. Anything else fails the test."""
+    started = time.perf_counter()
+    try:
+        game = reader(text, name)
+    except ReadError as error:
+        message = str(error)
+        assert message.startswith(name) and "\n" not in message.strip(), message
+        game = None
+    assert time.perf_counter() - started < SECONDS_PER_FILE
+    return game
+
+
+def assert_solves(game) -> None:
+    solver = make_solver(game)
+    solver.step(3)
+    values = solver.snapshot().trace_values()
+    assert np.isfinite(values).all(), values
+
+
+@fuzz
+@given(data=st.data())
+def test_mutated_nfg_files_read_or_are_refused(data):
+    text = write_nfg(data.draw(matrix_games()))
+    game = read_or_refuse(read_nfg, data.draw(mutations(text)), "fuzz.nfg")
+    if game is not None:
+        assert_solves(game)
+
+
+@fuzz
+@given(data=st.data())
+def test_mutated_efg_files_read_or_are_refused(data):
+    tree = data.draw(st.one_of(game_trees(), matrix_games().map(normal_form_tree)))
+    game = read_or_refuse(read_efg, data.draw(mutations(write_efg(tree))), "fuzz.efg")
+    if game is not None:
+        assert_solves(game)
+
+
+@fuzz
+@given(data=st.data())
+def test_mutated_json_files_read_or_are_refused(data):
+    game = data.draw(st.one_of(matrix_games(any_labels), game_trees(any_labels)))
+    read = read_or_refuse(read_json, data.draw(mutations(write_json(game))), "fuzz.json")
+    if read is not None:
+        assert_solves(read)
+
+
+ROUND_TRIPS = settings(max_examples=max(50, EXAMPLES // 2), deadline=None, database=None)
+
+
+@ROUND_TRIPS
+@given(matrix_games())
+def test_matrix_games_round_trip_through_nfg(game):
+    assert read_nfg(write_nfg(game)) == game
+
+
+@ROUND_TRIPS
+@given(st.one_of(matrix_games(any_labels), game_trees(any_labels)))
+def test_games_round_trip_through_json(game):
+    again = read_json(write_json(game))
+    assert write_json(again) == write_json(game)
+
+
+@ROUND_TRIPS
+@given(game_trees())
+def test_game_trees_round_trip_through_efg(game):
+    again = read_efg(write_efg(game))
+    assert write_efg(again) == write_efg(game)
+    assert again.infosets == game.infosets
