@@ -251,7 +251,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         write_run_data(args.trace, solver, trace.iterations(), trace.table())
     report = _report(args.game, solver, snap, seconds)
     if args.json:
-        out.write(json.dumps(report) + "\n")
+        out.write(json.dumps(report, allow_nan=False) + "\n")
     else:
         SUMMARIES[family_of(solver.game).name](report, solver.game, out)
     return 0

@@ -188,6 +188,10 @@ _WORDS = {"true": True, "false": False, "null": None}
 _CONSTANTS = ("NaN", "-Infinity", "Infinity")
 
 
+MAX_NESTING = 300_000
+"""The deepest JSON :func:`_loads_deep` reads: a tree 100,000 moves deep (three levels a move)."""
+
+
 def _loads_deep(text: str) -> Any:
     """``json.loads(text)`` (NaN and infinities refused) with an explicit stack instead of
     recursion; errors are :class:`json.JSONDecodeError` like ``json.loads``'s."""
@@ -215,9 +219,13 @@ def _loads_deep(text: str) -> Any:
         if char == "{" and not text.startswith("}", after):
             name, pos = key(after)
             open_.append(({}, name))
+            if len(open_) > MAX_NESTING:
+                raise fail(f"nested more than {MAX_NESTING:,} levels deep")
             continue
         if char == "[" and not text.startswith("]", after):
             open_.append(([], ""))
+            if len(open_) > MAX_NESTING:
+                raise fail(f"nested more than {MAX_NESTING:,} levels deep")
             pos = after
             continue
         if char and char in "{[":

@@ -7,6 +7,7 @@ backslash before a quote); JSON files get any text.
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import numpy as np
@@ -104,29 +105,27 @@ HOSTILE_WORDS = [
 ]
 
 
-@st.composite
-def mutations(draw: st.DrawFn, text: str) -> str:
+def mutate(text: str, rng: random.Random) -> str:
     """``text`` after one to four edits of the kinds a disk, a network or a person makes:
     truncation, a flipped character, a deleted or duplicated span, a hostile word inserted
     or swapped for a token."""
-    for _ in range(draw(st.integers(1, 4))):
+    for _ in range(rng.randint(1, 4)):
         if not text:
             break
-        at = draw(st.integers(0, len(text) - 1))
-        end = min(len(text), at + draw(st.integers(1, 40)))
-        kind = draw(st.sampled_from(["truncate", "flip", "delete", "duplicate", "insert", "replace"]))
+        at = rng.randrange(len(text))
+        end = min(len(text), at + rng.randint(1, 40))
+        kind = rng.choice(["truncate", "flip", "delete", "duplicate", "insert", "replace"])
         if kind == "truncate":
             text = text[:at]
         elif kind == "flip":
-            text = text[:at] + draw(st.sampled_from('0123456789-+./eE"{}[],:\\ \n\tx\x00é')) + text[at + 1 :]
+            text = text[:at] + rng.choice('0123456789-+./eE"{}[],:\\ \n\tx\x00é') + text[at + 1 :]
         elif kind == "delete":
             text = text[:at] + text[end:]
         elif kind == "duplicate":
-            text = text[:end] + text[at:end] * draw(st.integers(1, 50)) + text[end:]
+            text = text[:end] + text[at:end] * rng.randint(1, 50) + text[end:]
         else:
-            word = draw(st.sampled_from(HOSTILE_WORDS))
-            # a "token": the run of non-space characters at the position
-            start = at
+            word = rng.choice(HOSTILE_WORDS)
+            start = at  # the run of non-space characters at the position: a "token"
             while start > 0 and not text[start - 1].isspace():
                 start -= 1
             stop = at
@@ -134,3 +133,9 @@ def mutations(draw: st.DrawFn, text: str) -> str:
                 stop += 1
             text = text[:start] + word + (text[stop:] if kind == "replace" else " " + text[start:])
     return text
+
+
+@st.composite
+def mutations(draw: st.DrawFn, text: str) -> str:
+    """:func:`mutate` driven by Hypothesis (so failures shrink and replay)."""
+    return mutate(text, draw(st.randoms(use_true_random=False)))

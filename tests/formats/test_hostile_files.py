@@ -128,6 +128,7 @@ HOSTILE = {
         "the tree has no decision node",
     ),
     "JSON nested 100,000 deep": (read_json, "[" * 100_000 + "]" * 100_000, "not an rmviz game file"),
+    "JSON nested 300,002 deep": (read_json, "[" * 300_002 + "]" * 300_002, "nested more than 300,000 levels"),
 }
 
 
