@@ -26,7 +26,7 @@ def test_a_writer_that_fails_midway_leaves_the_old_file(tmp_path):
     before = target.read_bytes()
 
     def half_then_crash(handle):
-        handle.write("{\"truncated\": ")
+        handle.write('{"truncated": ')
         raise RuntimeError("disk unplugged")
 
     with pytest.raises(RuntimeError):
@@ -45,7 +45,7 @@ def test_a_full_disk_is_a_clear_error_and_keeps_the_old_file(tmp_path, monkeypat
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", full)
-    with pytest.raises(FormatError, match="No space left on device.*old file is unchanged"):
+    with pytest.raises(FormatError, match=r"No space left on device.*old file is unchanged"):
         atomic_write_text(target, "new content")
     monkeypatch.setattr(os, "fsync", real_fsync)
     assert target.read_text() == "the user's game"
