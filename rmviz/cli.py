@@ -3,7 +3,8 @@
     rmviz                       open the desktop app
     rmviz games                 list the catalog
     rmviz solve GAME [...]      run a solver and report strategies and equilibrium gaps
-    rmviz convert GAME OUT      write a game as rmviz JSON or Gambit .nfg
+    rmviz export GAME [...]     draw a run's figure (PNG, SVG, PDF) or the game as LaTeX
+    rmviz convert GAME OUT      write a game as rmviz JSON, Gambit .nfg/.efg, or LaTeX
     rmviz bench [...]           measure iterations per second side by side
 
 Errors a person can cause print one line on stderr and exit with status 2.

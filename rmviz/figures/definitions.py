@@ -108,7 +108,7 @@ PANEL_TEXT = {
     "welfare": Panel(
         "social welfare of the empirical play",
         "welfare (payoff units)",
-        r"$\sum_i u_i(\bar z^T)$ (payoff units)",
+        "social welfare (payoff units)",
     ),
     "infoset": Panel("average strategy at {infoset}", "probability", r"$\bar\sigma^T(I, a)$"),
     "compare": Panel("{metric}", "gap (payoff units)", "gap (payoff units)"),

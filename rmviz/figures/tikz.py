@@ -157,7 +157,7 @@ def tree_picture(
         passes = TreePasses(tree)
         reach = passes.reach(passes.edge_probabilities(strategy)).prod(axis=0)
     lines = [
-        r"\begin{tikzpicture}[x=9mm, y=17mm, font=\footnotesize,",
+        r"\begin{tikzpicture}[x=11mm, y=17mm, font=\footnotesize,",
         r"  chance/.style={diamond, draw, fill=black!25, inner sep=2pt},",
         r"  decision/.style={circle, draw, inner sep=2.5pt},",
         r"  terminal/.style={rectangle, fill=black!60, inner sep=1.8pt},",
@@ -174,7 +174,7 @@ def tree_picture(
             player = int(tree.player[h]) + 1
             label = escape(tree.infoset_label[int(tree.node_infoset[h])])
             lines.append(
-                f"\\node[decision, fill=player{player}, label={{above:{{{label}}}}}] (n{h}) {where} {{}};"
+                f"\\node[decision, fill=player{player}, label={{left:{{{label}}}}}] (n{h}) {where} {{}};"
             )
         else:
             payoffs = ", ".join(number(float(v)) for v in tree.payoffs[:, h])

@@ -174,12 +174,12 @@ def tree_diagram(
             ax.plot(
                 x, y, "o", color=player_colour(player), markersize=marker, markeredgecolor="#222222", zorder=4
             )
-            ax.text(
-                x,
-                y + 0.3,
+            ax.text(  # left of the node: the edge labels sit above it
+                x - 0.25,
+                y,
                 tree.infoset_label[int(tree.node_infoset[h])],
-                ha="center",
-                va="bottom",
+                ha="right",
+                va="center",
                 fontsize=font,
                 color=player_colour(player),
                 zorder=4,
