@@ -8,7 +8,7 @@ from rmviz.figures.ticks import decade_label, decade_tex, decade_ticks
 
 
 def test_every_decade_when_there_is_room_with_unlabelled_minor_ticks():
-    majors, minors = decade_ticks(0.0, 3.3, room=10)
+    majors, minors = decade_ticks(0.0, 3.4, room=10)
     assert majors == [0, 1, 2, 3]
     assert math.log10(2) in minors and 3 + math.log10(2) in minors and len(minors) == 8 * 3 + 1
 
