@@ -3,7 +3,8 @@
     rmviz                       open the desktop app
     rmviz games                 list the catalog
     rmviz solve GAME [...]      run a solver and report strategies and equilibrium gaps
-    rmviz convert GAME OUT      write a game as rmviz JSON or Gambit .nfg
+    rmviz export GAME [...]     draw a run's figure (PNG, SVG, PDF) or the game as LaTeX
+    rmviz convert GAME OUT      write a game as rmviz JSON, Gambit .nfg/.efg, or LaTeX
     rmviz bench [...]           measure iterations per second side by side
 
 Errors a person can cause print one line on stderr and exit with status 2.
@@ -18,19 +19,20 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, cast
+from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
 from rmviz import __version__
+from rmviz.atomic import atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
+from rmviz.figures.definitions import FIGURE_NAMES
 from rmviz.formats import load_game, write_game_file
-from rmviz.games.catalog import CATALOG, known_equilibrium
+from rmviz.games.catalog import CATALOG
 from rmviz.games.generators import MAX_SEED
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.runner.record import FIGURES, record_run, write_run_data
+from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
-from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, family_named, family_of, make_solver
 
@@ -59,19 +61,30 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--every", type=_positive_int, default=None, help="trace interval (default n/100)")
     solve.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
-    export = commands.add_parser("export", help="render a figure of a run headless (PNG, SVG or PDF)")
+    export = commands.add_parser(
+        "export", help="render a figure of a run headless (PNG, SVG, PDF; the game as LaTeX: .tex)"
+    )
     _add_run_arguments(export)
     export.add_argument(
-        "--figure", choices=FIGURES, default="dashboard", help="which view (default dashboard)"
+        "--figure",
+        choices=FIGURE_NAMES,
+        default="dashboard",
+        help="which figure (default dashboard; trees: strategies, gaps, compare, tree, tikz); "
+        "compare runs each algorithm of -a A,B,... (default: compare mode's choice)",
     )
-    export.add_argument("--out", "-o", type=Path, required=True, help="FILE.png, FILE.svg or FILE.pdf")
-    export.add_argument("--size", type=_size, default=None, metavar="WxH", help="pixels (default per figure)")
-    export.add_argument("--dpi", type=_positive_int, default=96, help="PNG resolution (default 96)")
+    export.add_argument(
+        "--out", "-o", type=Path, required=True, help="FILE.png, .svg or .pdf (tikz: FILE.tex)"
+    )
+    export.add_argument("--style", choices=("paper", "slides"), default="slides", help="fonts and lines")
+    export.add_argument(
+        "--size", type=_size, default=None, metavar="WxH", help="pixels at --dpi (default per figure)"
+    )
+    export.add_argument("--dpi", type=_positive_int, default=150, help="dots per inch (default 150)")
     export.add_argument(
         "--data", type=Path, help="also write the run's trace with its config (.csv or .json)"
     )
 
-    convert = commands.add_parser("convert", help="write a game as .json, .nfg or .efg")
+    convert = commands.add_parser("convert", help="write a game as .json, .nfg, .efg, or LaTeX (.tex)")
     convert.add_argument("game")
     convert.add_argument("out", type=Path)
 
@@ -208,13 +221,18 @@ def cmd_games(out: TextIO) -> int:
     return 0
 
 
-def _solver(args: argparse.Namespace, game: Any, report: bool = False) -> Solver:
-    """The solver the arguments ask for (:func:`~rmviz.solvers.registry.make_solver`);
-    ``report``: it also tracks what ``--json`` reports (the joint distribution)."""
-    return make_solver(
-        game,
-        args.algorithm,
-        report=report,
+def _solver(
+    args: argparse.Namespace, game: Any, report: bool = False, algorithm: str | None = None
+) -> Solver:
+    """The solver the arguments ask for (:func:`~rmviz.solvers.registry.make_solver`; another
+    ``algorithm`` than ``--algorithm`` if given); ``report``: it also tracks what ``--json``
+    reports (the joint distribution)."""
+    return make_solver(game, algorithm or args.algorithm, report=report, **_options(args, game))
+
+
+def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
+    """The solver options of the arguments (those of ``make_solver``)."""
+    return dict(
         play=args.play,
         updates=args.updates,
         seed=args.seed,
@@ -363,28 +381,39 @@ class _Progress:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Run a matrix game headless and write one figure (and optionally its data)."""
-    if args.out.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise RmvizError(f"--out {args.out}: figures are written as .png, .svg or .pdf")
+    """Run a game headless and write one figure of the run (and optionally its data); the
+    compare figure runs each algorithm of ``-a A,B,...`` (default: compare mode's choice)."""
+    from rmviz.figures.registry import check_target, save_figure
+    from rmviz.figures.run import RunData, TraceData, compared_with
+
     if args.data is not None and args.data.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--data {args.data}: run data is written as .csv or .json")
     game = load_game(args.game)
-    solver = _solver(args, game)
-    if family_of(solver.game).name != "matrix":
-        raise ConfigError("rmviz export draws runs on matrix games; game trees are solved with rmviz solve")
+    algorithms = args.algorithm.split(",") if args.algorithm else []
+    if len(algorithms) > 1 and args.figure != "compare":
+        raise ConfigError(f"-a {args.algorithm}: several algorithms are drawn by --figure compare only")
+    if args.figure == "compare" and not algorithms:
+        algorithms = list(family_of(game).compare_default)
+    solver = _solver(args, game, algorithm=algorithms[0] if algorithms else None)
+    check_target(args.figure, family_of(solver.game).name, args.out, args.dpi)
     trace = record_run(solver, args.iterations)
     if args.data is not None:
         write_run_data(args.data, solver, trace.iterations(), trace.table())
-    from rmviz.ui.matrix.figures import RunData, render_figure
-
-    last = cast(MatrixSnapshot, solver.snapshot())
-    data = RunData(game, known_equilibrium(game), trace.iterations(), trace.table(), last.joint)
-    render_figure(args.figure, data, args.out, args.size, args.dpi)
+    run = RunData.of(solver, TraceData(trace.iterations(), trace.table()))
+    if args.figure == "compare":
+        run = compared_with(run, algorithms[1:], **_options(args, game))
+    size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
+    save_figure(args.figure, run, args.out, args.style, size, args.dpi)
     return 0
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
     game = load_game(args.game)
+    if args.out.suffix.lower() == ".tex":  # the game for LaTeX: a payoff table or a TikZ tree
+        from rmviz.figures.tikz import game_document
+
+        atomic_write_text(args.out, game_document(game))
+        return 0
     write_game_file(game, args.out)
     return 0
 

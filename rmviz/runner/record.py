@@ -2,8 +2,8 @@
 
 :func:`record_run` steps a solver to every point of a :class:`~rmviz.runner.trace.Trace`'s
 geometric grid, exactly the points the app's live plots keep, so a headless figure
-(``rmviz export``) is the figure the app shows. :func:`write_run_data` writes a trace with
-the game, the full solver configuration and its seed, so a run can be reproduced; the
+(``rmviz export``, :mod:`rmviz.figures`) is the figure the app shows. :func:`write_run_data`
+writes a trace with the game, the full solver configuration and its seed, so a run can be reproduced; the
 app's *Export run data*, ``rmviz export --data`` and ``rmviz solve --trace`` all write it.
 """
 
@@ -24,11 +24,6 @@ from rmviz.errors import RmvizError
 from rmviz.runner.trace import Trace
 from rmviz.solvers.columns import Column
 from rmviz.solvers.protocol import Solver
-
-# The figures a run can be drawn as (Qt-free names, so the CLI lists them without Qt):
-# the four convergence plots, the simplex trajectories, the joint distribution, all of them.
-PANELS = ("strategies", "gaps", "regrets", "welfare")
-FIGURES = (*PANELS, "simplex", "joint", "dashboard")
 
 
 def record_run(

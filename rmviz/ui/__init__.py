@@ -4,10 +4,10 @@
   family to window class, opens every window and owns the open ones.
 * :mod:`.common`: what both families' windows share: the run-window template (run
   controls, the *Compare algorithms* tab, the paced redraw, close and shutdown), the solver
-  panel and compare view built from a :class:`~rmviz.solvers.family.Family`, figure export
-  and the style.
+  panel and compare view built from a :class:`~rmviz.solvers.family.Family`, the export
+  dialog and the style.
 * :mod:`.matrix`: the matrix-game window (payoff editor, convergence plots, simplex, joint
-  distribution, figures).
+  distribution).
 * :mod:`.tree`: the game-tree window (tree view and editor, tree plots, information-set
   panel).
 

@@ -157,8 +157,9 @@ def test_convert_writes_files_that_read_back(capsys, tmp_path):
         (["solve", "random:zero-sum:90000x90000"], "GiB of payoffs"),
         (["solve", "rps", "--trace", "out.txt"], "write a .csv or a .json"),
         (["convert", "rps", "out.xlsx"], "cannot write"),
-        (["export", "rps", "--out", "figure.gif"], "written as .png, .svg or .pdf"),
-        (["export", "kuhn", "--out", "figure.png"], "game trees are solved with rmviz solve"),
+        (["export", "rps", "--out", "figure.gif"], "written as .png or .svg or .pdf"),
+        (["export", "kuhn", "--out", "figure.png", "--figure", "simplex"], "not drawn for tree games"),
+        (["export", "rps", "-a", "rm,rm+", "--out", "figure.png"], "drawn by --figure compare only"),
         (["export", "rps", "--out", "figure.png", "--data", "run.xlsx"], "written as .csv or .json"),
         (
             ["solve", "rps", "-a", "greedy-rm", "--updates", "alternating"],
@@ -264,32 +265,46 @@ def test_tree_errors_and_conversion(capsys, tmp_path):
     assert code == 0 and read_game_file(tmp_path / "kuhn.efg").infosets[0][0] == "0"
 
 
-@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
-def test_export_renders_a_figure_headless(capsys, tmp_path, suffix):
-    from tests.ui.common.test_export import assert_valid_figure
+def test_export_renders_a_figure_headless(capsys, tmp_path):
+    """The crash of issue 11 (strategies of rps-crash), at the size and DPI asked."""
+    from PIL import Image
 
-    out = tmp_path / f"gaps{suffix}"
+    out = tmp_path / "s.png"
     code, _, err = run(
         capsys,
-        "export",
-        "rps-crash",
-        "-a",
-        "rm+",
-        "-n",
-        "2000",
-        "--figure",
-        "gaps",
-        "--out",
-        str(out),
-        "--size",
-        "700x400",
-        "--data",
-        str(tmp_path / "run.csv"),
+        *("export", "rps-crash", "-a", "rm", "-n", "2000", "--figure", "strategies", "--out", str(out)),
+        *("--size", "700x400", "--dpi", "100", "--style", "paper", "--data", str(tmp_path / "run.csv")),
     )
     assert code == 0, err
-    assert_valid_figure(out)
+    assert Image.open(out).size == (700, 400) and round(Image.open(out).info["dpi"][0]) == 100
     rows = [line for line in (tmp_path / "run.csv").read_text().splitlines() if not line.startswith("#")]
     assert rows[-1].startswith("2000,")
+
+
+@pytest.mark.parametrize("figure", ["gaps", "tree", "compare"])
+def test_export_draws_game_trees(capsys, tmp_path, figure):
+    out = tmp_path / f"k-{figure}.pdf"
+    code, _, err = run(
+        capsys, "export", "kuhn", "-a", "cfr+,cfr", "-n", "50", "--figure", figure, "--out", str(out)
+    )
+    if figure != "compare":  # several algorithms only for compare
+        assert code == 2 and "compare only" in err
+        code, _, err = run(
+            capsys, "export", "kuhn", "-a", "cfr+", "-n", "50", "--figure", figure, "--out", str(out)
+        )
+    assert code == 0, err
+    assert out.read_bytes().startswith(b"%PDF-")
+
+
+def test_the_game_as_latex_from_export_and_convert(capsys, tmp_path):
+    code, _, err = run(
+        capsys, "export", "kuhn", "-n", "50", "--figure", "tikz", "--out", str(tmp_path / "k.tex")
+    )
+    assert code == 0, err
+    assert "\\begin{tikzpicture}" in (tmp_path / "k.tex").read_text()
+    code, _, err = run(capsys, "convert", "rps-crash", str(tmp_path / "rps.tex"))
+    assert code == 0, err
+    assert "\\cellcolor" in (tmp_path / "rps.tex").read_text()  # the known equilibrium's support
 
 
 def test_export_size_is_checked(capsys):

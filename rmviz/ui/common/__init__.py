@@ -8,6 +8,6 @@ imports a family's window: the family comes in as a :class:`~rmviz.solvers.famil
 * :mod:`.solver_panel`: algorithm, parameters and choices, built from a ``Family``;
 * :mod:`.compare`: several algorithms of a ``Family`` run side by side;
 * :mod:`.opener`: how a window asks for another game's window (``ui.app`` answers);
-* :mod:`.export`: a widget or a graphics scene written as PNG, SVG or PDF;
-* :mod:`.style`: colours, pens and fonts.
+* :mod:`.export_dialog`: *Export figure* (the figures of :mod:`rmviz.figures`);
+* :mod:`.style`: pens, fonts and the decade-labelled log axis of the live plots.
 """

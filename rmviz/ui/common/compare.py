@@ -30,10 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.errors import RmvizError
+from rmviz.figures.definitions import PANEL_TEXT, action_colour
+from rmviz.figures.run import TraceData
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
-from rmviz.ui.common.style import PLAYER_COLOURS, style_plot
+from rmviz.ui.common.style import log_axes, pen, style_plot
 
 
 class CompareView(QWidget):
@@ -154,16 +156,23 @@ class CompareView(QWidget):
         self.curves = {}
         k = self.scale
         for col, (column, label) in enumerate(self.metrics.items()):
-            plot = self.plots.addPlot(row=0, col=col)
+            plot = self.plots.addPlot(row=0, col=col, axisItems=log_axes())
             style_plot(plot, f"{label} (log-log)", k)
             plot.setLogMode(x=True, y=True)
-            plot.setLabel("bottom", "iteration")
+            plot.setLabel("bottom", PANEL_TEXT["compare"].x)
             legend = plot.addLegend(offset=(10, -10)) if col == 0 else None
-            for index, name in enumerate(self.threads):
-                pen = pg.mkPen(PLAYER_COLOURS[index % len(PLAYER_COLOURS)], width=2 * k)
-                self.curves[column, name] = plot.plot(pen=pen, name=name)
+            for index, name in enumerate(self.threads):  # colours as in the exported figure
+                self.curves[column, name] = plot.plot(pen=pen(action_colour(index), 2 * k), name=name)
             if legend is not None:
                 legend.setLabelTextSize(f"{8 * k:.0f}pt")
+
+    def traces(self) -> dict[str, TraceData]:
+        """Each compared algorithm's trace so far, for the exported compare figure."""
+        traces = {}
+        for name, thread in self.threads.items():
+            iterations, columns = thread.loop.trace_columns(tuple(self.metrics))
+            traces[name] = TraceData(iterations, columns)
+        return traces
 
     def summary(self) -> str:
         """Each algorithm's iteration, for the status bar."""

@@ -13,6 +13,9 @@ drives what is the same in both windows:
   what a redraw and its repaint took, so the event loop stays free however slow painting is;
 * errors a person can cause shown as messages (:meth:`attempt`), saving, asking before
   unsaved edits are lost, closing and shutting the threads down;
+* *Export figure* (:meth:`export_figure`): any figure of the registry for this family
+  (:mod:`rmviz.figures`), drawn by matplotlib from the run as it stands; a figure that
+  cannot be written says why in a dialog;
 * a game of another family, or one to show read-only, opens in a window of its own through
   the :class:`~.opener.Opener` the app gave the window.
 
@@ -24,6 +27,7 @@ more to do, the hooks :meth:`run_started`, :meth:`before_stepping`, :meth:`step_
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +39,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTabWidget, QWidget
 
 from rmviz.errors import RmvizError
+from rmviz.figures.registry import save_figure
+from rmviz.figures.run import RunData, TraceData
 from rmviz.formats import read_game_file, write_game_file
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.worker import SolverThread
@@ -42,6 +48,7 @@ from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of
 from rmviz.ui.common.compare import CompareView
+from rmviz.ui.common.export_dialog import ask_figure
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_controls import RunControls
 from rmviz.ui.common.solver_panel import SolverPanel
@@ -252,6 +259,47 @@ class RunWindow(QMainWindow):
     def show_compare_status(self) -> None:
         """The status bar while compare mode is shown."""
         raise NotImplementedError
+
+    # -- figures -------------------------------------------------------------------------------
+    def run_data(self) -> RunData:
+        """The run as it stands: the whole trace and the newest snapshot."""
+        assert self.thread is not None
+        loop = self.thread.loop
+        iterations, columns = loop.trace_columns(loop.solver.columns)  # the schema: fixed
+        return RunData.of(
+            loop.solver, TraceData(iterations, columns), loop.latest()[1], **self.figure_extras()
+        )
+
+    def figure_extras(self) -> dict[str, Any]:
+        """What this window adds to its :class:`RunData` (the matrix window: simplex faces)."""
+        return {}
+
+    def export_figure(
+        self,
+        path: str | Path,
+        figure: str = "gaps",
+        size: tuple[int, int] | None = None,
+        dpi: int = 150,
+        style: str = "slides",
+    ) -> bool:
+        """Write ``figure`` of this run (``compare``: the algorithms of the *Compare* tab) at
+        ``size`` pixels and ``dpi``; False, and a dialog saying why, when it cannot."""
+        try:
+            run = self.run_data()
+            if figure == "compare":
+                self.compare.activate()
+                run = dataclasses.replace(run, compared=self.compare.traces())
+            inches = None if size is None else (size[0] / dpi, size[1] / dpi)
+            save_figure(figure, run, path, style, inches, dpi)
+        except Exception as error:  # whatever went wrong, the session goes on and says why
+            self.show_error(f"The {figure} figure was not written to {Path(path).name}: {error}")
+            return False
+        return True
+
+    def export_figure_dialog(self) -> None:
+        request = ask_figure(self, self.family.name)
+        if request is not None:
+            self.export_figure(request.path, request.figure, request.size, request.dpi, request.style)
 
     # -- games and files -----------------------------------------------------------------------
     def shows(self, game: Any) -> bool:

@@ -1,29 +1,18 @@
-"""Colours, pens and plot styling shared by every view, so a player, an action or a metric
-looks the same in both windows and in exported figures."""
+"""Pens, fonts and axes of the live plots (pyqtgraph). The colours, labels and titles are the
+figure definitions (:mod:`rmviz.figures.definitions`), so a player, an action or a metric
+looks the same in both windows and in exported figures; log axes carry decade labels only
+(:class:`DecadeAxis`, the exported figures' :func:`~rmviz.figures.ticks.decade_ticks`)."""
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 
-PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
-ACTION_COLOURS = (
-    "#4c72b0",
-    "#dd8452",
-    "#55a868",
-    "#c44e52",
-    "#8172b3",
-    "#937860",
-    "#da8bc3",
-    "#8c8c8c",
-    "#ccb974",
-    "#64b5cd",
-)
-METRIC_COLOURS = {
-    "exploitability": "#1f77b4",
-    "cce_gap": "#2ca02c",
-    "ce_gap": "#d62728",
-    "eps_bound": "#7f7f7f",
-}
+from rmviz.figures.definitions import Curve, action_colour
+from rmviz.figures.ticks import decade_label, decade_ticks
+
+DASHES = {"solid": "SolidLine", "dashed": "DashLine", "dotted": "DotLine"}
 
 
 def configure_pyqtgraph() -> None:
@@ -31,18 +20,52 @@ def configure_pyqtgraph() -> None:
     pg.setConfigOptions(background="w", foreground="#333333", antialias=True, exitCleanup=False)
 
 
-def action_pen(action: int, width: float = 2.0, dashed: bool = False, alpha: int = 255) -> pg.mkPen:
+def pen(colour: str, width: float = 2.0, dash: str = "solid", alpha: int = 255) -> pg.mkPen:
+    """A pen of ``colour`` (``dash``: ``"solid"``, ``"dashed"`` or ``"dotted"``)."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QColor
 
-    colour = QColor(ACTION_COLOURS[action % len(ACTION_COLOURS)])
-    colour.setAlpha(alpha)
-    style = Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine
-    return pg.mkPen(colour, width=width, style=style)
+    shade = QColor(colour)
+    shade.setAlpha(alpha)
+    return pg.mkPen(shade, width=width, style=getattr(Qt.PenStyle, DASHES[dash]))
 
 
-def player_colour(player: int) -> str:
-    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+def action_pen(action: int, width: float = 2.0, dashed: bool = False, alpha: int = 255) -> pg.mkPen:
+    return pen(action_colour(action), width, "dashed" if dashed else "solid", alpha)
+
+
+def curve_pen(curve: Curve, scale: float = 1.0) -> pg.mkPen:
+    """The pen of a metric's :class:`~rmviz.figures.definitions.Curve` (live width 2)."""
+    return pen(curve.colour, 2 * curve.width * scale, curve.dash)
+
+
+class DecadeAxis(pg.AxisItem):
+    """An axis whose log mode labels decades only (``1``, ``10``, ``10²``), every k-th when
+    the axis is short, with unlabelled minor ticks, so labels never overprint at any zoom.
+    Linear axes are pyqtgraph's."""
+
+    def __init__(self, orientation: str) -> None:
+        super().__init__(orientation)
+        self.labelled: set[int] = set()  # the decades labelled at the last layout
+
+    def logTickValues(self, minVal: float, maxVal: float, size: float, stdTicks: list) -> list:
+        font = self.style.get("tickFont")
+        points = font.pointSizeF() if font is not None else 8.0
+        extent = points * 96 / 72 * (3.2 if self.orientation in ("top", "bottom") else 1.8)
+        majors, minors = decade_ticks(minVal, maxVal, max(1, int(size // extent)))
+        self.labelled = set(majors)  # decades left unlabelled between them are minor ticks
+        return [(1.0, [float(e) for e in majors]), (None, minors)]
+
+    def logTickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        return [
+            decade_label(round(v)) if math.isclose(v, round(v)) and round(v) in self.labelled else ""
+            for v in values
+        ]
+
+
+def log_axes() -> dict[str, DecadeAxis]:
+    """Axis items for ``addPlot(axisItems=...)``: decade labels on whichever axis is log."""
+    return {"bottom": DecadeAxis("bottom"), "left": DecadeAxis("left")}
 
 
 def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:

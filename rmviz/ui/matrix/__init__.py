@@ -2,6 +2,6 @@
 
 :mod:`.window` composes the :mod:`.editor` (over the :mod:`.payoff_model`), the solver panel
 and the :mod:`.dashboard` (the :mod:`.simplex` trajectories, the :mod:`.joint`
-distribution and the :mod:`.plots` of convergence); :mod:`.figures` draws the same views
-from a run's data for *Export figure* (:mod:`.export_dialog`) and ``rmviz export``.
+distribution and the :mod:`.plots` of convergence); exported figures are
+drawn by :mod:`rmviz.figures`.
 """

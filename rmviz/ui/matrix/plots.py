@@ -16,18 +16,14 @@ from collections.abc import Mapping
 import numpy as np
 import pyqtgraph as pg
 
+from rmviz.figures.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COLOUR, gap_curves
+from rmviz.figures.matrix import NOISE, welfare_limit
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.runner.record import PANELS
 from rmviz.solvers.columns import Column
-from rmviz.ui.common.style import METRIC_COLOURS, action_pen, style_plot
+from rmviz.ui.common.style import action_pen, curve_pen, log_axes, pen, style_plot
 
-GAP_LABELS = {  # short: the legend sits in three columns under the plot
-    "exploitability": "exploitability",
-    "cce_gap": "CCE gap",
-    "ce_gap": "CE gap",
-    "eps_bound": "2 max R/T",
-}
-GAPS = {Column(metric) for metric in GAP_LABELS}  # drawn on log axes: positive values only
+GAPS = {Column(metric) for metric in gap_curves("matrix", False)}  # log axes: positive values only
+WELFARE = Column("welfare")
 STRATEGIES = ("average", "current")
 MAX_STRATEGY_PLOTS = 3
 MAX_LIVE_POINTS = 500  # points drawn per live curve (exports draw every point)
@@ -48,7 +44,9 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
         self.game: NormalFormGame | None = None
         self.curves: dict[Column, pg.PlotDataItem] = {}
         self.reference: pg.PlotDataItem | None = None  # 1/sqrt(T), anchored at the first gap
+        self.welfare_plot: pg.PlotItem | None = None
         self._row = 1  # the plot row the next staggered update draws: 0 strategies, 1 the rest
+        self._welfare_limit = 0.0
 
     def set_scale(self, scale: float) -> None:
         """Line widths and fonts times ``scale``; rebuilds the plots (redraw afterwards)."""
@@ -57,10 +55,10 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
             self.set_game(self.game)
 
     def _plot(self, row: int, col: int, title: str, log_y: bool = False) -> pg.PlotItem:
-        plot = self.addPlot(row=row, col=col)
+        plot = self.addPlot(row=row, col=col, axisItems=log_axes())
         style_plot(plot, title, self.scale)
         plot.setLogMode(x=True, y=log_y)
-        plot.setLabel("bottom", "iteration")
+        plot.setLabel("bottom", PANEL_TEXT["strategies"].x)
         # x spans whole decades, moved by update_from only when the run enters a new one
         # (and y on log axes likewise): axes whose range moves every frame are re-laid out
         # every frame, the largest cost of a live repaint
@@ -76,6 +74,8 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
         self.clear()
         self.curves = {}
         self.reference = None
+        self.welfare_plot = None
+        self._welfare_limit = 0.0
         self.plot_items: list[tuple[pg.PlotItem, bool]] = []
         self._decades: dict[int, tuple[int, ...] | None] = {}
         self.game = game
@@ -83,7 +83,7 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
         row = 0
         if "strategies" in self.panels:
             for i in range(min(game.n_players, MAX_STRATEGY_PLOTS)):
-                plot = self._plot(0, i, f"{game.player_names[i]}: average (solid), current (faint)")
+                plot = self._plot(0, i, PANEL_TEXT["strategies"].title.format(player=game.player_names[i]))
                 plot.setYRange(0, 1)
                 legend = plot.addLegend(offset=(-5, 5))
                 for a, action in enumerate(game.action_names[i][:10]):
@@ -95,31 +95,28 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
             row = 1
         col = 0
         if "gaps" in self.panels:
-            gaps = self._plot(row, col, "distance to equilibrium (log-log)", log_y=True)
+            gaps = self._plot(row, col, PANEL_TEXT["gaps"].title + " (log-log)", log_y=True)
             # below the plot, not on it: the curves cross every corner of a log-log plot
             legend = pg.LegendItem(colCount=3, verSpacing=-6, labelTextSize=f"{8 * k:.0f}pt")
             self.addItem(legend, row=row + 1, col=col)
-            for name, label in GAP_LABELS.items():
-                # dashed CCE gap: in two-player zero-sum games it equals exploitability
-                style = (
-                    pg.QtCore.Qt.PenStyle.DashLine if name == "cce_gap" else pg.QtCore.Qt.PenStyle.SolidLine
-                )
-                pen = pg.mkPen(METRIC_COLOURS[name], width=2 * k, style=style)
-                curve = self.curves[Column(name)] = gaps.plot(pen=pen)
-                legend.addItem(curve, label)
-            self.reference = gaps.plot(pen=pg.mkPen("#999999", width=k, style=pg.QtCore.Qt.PenStyle.DotLine))
-            legend.addItem(self.reference, "1/sqrt(T)")
+            zero_sum = game.n_players == 2 and game.is_zero_sum()
+            for name, curve in gap_curves("matrix", zero_sum).items():
+                # the dashed CCE gap over a wider exploitability: both show where they are equal
+                item = self.curves[Column(name)] = gaps.plot(pen=curve_pen(curve, k))
+                legend.addItem(item, curve.label)
+            self.reference = gaps.plot(pen=curve_pen(REFERENCE, k))
+            legend.addItem(self.reference, REFERENCE.label)
             col += 1
         if "regrets" in self.panels:
-            regrets = self._plot(row, col, "average regret per action")
+            regrets = self._plot(row, col, PANEL_TEXT["regrets"].title)
             for i in range(min(game.n_players, 2)):
                 for a in range(min(game.num_actions[i], 10)):
-                    pen = action_pen(a, 1.5 * k, dashed=i == 1)
-                    self.curves[Column("regret", player=i, action=a)] = regrets.plot(pen=pen)
+                    dashed = action_pen(a, 1.5 * k, dashed=i == 1)
+                    self.curves[Column("regret", player=i, action=a)] = regrets.plot(pen=dashed)
             col += 1
         if "welfare" in self.panels:
-            welfare = self._plot(row, col, "social welfare")
-            self.curves[Column("welfare")] = welfare.plot(pen=pg.mkPen("#8c564b", width=2 * k))
+            self.welfare_plot = self._plot(row, col, PANEL_TEXT["welfare"].title)
+            self.curves[Column("welfare")] = self.welfare_plot.plot(pen=pen(WELFARE_COLOUR, 2 * k))
 
     def columns(self) -> tuple[Column, ...]:
         """The trace columns these plots read."""
@@ -153,6 +150,8 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
             if column in GAPS:  # log axes: only positive, finite values
                 keep = np.isfinite(y) & (y > 0)
                 curve.setData(x[keep], y[keep])
+            elif column == WELFARE:
+                self._draw_welfare(curve, x, y)
             else:
                 curve.setData(x, y)
         gap = columns.get(Column("exploitability"))
@@ -163,6 +162,16 @@ class ConvergencePlots(pg.GraphicsLayoutWidget):
         if self.reference is not None and gap is not None and gap.size and np.isfinite(gap[0]) and gap[0] > 0:
             self.reference.setData(x, gap[0] / np.sqrt(x))  # anchored at the first point
         return staggered
+
+    def _draw_welfare(self, curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> None:
+        """Welfare on an axis symmetric about zero that ignores rounding noise (as exported)."""
+        assert self.game is not None and self.welfare_plot is not None
+        scale = max(1.0, float(np.abs(self.game.payoffs).max()))
+        curve.setData(x, np.where(np.abs(y) <= NOISE * scale, 0.0, y))
+        limit = welfare_limit(y, scale)
+        if self._welfare_limit != limit:
+            self._welfare_limit = limit
+            self.welfare_plot.setYRange(-limit, limit, padding=0)
 
     def _fit_decades(self, x: np.ndarray, columns: Mapping[Column, np.ndarray]) -> None:
         """Set x (and log-y) ranges to whole decades around the data, when they change."""

@@ -16,19 +16,16 @@ widths, markers and fonts (presentation mode).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import numpy as np
 import pyqtgraph as pg
 
+from rmviz.figures.definitions import EQUILIBRIUM_COLOUR, player_colour
+from rmviz.figures.matrix import CORNERS, CURRENT_TRAIL, FADE_STEPS, project
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
-from rmviz.ui.common.style import player_colour, style_plot
-
-CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
-CURRENT_TRAIL = 60  # recent points of the current strategy (it jumps; a long trail is noise)
-FADE_STEPS = 8  # the average path is drawn in this many pieces, oldest the faintest
+from rmviz.ui.common.style import style_plot
 
 
 class FadingPath:
@@ -59,12 +56,7 @@ class FadingPath:
         return x, y
 
 
-def to_triangle(p: np.ndarray) -> np.ndarray:
-    """Barycentric (n, 3) -> planar (n, 2) on the equilateral triangle; rows that put no
-    mass on the three actions are NaN (not drawn)."""
-    total = p.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, p / total, np.nan) @ CORNERS
+PANEL_SIZES = {"point": 1, "segment": 2, "triangle": 3}  # actions drawn by each kind of panel
 
 
 class SimplexView(pg.GraphicsLayoutWidget):
@@ -136,7 +128,7 @@ class SimplexView(pg.GraphicsLayoutWidget):
                 pen=None,
                 symbol="star",
                 symbolSize=16 * self.scale,
-                symbolBrush="#ffbf00",
+                symbolBrush=EQUILIBRIUM_COLOUR,
             )
 
     def _panel(
@@ -177,7 +169,7 @@ class SimplexView(pg.GraphicsLayoutWidget):
         average = FadingPath(plot, player_colour(player), 2.5 * self.scale)
         self.paths.append((kind, player, current, average))
         if equilibrium is not None:
-            point = self._project(kind, np.array([equilibrium[player]])[:, list(face)])
+            point = project(PANEL_SIZES[kind], np.array([equilibrium[player]])[:, list(face)])
             if np.isfinite(point).all():
                 plot.plot(
                     point[:, 0],
@@ -185,7 +177,7 @@ class SimplexView(pg.GraphicsLayoutWidget):
                     pen=None,
                     symbol="star",
                     symbolSize=16 * self.scale,
-                    symbolBrush="#ffbf00",
+                    symbolBrush=EQUILIBRIUM_COLOUR,
                 )
 
     def _label(self, text: str, anchor: tuple[float, float]) -> pg.TextItem:
@@ -196,15 +188,6 @@ class SimplexView(pg.GraphicsLayoutWidget):
         font.setPointSizeF(9 * self.scale)
         item.setFont(font)
         return item
-
-    @staticmethod
-    def _project(kind: str, p: np.ndarray) -> np.ndarray:
-        """Strategies restricted to the drawn actions ``p`` (n, k) -> plane points (n, 2)."""
-        if kind == "point":
-            return np.column_stack([np.full(len(p), 0.5), np.zeros(len(p))])
-        if kind == "segment":
-            return np.column_stack([p[:, 0], np.zeros(len(p))])
-        return to_triangle(p)
 
     def update_from(self, columns: Mapping[Column, np.ndarray]) -> None:
         """Redraw the paths from the trace's columns (those of :meth:`columns`)."""
@@ -225,7 +208,7 @@ class SimplexView(pg.GraphicsLayoutWidget):
                 parts = [columns.get(Column(quantity, player=player, action=a)) for a in self.face(player)]
                 if any(part is None for part in parts):
                     continue
-                points = self._project(kind, np.column_stack(parts))
+                points = project(PANEL_SIZES[kind], np.column_stack(parts))
                 if keep:
                     points = points[-keep:]
                 curve.setData(points[:, 0], points[:, 1])

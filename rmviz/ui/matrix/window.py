@@ -13,6 +13,7 @@ exported; presentation mode for lectures.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette
@@ -38,13 +39,10 @@ from rmviz.runner.record import write_run_data
 from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
-from rmviz.ui.common.export import export_widget
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
-from rmviz.ui.matrix.export_dialog import ask_figure
-from rmviz.ui.matrix.figures import RunData, render_figure
 
 AUTOSAVE_MS = 20_000
 MAX_RECENT = 8
@@ -222,20 +220,9 @@ class MatrixWindow(RunWindow):
     def _face_changed(self) -> None:
         self._seen_version = -1  # redraw on the next tick
 
-    def run_data(self) -> RunData:
-        """The run as it stands: the whole trace and the newest joint distribution."""
-        assert self.thread is not None
-        loop = self.thread.loop
-        iterations, columns = loop.trace_columns(loop.solver.columns)  # the schema: fixed
-        snapshot: MatrixSnapshot = loop.latest()[1]
-        return RunData(
-            self.document.game,
-            self._equilibrium,
-            iterations,
-            columns,
-            snapshot.joint,
-            dict(self.simplex.faces),
-        )
+    def figure_extras(self) -> dict[str, Any]:
+        """The simplex faces chosen for players with more than three actions."""
+        return {"faces": dict(self.simplex.faces)}
 
     # -- the game --------------------------------------------------------------------------
     def _document_changed(self, _document: GameDocument) -> None:
@@ -336,39 +323,17 @@ class MatrixWindow(RunWindow):
         return True
 
     # -- export ------------------------------------------------------------------------------
-    def export_figure(
-        self, path: str | Path, figure: str = "dashboard", size: tuple[int, int] | None = None, dpi: int = 96
-    ) -> bool:
-        """Write one figure of this run (see :data:`~rmviz.runner.record.FIGURES`, or
-        ``"compare"``) as PNG, SVG or PDF; False (and a message) when it cannot."""
-        try:
-            if figure == "compare":
-                self.compare.activate()
-                export_widget(self.compare.plots, path, dpi=dpi)
-                return True
-            scale = PRESENTATION_SCALE if self.presentation else 1.0
-            render_figure(figure, self.run_data(), path, size, dpi, scale)
-        except RmvizError as error:
-            self.show_error(str(error))
-            return False
-        return True
-
     def export_data(self, path: str | Path) -> bool:
         """Write the run's trace with its game, configuration and seed (.csv or .json)."""
         if self.thread is None:
             return False
-        data = self.run_data()
+        trace = self.run_data().trace
         try:
-            write_run_data(path, self.thread.loop.solver, data.iterations, data.columns)
+            write_run_data(path, self.thread.loop.solver, trace.iterations, trace.columns)
         except RmvizError as error:
             self.show_error(str(error))
             return False
         return True
-
-    def export_figure_dialog(self) -> None:
-        chosen = ask_figure(self)
-        if chosen is not None:
-            self.export_figure(*chosen)
 
     def export_data_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(

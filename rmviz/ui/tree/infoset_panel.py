@@ -36,10 +36,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rmviz.figures.layout import history
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.solver import IterationRecord, TreeSnapshot
-from rmviz.ui.tree.view import history
 
 COLUMNS = ("R before", "v(J,m)", "r (instant)", "R after", "strategy at T", "strategy at T+1", "average")
 

@@ -11,9 +11,10 @@ from collections.abc import Collection, Mapping
 import numpy as np
 import pyqtgraph as pg
 
+from rmviz.figures.definitions import GAP_CURVES, PANEL_TEXT, action_colour
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.ui.common.style import ACTION_COLOURS, METRIC_COLOURS, style_plot
+from rmviz.ui.common.style import curve_pen, log_axes, pen, style_plot
 
 EXPLOITABILITY = Column("exploitability")
 
@@ -24,15 +25,15 @@ class TreePlots(pg.GraphicsLayoutWidget):
 
     def __init__(self, parent: object = None) -> None:
         super().__init__(parent)
-        self.gap_plot = self.addPlot(row=0, col=0)
+        self.gap_plot = self.addPlot(row=0, col=0, axisItems=log_axes())
         style_plot(self.gap_plot, "exploitability of the average strategy (log-log)")
         self.gap_plot.setLogMode(x=True, y=True)
-        self.gap_plot.setLabel("bottom", "iteration")
-        self.gap_curve = self.gap_plot.plot(pen=pg.mkPen(METRIC_COLOURS["exploitability"], width=2))
-        self.strategy_plot = self.addPlot(row=0, col=1)
+        self.gap_plot.setLabel("bottom", PANEL_TEXT["infoset"].x)
+        self.gap_curve = self.gap_plot.plot(pen=curve_pen(GAP_CURVES["tree"]["exploitability"]))
+        self.strategy_plot = self.addPlot(row=0, col=1, axisItems=log_axes())
         self.strategy_plot.setLogMode(x=True, y=False)
         self.strategy_plot.setYRange(0, 1)
-        self.strategy_plot.setLabel("bottom", "iteration")
+        self.strategy_plot.setLabel("bottom", PANEL_TEXT["infoset"].x)
         self.strategy_legend = self.strategy_plot.addLegend(offset=(-5, 5))
         self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
 
@@ -42,12 +43,13 @@ class TreePlots(pg.GraphicsLayoutWidget):
         self.strategy_plot.clear()
         self.strategy_legend.clear()
         first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
-        style_plot(self.strategy_plot, f"average strategy at {tree.infoset_label[infoset]}")
+        style_plot(
+            self.strategy_plot, PANEL_TEXT["infoset"].title.format(infoset=tree.infoset_label[infoset])
+        )
         player = int(tree.infoset_player[infoset])
         self.strategy_curves = {}
         for k in range(size):
-            pen = pg.mkPen(ACTION_COLOURS[k % len(ACTION_COLOURS)], width=2)
-            curve = self.strategy_plot.plot(pen=pen, name=tree.slot_move[first + k])
+            curve = self.strategy_plot.plot(pen=pen(action_colour(k)), name=tree.slot_move[first + k])
             column = Column("average", player=player, infoset=infoset, action=k)
             if column in traced:
                 self.strategy_curves[column] = curve

@@ -21,8 +21,6 @@ to the parent (up), first child (down) and siblings (left/right).
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -40,32 +38,22 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView
 
+from rmviz.figures.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_colour
+from rmviz.figures.layout import (
+    format_probability,
+    history,
+    infoset_links,
+    subtree_size,
+    tree_layout,
+    visible_nodes,
+)
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.ui.common.style import player_colour
 
 X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0
 BAR_WIDTH = 28.0
 COLLAPSE_ABOVE, COLLAPSE_DEPTH = 300, 3
-CHANCE_COLOUR, TERMINAL_COLOUR, HIGHLIGHT = "#9e9e9e", "#616161", "#ffb300"
-
-
-def format_probability(p: float) -> str:
-    """``0.5`` -> ``1/2``, ``0.3333`` -> ``1/3``, otherwise three decimals."""
-    for denominator in range(2, 13):
-        numerator = round(p * denominator)
-        if 0 < numerator < denominator and abs(p - numerator / denominator) < 1e-9:
-            return f"{numerator}/{denominator}"
-    return f"{p:.3g}"
-
-
-def history(tree: CompiledTree, h: int) -> tuple[str, ...]:
-    """The moves from the root to node ``h``."""
-    moves = []
-    while tree.parent[h] >= 0:
-        moves.append(tree.move_label[h])
-        h = int(tree.parent[h])
-    return tuple(reversed(moves))
+HIGHLIGHT = "#ffb300"
 
 
 class TreeView(QGraphicsView):
@@ -85,6 +73,7 @@ class TreeView(QGraphicsView):
         self.collapsed: set[int] = set()
         self.selected: int | None = None
         self.highlighted: int | None = None
+        self.place: dict[int, tuple[float, int]] = {}  # (column, depth), the shared layout
         self.positions: dict[int, QPointF] = {}
         self.node_items: dict[int, QGraphicsItem] = {}
         self.record = None
@@ -108,33 +97,13 @@ class TreeView(QGraphicsView):
     def visible_nodes(self) -> list[int]:
         """Nodes drawn, depth first (children of collapsed nodes are hidden)."""
         assert self.tree is not None
-        tree, order, stack = self.tree, [], [0]
-        while stack:
-            h = stack.pop()
-            order.append(h)
-            if h not in self.collapsed:
-                start, count = tree.child_start[h], tree.child_count[h]
-                stack.extend(range(start + count - 1, start - 1, -1))
-        return order
+        return visible_nodes(self.tree, self.collapsed)
 
     def _layout(self, nodes: list[int]) -> None:
-        """Leaves side by side in depth-first order, each parent centred over its children."""
-        tree = self.tree
-        assert tree is not None
-        depth = np.zeros(tree.n_nodes, dtype=int)
-        for d, (start, stop) in enumerate(tree.depth_ranges):
-            depth[start:stop] = d
-        x: dict[int, float] = {}
-        leaf = 0
-        for h in nodes:
-            if h in self.collapsed or tree.child_count[h] == 0:
-                x[h] = leaf * X_STEP
-                leaf += 1
-        for h in reversed(nodes):  # children before parents
-            if h not in x:
-                start, count = tree.child_start[h], tree.child_count[h]
-                x[h] = (x[start] + x[start + count - 1]) / 2
-        self.positions = {h: QPointF(x[h], depth[h] * Y_STEP) for h in nodes}
+        """The shared layout (:func:`~rmviz.figures.layout.tree_layout`) in scene units."""
+        assert self.tree is not None
+        self.place = tree_layout(self.tree, nodes, self.collapsed)
+        self.positions = {h: QPointF(x * X_STEP, depth * Y_STEP) for h, (x, depth) in self.place.items()}
 
     # -- drawing -----------------------------------------------------------------------------
     def rebuild(self) -> None:
@@ -203,24 +172,16 @@ class TreeView(QGraphicsView):
     def _infoset_links(self, nodes: list[int]) -> None:
         tree, scene = self.tree, self.scene()
         assert tree is not None
-        members: dict[int, list[int]] = {}
-        for h in nodes:
-            if tree.node_infoset[h] >= 0:
-                members.setdefault(int(tree.node_infoset[h]), []).append(h)
-        for infoset, hs in members.items():
-            if len(hs) < 2:
-                continue
-            colour = QColor(player_colour(int(tree.infoset_player[infoset])))
+        for a, b in infoset_links(tree, nodes, self.place):
+            colour = QColor(player_colour(int(tree.player[a])))
             colour.setAlpha(150)  # links of wide information sets cross the tree: keep them light
             pen = QPen(colour, 1.4, Qt.PenStyle.DashLine)
-            ordered = sorted(hs, key=lambda h: (self.positions[h].y(), self.positions[h].x()))
-            for a, b in itertools.pairwise(ordered):
-                # an arc above the row, so the link does not run through the nodes between
-                pa, pb = self.positions[a], self.positions[b]
-                lift = min(Y_STEP * 0.45, 12 + 0.12 * abs(pb.x() - pa.x()))
-                arc = QPainterPath(pa)
-                arc.quadTo(QPointF((pa.x() + pb.x()) / 2, min(pa.y(), pb.y()) - 2 * lift), pb)
-                scene.addPath(arc, pen).setZValue(-1)
+            # an arc above the row, so the link does not run through the nodes between
+            pa, pb = self.positions[a], self.positions[b]
+            lift = min(Y_STEP * 0.45, 12 + 0.12 * abs(pb.x() - pa.x()))
+            arc = QPainterPath(pa)
+            arc.quadTo(QPointF((pa.x() + pb.x()) / 2, min(pa.y(), pb.y()) - 2 * lift), pb)
+            scene.addPath(arc, pen).setZValue(-1)
 
     def _node(self, h: int, here: QPointF, font: QFont, trace: object | None) -> None:
         """One node; at decision nodes with a traversal shown, the acting player i's
@@ -270,22 +231,13 @@ class TreeView(QGraphicsView):
             text.setPos(here.x() - box.width() / 2, here.y() + 8)
             tip = f"payoffs {payoffs}"
         if h in self.collapsed:
-            more = scene.addSimpleText(f"+{self._subtree_size(h) - 1}", font)
+            more = scene.addSimpleText(f"+{subtree_size(tree, h) - 1}", font)
             more.setPos(here.x() - 8, here.y() + RADIUS + 2)
             tip += " (collapsed: double-click to expand)"
         item.setToolTip(f"{tip}\nhistory: {' > '.join(self.path(h)) or '(root)'}")
         item.setData(0, h)
         item.setZValue(1)
         self.node_items[h] = item
-
-    def _subtree_size(self, h: int) -> int:
-        tree, size, stack = self.tree, 0, [h]
-        assert tree is not None
-        while stack:
-            node = stack.pop()
-            size += 1
-            stack.extend(range(tree.child_start[node], tree.child_start[node] + tree.child_count[node]))
-        return size
 
     def path(self, h: int) -> tuple[str, ...]:
         """The moves from the root to node ``h``."""

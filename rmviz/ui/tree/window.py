@@ -28,7 +28,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QPushButton,
@@ -40,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from rmviz.document import TreeDocument
 from rmviz.errors import RmvizError
+from rmviz.figures.layout import format_probability
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.loop import RunLoop
@@ -47,13 +47,11 @@ from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.family import FAMILY
 from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
-from rmviz.ui.common.export import export_scene
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.tree.editor import TreeEditor
 from rmviz.ui.tree.infoset_panel import InfosetDetail, InfosetList, StrategyTable
 from rmviz.ui.tree.plots import TreePlots
-from rmviz.ui.tree.view import format_probability
 
 TREE_FILTER = "Game trees (*.efg *.json);;Gambit extensive form (*.efg);;rmviz JSON (*.json)"
 ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
@@ -163,7 +161,7 @@ class TreeWindow(RunWindow):
         file_menu = self.menuBar().addMenu("&File")
         self._action(file_menu, "&Open...", self.open_dialog, keys.Open)
         self._action(file_menu, "Save &As...", self.save_dialog, keys.SaveAs)
-        self._action(file_menu, "Export &Tree Figure...", self.export_dialog, QKeySequence("Ctrl+E"))
+        self._action(file_menu, "Export &Figure...", self.export_figure_dialog, QKeySequence("Ctrl+E"))
         file_menu.addSeparator()
         self._action(file_menu, "&Close", self.close, keys.Close)
         edit = self.menuBar().addMenu("&Edit")
@@ -343,22 +341,11 @@ class TreeWindow(RunWindow):
             return None
         return self.open_elsewhere(game, read_only=True)
 
-    # -- files and export --------------------------------------------------------------------------
+    # -- files --------------------------------------------------------------------------
     def set_game(self, game: ExtensiveFormGame, description: str, path: Path | None = None) -> None:
         """Show ``game`` (undoable); the run restarts on it. ``path`` is recorded by the
         caller's ``mark_saved``."""
         self.document.replace_game(game, description)
-
-    def export_tree(self, path: str | Path, dpi: int = 96) -> bool:
-        """The whole tree with the numbers shown now, as PNG, SVG or PDF."""
-        return self.attempt(lambda: export_scene(self.view.scene(), path, dpi, self.document.game.title))
-
-    def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export tree", "tree.svg", "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"
-        )
-        if path:
-            self.export_tree(path, 192 if path.lower().endswith(".png") else 96)
 
     def shutdown(self) -> None:
         """Stop the timers and the solver threads (idempotent)."""

@@ -1,8 +1,10 @@
-"""The live plots: staggered redraws, decade-snapped axes, and full-resolution exports."""
+"""The live plots: staggered redraws, decade-snapped axes, full-resolution redraws, decade
+labels on log axes, and the welfare axis."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from rmviz.games import catalog_game
 from rmviz.runner.record import record_run
@@ -48,3 +50,27 @@ def test_exports_draw_every_point_and_axes_span_whole_decades(qtbot):
     assert x0 < 0 < 5 - 0.2 < x1 < 5 + 0.2  # log10: 1 .. 1e5 (padding 2%)
     low = np.log10(columns[EXPLOITABILITY][keep].min())
     assert y0 <= np.floor(low) + 0.1 and y1 >= 0
+
+
+def test_log_axes_label_decades_only_and_never_overprint(qtbot):
+    plots = ConvergencePlots(panels=("gaps",))
+    qtbot.addWidget(plots)
+    plots.set_game(catalog_game("rps-crash"))
+    axis = plots.plot_items[0][0].getAxis("bottom")
+    for size, low, high in ((600, 0.0, 3.3), (120, 0.0, 8.0), (60, -12.0, 0.0), (600, 1.2, 1.7)):
+        levels = axis.tickValues(low, high, size)
+        strings = [axis.tickStrings(values, 1.0, spacing) for spacing, values in levels]
+        labels = [s for level in strings for s in level if s]
+        assert all(label == "1" or label.startswith("10") for label in labels), labels
+        assert not any(strings[1])  # the minor level is unlabelled
+        assert len(labels) * 8 * 96 / 72 * 3.2 <= max(size, 8 * 96 / 72 * 3.2)  # each label has room
+
+
+def test_welfare_axis_is_symmetric_and_ignores_rounding_noise(qtbot):
+    plots = ConvergencePlots(panels=("welfare",))
+    qtbot.addWidget(plots)
+    plots.set_game(catalog_game("rps-crash"))
+    iterations = np.array([1, 10, 100])
+    plots.update_from(iterations, {Column("welfare"): np.array([1e-17, -2e-17, 0.0])})
+    low, high = plots.welfare_plot.vb.viewRange()[1]
+    assert low == pytest.approx(-0.2) and high == pytest.approx(0.2)  # a tenth of the payoffs' scale

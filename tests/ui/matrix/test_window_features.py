@@ -10,11 +10,10 @@ import time
 import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QGuiApplication, QImage, QPalette
+from PySide6.QtGui import QGuiApplication, QPalette
 
 from rmviz.games import catalog_game
 from rmviz.solvers.columns import Column
-from tests.ui.common.test_export import assert_valid_figure
 from tests.ui.matrix.conftest import iteration, make_window
 
 AVERAGE_00 = Column("average", player=0, action=0)
@@ -176,23 +175,55 @@ def test_presentation_mode_scales_and_comes_back(window):
 
 
 # -- export ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
-@pytest.mark.parametrize("figure", ["dashboard", "gaps", "simplex"])
-def test_export_figures_write_valid_files(window, qtbot, tmp_path, figure, suffix):
-    window.step(2000)
-    qtbot.waitUntil(lambda: iteration(window) == 2000, timeout=5000)
-    path = tmp_path / f"{figure}{suffix}"
-    assert window.export_figure(path, figure, size=(800, 500), dpi=144)
-    assert_valid_figure(path)
-    if suffix == ".png":
-        assert QImage(str(path)).width() == 1200  # 800 px at 144 / 96
+def test_export_writes_every_figure_and_says_why_when_it_cannot(window, qtbot, tmp_path):
+    from PIL import Image
 
+    from rmviz.figures import figures_of
 
-def test_export_compare_and_refuse_a_bad_suffix(window, qtbot, tmp_path):
-    assert window.export_figure(tmp_path / "compare.svg", "compare")
-    assert_valid_figure(tmp_path / "compare.svg")
+    window.step(300)
+    qtbot.waitUntil(lambda: iteration(window) == 300, timeout=5000)
+    assert not window.export_figure(tmp_path / "compare.png", "compare")
+    assert "run the algorithms in compare mode first" in window.errors.pop()
+    window.compare.toggle_run()
+    qtbot.waitUntil(lambda: all(t.loop.latest()[1].iteration > 50 for t in window.compare.threads.values()))
+    window.compare.toggle_run()
+    for figure in figures_of("matrix"):
+        path = tmp_path / (f"{figure}.tex" if figure == "tikz" else f"{figure}.png")
+        assert window.export_figure(path, figure, size=(480, 300), dpi=60, style="paper"), window.errors
+        if figure != "tikz":
+            assert Image.open(path).size == (480, 300)
+    assert "\\cellcolor" in (tmp_path / "tikz.tex").read_text()  # battle of partners' equilibrium
     assert not window.export_figure(tmp_path / "figure.gif", "gaps")
-    assert "written as .png, .svg or .pdf" in window.errors[-1]
+    assert "gaps figure was not written to figure.gif" in window.errors[-1]
+    assert "written as .png or .svg or .pdf" in window.errors[-1]
+    assert not window.export_figure(tmp_path / "missing" / "gaps.svg", "gaps")
+    assert "does not exist" in window.errors[-1]
+
+
+def test_the_export_dialog_asks_and_writes(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QDialog, QFileDialog
+
+    target = tmp_path / "simplex.svg"
+    monkeypatch.setattr(QDialog, "exec", lambda dialog: _choose(dialog, "simplex"))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(target), "SVG (*.svg)"))
+    window.step(100)
+    qtbot.waitUntil(lambda: iteration(window) == 100, timeout=5000)
+    window.export_figure_dialog()
+    qtbot.waitUntil(target.exists, timeout=20_000)
+    assert "<svg" in target.read_text() and not window.errors
+
+
+def _choose(dialog, figure):
+    """Pick ``figure`` in the export dialog, as a person would, and accept it."""
+    from PySide6.QtWidgets import QComboBox, QDialog, QSpinBox
+
+    combo = dialog.findChildren(QComboBox)[0]
+    combo.setCurrentText(figure)
+    width = dialog.findChildren(QSpinBox)[0]
+    assert width.value() > 100  # the figure's default size, filled in
+    width.setValue(500)
+    dialog.findChildren(QSpinBox)[1].setValue(300)
+    return QDialog.DialogCode.Accepted
 
 
 def test_export_run_data_with_config_and_seed(window, qtbot, tmp_path):

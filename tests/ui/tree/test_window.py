@@ -16,7 +16,6 @@ from rmviz.solvers.tree.config import preset as cfr_preset
 from rmviz.solvers.tree.solver import CFRSolver
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.tree.editor import parse_numbers
-from tests.ui.common.test_export import assert_valid_figure
 from tests.ui.tree.conftest import cell, make_tree_window
 
 
@@ -108,14 +107,15 @@ def test_edits_from_the_dialogs_parse_fractions_and_refuse_bad_numbers(qtbot):
         window.shutdown()
 
 
-@pytest.mark.parametrize("suffix", [".svg", ".pdf", ".png"])
-def test_export_the_tree_with_its_numbers(kuhn, tmp_path, suffix):
-    kuhn.step_recorded()
-    path = tmp_path / f"kuhn{suffix}"
-    assert kuhn.export_tree(path)
-    assert_valid_figure(path)
-    if suffix == ".svg":
-        assert b"1pb" in path.read_bytes()  # labels are text, not pixels
+@pytest.mark.parametrize("figure", ["tree", "strategies", "gaps", "tikz"])
+def test_export_the_tree_figures(kuhn, qtbot, tmp_path, figure):
+    kuhn.step(20)
+    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration == 20, timeout=5000)
+    path = tmp_path / (f"kuhn-{figure}.tex" if figure == "tikz" else f"kuhn-{figure}.svg")
+    assert kuhn.export_figure(path, figure, size=(600, 400), dpi=60, style="paper"), kuhn.errors
+    assert path.stat().st_size > 1000
+    assert not kuhn.export_figure(tmp_path / "kuhn.svg", "joint")  # a matrix figure: says why
+    assert "not drawn for tree games" in kuhn.errors[-1]
 
 
 def test_run_reaches_the_kuhn_value(kuhn, qtbot):

@@ -1,0 +1,115 @@
+"""What a figure shows, said once for the exported figures (matplotlib) and the live plots
+(pyqtgraph): the colours of players, actions and metrics, the curves' labels and styles, the
+panels' titles and axis titles, so what is exported is what was watched.
+
+Colours are Okabe & Ito's palette (2008), distinguishable with every common form of colour
+blindness and in greyscale print by line style (the CCE gap is dashed, the regret bound
+dotted). Labels come twice where mathematics reads better typeset: ``label`` is plain text
+(the live plots), ``tex`` matplotlib mathtext (exported figures).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Okabe & Ito: blue, vermillion, bluish green, reddish purple, orange, sky blue, black, yellow
+PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+# actions: the same palette in an order that keeps neighbours apart, then Tol's wine, olive, grey
+ACTION_COLOURS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#000000",
+    "#882255",
+    "#999933",
+    "#888888",
+)
+CHANCE_COLOUR, TERMINAL_COLOUR, EQUILIBRIUM_COLOUR = "#9E9E9E", "#616161", "#F0E442"
+TEXT_COLOUR, FRAME_COLOUR, WELFARE_COLOUR = "#222222", "#888888", "#56B4E9"
+JOINT_COLOURMAP = "viridis"  # perceptually uniform and colour-blind safe
+
+# the convergence panels of a matrix run; every figure name (both families, and the TikZ
+# drawing of the game); the registry (rmviz.figures.registry) has one builder for each
+PANELS = ("strategies", "gaps", "regrets", "welfare")
+FIGURE_NAMES = (*PANELS, "simplex", "joint", "dashboard", "compare", "tree", "tikz")
+
+
+def player_colour(player: int) -> str:
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+
+
+def action_colour(action: int) -> str:
+    return ACTION_COLOURS[action % len(ACTION_COLOURS)]
+
+
+@dataclass(frozen=True)
+class Curve:
+    """How one metric is drawn: plain and mathtext label, colour, ``dash`` (``"solid"``,
+    ``"dashed"`` or ``"dotted"``) and a width relative to the style's line width."""
+
+    label: str
+    tex: str
+    colour: str
+    dash: str = "solid"
+    width: float = 1.0
+
+
+ZERO_SUM_NOTE = " (= CCE gap in two-player zero-sum)"
+
+# The distances to equilibrium of each family, in drawing order: exploitability first and
+# widest, so the dashed CCE gap drawn over it leaves it visible where the two are equal.
+GAP_CURVES = {
+    "matrix": {
+        "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
+        "cce_gap": Curve("CCE gap", "CCE gap", "#E69F00", "dashed"),
+        "ce_gap": Curve("CE gap", "CE gap", "#009E73"),
+        "eps_bound": Curve("2 max R/T", r"regret bound $2\,\mathrm{max}_i\,R_i^T/T$", "#000000", "dotted"),
+    },
+    "tree": {
+        "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
+        "eps_bound": Curve("sum R+/T", r"regret bound $\sum_I R^{T,+}(I)/T$", "#000000", "dotted"),
+    },
+}
+REFERENCE = Curve("1/sqrt(T)", r"$\propto 1/\sqrt{T}$", "#999999", "dotted", width=0.8)
+
+
+def gap_curves(family: str, zero_sum: bool) -> dict[str, Curve]:
+    """The gap curves of ``family``; in a two-player zero-sum matrix game the exploitability's
+    label says it equals the CCE gap (both are drawn: solid under dashed)."""
+    curves = dict(GAP_CURVES[family])
+    if zero_sum and "cce_gap" in curves:
+        first = curves["exploitability"]
+        curves["exploitability"] = Curve(
+            first.label + ZERO_SUM_NOTE, first.tex + ZERO_SUM_NOTE, first.colour, first.dash, first.width
+        )
+    return curves
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A plot's title and axis titles (plain and mathtext)."""
+
+    title: str
+    y: str
+    y_tex: str
+    x: str = "iteration T"
+    x_tex: str = r"iteration $T$"
+
+
+PANEL_TEXT = {
+    "strategies": Panel("{player}: average (solid), current (faint)", "probability", "probability"),
+    "gaps": Panel("distance to equilibrium", "gap (payoff units)", "gap (payoff units)"),
+    "regrets": Panel(
+        "average regret per action", "regret / T (payoff units)", r"$R_i^T(a)/T$ (payoff units)"
+    ),
+    "welfare": Panel(
+        "social welfare of the empirical play",
+        "welfare (payoff units)",
+        "social welfare (payoff units)",
+    ),
+    "infoset": Panel("average strategy at {infoset}", "probability", r"$\bar\sigma^T(I, a)$"),
+    "compare": Panel("{metric}", "gap (payoff units)", "gap (payoff units)"),
+}

@@ -1,0 +1,117 @@
+"""Where each node of a game tree goes, for every drawing of it (the window's tree view, the
+exported tree figure and the TikZ picture): leaves side by side in depth-first order, each
+parent centred over its children, one row per depth. Nodes are the compiled tree's
+breadth-first ids (:class:`~rmviz.solvers.tree.compiled_tree.CompiledTree`); a collapsed
+node is drawn as a leaf standing for its subtree.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Collection
+
+import numpy as np
+
+from rmviz.solvers.tree.compiled_tree import CompiledTree
+
+
+def format_probability(p: float) -> str:
+    """``0.5`` -> ``1/2``, ``0.3333`` -> ``1/3``, otherwise three significant digits."""
+    for denominator in range(2, 13):
+        numerator = round(p * denominator)
+        if 0 < numerator < denominator and abs(p - numerator / denominator) < 1e-9:
+            return f"{numerator}/{denominator}"
+    return f"{p:.3g}"
+
+
+def history(tree: CompiledTree, h: int) -> tuple[str, ...]:
+    """The moves from the root to node ``h``."""
+    moves = []
+    while tree.parent[h] >= 0:
+        moves.append(tree.move_label[h])
+        h = int(tree.parent[h])
+    return tuple(reversed(moves))
+
+
+def children(tree: CompiledTree, h: int) -> range:
+    start = int(tree.child_start[h])
+    return range(start, start + int(tree.child_count[h]))
+
+
+def visible_nodes(tree: CompiledTree, collapsed: Collection[int] = ()) -> list[int]:
+    """Nodes drawn, depth first (children of collapsed nodes are hidden)."""
+    order, stack = [], [0]
+    while stack:
+        h = stack.pop()
+        order.append(h)
+        if h not in collapsed:
+            stack.extend(reversed(children(tree, h)))
+    return order
+
+
+def subtree_size(tree: CompiledTree, h: int) -> int:
+    """Nodes in the subtree of ``h``, ``h`` included."""
+    size, stack = 0, [h]
+    while stack:
+        node = stack.pop()
+        size += 1
+        stack.extend(children(tree, node))
+    return size
+
+
+def node_depths(tree: CompiledTree) -> np.ndarray:
+    depth = np.zeros(tree.n_nodes, dtype=int)
+    for d, (start, stop) in enumerate(tree.depth_ranges):
+        depth[start:stop] = d
+    return depth
+
+
+def collapse_below(tree: CompiledTree, max_leaves: int) -> set[int]:
+    """The inner nodes to collapse so at most ``max_leaves`` leaves are drawn: the deepest
+    whole rows that fit (nothing when the tree fits, the root's children at worst)."""
+    leaves_at = np.zeros(len(tree.depth_ranges) + 1, dtype=int)  # leaves drawn when cut at depth d
+    for d, (start, stop) in enumerate(tree.depth_ranges):
+        shallower = sum(int((tree.child_count[a:b] == 0).sum()) for a, b in tree.depth_ranges[:d])
+        leaves_at[d] = shallower + (stop - start)
+    for d in range(len(tree.depth_ranges) - 1, 0, -1):
+        if leaves_at[d] <= max_leaves or d == 1:
+            if d == len(tree.depth_ranges) - 1:
+                return set()
+            start, stop = tree.depth_ranges[d]
+            return {h for h in range(start, stop) if tree.child_count[h] > 0}
+    return set()
+
+
+def tree_layout(
+    tree: CompiledTree, nodes: list[int], collapsed: Collection[int] = ()
+) -> dict[int, tuple[float, int]]:
+    """``node -> (column, depth)`` for the ``nodes`` drawn (:func:`visible_nodes`): leaves
+    (and collapsed nodes) at columns 0, 1, 2... in depth-first order, parents centred."""
+    depth = node_depths(tree)
+    x: dict[int, float] = {}
+    leaf = 0
+    for h in nodes:
+        if h in collapsed or tree.child_count[h] == 0:
+            x[h] = float(leaf)
+            leaf += 1
+    for h in reversed(nodes):  # children before parents
+        if h not in x:
+            first = children(tree, h)
+            x[h] = (x[first[0]] + x[first[-1]]) / 2
+    return {h: (x[h], int(depth[h])) for h in nodes}
+
+
+def infoset_links(
+    tree: CompiledTree, nodes: list[int], place: dict[int, tuple[float, int]]
+) -> list[tuple[int, int]]:
+    """Pairs of drawn nodes to join with a dashed line: consecutive members (by row, then
+    column) of each information set with more than one node drawn."""
+    members: dict[int, list[int]] = {}
+    for h in nodes:
+        if tree.node_infoset[h] >= 0:
+            members.setdefault(int(tree.node_infoset[h]), []).append(h)
+    links: list[tuple[int, int]] = []
+    for hs in members.values():
+        ordered = sorted(hs, key=lambda h: (place[h][1], place[h][0]))
+        links.extend(itertools.pairwise(ordered))
+    return links

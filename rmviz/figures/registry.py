@@ -1,0 +1,184 @@
+"""The one figure registry: name -> builder per game family, used by the windows' *Export
+figure*, ``rmviz export`` and the notebook API alike.
+
+:func:`make_figure` draws a figure of a run (a matplotlib ``Figure``, no Qt and no pyplot:
+it works headless and shows itself in a notebook); :func:`save_figure` writes it as PNG, SVG
+or PDF (``tikz``: the game as a LaTeX document), atomically. matplotlib is imported only
+when a figure is drawn, so the command line starts as fast as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rmviz.atomic import atomic_path, atomic_write_text
+from rmviz.errors import ConfigError, RmvizError
+from rmviz.figures import compare, matrix, tikz, tree
+from rmviz.figures.definitions import FIGURE_NAMES
+from rmviz.figures.run import RunData
+from rmviz.figures.style import DEFAULT_STYLE, STYLES, Style, finish
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure, FigureBase
+
+Draw = Callable[["FigureBase", RunData, Style], None]
+IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
+DPI_RANGE = (10, 2400)
+
+
+@dataclass(frozen=True)
+class FigureKind:
+    """One figure: what it shows, its builder for each family it applies to (none: the
+    TikZ document, written as text), its size relative to the style's one-panel size, and
+    its fonts and lines relative to the style's (smaller in figures of many panels)."""
+
+    name: str
+    description: str
+    draw: Mapping[str, Draw | None]
+    shape: tuple[float, float] = (1.0, 1.0)
+    scale: float = 1.0
+
+    @property
+    def suffixes(self) -> tuple[str, ...]:
+        return (".tex",) if self.name == "tikz" else IMAGE_SUFFIXES
+
+
+BOTH = ("matrix", "tree")
+FIGURES: dict[str, FigureKind] = {
+    kind.name: kind
+    for kind in (
+        FigureKind(
+            "strategies",
+            "average and current strategies per player; trees: per information set",
+            {"matrix": matrix.draw_strategies, "tree": tree.draw_infoset_strategies},
+            (1.3, 1.1),
+            0.85,
+        ),
+        FigureKind(
+            "gaps",
+            "exploitability, CCE and CE gaps, regret bound (log-log)",
+            dict.fromkeys(BOTH, matrix.draw_gaps),
+        ),
+        FigureKind("regrets", "average regret per action", {"matrix": matrix.draw_regrets}),
+        FigureKind("welfare", "social welfare of the empirical play", {"matrix": matrix.draw_welfare}),
+        FigureKind(
+            "simplex",
+            "strategy trajectories on the simplex, equilibrium starred",
+            {"matrix": matrix.draw_simplex},
+            (1.3, 0.8),
+        ),
+        FigureKind(
+            "joint", "joint distribution of play (heatmap)", {"matrix": matrix.draw_joint}, (0.8, 1.0)
+        ),
+        FigureKind(
+            "dashboard",
+            "simplex, joint, strategies, gaps, regrets, welfare",
+            {"matrix": matrix.draw_dashboard},
+            (1.45, 2.0),
+            0.75,
+        ),
+        FigureKind(
+            "compare",
+            "several algorithms' gaps overlaid",
+            dict.fromkeys(BOTH, compare.draw_compare),
+            (1.3, 0.9),
+        ),
+        FigureKind(
+            "tree",
+            "the game tree with the average strategy and its reach",
+            {"tree": tree.draw_tree},
+            (1.6, 1.2),
+        ),
+        FigureKind("tikz", "the game as LaTeX: payoff table or TikZ tree (.tex)", dict.fromkeys(BOTH)),
+    )
+}
+assert tuple(FIGURES) == FIGURE_NAMES, "definitions.FIGURE_NAMES lists the registry's figures"
+
+
+def figures_of(family: str) -> list[str]:
+    """The figures a run of ``family`` can be drawn as."""
+    return [name for name, kind in FIGURES.items() if family in kind.draw]
+
+
+def figure_kind(name: str, family: str) -> FigureKind:
+    """The figure ``name``, checked to apply to ``family``."""
+    kind = FIGURES.get(name)
+    if kind is None:
+        raise ConfigError(f"no figure {name!r}; choose one of {', '.join(FIGURES)}")
+    if family not in kind.draw:
+        raise ConfigError(
+            f"the {name} figure is not drawn for {family} games; choose {', '.join(figures_of(family))}"
+        )
+    return kind
+
+
+def default_size(name: str, style: str = DEFAULT_STYLE) -> tuple[float, float]:
+    """The figure's size in inches in ``style``."""
+    width, height = STYLES[style].size
+    shape = FIGURES[name].shape
+    return width * shape[0], height * shape[1]
+
+
+def make_figure(
+    name: str, run: RunData, style: str = DEFAULT_STYLE, size: tuple[float, float] | None = None
+) -> Figure:
+    """Figure ``name`` of ``run`` in ``style`` (``paper`` or ``slides``), ``size`` inches
+    (default: :func:`default_size`), captioned with the game, algorithm, T and play mode."""
+    from matplotlib.figure import Figure
+
+    kind = figure_kind(name, run.family)
+    draw = kind.draw[run.family]
+    if draw is None:
+        raise ConfigError(f"the {name} figure is a LaTeX document: write it with save_figure to a .tex file")
+    if style not in STYLES:
+        raise ConfigError(f"no style {style!r}; choose one of {', '.join(STYLES)}")
+    look = STYLES[style].scaled(kind.scale)
+    with look.context():
+        fig = Figure(figsize=size or default_size(name, style), layout="constrained")
+        fig.set_label(f"{run.game.title}: {name}")
+        draw(fig, run, look)
+        finish(fig, look, run.caption())
+    return fig
+
+
+def check_target(name: str, family: str, path: str | Path, dpi: int = 150) -> Path:
+    """``path`` as a :class:`Path` once it can take figure ``name`` of a ``family`` run at
+    ``dpi`` (its suffix, its folder), so a long run is not made for nothing."""
+    path = Path(path)
+    kind = figure_kind(name, family)
+    if path.suffix.lower() not in kind.suffixes:
+        raise RmvizError(f"{path.name}: the {name} figure is written as {' or '.join(kind.suffixes)}")
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise RmvizError(f"a DPI of {dpi} is outside {DPI_RANGE[0]}-{DPI_RANGE[1]}")
+    if not path.parent.is_dir():
+        raise RmvizError(f"cannot write {path}: the folder {path.parent} does not exist")
+    return path
+
+
+def save_figure(
+    name: str,
+    run: RunData,
+    path: str | Path,
+    style: str = DEFAULT_STYLE,
+    size: tuple[float, float] | None = None,
+    dpi: int = 150,
+) -> Path:
+    """Write figure ``name`` of ``run`` to ``path`` (.png, .svg or .pdf; ``tikz``: .tex) and
+    return the path; a PNG is ``size`` x ``dpi`` pixels with the DPI recorded in it."""
+    path = check_target(name, run.family, path, dpi)
+    if name == "tikz":
+        atomic_write_text(path, tikz.game_document(run.game, run))
+        return path
+    return write_figure(make_figure(name, run, style, size), path, style, dpi)
+
+
+def write_figure(fig: Figure, path: str | Path, style: str = DEFAULT_STYLE, dpi: int = 150) -> Path:
+    """Write a figure of :func:`make_figure` to ``path`` (.png, .svg or .pdf) atomically."""
+    path = Path(path)
+    metadata = {"Title": fig.get_label() or "rmviz figure", "Creator": "rmviz"}
+    with STYLES[style].context(), atomic_path(path) as temporary:
+        fig.savefig(temporary, format=path.suffix.lower()[1:], dpi=dpi, metadata=metadata)
+    return path

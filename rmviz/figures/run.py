@@ -1,0 +1,136 @@
+"""What a figure is drawn from: one run's trace and its last snapshot (:class:`RunData`), and
+the runs of a comparison. The window builds it from its run loop, ``rmviz export`` and the
+notebook API from :func:`record` (a run recorded on the app's grid of iterations, so a
+headless figure is the figure the app shows).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+
+from rmviz.games.catalog import known_equilibrium
+from rmviz.runner.record import record_run
+from rmviz.solvers.columns import Column
+from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.protocol import Snapshot, Solver
+from rmviz.solvers.registry import family_of, make_solver
+from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.solver import CFRSolver
+
+Equilibrium = tuple[tuple[float, ...], ...]
+
+
+@dataclass(frozen=True)
+class TraceData:
+    """A run's kept iterations and the values of its columns (``Trace.table()``)."""
+
+    iterations: np.ndarray
+    columns: Mapping[Column, np.ndarray]
+
+
+@dataclass(frozen=True)
+class RunData:
+    """One run as figures draw it.
+
+    Attributes:
+        game: the game solved (a matrix game solved by CFR is its game tree).
+        family: ``"matrix"`` or ``"tree"`` (:func:`~rmviz.solvers.registry.family_of`).
+        algorithm, play: the preset's name and the play mode (``None`` for trees).
+        trace: the iterations and columns recorded.
+        snapshot: the newest snapshot (matrix: the joint distribution; trees: strategies).
+        tree: the compiled tree (trees only).
+        equilibrium: a known equilibrium of a matrix game, starred on the simplex and
+            highlighted in the TikZ table.
+        faces: simplex faces of players with more than three actions.
+        compared: algorithm -> trace, for the compare figure (empty: this run alone).
+    """
+
+    game: Any
+    family: str
+    algorithm: str
+    play: str | None
+    trace: TraceData
+    snapshot: Snapshot
+    tree: CompiledTree | None = None
+    equilibrium: Equilibrium | None = None
+    faces: Mapping[int, tuple[int, int, int]] = field(default_factory=dict)
+    compared: Mapping[str, TraceData] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        solver: Solver,
+        trace: TraceData,
+        snapshot: Snapshot | None = None,
+        **extras: Any,
+    ) -> RunData:
+        """The run of ``solver`` recorded as ``trace`` (``snapshot``: its newest, taken now
+        when not given; ``extras``: faces, compared)."""
+        family = family_of(solver.game).name
+        play = cast(MatrixConfig, solver.config).play if family == "matrix" else None
+        tree = cast(CFRSolver, solver).tree if family == "tree" else None
+        equilibrium = known_equilibrium(solver.game) if family == "matrix" else None
+        return cls(
+            solver.game,
+            family,
+            solver.config.algorithm,
+            play,
+            trace,
+            snapshot if snapshot is not None else solver.snapshot(metrics=True),
+            tree,
+            equilibrium,
+            **extras,
+        )
+
+    @property
+    def last_iteration(self) -> int:
+        return int(self.trace.iterations[-1]) if self.trace.iterations.size else 0
+
+    @property
+    def zero_sum(self) -> bool:
+        """A two-player zero-sum matrix game (exploitability equals the CCE gap)."""
+        return self.family == "matrix" and self.game.n_players == 2 and bool(self.game.is_zero_sum())
+
+    @property
+    def payoff_scale(self) -> float:
+        """The largest absolute payoff (at least 1): what rounding noise is measured against."""
+        payoffs = self.game.payoffs if self.family == "matrix" else cast(CompiledTree, self.tree).payoffs
+        return max(1.0, float(np.abs(payoffs).max(initial=0.0)))
+
+    def caption(self) -> str:
+        """``Rock-paper-scissors · RM · T = 2,000 · expected play``: under every figure."""
+        algorithms = ", ".join(self.compared) if self.compared else self.algorithm
+        parts = [self.game.title, algorithms, f"T = {self.last_iteration:,}"]
+        if self.play is not None:
+            parts.append(f"{self.play} play")
+        return "  ·  ".join(parts)
+
+
+def record(game: Any, algorithm: str | None = None, iterations: int = 1000, **options: Any) -> RunData:
+    """Solve ``game`` for ``iterations`` with ``algorithm`` and ``options`` (those of
+    :func:`~rmviz.solvers.registry.make_solver`: play, updates, seed...) and return the run,
+    recorded on the app's grid of iterations."""
+    solver = make_solver(game, algorithm, **options)
+    trace = record_run(solver, iterations)
+    return RunData.of(solver, TraceData(trace.iterations(), trace.table()))
+
+
+def record_comparison(
+    game: Any, algorithms: Sequence[str] | None = None, iterations: int = 1000, **options: Any
+) -> RunData:
+    """Several algorithms on ``game`` (default: the family's compare-mode choice), for the
+    compare figure: the first one's run with every algorithm's trace in ``compared``."""
+    names = list(algorithms or family_of(game).compare_default)
+    return compared_with(record(game, names[0], iterations, **options), names[1:], **options)
+
+
+def compared_with(run: RunData, algorithms: Sequence[str], **options: Any) -> RunData:
+    """``run`` with ``algorithms`` run as long on the same game with the same ``options``,
+    for the compare figure."""
+    others = {name: record(run.game, name, run.last_iteration, **options).trace for name in algorithms}
+    return dataclasses.replace(run, compared={run.algorithm: run.trace, **others})

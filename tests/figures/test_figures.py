@@ -1,0 +1,109 @@
+"""Every figure of the registry for a matrix game and a game tree, as PNG, SVG and PDF:
+PNGs at the size and DPI asked, SVGs rendered by librsvg with about the ink matplotlib's own
+rendering has (thin curves on white, no filled blobs), PDFs that poppler reads."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from rmviz.errors import RmvizError
+from rmviz.figures import figures_of, make_figure, save_figure
+from rmviz.figures.matrix import welfare_limit
+from rmviz.figures.registry import write_figure
+from tests.figures.checks import check_pdf, check_png, check_svg
+
+SIZE, DPI = (480, 300), 60  # small: the drawing, not the pixels, is under test
+INCHES = (SIZE[0] / DPI, SIZE[1] / DPI)
+IMAGES = [name for name in figures_of("matrix") if name != "tikz"]
+TREE_IMAGES = [name for name in figures_of("tree") if name != "tikz"]
+MOSTLY_WHITE = {"joint": 0.75, "dashboard": 0.6}  # the heatmap fills its cells; others are curves
+
+
+def check_formats(name, run, tmp_path):
+    """``save_figure`` writes the PNG; the same figure is written as SVG and PDF (drawing it
+    once: the backends are under test, and the default run stays short)."""
+    path = save_figure(name, run, tmp_path / f"{name}.png", "paper", INCHES, DPI)
+    assert not list(tmp_path.glob(".*.tmp*"))  # written atomically, nothing left behind
+    png = check_png(path, SIZE, DPI)
+    assert 0.005 < png < MOSTLY_WHITE.get(name, 0.45), f"{name}: {png:.0%} ink"
+    fig = make_figure(name, run, "paper", INCHES)
+    svg = check_svg(write_figure(fig, tmp_path / f"{name}.svg", "paper", DPI), tmp_path)
+    assert abs(svg - png) < 0.12, f"{name}: librsvg inks {svg:.0%}, matplotlib {png:.0%}"
+    check_pdf(write_figure(fig, tmp_path / f"{name}.pdf", "paper", DPI), tmp_path)
+
+
+@pytest.mark.parametrize("name", IMAGES)
+def test_every_matrix_figure_in_every_format(matrix_run, tmp_path, name):
+    check_formats(name, matrix_run, tmp_path)
+
+
+@pytest.mark.parametrize("name", TREE_IMAGES)
+def test_every_tree_figure_in_every_format(tree_run, tmp_path, name):
+    check_formats(name, tree_run, tmp_path)
+
+
+def test_the_registry_knows_each_familys_figures():
+    assert figures_of("tree") == ["strategies", "gaps", "compare", "tree", "tikz"]
+    assert {"simplex", "joint", "dashboard", "welfare", "regrets"} <= set(figures_of("matrix"))
+
+
+def test_refusals_say_why(matrix_run, tree_run, tmp_path):
+    with pytest.raises(RmvizError, match=r"simplex figure is not drawn for tree games; choose strategies"):
+        save_figure("simplex", tree_run, tmp_path / "s.png")
+    with pytest.raises(RmvizError, match=r"written as .png or .svg or .pdf"):
+        save_figure("gaps", matrix_run, tmp_path / "g.gif")
+    with pytest.raises(RmvizError, match=r"written as .tex"):
+        save_figure("tikz", matrix_run, tmp_path / "g.pdf")
+    with pytest.raises(RmvizError, match="does not exist"):
+        save_figure("gaps", matrix_run, tmp_path / "missing" / "g.svg")
+    with pytest.raises(RmvizError, match="outside 10-2400"):
+        save_figure("gaps", matrix_run, tmp_path / "g.png", dpi=5)
+    with pytest.raises(RmvizError, match="no style 'poster'"):
+        make_figure("gaps", matrix_run, style="poster")
+
+
+def texts(fig):
+    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+
+
+def test_slide_quality(matrix_run):
+    fig = make_figure("gaps", matrix_run, "slides")
+    (ax,) = fig.axes
+    assert ax.get_xlabel() == r"iteration $T$" and "payoff units" in ax.get_ylabel()
+    assert ax.get_xlim()[1] == pytest.approx(matrix_run.last_iteration)  # the x range ends at the data
+    caption = "Rock-Paper-Scissors with Crash  ·  rm, rm+  ·  T = 200  ·  expected play"
+    assert caption in texts(fig)
+    labels = [line.get_label() for line in ax.get_lines()]
+    # equal in two-player zero-sum games: both drawn, and the legend says so
+    assert r"exploitability $\epsilon$ (= CCE gap in two-player zero-sum)" in labels and "CCE gap" in labels
+    widths = {line.get_label(): line.get_linewidth() for line in ax.get_lines()}
+    assert widths["CCE gap"] < widths[labels[0]]  # the dashed CCE gap over a wider exploitability
+    assert fig.get_facecolor() == (1, 1, 1, 1)
+
+
+@pytest.mark.parametrize("name", ["gaps", "strategies", "compare"])
+def test_log_axes_are_labelled_at_decades_only(matrix_run, name):
+    fig = make_figure(name, matrix_run, "paper", (3.0, 2.0))
+    decade = re.compile(r"^\$(1|10|10\^\{-?\d+\})\$$")
+    logs = [axis for ax in fig.axes for axis in (ax.xaxis, ax.yaxis) if axis.get_scale() == "log"]
+    labels = [t.get_text() for axis in logs for t in axis.get_ticklabels() if t.get_text()]
+    assert logs and labels and all(decade.match(text) for text in labels), labels
+    assert not any(t.get_text() for axis in logs for t in axis.get_ticklabels(minor=True))
+
+
+def test_welfare_axis_is_symmetric_and_ignores_rounding_noise(matrix_run):
+    assert welfare_limit(np.array([1e-17, -3e-17, 0.0]), 2.0) == pytest.approx(0.2)
+    assert welfare_limit(np.array([0.5, -1.0, 1e-17]), 1.0) == pytest.approx(1.1)
+    fig = make_figure("welfare", matrix_run, "paper")
+    low, high = fig.axes[0].get_ylim()
+    assert low == -high and high == pytest.approx(0.2)  # zero-sum: noise only, payoffs up to 2
+
+
+def test_the_tree_figure_has_the_run_numbers(tree_run):
+    words = texts(make_figure("tree", tree_run, "paper"))
+    assert "1/3" in " ".join(words)  # chance probabilities
+    assert any(re.fullmatch(r"[pb]\n[01]\.\d\d", w) for w in words)  # each move's average probability
+    assert "0pb" in words  # information sets by label

@@ -1,0 +1,25 @@
+"""Decade ticks of log axes (shared by the exported figures and the live plots)."""
+
+from __future__ import annotations
+
+import math
+
+from rmviz.figures.ticks import decade_label, decade_tex, decade_ticks
+
+
+def test_every_decade_when_there_is_room_with_unlabelled_minor_ticks():
+    majors, minors = decade_ticks(0.0, 3.4, room=10)
+    assert majors == [0, 1, 2, 3]
+    assert math.log10(2) in minors and 3 + math.log10(2) in minors and len(minors) == 8 * 3 + 1
+
+
+def test_every_kth_decade_when_short_and_stable_while_panning():
+    majors, minors = decade_ticks(-12.0, 0.0, room=4)
+    assert majors == [-12, -8, -4, 0] and len(majors) <= 4
+    assert -11.0 in minors and -12.0 not in minors  # the unlabelled decades between
+    assert decade_ticks(-11.0, 1.0, room=4)[0] == [-8, -4, 0]  # multiples of the stride
+
+
+def test_labels():
+    assert [decade_label(e) for e in (0, 1, 3, -12)] == ["1", "10", "10³", "10⁻¹²"]
+    assert [decade_tex(e) for e in (0, 1, -3)] == ["$1$", "$10$", "$10^{-3}$"]
