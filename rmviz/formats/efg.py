@@ -84,7 +84,7 @@ class _Infoset:
     name: str
     moves: tuple[str, ...]
     probabilities: tuple[Fraction, ...]  # chance sets, rescaled to sum to exactly 1
-    line: int
+    token: Token  # where it was defined (its line is counted for a message)
 
 
 class _TreeReader:
@@ -96,7 +96,7 @@ class _TreeReader:
         self.n = len(players)
         self.infosets: dict[tuple[int, int], _Infoset] = {}  # (player, number); player 0 is chance
         self.named: dict[tuple[int, str], int] = {}  # (player, non-empty name) -> number
-        self.outcomes: dict[int, tuple[str, tuple[float, ...], int]] = {}  # name, payoffs, line
+        self.outcomes: dict[int, tuple[str, tuple[float, ...], Token]] = {}  # name, payoffs, where
         self.decisions: list[tuple[Node, int, int]] = []  # node, player, infoset number
 
     def read(self) -> Node:
@@ -194,29 +194,27 @@ class _TreeReader:
                     stream.next(",")
         if not moves:
             raise stream.error(token, f"information set {number} offers no moves")
-        entry = _Infoset(
-            name, tuple(normalized_labels(moves)), self._rescaled(token, probabilities), token.line
-        )
+        entry = _Infoset(name, tuple(normalized_labels(moves)), self._rescaled(token, probabilities), token)
         owner = self._owner(player)
         if known is not None:
             if known.name != name:
                 raise stream.error(
                     token,
                     f"information set {number} of {owner} is named {name!r} here but {known.name!r} "
-                    f"on line {known.line}; Gambit requires one name per information set",
+                    f"on line {stream.line(known.token)}; Gambit requires one name per information set",
                 )
             if known.moves != entry.moves:
                 raise stream.error(
                     token,
                     f"information set {number} of {owner} was defined with moves {list(known.moves)} "
-                    f"on line {known.line}, here with {list(entry.moves)}",
+                    f"on line {stream.line(known.token)}, here with {list(entry.moves)}",
                 )
             if known.probabilities != entry.probabilities:
                 raise stream.error(
                     token,
                     f"chance information set {number} has probabilities "
                     f"{[str(p) for p in entry.probabilities]} here but "
-                    f"{[str(p) for p in known.probabilities]} on line {known.line}",
+                    f"{[str(p) for p in known.probabilities]} on line {stream.line(known.token)}",
                 )
             return known
         if name:
@@ -267,13 +265,13 @@ class _TreeReader:
                     f"outcome {number} has {len(values)} payoffs; {self.n} players need {self.n}",
                 )
             own = tuple(values)
-            known = self.outcomes.setdefault(number, (name, own, token.line))
+            known = self.outcomes.setdefault(number, (name, own, token))
             if known[:2] != (name, own):
                 raise stream.error(
                     token,
                     f"outcome {number} is defined again as {name!r} {list(own)}, but as {known[0]!r} "
-                    f"{list(known[1])} on line {known[2]}; an outcome is defined once (give this one "
-                    "another number)",
+                    f"{list(known[1])} on line {stream.line(known[2])}; an outcome is defined once "
+                    "(give this one another number)",
                 )
         elif number == 0:
             own = (0.0,) * self.n

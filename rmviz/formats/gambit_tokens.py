@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from rmviz.errors import FormatError, GameError, ReadError
-from rmviz.games.normal_form import check_payoff
+from rmviz.games.normal_form import MAX_PAYOFF, check_payoff
 
 MAX_NUMBER_LENGTH = 1000
 """The longest number (in characters) rmviz reads: more digits than any double can use, and
@@ -26,49 +26,52 @@ exact arithmetic (``1e999999999`` would otherwise build a billion-digit integer)
 
 class Token(NamedTuple):
     """One token; ``kind`` is ``string``, ``number``, ``word``, ``{``, ``}`` or ``,``;
-    ``start`` and ``end`` are its offsets in the file's text."""
+    ``start`` and ``end`` are its offsets in the file's text (lines are counted only for a
+    message: :meth:`TokenStream.line`)."""
 
     kind: str
     text: str
-    line: int
     start: int
     end: int
 
 
 # Gambit's lexer (src/games/file.cc): a string runs to the first quote not preceded by a
-# backslash; numbers are integers, decimals (with exponents) or rationals ``a/b``.
+# backslash; numbers are integers, decimals (with exponents) or rationals ``a/b``, and end
+# where a space, brace, comma or quote begins.
 _TOKEN = re.compile(
-    r"""(?P<space>\s+)
-      | (?P<brace>[{},])
+    r"""\s*(?:
+        (?P<brace>[{},])
       | "(?P<string>.*?)(?<!\\)"
       | (?P<open>")
-      | (?P<word>[^\s{},"]+)""",
+      | (?P<number>[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(?=[\s{},"]|\Z))
+      | (?P<word>[^\s{},"]+)
+      | \Z)""",
     re.VERBOSE | re.DOTALL,
 )
-_NUMBER = re.compile(r"[+-]?(?:(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?|\d+/\d+)")
 _DECIMAL = re.compile(r"[+-]?(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?")
 _RATIONAL = re.compile(r"[+-]?\d+/\d+")
+_SHORT_DECIMAL = 24  # a decimal this short converts with float() exactly as the exact reading rounds
 
 
 def tokenize(text: str, filename: str) -> Iterator[Token]:
     """The tokens of a Gambit file, one at a time; an unterminated string is a :class:`ReadError`."""
-    line, counted = 1, 0
-    for match in _TOKEN.finditer(text):
+    position = 0
+    while True:
+        match = _TOKEN.match(text, position)
+        assert match is not None  # every alternative, or the end of the text, matches
         kind = match.lastgroup
-        if kind == "space":
-            continue
-        start, end = match.span()
-        line += text.count("\n", counted, start)
-        counted = start
-        if kind == "brace":
-            yield Token(match.group(), match.group(), line, start, end)
-        elif kind == "string":
-            yield Token("string", unescape(match.group("string")), line, start, end)
+        if kind is None:
+            return
+        start, position = match.start(kind), match.end()
+        if kind == "string":
+            yield Token("string", unescape(match.group("string")), start, position)
         elif kind == "open":
-            raise ReadError(filename, "a string is never closed", line)
+            raise ReadError(filename, "a string is never closed", text.count("\n", 0, start) + 1)
+        elif kind == "brace":
+            value = match.group(kind)
+            yield Token(value, value, start, position)
         else:
-            word = match.group()
-            yield Token("number" if is_number(word) else "word", word, line, start, end)
+            yield Token(kind, match.group(kind), start, position)
 
 
 def unescape(raw: str) -> str:
@@ -89,13 +92,6 @@ def unescape(raw: str) -> str:
     return "".join(out)
 
 
-def is_number(word: str) -> bool:
-    """Whether ``word`` is written as a Gambit number (its value may still be out of range)."""
-    return bool(_RATIONAL.fullmatch(word)) or (
-        bool(_DECIMAL.fullmatch(word)) and any(c.isdigit() for c in word.split("e")[0].split("E")[0])
-    )
-
-
 def parse_number(word: str) -> Fraction:
     """A Gambit number (``3``, ``-1.5``, ``2e3``, ``1/3``) exactly, as Gambit reads it.
 
@@ -112,7 +108,7 @@ def parse_number(word: str) -> Fraction:
             raise ValueError(f"{word} divides by zero")
         return Fraction(int(numerator), int(denominator))
     match = _DECIMAL.fullmatch(word)
-    if match is None or not is_number(word):
+    if match is None or not any(c.isdigit() for c in (match["int"] or "") + (match["frac"] or "")):
         raise ValueError(f"{word[:40]!r} is not a number")
     whole, fraction = (match["int"] or "").lstrip("0"), match["frac"] or ""
     if whole or fraction.strip("0"):  # not zero: where is its leading digit?
@@ -233,11 +229,15 @@ class TokenStream:
             self._ahead = next(self._tokens, None)
         return self._ahead
 
+    def line(self, token: Token | None) -> int:
+        """The line ``token`` starts on (the last token's for ``None``, the end of the file)."""
+        at = token or self.last
+        return self.text.count("\n", 0, at.start) + 1 if at is not None else 1
+
     def next(self, what: str) -> Token:
         token = self.peek()
         if token is None:
-            line = self.last.line if self.last is not None else 1
-            raise ReadError(self.filename, f"the file ends where {what} was expected", line)
+            raise ReadError(self.filename, f"the file ends where {what} was expected", self.line(None))
         self._ahead = None
         self.last = token
         return token
@@ -269,8 +269,20 @@ class TokenStream:
             raise self.error(token, f"{what}: {error}") from None
 
     def payoff(self, what: str) -> float:
-        """The next token as a payoff: a number within the range games accept."""
+        """The next token as a payoff: a number within the range games accept.
+
+        A short decimal goes straight through ``float`` (correctly rounded, so equal to the
+        exact value rounded); rationals and long or out-of-range numbers are read exactly."""
         token = self.peek()
+        if (
+            token is not None
+            and token.kind == "number"
+            and len(token.text) <= _SHORT_DECIMAL
+            and "/" not in token.text
+            and abs(number := float(token.text)) <= MAX_PAYOFF
+        ):
+            self.next(what)
+            return number
         value = self.exact(what)
         assert token is not None
         try:
@@ -301,5 +313,4 @@ class TokenStream:
 
     def error(self, token: Token | None, message: str) -> ReadError:
         """A :class:`ReadError` at ``token``'s line (``None``: the end of the file)."""
-        at = token or self.last
-        return ReadError(self.filename, message, at.line if at is not None else None)
+        return ReadError(self.filename, message, self.line(token))
