@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -253,13 +254,20 @@ class CFRSolver:
         """``{infoset label: {move: probability}}``; labels shared by two players get the
         player's name in front."""
         tree = self.tree
-        labels = list(tree.infoset_label)
+        shared = {label for label, count in Counter(tree.infoset_label).items() if count > 1}
+        names = self.game.player_names
+        probabilities, moves = strategy.tolist(), tree.slot_move
         table: dict[str, dict[str, float]] = {}
-        for i, label in enumerate(labels):
-            if labels.count(label) > 1:
-                label = f"{self.game.player_names[tree.infoset_player[i]]}: {label}"
-            first, size = tree.infoset_first_slot[i], tree.infoset_size[i]
-            table[label] = {tree.slot_move[s]: float(strategy[s]) for s in range(first, first + size)}
+        for label, player, first, size in zip(
+            tree.infoset_label,
+            tree.infoset_player.tolist(),
+            tree.infoset_first_slot.tolist(),
+            tree.infoset_size.tolist(),
+            strict=True,
+        ):
+            if label in shared:
+                label = f"{names[player]}: {label}"
+            table[label] = {moves[s]: probabilities[s] for s in range(first, first + size)}
         return table
 
     # -- one iteration ---------------------------------------------------------------------
