@@ -151,9 +151,12 @@ class RegretMinimizer:
         if floor is None:
             floor = 0.5 if (n == 2 and zero_sum(payoffs) and not internal) else 0.0
         self.greedy_floor = floor
-        # the inertia in payoff units (a constant game has no regrets: any inertia will do)
-        inertia = config.inertia if config.inertia is not None else 0.1 * game.payoff_range or 1.0
-        self.inertia = inertia / self.scale  # in the units the iterations run in
+        # the inertia is given in payoff units; the default scales with the game (a constant
+        # game has no regrets: any inertia will do), and the iterations see inertia / scale
+        inertia = config.inertia
+        if inertia is None:
+            inertia = 0.1 * game.payoff_range if game.payoff_range > 0 else 1.0
+        self.inertia = inertia / self.scale
         self._kernel = kernels.kernel_for(
             game, payoffs, config, self.learners, self.greedy_floor, self.inertia, self.backend.is_gpu
         )
