@@ -21,6 +21,13 @@ as a pure strategy (a CFR run on 2x2 battleship left exact CFR at iteration 2, N
 (:func:`snap_ties`): far above rounding (a sum of k terms errs by about k x 1.1e-16 of its
 largest term) and far below any regret that changes play.
 
+Cancellations. The same happens to the cumulative regrets of discounted schemes: with
+linear weights ``R <- (t-1)/t R + r`` cancels to exactly 0 in one game and to 3.6e-16 of its
+terms in the same game with every payoff multiplied by 1e150 (``(t-1)/t`` rounds), and
+regret matching then plays a pure strategy instead of the uniform one. Updates therefore
+set a sum that cancels to within ``TIE_TOLERANCE`` of its terms to exactly 0
+(:func:`snap_cancellation`).
+
 Functions take NumPy or CuPy arrays through ``xp``.
 """
 
@@ -38,6 +45,13 @@ def snap_ties(regret: Any, scale: Any, xp: ModuleType) -> Any:
     return xp.where(xp.abs(regret) <= TIE_TOLERANCE * scale, 0.0, regret)
 
 
+def snap_cancellation(kept: Any, added: Any, xp: ModuleType) -> Any:
+    """``kept + added``, exactly 0 where ``|kept + added| <= TIE_TOLERANCE (|kept| + |added|)``
+    (the discounted regrets and the new ones; the compiled kernels inline the same rule)."""
+    total = kept + added
+    return xp.where(xp.abs(total) <= TIE_TOLERANCE * (xp.abs(kept) + xp.abs(added)), 0.0, total)
+
+
 def regret_matching(regret: Any, xp: ModuleType) -> Any:
     """``[R]_+ / sum [R]_+``, or uniform when no regret is positive (shape ``(A,)``)."""
     positive = xp.maximum(regret, 0.0)
@@ -53,9 +67,17 @@ def internal_regret_matching(swap_regret: Any, xp: ModuleType) -> Any:
     squares: when the chain has several closed classes the minimum-norm solution is a
     positive mixture of their stationary distributions, and with no positive regret at all
     it is uniform. Cost O(A^3): meant for small games (use sampled play for large ones).
+
+    The stationary distribution does not change when every rate is multiplied by the same
+    positive factor, so the rates are divided by the largest one first: the system's
+    ``sum pi = 1`` row then has the generator's scale whatever the payoffs' magnitude and
+    the number of iterations (regrets of 1e20, or 1e-300, made the least-squares solution
+    NaN or the SVD fail to converge).
     """
     rates = xp.maximum(swap_regret, 0.0)
     rates = rates - xp.diag(xp.diag(rates))
+    top = rates.max()
+    rates = rates / (top + (top == 0.0))
     generator = rates - xp.diag(rates.sum(axis=1))
     n = rates.shape[0]
     system = xp.concatenate([generator.T, xp.ones((1, n))], axis=0)

@@ -55,16 +55,30 @@ def regret_discounts(scheme: str, t: int, alpha: float, beta: float) -> tuple[fl
     if scheme == "linear":
         d = (t - 1) / t
         return d, d
-    s = float(t - 1)  # discounted: DCFR applies s^a/(s^a+1) after iteration s
-    return s**alpha / (s**alpha + 1.0), s**beta / (s**beta + 1.0)
+    # discounted: DCFR applies s^a/(s^a+1) after iteration s. For a > 0 that is computed as
+    # 1/(1+s^-a): s^a overflows at large s (s > 1.5e6 for a = 50: inf/inf = NaN) where
+    # s^-a only underflows to 0. Either way only powers <= 1 are formed (s >= 1).
+    s = float(t - 1)
+    d_pos = 1.0 / (1.0 + s**-alpha) if alpha >= 0 else s**alpha / (s**alpha + 1.0)
+    d_neg = 1.0 / (1.0 + s**-beta) if beta >= 0 else s**beta / (s**beta + 1.0)
+    return d_pos, d_neg
 
 
-def averaging_discount(scheme: str, t: int, gamma: float) -> float:
-    """``d_avg`` before adding iteration ``t``: weights ~ 1, t, t^2 or t^gamma."""
+def averaging_step(scheme: str, t: int, gamma: float) -> tuple[float, float]:
+    """``(d_avg, c_avg)`` of iteration ``t``: weights ~ 1, t, t^2 or t^gamma.
+
+    Iteration s gets weight ``w_s ~ s^e`` when history is multiplied by
+    ``((t-1)/t)^e`` and iteration t added with weight 1. For ``e < 0`` (weights shrinking
+    with t) that factor exceeds 1 and the sums grow like ``t^|e|`` (overflow within 10^8
+    iterations for e < -38); both factors are then divided by it, so that neither exceeds 1
+    and the weight sum stays at most t: the same ratios, the same average.
+    """
     if t <= 1 or scheme in ("uniform", "greedy"):
-        return 1.0
+        return 1.0, 1.0
     exponent = 1.0 if scheme == "linear" else 2.0 if scheme == "quadratic" else gamma
-    return ((t - 1) / t) ** exponent
+    if exponent >= 0:
+        return ((t - 1) / t) ** exponent, 1.0
+    return 1.0, ((t - 1) / t) ** -exponent
 
 
 def scheduled_step(
@@ -72,8 +86,8 @@ def scheduled_step(
 ) -> Step:
     """The step of a fixed (non-greedy) schedule at iteration ``t`` (1-based)."""
     d_pos, d_neg = regret_discounts(weighting, t, alpha, beta)
-    d_avg = averaging_discount(averaging or weighting, t, gamma)
-    return Step(d_pos, d_neg, 1.0, d_avg, 1.0)
+    d_avg, c_avg = averaging_step(averaging or weighting, t, gamma)
+    return Step(d_pos, d_neg, 1.0, d_avg, c_avg)
 
 
 def inertia_at(inertia: float, t: int, scheme: str) -> float:
@@ -98,7 +112,10 @@ def greedy_lambda(x: Any, r: Any, lam_max: float, lam_tie: float, xp: ModuleType
     ``phi((R + w r) / (W + w))``. Writing ``x = R/W`` and ``lam = W/(W+w)``, the new average
     regret is ``lam x + (1-lam) r``, so ``g`` is convex and piecewise quadratic in ``lam``
     with breakpoints ``lam_k = -r_k/d_k``, ``d_k = x_k - r_k`` ("exact line search over its
-    breakpoints", O(K log K)). ``lam = 0`` is an infinite weight (history forgotten);
+    breakpoints", O(K log K)). The minimiser does not change when ``x`` and ``r`` are
+    multiplied by the same positive factor (``g`` is multiplied by its square), so they are
+    divided by their largest magnitude first: the result is the same for payoffs of any
+    magnitude. ``lam = 0`` is an infinite weight (history forgotten);
     ``lam_max < 1`` is the weight floor. Among several minimisers (flat ``g``) the one
     nearest ``lam_tie`` is returned (the uniform weight).
 
@@ -118,6 +135,12 @@ def greedy_lambda_for(xp: ModuleType) -> Callable[[Any, Any, float, float], Any]
     """
 
     def search(x: Any, r: Any, lam_max: float, lam_tie: float) -> Any:
+        # g(lam) scales with the square of (x, r) and its minimiser not at all: divide both
+        # by their largest magnitude so the squares below neither overflow (|x| > 1e154)
+        # nor underflow (|x| < 1e-154) nor meet the absolute 1e-300 of `tol`
+        top = xp.maximum(xp.max(xp.abs(x)), xp.max(xp.abs(r)))
+        top = top + (top == 0.0)  # all zero: any positive divisor
+        x, r = x / top, r / top
         d = x - r
         d2, dr = d * d, d * r
         rising, falling = d > 0, d < 0  # active for lam > bp, respectively lam < bp

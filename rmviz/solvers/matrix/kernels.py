@@ -15,7 +15,7 @@ and the GIL released:
   play consumes the same NumPy random stream as the generic code (drawn in advance), so
   both produce the same iterates.
 
-The schedules (:func:`.weighting.regret_discounts`, :func:`.weighting.averaging_discount`)
+The schedules (:func:`.weighting.regret_discounts`, :func:`.weighting.averaging_step`)
 and the greedy line search (:func:`.weighting.greedy_lambda_for`) are the very functions of
 :mod:`.weighting`, compiled; ``tests/solvers/matrix/test_kernels.py`` checks every configuration
 against the generic code. Internal regret with expected play (a least-squares stationary
@@ -48,6 +48,7 @@ PROFILE_LOOP_MAX_ENTRIES = 200_000
 
 def kernel_for(
     game: NormalFormGame,
+    payoffs: np.ndarray,
     config: MatrixConfig,
     learners: Sequence[int],
     greedy_floor: float,
@@ -57,7 +58,7 @@ def kernel_for(
     """The compiled kernel that can run this solver's iterations, or ``None`` (generic code)."""
     if not AVAILABLE or on_gpu:
         return None
-    constants = KernelConstants(game, config, tuple(learners), greedy_floor, inertia)
+    constants = KernelConstants(game, payoffs, config, tuple(learners), greedy_floor, inertia)
     if config.play == "sampled":
         return ProfileKernel(constants)
     if game.n_players == 2 and config.regret == "external":
@@ -68,12 +69,14 @@ def kernel_for(
 
 
 class KernelConstants:
-    """What a kernel needs besides the state: the game, the config and the solver's
-    resolved defaults (learning players, greedy weight floor, inertia)."""
+    """What a kernel needs besides the state: the game, the payoffs the solver runs on (the
+    game's divided by its payoff scale), the config and the solver's resolved defaults
+    (learning players, greedy weight floor, inertia in the payoffs' units)."""
 
     def __init__(
         self,
         game: NormalFormGame,
+        payoffs: np.ndarray,
         config: MatrixConfig,
         learners: tuple[int, ...],
         greedy_floor: float,
@@ -81,7 +84,7 @@ class KernelConstants:
     ) -> None:
         self.game, self.config, self.learners = game, config, learners
         self.greedy_floor, self.inertia = greedy_floor, inertia
-        self.payoffs = np.ascontiguousarray(game.payoffs, dtype=np.float64)
+        self.payoffs = np.ascontiguousarray(payoffs, dtype=np.float64)
         shape = game.num_actions
         self.strides = np.cumprod((1, *shape[::-1]))[:-1][::-1].astype(np.int64)
 
@@ -254,7 +257,7 @@ class ProfileKernel:
 
 
 _regret_discounts = jit(weighting.regret_discounts)
-_averaging_discount = jit(weighting.averaging_discount)
+_averaging_step = jit(weighting.averaging_step)
 _greedy_lambda = jit(weighting.greedy_lambda_for(np))
 _greedy_bounds = jit(weighting.greedy_bounds)
 _inertia_at = jit(weighting.inertia_at)
@@ -285,9 +288,14 @@ def _external_regret(utilities: Any, value: float, out: Any) -> None:
 
 @jit
 def _discount_add(regret: Any, instant: Any, d_pos: float, d_neg: float, c: float, plus: bool) -> None:
-    """``R <- d_pos R_+ + d_neg R_- + c r``, clipped at 0 for RM+ (flat arrays, in place)."""
+    """``R <- d_pos R_+ + d_neg R_- + c r``, clipped at 0 for RM+ (flat arrays, in place);
+    a sum that cancels is exactly 0 (as ``regret_matching.snap_cancellation``)."""
     for k in range(regret.shape[0]):
-        value = (d_pos if regret[k] > 0.0 else d_neg) * regret[k] + c * instant[k]
+        kept = (d_pos if regret[k] > 0.0 else d_neg) * regret[k]
+        added = c * instant[k]
+        value = kept + added
+        if abs(value) <= TIE_TOLERANCE * (abs(kept) + abs(added)):
+            value = 0.0
         regret[k] = max(value, 0.0) if plus else value
 
 
@@ -398,8 +406,8 @@ def _run_bimatrix_expected(
     for step in range(iterations):
         t = t0 + step + 1
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
-        d_avg = _averaging_discount(averaging_scheme, t, gamma)
-        c = c_avg = 1.0
+        d_avg, c_avg = _averaging_step(averaging_scheme, t, gamma)
+        c = 1.0
         _row_utilities(payoff0, current1, utilities0)
         _column_utilities(current0, payoff1, utilities1)
         value0 = 0.0
@@ -578,8 +586,8 @@ def _run_profiles(
     for step in range(iterations):
         t = t0 + step + 1
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
-        d_avg = _averaging_discount(averaging_scheme, t, gamma)
-        c = c_avg = 1.0
+        d_avg, c_avg = _averaging_step(averaging_scheme, t, gamma)
+        c = 1.0
         if not expected:
             _sample(current, num_actions, draws[step, 0], start_actions)
         for i in range(n):

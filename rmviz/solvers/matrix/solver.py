@@ -43,8 +43,10 @@ from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
     internal_regret_matching,
     regret_matching,
+    snap_cancellation,
     snap_ties,
 )
+from rmviz.solvers.scale import payoff_scale, zero_sum
 from rmviz.solvers.weighting import Step, greedy_step, inertia_at, scheduled_step
 
 # In expected play the CE accumulator costs |A_i|^2 per player and iteration and the joint
@@ -128,7 +130,11 @@ class RegretMinimizer:
         self.fixed = _validated_fixed(game, config.fixed_strategies)
         self.learners = [i for i in range(game.n_players) if i not in self.fixed]
         xp = self.backend.xp
-        self.payoffs = self.backend.asarray(game.payoffs)
+        # iterations run on payoffs / scale (a power of two, :mod:`rmviz.solvers.scale`);
+        # metrics and regrets are multiplied back
+        self.scale = payoff_scale(game.payoffs)
+        payoffs = game.payoffs / self.scale
+        self.payoffs = self.backend.asarray(payoffs)
         n, shape = game.n_players, game.num_actions
         strides = np.cumprod((1, *shape[::-1]))[:-1][::-1]  # element strides of one tensor
         self._flat = [self.payoffs[i].reshape(-1) for i in range(n)]
@@ -143,11 +149,16 @@ class RegretMinimizer:
         self.track_joint = n == 2 and wanted
         floor = config.greedy_floor
         if floor is None:
-            floor = 0.5 if (n == 2 and game.is_zero_sum() and not internal) else 0.0
+            floor = 0.5 if (n == 2 and zero_sum(payoffs) and not internal) else 0.0
         self.greedy_floor = floor
-        self.inertia = config.inertia if config.inertia is not None else 0.1 * max(game.payoff_range, 1e-12)
+        # the inertia is given in payoff units; the default scales with the game (a constant
+        # game has no regrets: any inertia will do), and the iterations see inertia / scale
+        inertia = config.inertia
+        if inertia is None:
+            inertia = 0.1 * game.payoff_range if game.payoff_range > 0 else 1.0
+        self.inertia = inertia / self.scale
         self._kernel = kernels.kernel_for(
-            game, config, self.learners, self.greedy_floor, self.inertia, self.backend.is_gpu
+            game, payoffs, config, self.learners, self.greedy_floor, self.inertia, self.backend.is_gpu
         )
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
@@ -213,14 +224,14 @@ class RegretMinimizer:
         """An immutable host copy of the state, with the equilibrium metrics if asked."""
         host = self.backend.to_host
         weight = float(self.state.weight_sum)
-        scale = 1.0 / weight if weight > 0 else 0.0
-        joint = host(self.state.joint) * scale if self.state.joint is not None else None
+        per_weight = 1.0 / weight if weight > 0 else 0.0
+        joint = host(self.state.joint) * per_weight if self.state.joint is not None else None
         return MatrixSnapshot(
             iteration=self.iteration,
             current_strategy=_frozen(host(s) for s in self.state.current),
             average_strategy=_frozen(host(s) for s in self.average_strategy()),
-            cumulative_regret=_frozen(host(r) for r in self.state.regret),
-            average_regret=_frozen(host(r) * scale for r in self.state.external_regret),
+            cumulative_regret=_frozen(host(r) * self.scale for r in self.state.regret),
+            average_regret=_frozen(host(r) * (per_weight * self.scale) for r in self.state.external_regret),
             joint=_frozen([joint])[0] if joint is not None else None,
             metrics=self.metrics() if metrics else None,
             seconds=self.elapsed,
@@ -267,10 +278,12 @@ class RegretMinimizer:
 
     def metrics(self) -> MatrixMetrics:
         """NashConv and exploitability of the average profile, CCE/CE gaps of the empirical
-        joint distribution, the regret bound, welfare and potential (see :mod:`.metrics`)."""
-        xp = self.backend.xp
+        joint distribution, the regret bound, welfare and potential (see :mod:`.metrics`),
+        in payoff units (the potential in squared payoff units)."""
+        xp, scale = self.backend.xp, self.scale
         weight = float(self.state.weight_sum)
         nc, values = nash_conv(self.payoffs, self.average_strategy(), xp)
+        nc, values = nc * scale, [v * scale for v in values]
         if weight <= 0:
             return MatrixMetrics(
                 nc,
@@ -285,19 +298,19 @@ class RegretMinimizer:
         max_external = max(float(r.max()) for r in self.state.external_regret)
         ce = None
         if self.state.internal_regret is not None:
-            ce = max(0.0, max(float(r.max()) for r in self.state.internal_regret) / weight)
+            ce = max(0.0, max(float(r.max()) for r in self.state.internal_regret) / weight) * scale
         kind = self.state.internal_regret if self.config.regret == "internal" else self.state.external_regret
         assert kind is not None  # internal regrets are always tracked
         average = potential([kind[i] / weight for i in self.learners], xp)
         return MatrixMetrics(
             nash_conv=nc,
             exploitability=nc / self.game.n_players,
-            cce_gap=max(0.0, max_external / weight),
+            cce_gap=max(0.0, max_external / weight) * scale,
             ce_gap=ce,
-            eps_bound=regret_bound(max_external, weight),
-            welfare=float(self.state.payoff_sum.sum()) / weight,
+            eps_bound=regret_bound(max_external, weight) * scale,
+            welfare=float(self.state.payoff_sum.sum()) / weight * scale,
             value=tuple(values),
-            potential=average,
+            potential=average * scale * scale,
         )
 
     # -- one iteration (generic array code) -----------------------------------------------
@@ -374,7 +387,8 @@ class RegretMinimizer:
         config, xp = self.config, self.backend.xp
         instant = self._instant(play)
         regret = self.state.regret[i]
-        regret = xp.where(regret > 0, step.d_pos * regret, step.d_neg * regret) + step.c * instant
+        kept = xp.where(regret > 0, step.d_pos * regret, step.d_neg * regret)
+        regret = snap_cancellation(kept, step.c * instant, xp)
         if config.plus:
             regret = xp.maximum(regret, 0.0)
         self.state.regret[i] = regret

@@ -11,7 +11,13 @@ depth, with no Python recursion per node:
 * backward: ``v[i, h] = sum_children p(edge) v[i, child]`` with ``np.add.reduceat`` over
   each node's children;
 * counterfactual values (Zinkevich et al. 2007): ``cfv(I, a) = sum_{h in I}
-  pi_{-i}(h) v_i(h a)``, one ``bincount`` over decision edges.
+  pi_{-i}(h) v_i(h a)``, one ``bincount`` over decision edges;
+* exact best responses in sequence form, one pass over the player's information sets
+  (:meth:`TreePasses.best_response_values`).
+
+Everything is linear in the tree's size: compiling walks the tree once with a queue, the
+passes loop over depths (a few array operations each), and nothing recurses, so a chain
+100,000 moves deep compiles and solves like any tree of its size.
 
 Shapes: ``strategy``, regrets and values per slot ``(S,)``; ``reach`` ``(n+1, N)``;
 ``values`` ``(n, N)``.
@@ -21,11 +27,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
 
 from rmviz.games.extensive_form import CHANCE, DECISION, ExtensiveFormGame, Node
+from rmviz.solvers.jit import jit
 from rmviz.solvers.regret_matching import snap_ties
 
 
@@ -137,11 +145,9 @@ def compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     for i, x in enumerate(nodes):
         if x.kind == "terminal":
             payoffs[:, i] = x.payoffs
-    depth_array = np.array(depth)
-    ranges = []
-    for d in range(int(depth_array.max()) + 1):
-        where = np.flatnonzero(depth_array == d)
-        ranges.append((int(where[0]), int(where[-1]) + 1))
+    # breadth-first numbering: depths never decrease, so each depth is one run of ids
+    bounds = np.searchsorted(np.array(depth), np.arange(depth[-1] + 2)).tolist()
+    ranges = list(pairwise(bounds))
     first_node = np.zeros(len(infosets), dtype=np.int64)
     for i in range(count - 1, -1, -1):
         if node_infoset[i] >= 0:
@@ -205,6 +211,24 @@ class TreePasses:
             offsets = tree.child_start[internal] - next_start
             self.levels.append((internal, next_start, next_end, offsets))
         self.own_row = tree.player[None, :] == np.arange(n + 1)[:, None]  # (n+1, N)
+        self.terminals = np.flatnonzero(tree.kind == 2)
+        # last_slot[p, h]: the slot of player p's last move on the path to h, -1 if none
+        # (h's own move excluded): the sequence (Koller, Megiddo & von Stengel 1994) of p
+        # that leads to h
+        last_slot = np.full((n, tree.n_nodes), -1, dtype=np.int64)
+        for start, end in tree.depth_ranges[1:]:
+            last_slot[:, start:end] = last_slot[:, tree.parent[start:end]]
+            moves = start + np.flatnonzero(tree.edge_slot[start:end] >= 0)
+            last_slot[tree.edge_owner[moves], moves] = tree.edge_slot[moves]
+        self.terminal_sequence = last_slot[:, self.terminals]  # (n, terminals)
+        self.infoset_parent_sequence = last_slot[tree.infoset_player, tree.infoset_first_node]
+        # each player's information sets, those with most own decisions above them first
+        self.deepest_first = [
+            np.flatnonzero(tree.infoset_player == p)[
+                np.argsort(-tree.infoset_own_depth[tree.infoset_player == p], kind="stable")
+            ]
+            for p in range(n)
+        ]
 
     def edge_probabilities(self, strategy: np.ndarray) -> np.ndarray:
         """Probability of the edge into each node: chance's, or the strategy's at its slot."""
@@ -260,38 +284,51 @@ class TreePasses:
         tree = self.tree
         return np.bincount(tree.slot_infoset, per_slot, minlength=tree.n_infosets)[tree.slot_infoset]
 
-    def best_response_value(self, strategy: np.ndarray, player: int) -> float:
-        """The value of ``player``'s best response to ``strategy`` (exact, pure).
+    def best_response_values(self, strategy: np.ndarray) -> np.ndarray:
+        """The value of each player's best response to ``strategy`` (exact, pure): shape (n,).
 
-        Perfect recall makes a player's information sets a tree ordered by own depth
-        (``infoset_own_depth``): deciding the deepest first, each decision sees subtrees whose
-        own choices are already optimal, so one backward pass per own depth suffices.
+        Sequence form (Koller, Megiddo & von Stengel 1994; von Stengel 1996): player p's
+        value against the others is ``sum_z pi_{-p}(z) u_p(z)`` over the terminals z that
+        p's pure strategy allows. Perfect recall makes p's information sets a tree under
+        the sequences (the slot of p's last move before them), so with
+        ``q(s) = sum_{z after s} pi_{-p}(z) u_p(z) + sum_{J after s} V(J)`` and
+        ``V(J) = max_{a at J} q(J, a)``, deciding the information sets with most own
+        decisions above them first, the best response's value is ``q`` of the empty
+        sequence. One pass over the terminals and the information sets: linear in the
+        tree's size (one reach pass, then :func:`_best_response_sums`).
         """
         tree = self.tree
-        policy = strategy.copy()
-        others = self.others_reach(self.reach(self.edge_probabilities(strategy)))
-        mine = tree.infoset_player == player
-        slot_ids = np.arange(tree.n_slots)
-        for level in sorted(set(tree.infoset_own_depth[mine].tolist()), reverse=True):
-            values = self.values(self.edge_probabilities(policy), rows=slice(player, player + 1))
-            cfv = np.bincount(
-                self.decision_slot,
-                others[self.decision_parent]
-                * values[0, self.decision_edges]
-                * (self.decision_player == player),
-                minlength=tree.n_slots,
+        reach = self.reach(self.edge_probabilities(strategy))[:, self.terminals]
+        out = np.empty(tree.n_players)
+        for p in range(tree.n_players):
+            others = np.prod(np.delete(reach, p, axis=0), axis=0)
+            contributions = others * tree.payoffs[p, self.terminals]
+            # q[0]: the empty sequence, q[s + 1]: slot s
+            q = np.bincount(self.terminal_sequence[p] + 1, contributions, minlength=tree.n_slots + 1)
+            out[p] = _best_response_sums(
+                q,
+                self.deepest_first[p],
+                tree.infoset_first_slot,
+                tree.infoset_size,
+                self.infoset_parent_sequence,
             )
-            best = np.maximum.reduceat(cfv, tree.infoset_first_slot)[tree.slot_infoset]
-            first = np.minimum.reduceat(
-                np.where(cfv >= best, slot_ids, tree.n_slots), tree.infoset_first_slot
-            )
-            chosen = (slot_ids == first[tree.slot_infoset]).astype(np.float64)
-            update = (mine & (tree.infoset_own_depth == level))[tree.slot_infoset]
-            policy = np.where(update, chosen, policy)
-        return float(self.values(self.edge_probabilities(policy), rows=slice(player, player + 1))[0, 0])
+        return out
 
     def nash_conv(self, strategy: np.ndarray) -> tuple[float, np.ndarray]:
         """``NashConv = sum_i [BR_i - v_i]`` of a behaviour profile, and the values ``v_i``."""
         values = self.values(self.edge_probabilities(strategy))[:, 0]
-        gains = [self.best_response_value(strategy, p) - values[p] for p in range(self.tree.n_players)]
-        return max(float(sum(gains)), 0.0), values
+        gains = self.best_response_values(strategy) - values
+        return max(float(gains.sum()), 0.0), values
+
+
+@jit
+def _best_response_sums(q, order, first_slot, size, parent_sequence):  # pragma: no cover - compiled
+    """``V(J) = max_a q(J, a)`` added to ``q`` of ``J``'s parent sequence, for the information
+    sets ``order`` (deepest first); returns ``q`` of the empty sequence (``q[0]``; slot s is
+    ``q[s + 1]``). Without numba this runs as Python: still one step per information set."""
+    for j in order:
+        best = -np.inf
+        for s in range(first_slot[j], first_slot[j] + size[j]):
+            best = max(best, q[s + 1])
+        q[parent_sequence[j] + 1] += best
+    return q[0]

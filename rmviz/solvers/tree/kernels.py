@@ -66,7 +66,7 @@ def run_full_traversal(tree: CompiledTree, config: CFRConfig, state: CFRState, i
 
 
 _regret_discounts = jit(weighting.regret_discounts)
-_averaging_discount = jit(weighting.averaging_discount)
+_averaging_step = jit(weighting.averaging_step)
 
 
 @jit
@@ -113,7 +113,7 @@ def _run(
     for step in range(iterations):
         t = t0 + step + 1
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
-        d_avg = _averaging_discount(averaging_scheme, t, gamma)
+        d_avg, c_avg = _averaging_step(averaging_scheme, t, gamma)
         for traversal in range(n if alternating else 1):
             player = traversal if alternating else -1
             # edge probabilities and reach, parents before children
@@ -156,12 +156,14 @@ def _run(
                 instant = cfv[s] - infoset_value[info]
                 if abs(instant) <= TIE_TOLERANCE * infoset_scale[info]:  # exact ties: 0
                     instant = 0.0
-                current = regret[s]
-                updated = (d_pos * current if current > 0 else d_neg * current) + instant
+                kept = d_pos * regret[s] if regret[s] > 0 else d_neg * regret[s]
+                updated = kept + instant
+                if abs(updated) <= TIE_TOLERANCE * (abs(kept) + abs(instant)):  # cancelled: 0
+                    updated = 0.0
                 regret[s] = max(updated, 0.0) if plus else updated
                 own = reach[infoset_player[info], infoset_first_node[info]]
-                strategy_sum[s] = d_avg * strategy_sum[s] + own * strategy[s]
-                true_regret[s] = d_avg * true_regret[s] + instant
+                strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * own * strategy[s]
+                true_regret[s] = d_avg * true_regret[s] + c_avg * instant
             # regret matching at the updated information sets
             for info in range(infosets):
                 first = infoset_first_slot[info]
@@ -174,5 +176,5 @@ def _run(
                 for s in range(first, first + size):
                     positive = regret[s] if regret[s] > 0 else 0.0
                     strategy[s] = positive / total if total > 0 else 1.0 / size
-        weight_sum[0] = d_avg * weight_sum[0] + 1.0
+        weight_sum[0] = d_avg * weight_sum[0] + c_avg
     return 0  # an int, not None: see "GIL" in docs/architecture.md

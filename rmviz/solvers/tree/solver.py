@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,8 @@ import numpy as np
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
+from rmviz.solvers.regret_matching import snap_cancellation
+from rmviz.solvers.scale import payoff_scale, zero_sum
 from rmviz.solvers.tree import kernels
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.tree.config import CFRConfig
@@ -117,16 +120,21 @@ class CFRSolver:
 
     def __post_init__(self) -> None:
         self.config = self.config.validated()
-        self.tree: CompiledTree = compile_tree(self.game)
-        self.passes = TreePasses(self.tree)
+        tree = compile_tree(self.game)
+        # iterations run on payoffs / scale (a power of two, :mod:`rmviz.solvers.scale`);
+        # metrics, regrets and records are multiplied back
+        self.scale = payoff_scale(tree.payoffs)
+        if self.scale != 1.0:
+            tree = replace(tree, payoffs=tree.payoffs / self.scale)
+        self.tree: CompiledTree = tree
+        self.passes = TreePasses(tree)
         floor = self.config.greedy_floor
         if floor is None:
-            floor = 0.5 if self._two_player_zero_sum() else 0.0
+            floor = 0.5 if tree.n_players == 2 and zero_sum(tree.payoffs[:, tree.kind == 2]) else 0.0
         self.greedy_floor = floor
         # whether iterations run in the numba kernel without the GIL (the app's worker need
         # not step aside while the window draws)
         self.releases_gil = kernels.runs(self.config)
-        tree = self.tree
         traced = range(tree.n_slots) if tree.n_slots <= MAX_TRACED_SLOTS else range(0)
         first = tree.infoset_first_slot[tree.slot_infoset]
         self.columns = metric_columns(METRICS) + tuple(
@@ -153,12 +161,6 @@ class CFRSolver:
         """The slot of a per-move column."""
         assert column.infoset is not None and column.action is not None
         return int(self.tree.infoset_first_slot[column.infoset]) + column.action
-
-    def _two_player_zero_sum(self) -> bool:
-        terminals = self.tree.kind == 2
-        return self.tree.n_players == 2 and bool(
-            np.allclose(self.tree.payoffs[:, terminals].sum(axis=0), 0.0)
-        )
 
     # -- Solver protocol -----------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -205,17 +207,19 @@ class CFRSolver:
         return np.where(total > 0, self.state.strategy_sum / np.where(total > 0, total, 1.0), uniform)
 
     def metrics(self) -> TreeMetrics:
-        """NashConv (exact best responses), exploitability = NashConv / n, value, bounds."""
+        """NashConv (exact best responses), exploitability = NashConv / n, value, bounds, in
+        payoff units (the potential in squared payoff units)."""
+        scale = self.scale
         nash_conv, values = self.passes.nash_conv(self.average_strategy())
         weight = self.state.weight_sum if self.state.weight_sum > 0 else 1.0
         average = self.state.true_regret / weight
         best = np.maximum.reduceat(np.maximum(average, 0.0), self.tree.infoset_first_slot)
         return TreeMetrics(
-            nash_conv=nash_conv,
-            exploitability=nash_conv / self.tree.n_players,
-            value=tuple(float(v) for v in values),
-            eps_bound=float(best.sum()),
-            potential=potential([average]),
+            nash_conv=nash_conv * scale,
+            exploitability=nash_conv * scale / self.tree.n_players,
+            value=tuple(float(v) * scale for v in values),
+            eps_bound=float(best.sum()) * scale,
+            potential=potential([average]) * scale * scale,
         )
 
     def snapshot(self, metrics: bool = True) -> TreeSnapshot:
@@ -223,7 +227,7 @@ class CFRSolver:
             iteration=self.iteration,
             current_strategy=_frozen(self.state.strategy),
             average_strategy=_frozen(self.average_strategy()),
-            cumulative_regret=_frozen(self.state.regret),
+            cumulative_regret=_frozen(self.state.regret * self.scale),
             metrics=self.metrics() if metrics else None,
             seconds=self.elapsed,
         )
@@ -250,13 +254,20 @@ class CFRSolver:
         """``{infoset label: {move: probability}}``; labels shared by two players get the
         player's name in front."""
         tree = self.tree
-        labels = list(tree.infoset_label)
+        shared = {label for label, count in Counter(tree.infoset_label).items() if count > 1}
+        names = self.game.player_names
+        probabilities, moves = strategy.tolist(), tree.slot_move
         table: dict[str, dict[str, float]] = {}
-        for i, label in enumerate(labels):
-            if labels.count(label) > 1:
-                label = f"{self.game.player_names[tree.infoset_player[i]]}: {label}"
-            first, size = tree.infoset_first_slot[i], tree.infoset_size[i]
-            table[label] = {tree.slot_move[s]: float(strategy[s]) for s in range(first, first + size)}
+        for label, player, first, size in zip(
+            tree.infoset_label,
+            tree.infoset_player.tolist(),
+            tree.infoset_first_slot.tolist(),
+            tree.infoset_size.tolist(),
+            strict=True,
+        ):
+            if label in shared:
+                label = f"{names[player]}: {label}"
+            table[label] = {moves[s]: probabilities[s] for s in range(first, first + size)}
         return table
 
     # -- one iteration ---------------------------------------------------------------------
@@ -292,13 +303,22 @@ class CFRSolver:
         self.state.iteration = t
         if before is None:
             return None
+        scale = self.scale
         return IterationRecord(
             iteration=t,
-            traversals=tuple(traversals),
+            traversals=tuple(
+                replace(
+                    trace,
+                    values=trace.values * scale,
+                    counterfactual_values=trace.counterfactual_values * scale,
+                    instantaneous_regret=trace.instantaneous_regret * scale,
+                )
+                for trace in traversals
+            ),
             strategy_before=_frozen(before[0]),
             strategy_after=_frozen(self.state.strategy),
-            cumulative_regret_before=_frozen(before[1]),
-            cumulative_regret_after=_frozen(self.state.regret),
+            cumulative_regret_before=_frozen(before[1] * scale),
+            cumulative_regret_after=_frozen(self.state.regret * scale),
             average_increment=_frozen(self.state.strategy_sum - step.d_avg * before[2]),
             order=tree.preorder,
         )
@@ -345,7 +365,8 @@ class CFRSolver:
         """Discount-form updates of the given slots, then regret matching."""
         config, state = self.config, self.state
         current = state.regret[slots]
-        updated = np.where(current > 0, step.d_pos * current, step.d_neg * current) + step.c * regret[slots]
+        kept = np.where(current > 0, step.d_pos * current, step.d_neg * current)
+        updated = snap_cancellation(kept, step.c * regret[slots], np)
         if config.plus:
             updated = np.maximum(updated, 0.0)
         state.regret[slots] = updated

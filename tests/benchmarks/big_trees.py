@@ -1,0 +1,83 @@
+"""Time the tree solver's size-dependent work on large trees: compiling, CFR iterations,
+metrics (exact best responses), the strategy table and the ``--json`` report.
+
+Trees (built by ``tests.solvers.tree.builders.py``): chains of 330, 1,500 and 10,000
+decisions (perfect information), a 1,500-decision chain under a hidden coin (two nodes per
+information set), and complete binary trees of 65,535 nodes with imperfect (own moves only)
+and perfect information (32,767 information sets).
+
+    python tests/benchmarks/big_trees.py [--only NAME] [--iterations 10] [--budget 600]
+
+Each phase prints its seconds; a phase is skipped once the case has spent ``--budget``
+seconds. Results and the command are recorded in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
+
+from rmviz.solvers.tree.config import preset
+from rmviz.solvers.tree.solver import CFRSolver
+from tests.solvers.tree.builders import binary_tree, chain, hidden_chain
+
+CASES = {
+    "chain-330": lambda: chain(330),
+    "chain-1500": lambda: chain(1500),
+    "hidden-chain-1500": lambda: hidden_chain(1500),
+    "chain-10000": lambda: chain(10_000),
+    "binary-65k": lambda: binary_tree(15),
+    "binary-65k-perfect": lambda: binary_tree(15, perfect=True),
+}
+
+
+def run_case(name: str, iterations: int, budget: float) -> None:
+    start = time.perf_counter()
+    game = CASES[name]()
+    print(f"{name}: built in {time.perf_counter() - start:.2f} s", flush=True)
+    spent = 0.0
+    solvers: dict[str, CFRSolver] = {}
+
+    def timed(label: str, work):
+        nonlocal spent
+        if spent > budget:
+            print(f"  {label:<28} skipped (budget spent)", flush=True)
+            return None
+        t = time.perf_counter()
+        result = work()
+        seconds = time.perf_counter() - t
+        spent += seconds
+        print(f"  {label:<28} {seconds:9.3f} s", flush=True)
+        return result
+
+    for algorithm in ("cfr", "greedy-cfr"):
+        solver = timed(f"compile ({algorithm})", lambda a=algorithm: CFRSolver(game, preset(a)))
+        if solver is None:
+            return
+        solvers[algorithm] = solver
+        solver.step(1)  # numba's cache, outside the clock
+        timed(f"{iterations} iterations ({algorithm})", lambda s=solver: s.step(iterations))
+    solver = solvers["cfr"]
+    snap = timed("snapshot with metrics", lambda: solver.snapshot(metrics=True))
+    if snap is not None:
+        print(f"  exploitability {snap.metrics.exploitability:.6g}")
+        timed("strategy_table", lambda: solver.strategy_table(snap.average_strategy))
+        timed("report", lambda: solver.report(snap))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=sorted(CASES), action="append")
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--budget", type=float, default=600.0, help="seconds per case")
+    args = parser.parse_args()
+    for name in args.only or CASES:
+        run_case(name, args.iterations, args.budget)
+
+
+if __name__ == "__main__":
+    main()
