@@ -29,7 +29,7 @@ from rmviz.solvers.registry import make_solver
 from tests.formats.strategies import any_labels, game_trees, matrix_games, mutations
 
 EXAMPLES = int(os.environ.get("RMVIZ_FUZZ_EXAMPLES", "80"))
-SECONDS_PER_FILE = 5.0  # a generous bound on a loaded 2-core machine; typical reads take milliseconds
+SECONDS_PER_FILE = 30.0  # a hang guard on a loaded 2-core machine; typical reads take milliseconds
 
 fuzz = settings(
     max_examples=EXAMPLES,

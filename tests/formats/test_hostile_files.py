@@ -145,7 +145,7 @@ def test_a_hostile_file_is_refused_with_one_line(case):
     message = str(caught.value)
     assert message.startswith("hostile") and "\n" not in message
     assert expected in message
-    assert time.perf_counter() - started < 10  # each takes milliseconds on an idle machine
+    assert time.perf_counter() - started < 30  # a hang guard: each takes milliseconds when idle
     assert peak < 64 * 1024**2 + 4 * len(text)  # nothing allocated for sizes the file only claims
 
 
