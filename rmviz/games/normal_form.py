@@ -121,17 +121,19 @@ class NormalFormGame:
         """The constant ``c`` with ``sum_i u_i(a) = c`` for every profile ``a``, else ``None``."""
         totals = self.payoffs.sum(axis=0)
         c = float(totals.flat[0])
-        scale = max(1.0, float(np.abs(self.payoffs).max()))
+        scale = float(np.abs(self.payoffs).max())  # relative to the payoffs: any unit works
         return c if np.allclose(totals, c, rtol=0.0, atol=atol * scale) else None
 
     def is_constant_sum(self) -> bool:
         return self.constant_sum() is not None
 
     def is_zero_sum(self) -> bool:
-        """True when payoffs sum to zero at every profile (up to rounding)."""
+        """True when payoffs sum to zero at every profile, to 1e-9 of the largest payoff (so the
+        answer does not depend on the payoffs' unit)."""
         if self._zero_sum is None:
             c = self.constant_sum()
-            object.__setattr__(self, "_zero_sum", c is not None and abs(c) <= 1e-9)
+            scale = float(np.abs(self.payoffs).max())
+            object.__setattr__(self, "_zero_sum", c is not None and abs(c) <= 1e-9 * scale)
         return bool(self._zero_sum)
 
     def kalai_kalai(self) -> tuple[np.ndarray, np.ndarray]:

@@ -165,3 +165,14 @@ def test_random_games_are_seeded_and_of_their_kind():
 def test_bad_random_specs(spec, message):
     with pytest.raises(GameError, match=message):
         parse_random_spec(spec)
+
+
+def test_zero_sum_is_judged_relative_to_the_payoffs():
+    """Tiny payoffs are not zero-sum just because their sums are tiny (the tolerance scales)."""
+    rps = np.array([[[0, -1, 1], [1, 0, -1], [-1, 1, 0]], [[0, 1, -1], [-1, 0, 1], [1, -1, 0]]], dtype=float)
+    for scale in (1e-12, 1.0, 1e12):
+        assert NormalFormGame(rps * scale).is_zero_sum()
+        shifted = rps * scale
+        shifted[0] += scale / 2  # constant-sum with c = scale / 2: not zero-sum at any unit
+        assert not NormalFormGame(shifted).is_zero_sum()
+        assert NormalFormGame(shifted).constant_sum() == pytest.approx(scale / 2)
