@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 SCALE_BAND = 2.0**64  # payoffs with max |u| in [1/SCALE_BAND, SCALE_BAND] are used as given
-ZERO_SUM_TOLERANCE = 1e-9  # of the largest |u| (as NormalFormGame.constant_sum for |u| >= 1)
+ZERO_SUM_TOLERANCE = 1e-9  # of the largest |u|, as NormalFormGame.is_zero_sum
 
 
 def payoff_scale(payoffs: np.ndarray) -> float:
