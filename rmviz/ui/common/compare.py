@@ -172,8 +172,8 @@ class CompareView(QWidget):
     def redraw(self) -> None:
         """Redraw every algorithm's curves from its trace (the window's timer calls this)."""
         for name, thread in self.threads.items():
-            if thread.loop.error:
-                message, thread.loop.error = thread.loop.error, None
+            message = thread.loop.take_error()
+            if message:
                 self.error.emit(f"{name}: {message}")
             iterations, columns = thread.loop.trace_columns(tuple(self.metrics))
             x = iterations.astype(np.float64)

@@ -196,10 +196,12 @@ class RunWindow(QMainWindow):
             self.thread = None
 
     def _report_run_error(self) -> None:
-        """Show (once) an error the worker met, such as a game too large for memory."""
-        loop = self.thread.loop if self.thread is not None else None
-        if loop is not None and loop.error:
-            message, loop.error = loop.error, None
+        """Show (once) the error that stopped the worker's run (a game too large for memory,
+        an exception from deep inside the solver): the run is paused, the button says *Run*
+        again before the message shows, and the game, its edits and the trace are kept."""
+        message = self.thread.loop.take_error() if self.thread is not None else None
+        if message:
+            self._update_buttons()
             self.show_error(message)
 
     # -- drawing -------------------------------------------------------------------------------
@@ -236,14 +238,13 @@ class RunWindow(QMainWindow):
             return
         if self.thread is None:
             return
-        self._report_run_error()
         loop = self.thread.loop
         version, snapshot = loop.latest()
         self._update_buttons()
-        if version == self._seen_version and not force:
-            return
-        self._seen_version = version
-        self.draw(loop, snapshot, force)
+        if version != self._seen_version or force:
+            self._seen_version = version
+            self.draw(loop, snapshot, force)
+        self._report_run_error()  # last: its dialog runs a nested event loop
 
     def draw(self, loop: RunLoop, snapshot: Snapshot, force: bool) -> None:
         """Draw the run tab from ``snapshot`` and ``loop``'s trace."""
