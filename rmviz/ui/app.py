@@ -52,8 +52,10 @@ class WindowRegistry:
 
     def open_game(self, game: Any, path: Path | None = None, read_only: bool = False) -> RunWindow:
         """Show ``game`` in a new window of its family's class (see
-        :class:`~rmviz.ui.common.opener.Opener`); the window is deleted when it closes."""
+        :class:`~rmviz.ui.common.opener.Opener`); the window is deleted when it closes. A game
+        the window cannot show is refused (RmvizError) before a window is built."""
         family = family_of(game)
+        self.classes[family.name].check_game(game)
         window = self.classes[family.name](
             game, path, opener=self, read_only=read_only, **self.options.get(family.name, {})
         )
@@ -111,8 +113,8 @@ def main(argv: list[str]) -> int:
         {"matrix": {"autosave_path": Path(tempfile.mkdtemp()) / "autosave.json"}} if args.screenshot else {}
     )
     registry = WindowRegistry(options)
-    window = registry.open_game(game)
     try:
+        window = registry.open_game(game)
         window.start(
             StartOptions(
                 compare=args.compare,

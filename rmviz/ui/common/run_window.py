@@ -25,6 +25,7 @@ more to do, the hooks :meth:`run_started`, :meth:`before_stepping`, :meth:`step_
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +82,7 @@ class RunWindow(QMainWindow):
         configure_pyqtgraph()
         self.family, self.opener, self.read_only = family, opener, read_only
         self.thread: SolverThread | None = None
+        self._prepared: Solver | None = None  # built by show_game for restart to run
         self._seen_version = -1
         self.panel = SolverPanel(family)
         self.panel.changed.connect(self.restart)
@@ -121,11 +123,26 @@ class RunWindow(QMainWindow):
             self.compare.toggle_run()
 
     # -- the run -----------------------------------------------------------------------------
+    @classmethod
+    def check_game(cls, game: Any) -> None:
+        """Refuse (RmvizError) a game of this family that the window cannot show; windows
+        fill in (the opener asks before it builds a window)."""
+
+    def new_solver(self, game: Any) -> Solver:
+        """A solver of the panel's configuration on ``game``, which the window can show."""
+        self.check_game(game)
+        return self.family.solver(game, self.panel.config())
+
     def restart(self) -> None:
-        """Stop any run and start a fresh solver on the current game and settings."""
+        """Stop any run and start a fresh solver on the current game and settings (the one
+        :meth:`show_game` built, if it is for this game)."""
         self._stop_thread()
+        prepared, self._prepared = self._prepared, None
         try:
-            solver = self.family.solver(self.document.game, self.panel.config())
+            if prepared is not None and prepared.game is self.document.game:
+                solver = prepared
+            else:
+                solver = self.new_solver(self.document.game)
         except RmvizError as error:
             self.show_error(str(error))
             return
@@ -268,7 +285,11 @@ class RunWindow(QMainWindow):
             where = path if path is not None else game.title
             self.show_error(f"{where}: a {family_of(game).name} game; this window shows {self.family.title}")
             return None
-        return self.opener.open_game(game, path, read_only)
+        try:
+            return self.opener.open_game(game, path, read_only)
+        except Exception as error:  # shown: this window and its game stay as they were
+            self.show_error(describe(error, path))
+            return None
 
     def attempt(self, action: Callable[[], object]) -> bool:
         """Run ``action``; an error a person can cause (a refused edit, a bad number, a file
@@ -280,23 +301,41 @@ class RunWindow(QMainWindow):
             return False
         return True
 
-    def set_game(self, game: Any, description: str, path: Path | None = None) -> None:
+    def set_game(self, game: Any, description: str) -> None:
         """Show ``game`` of this window's family, as one undoable edit (windows fill in)."""
         raise NotImplementedError
 
+    def show_game(self, game: Any, description: str, path: Path | None = None) -> bool:
+        """Show ``game`` of this window's family as one undoable edit (:meth:`set_game`); when
+        anything on the way fails (a game the solver or the views refuse, an unexpected
+        exception) say why and stay on the game shown before, with no trace of the attempt
+        in the undo history. ``path`` names the file in the message."""
+        try:
+            self._prepared = self.new_solver(game)  # refuses before the document changes
+            self.set_game(game, description)
+        except Exception as error:  # shown; the window goes back to the game it had
+            self._prepared = None
+            if self.document.game is game:
+                self.document.retract()
+            self.show_error(describe(error, path))
+            return False
+        return True
+
     def open_file(self, path: str | Path) -> bool:
         """Open a game file: a game of this window's family replaces the current one
-        (undoable), another family's opens in its own window through the opener; a bad file
-        shows a message and keeps the current game."""
+        (undoable), another family's opens in its own window through the opener. A file
+        that cannot be read, or a game that cannot be shown, shows a message and keeps the
+        current game, whatever the exception."""
+        path = Path(path)
         try:
             game = read_game_file(path)
-        except RmvizError as error:
-            self.show_error(str(error))
+        except Exception as error:  # a reader's own bug must not take the window down either
+            self.show_error(describe(error, path))
             return False
-        path = Path(path)
         if not self.shows(game):
             return self.open_elsewhere(game, path) is not None
-        self.set_game(game, f"Open {path.name}", path)
+        if not self.show_game(game, f"Open {path.name}", path):
+            return False
         self.document.mark_saved(path)
         return True
 
@@ -350,3 +389,17 @@ class RunWindow(QMainWindow):
         self.timer.stop()
         self.compare.stop()
         self._stop_thread()
+
+
+def describe(error: BaseException, path: Path | None = None) -> str:
+    """The message shown for ``error``, naming the file ``path`` where the error does not.
+    An rmviz error's own message is a person's; anything else is unexpected, so its type is
+    named and its traceback printed to stderr."""
+    if isinstance(error, RmvizError):
+        message = str(error)
+    else:
+        traceback.print_exception(error)
+        message = f"cannot be shown ({type(error).__name__}: {error})"
+    if path is not None and path.name not in message:
+        message = f"{path}: {message}"
+    return message

@@ -261,17 +261,15 @@ class MatrixWindow(RunWindow):
             self.dashboard.set_game(game, self._equilibrium)
             self.restart()
 
-    def set_game(self, game: NormalFormGame, description: str, path: Path | None = None) -> None:
+    def set_game(self, game: NormalFormGame, description: str) -> None:
         """Show ``game`` (undoable); the run restarts on it."""
-        if path is not None:
-            self.document.path = path
         self.document.replace_game(game, description, zero_sum=game.n_players == 2 and game.is_zero_sum())
 
     def load_catalog(self, game_id: str) -> None:
-        self.set_game(catalog_game(game_id), f"Open {game_id}")
+        self.show_game(catalog_game(game_id), f"Open {game_id}")
 
     def load_random(self, kind: str, shape: tuple[int, ...]) -> None:
-        self.set_game(random_game(kind, shape, seed=self.panel.seed.value()), f"Random {kind}")
+        self.show_game(random_game(kind, shape, seed=self.panel.seed.value()), f"Random {kind}")
 
     # -- files -----------------------------------------------------------------------------
     def open_file(self, path: str | Path) -> bool:
@@ -332,8 +330,7 @@ class MatrixWindow(RunWindow):
         if not self.shows(game) or not self.confirm_restore(game.title):
             self.autosave_path.unlink(missing_ok=True)
             return False
-        self.set_game(game, "Restore autosave")
-        return True
+        return self.show_game(game, "Restore autosave")
 
     # -- export ------------------------------------------------------------------------------
     def export_figure(

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.document import TreeDocument
-from rmviz.errors import RmvizError
+from rmviz.errors import GameError, RmvizError
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.loop import RunLoop
@@ -344,10 +344,15 @@ class TreeWindow(RunWindow):
         return self.open_elsewhere(game, read_only=True)
 
     # -- files and export --------------------------------------------------------------------------
-    def set_game(self, game: ExtensiveFormGame, description: str, path: Path | None = None) -> None:
-        """Show ``game`` (undoable); the run restarts on it. ``path`` is recorded by the
-        caller's ``mark_saved``."""
+    def set_game(self, game: ExtensiveFormGame, description: str) -> None:
+        """Show ``game`` (undoable); the run restarts on it."""
         self.document.replace_game(game, description)
+
+    @classmethod
+    def check_game(cls, game: ExtensiveFormGame) -> None:
+        """A tree with no decision node has no information set to show or solve."""
+        if not any(game.infosets):
+            raise GameError(f"{game.title!r} has no decision node: there is nothing for CFR to solve")
 
     def export_tree(self, path: str | Path, dpi: int = 96) -> bool:
         """The whole tree with the numbers shown now, as PNG, SVG or PDF."""
