@@ -34,7 +34,7 @@ class WindowRegistry:
     """Opens a window of the right class for any game and keeps the open ones.
 
     ``options`` are extra keyword arguments per family name for the windows it opens (a
-    screenshot run gives the matrix window a scratch autosave file).
+    screenshot run gives its windows a scratch autosave folder).
     """
 
     def __init__(
@@ -109,9 +109,8 @@ def main(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("rmviz")
     # a screenshot run must not touch (or delete) the person's autosaved edits
-    options = (
-        {"matrix": {"autosave_path": Path(tempfile.mkdtemp()) / "autosave.json"}} if args.screenshot else {}
-    )
+    scratch = {"autosave_folder": Path(tempfile.mkdtemp())}
+    options = {name: scratch for name in WINDOWS} if args.screenshot else {}
     registry = WindowRegistry(options)
     try:
         window = registry.open_game(game)

@@ -13,13 +13,15 @@ drives what is the same in both windows:
   what a redraw and its repaint took, so the event loop stays free however slow painting is;
 * errors a person can cause shown as messages (:meth:`attempt`), saving, asking before
   unsaved edits are lost, closing and shutting the threads down;
+* the window's own autosave file (:mod:`~.autosave`, written off the GUI thread) and the
+  offer to restore those of windows that died;
 * a game of another family, or one to show read-only, opens in a window of its own through
   the :class:`~.opener.Opener` the app gave the window.
 
 A window subclass builds its views, calls :meth:`_add_tabs` and starts the timer; it fills in
 :meth:`draw` (the run tab from a snapshot), :meth:`show_compare_status` and, where it has
 more to do, the hooks :meth:`run_started`, :meth:`before_stepping`, :meth:`step_one`,
-:meth:`closing`, :meth:`start` and :meth:`shutdown`.
+:meth:`start` and :meth:`shutdown`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from rmviz.runner.worker import SolverThread
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of
+from rmviz.ui.common.autosave import AUTOSAVE_MS, Autosave, Orphan, default_folder, orphans
 from rmviz.ui.common.compare import CompareView
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_controls import RunControls
@@ -77,10 +80,20 @@ class RunWindow(QMainWindow):
     FILE_KIND = "game"  # what the Open and Save dialogs call this window's files
     FILE_FILTER = ""  # the dialogs' Qt name filter
 
-    def __init__(self, family: Family, opener: Opener | None = None, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        family: Family,
+        opener: Opener | None = None,
+        read_only: bool = False,
+        autosave_folder: Path | None = None,
+    ) -> None:
         super().__init__()
         configure_pyqtgraph()
         self.family, self.opener, self.read_only = family, opener, read_only
+        self.autosave = Autosave(autosave_folder or default_folder())
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.timeout.connect(self.autosave_now)
+        self.autosave_timer.start(AUTOSAVE_MS)
         self.thread: SolverThread | None = None
         self._prepared: Solver | None = None  # built by show_game for restart to run
         self._seen_version = -1
@@ -100,6 +113,12 @@ class RunWindow(QMainWindow):
         self.timer.timeout.connect(self._tick)
         self._tick_started = 0.0
         self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
+
+    def _adopt(self, document: Any) -> None:
+        """Show ``document`` (the subclass's, built once); its autosave goes when it is saved
+        or its edits are undone."""
+        self.document = document
+        document.subscribe(lambda _document: document.modified or self.autosave.discard())
 
     def _add_tabs(self, run_tab: QWidget, title: str) -> None:
         """The window's run view, then *Compare algorithms*."""
@@ -121,6 +140,8 @@ class RunWindow(QMainWindow):
         if options.compare:
             self.tabs.setCurrentWidget(self.compare)
             self.compare.toggle_run()
+        if options.restore:
+            self.offer_restore()
 
     # -- the run -----------------------------------------------------------------------------
     @classmethod
@@ -358,7 +379,58 @@ class RunWindow(QMainWindow):
         self.document.mark_saved(Path(path))
         return True
 
+    # -- autosave ------------------------------------------------------------------------------
+    def autosave_now(self) -> None:
+        """The autosave timer's slot: hand unsaved edits to the autosave worker (written off
+        the GUI thread), or drop the file when there are none; a failed write is told in
+        the status bar."""
+        if self.document.modified:
+            self.autosave.save(self.document.game)
+        else:
+            self.autosave.discard()
+        error = self.autosave.take_error()
+        if error:
+            self.statusBar().showMessage(f"autosave failed: {error}", 5000)
+
+    def offer_restore(self) -> int:
+        """Offer back the unsaved edits of every window that died with them (autosave files
+        whose window is alive, in any process, are not offered): the first game of this
+        window's family replaces the game shown (undoably), the others open in windows of
+        their own. Returns how many were restored."""
+        return sum(self._offer(orphan) for orphan in orphans(self.autosave.folder))
+
+    def _offer(self, orphan: Orphan) -> bool:
+        """Ask about one orphaned autosave; restored edits are autosaved again by the window
+        that shows them before the orphan is deleted. Declined or damaged: deleted."""
+        try:
+            game = orphan.read()
+        except Exception as error:  # a damaged autosave cannot be offered: said, and deleted
+            self.statusBar().showMessage(f"autosave dropped: {describe(error, orphan.path)}", 5000)
+            orphan.drop()
+            return False
+        if not self.confirm_restore(game.title):
+            orphan.drop()
+            return False
+        here = self.shows(game) and not self.document.modified
+        window = self if here else self.open_elsewhere(game)
+        if not isinstance(window, RunWindow) or not window.show_game(game, "Restore autosave"):
+            orphan.release()  # left for a later session
+            return False
+        window.autosave.save(game)
+        window.autosave.then(orphan.drop)
+        return True
+
     # -- people --------------------------------------------------------------------------------
+    def confirm_restore(self, title: str) -> bool:
+        """Ask whether to restore an autosaved game (tests replace this method)."""
+        answer = QMessageBox.question(
+            self,
+            "rmviz",
+            f"rmviz closed with unsaved changes to {title!r}. Restore them?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
     def show_error(self, message: str) -> None:
         """Tell the person what went wrong (a dialog; tests replace this method)."""
         QMessageBox.warning(self, "rmviz", message)
@@ -377,16 +449,15 @@ class RunWindow(QMainWindow):
         if self.document.modified and not self.read_only and not self.confirm_discard():
             event.ignore()  # type: ignore[attr-defined]
             return
-        self.closing()
+        self.autosave.close()  # closed on purpose: nothing to restore
         self.shutdown()
         event.accept()  # type: ignore[attr-defined]
 
-    def closing(self) -> None:
-        """The person closes the window on purpose (unsaved edits confirmed)."""
-
     def shutdown(self) -> None:
-        """Stop the timers and the solver threads (idempotent)."""
+        """Stop the timers and the solver threads (idempotent). The autosave file stays
+        unless the window was closed: the app is ending some other way."""
         self.timer.stop()
+        self.autosave_timer.stop()
         self.compare.stop()
         self._stop_thread()
 

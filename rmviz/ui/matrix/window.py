@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QLabel,
-    QMessageBox,
     QSplitter,
     QStyleFactory,
     QVBoxLayout,
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from rmviz.document import GameDocument
 from rmviz.errors import RmvizError
-from rmviz.formats import load_game, read_game_file, write_game_file
+from rmviz.formats import load_game
 from rmviz.games.catalog import CATALOG, catalog_game, known_equilibrium
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
@@ -46,7 +45,6 @@ from rmviz.ui.matrix.editor import MatrixEditor
 from rmviz.ui.matrix.export_dialog import ask_figure
 from rmviz.ui.matrix.figures import RunData, render_figure
 
-AUTOSAVE_MS = 20_000
 MAX_RECENT = 8
 PRESENTATION_SCALE = 2.0
 FILE_FILTER = ";;".join(
@@ -59,16 +57,9 @@ FILE_FILTER = ";;".join(
 )
 
 
-def default_autosave_path() -> Path:
-    return (
-        Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
-        / "autosave.json"
-    )
-
-
 class MatrixWindow(RunWindow):
     """A window on one matrix game. ``autorun`` starts solving as soon as a game is shown;
-    ``settings`` (recent files) and ``autosave_path`` default to the user's locations;
+    ``settings`` (recent files) and ``autosave_folder`` default to the user's locations;
     ``read_only`` shows the game without letting it be edited."""
 
     FILE_FILTER = FILE_FILTER
@@ -84,15 +75,14 @@ class MatrixWindow(RunWindow):
         read_only: bool = False,
         autorun: bool = True,
         settings: QSettings | None = None,
-        autosave_path: Path | None = None,
+        autosave_folder: Path | None = None,
     ) -> None:
-        super().__init__(FAMILY, opener, read_only)
+        super().__init__(FAMILY, opener, read_only, autosave_folder)
         self.setWindowTitle("rmviz")
         self.setAcceptDrops(True)
         self.autorun = autorun
         self.settings = settings or QSettings("rmviz", "rmviz")
-        self.autosave_path = autosave_path or default_autosave_path()
-        self.document = GameDocument(game or catalog_game("rps-crash"), path)
+        self._adopt(GameDocument(game or catalog_game("rps-crash"), path))
         self._shown_game = self.document.game
         self._shown_zero_sum = self.document.zero_sum
         self._equilibrium = known_equilibrium(self.document.game)
@@ -135,9 +125,6 @@ class MatrixWindow(RunWindow):
         self.statusBar().addPermanentWidget(self.rate_label)
         self._menus()
         self.timer.start(self.redraw_ms)
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.timeout.connect(self.autosave)
-        self.autosave_timer.start(AUTOSAVE_MS)
         self._game_changed(restart=True)
         self.resize(1360, 860)
 
@@ -145,8 +132,6 @@ class MatrixWindow(RunWindow):
         if options.presentation:
             self.toggle_presentation()
         super().start(options)
-        if options.restore:
-            self.offer_restore()
 
     # -- menus -----------------------------------------------------------------------------
     def _menus(self) -> None:
@@ -243,8 +228,6 @@ class MatrixWindow(RunWindow):
         restart = self.document.game is not self._shown_game or self.document.zero_sum != self._shown_zero_sum
         self._shown_game, self._shown_zero_sum = self.document.game, self.document.zero_sum
         self._game_changed(restart=restart)
-        if not self.document.modified:
-            self.autosave_path.unlink(missing_ok=True)
 
     def _game_changed(self, restart: bool = True) -> None:
         game = self.document.game
@@ -307,30 +290,6 @@ class MatrixWindow(RunWindow):
             action.setEnabled(Path(path).exists())
         if self.recent_menu.isEmpty():
             self.recent_menu.addAction("(none yet)").setEnabled(False)
-
-    def autosave(self) -> None:
-        """Write unsaved edits where :meth:`offer_restore` finds them after a crash."""
-        if not self.document.modified:
-            return
-        try:
-            self.autosave_path.parent.mkdir(parents=True, exist_ok=True)
-            write_game_file(self.document.game, self.autosave_path)
-        except (OSError, RmvizError) as error:
-            self.statusBar().showMessage(f"autosave failed: {error}", 5000)
-
-    def offer_restore(self) -> bool:
-        """After a crash (an autosave is left), offer to bring the unsaved game back."""
-        if not self.autosave_path.exists():
-            return False
-        try:
-            game = read_game_file(self.autosave_path)
-        except RmvizError:
-            self.autosave_path.unlink(missing_ok=True)
-            return False
-        if not self.shows(game) or not self.confirm_restore(game.title):
-            self.autosave_path.unlink(missing_ok=True)
-            return False
-        return self.show_game(game, "Restore autosave")
 
     # -- export ------------------------------------------------------------------------------
     def export_figure(
@@ -399,16 +358,6 @@ class MatrixWindow(RunWindow):
         self._seen_version = -1  # redraw into the rebuilt plots
 
     # -- people ----------------------------------------------------------------------------
-    def confirm_restore(self, title: str) -> bool:
-        """Ask whether to restore the autosaved game (tests replace this method)."""
-        answer = QMessageBox.question(
-            self,
-            "rmviz",
-            f"rmviz closed with unsaved changes to {title!r}. Restore them?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
@@ -417,11 +366,3 @@ class MatrixWindow(RunWindow):
         urls = event.mimeData().urls()
         if urls:
             self.open_file(urls[0].toLocalFile())
-
-    def closing(self) -> None:
-        self.autosave_path.unlink(missing_ok=True)  # closed on purpose: nothing to restore
-
-    def shutdown(self) -> None:
-        """Stop the timers and the solver threads (idempotent)."""
-        self.autosave_timer.stop()
-        super().shutdown()

@@ -60,7 +60,8 @@ ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
 
 
 class TreeWindow(RunWindow):
-    """A window on one game tree (``read_only``: the tree cannot be edited)."""
+    """A window on one game tree (``read_only``: the tree cannot be edited; unsaved edits are
+    autosaved in ``autosave_folder``, by default the user's)."""
 
     FILE_KIND = "game tree"
     FILE_FILTER = TREE_FILTER
@@ -74,9 +75,10 @@ class TreeWindow(RunWindow):
         *,
         opener: Opener | None = None,
         read_only: bool = False,
+        autosave_folder: Path | None = None,
     ) -> None:
-        super().__init__(FAMILY, opener, read_only)
-        self.document = TreeDocument(game, path)
+        super().__init__(FAMILY, opener, read_only, autosave_folder)
+        self._adopt(TreeDocument(game, path))
         self.document.subscribe(lambda _d: self._game_changed())
         self.tree: CompiledTree | None = None  # the run's compiled tree (immutable)
         self._traced: frozenset[Column] = frozenset()  # the run's trace columns

@@ -1,5 +1,5 @@
 """The matrix window: editing structure, solver parameters, export, compare, presentation,
-recent files, autosave."""
+recent files."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from PySide6.QtGui import QGuiApplication, QImage, QPalette
 from rmviz.games import catalog_game
 from rmviz.solvers.columns import Column
 from tests.ui.common.test_export import assert_valid_figure
-from tests.ui.matrix.conftest import iteration, make_window
+from tests.ui.matrix.conftest import iteration
 
 AVERAGE_00 = Column("average", player=0, action=0)
 
@@ -224,30 +224,3 @@ def test_open_recent_lists_opened_and_saved_files(window, tmp_path):
     action.trigger()
     assert window.document.game == catalog_game("battle-of-partners")
     assert not window.document.modified
-
-
-def test_autosave_is_offered_back_after_a_crash(qtbot, tmp_path):
-    crashed = make_window(qtbot, tmp_path)
-    crashed.model.setData(crashed.model.index(0, 0), "42, 1")
-    crashed.autosave()
-    crashed.shutdown()  # no closeEvent: as if the process died
-    assert (tmp_path / "autosave.json").exists()
-
-    restarted = make_window(qtbot, tmp_path)
-    asked = []
-    restarted.confirm_restore = lambda title: asked.append(title) or True
-    assert restarted.offer_restore()
-    assert asked == ["Battle of the Partners"]
-    assert restarted.document.game.payoffs[0, 0, 0] == 42 and restarted.document.modified
-    restarted.document.undo()  # the restore is an undoable step
-    assert restarted.document.game.payoffs[0, 0, 0] == 10
-    assert restarted.close()
-    assert not (tmp_path / "autosave.json").exists()
-
-
-def test_declining_a_restore_discards_the_autosave(qtbot, tmp_path):
-    (tmp_path / "autosave.json").write_text("not json")
-    shown = make_window(qtbot, tmp_path)
-    assert not shown.offer_restore()  # unreadable: dropped silently
-    assert not (tmp_path / "autosave.json").exists()
-    shown.shutdown()
