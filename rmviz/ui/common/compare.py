@@ -33,6 +33,7 @@ from rmviz.errors import RmvizError
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import PLAYER_COLOURS, style_plot
 
 
@@ -72,7 +73,7 @@ class CompareView(QWidget):
         side.addWidget(self.run_button)
         side.addWidget(reset)
         side.addWidget(self.status)
-        self.plots = pg.GraphicsLayoutWidget()
+        self.plots = PlotLayout()
         layout = QHBoxLayout(self)
         layout.addLayout(side)
         layout.addWidget(self.plots, stretch=1)

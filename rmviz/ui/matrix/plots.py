@@ -19,6 +19,7 @@ import pyqtgraph as pg
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import PANELS
 from rmviz.solvers.columns import Column
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import METRIC_COLOURS, action_pen, style_plot
 
 GAP_LABELS = {  # short: the legend sits in three columns under the plot
@@ -33,7 +34,7 @@ MAX_STRATEGY_PLOTS = 3
 MAX_LIVE_POINTS = 500  # points drawn per live curve (exports draw every point)
 
 
-class ConvergencePlots(pg.GraphicsLayoutWidget):
+class ConvergencePlots(PlotLayout):
     """The plots of one run; call :meth:`set_game` then :meth:`update_from` with the trace's
     :meth:`columns` (a mapping from :class:`Column` to values).
 

@@ -24,6 +24,7 @@ import pyqtgraph as pg
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import player_colour, style_plot
 
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
@@ -67,7 +68,7 @@ def to_triangle(p: np.ndarray) -> np.ndarray:
         return np.where(total > 0, p / total, np.nan) @ CORNERS
 
 
-class SimplexView(pg.GraphicsLayoutWidget):
+class SimplexView(PlotLayout):
     """Trajectories of the current and average strategies; :meth:`update_from` redraws."""
 
     def __init__(self, parent: object = None, scale: float = 1.0) -> None:
