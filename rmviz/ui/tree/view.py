@@ -14,9 +14,13 @@ decision node shows its expected value for the acting player. With strategies sh
 current strategy (player colour) and the average strategy (grey).
 
 Large trees stay usable: beyond :data:`COLLAPSE_DEPTH` subtrees start collapsed when the
-tree has more than :data:`COLLAPSE_ABOVE` nodes; double-click a node (or press Enter) to
-collapse or expand it, the wheel zooms, dragging pans, F fits, the arrows move the selection
-to the parent (up), first child (down) and siblings (left/right).
+tree has more than :data:`COLLAPSE_ABOVE` nodes, and at most :data:`MAX_DRAWN` nodes are
+drawn whatever the tree (expanded breadth first: the nodes whose children do not fit are
+drawn collapsed, and a note above the root says how many nodes are shown). Every walk over
+the tree is a loop, never a recursion, so a chain thousands of levels deep draws like any
+other tree. Double-click a node (or press Enter) to collapse or expand it (a node expanded
+by hand is drawn expanded past the limit), the wheel zooms, dragging pans, F fits, the
+arrows move the selection to the parent (up), first child (down) and siblings (left/right).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from rmviz.ui.common.style import player_colour
 X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0
 BAR_WIDTH = 28.0
 COLLAPSE_ABOVE, COLLAPSE_DEPTH = 300, 3
+MAX_DRAWN = 2_000  # nodes drawn at most (a scene item costs ~50 us to build and to paint)
 CHANCE_COLOUR, TERMINAL_COLOUR, HIGHLIGHT = "#9e9e9e", "#616161", "#ffb300"
 
 
@@ -68,6 +73,15 @@ def history(tree: CompiledTree, h: int) -> tuple[str, ...]:
     return tuple(reversed(moves))
 
 
+def subtree_sizes(tree: CompiledTree) -> np.ndarray:
+    """The number of nodes in each node's subtree (itself included), one pass per depth from
+    the deepest up (node ids are breadth first, so each depth is a range)."""
+    sizes = np.ones(tree.n_nodes, dtype=np.int64)
+    for start, stop in reversed(tree.depth_ranges[1:]):
+        np.add.at(sizes, tree.parent[start:stop], sizes[start:stop])
+    return sizes
+
+
 class TreeView(QGraphicsView):
     """Draws a game tree; ``node_selected`` fires with a node id when one is chosen."""
 
@@ -82,7 +96,10 @@ class TreeView(QGraphicsView):
         self.setBackgroundBrush(QBrush(QColor("white")))
         self.game: ExtensiveFormGame | None = None
         self.tree: CompiledTree | None = None
-        self.collapsed: set[int] = set()
+        self.collapsed: set[int] = set()  # collapsed by the person (or at first, when large)
+        self.opened: set[int] = set()  # expanded by the person: drawn expanded past MAX_DRAWN
+        self.folded: set[int] = set()  # drawn collapsed now: collapsed, or past MAX_DRAWN
+        self.sizes = np.ones(1, dtype=np.int64)  # nodes in the subtree of each node
         self.selected: int | None = None
         self.highlighted: int | None = None
         self.positions: dict[int, QPointF] = {}
@@ -98,7 +115,8 @@ class TreeView(QGraphicsView):
         """Draw ``game`` (compiled as ``tree``): nothing selected, no numbers yet."""
         self.game, self.tree = game, tree
         self.record, self.strategies, self.selected, self.highlighted = None, None, None, None
-        self.collapsed = set()
+        self.collapsed, self.opened = set(), set()
+        self.sizes = subtree_sizes(tree)
         if tree.n_nodes > COLLAPSE_ABOVE and len(tree.depth_ranges) > COLLAPSE_DEPTH:
             start, stop = tree.depth_ranges[COLLAPSE_DEPTH]
             self.collapsed = {h for h in range(start, stop) if tree.child_count[h] > 0}
@@ -106,14 +124,30 @@ class TreeView(QGraphicsView):
         self.fit()
 
     def visible_nodes(self) -> list[int]:
-        """Nodes drawn, depth first (children of collapsed nodes are hidden)."""
+        """Nodes drawn, depth first. Nodes are expanded breadth first while their children
+        fit in :data:`MAX_DRAWN` (those opened by hand always are); the others with children,
+        and the collapsed ones, are drawn folded (:attr:`folded`)."""
         assert self.tree is not None
-        tree, order, stack = self.tree, [], [0]
+        tree, shown, expanded = self.tree, 1, set()
+        self.folded = set()
+        queue = [0]
+        for h in queue:  # breadth first: the list grows as it is walked
+            count = int(tree.child_count[h])
+            if count == 0:
+                continue
+            if h in self.collapsed or (shown + count > MAX_DRAWN and h not in self.opened):
+                self.folded.add(h)
+                continue
+            shown += count
+            expanded.add(h)
+            start = int(tree.child_start[h])
+            queue.extend(range(start, start + count))
+        order, stack = [], [0]
         while stack:
             h = stack.pop()
             order.append(h)
-            if h not in self.collapsed:
-                start, count = tree.child_start[h], tree.child_count[h]
+            if h in expanded:
+                start, count = int(tree.child_start[h]), int(tree.child_count[h])
                 stack.extend(range(start + count - 1, start - 1, -1))
         return order
 
@@ -127,7 +161,7 @@ class TreeView(QGraphicsView):
         x: dict[int, float] = {}
         leaf = 0
         for h in nodes:
-            if h in self.collapsed or tree.child_count[h] == 0:
+            if h in self.folded or tree.child_count[h] == 0:
                 x[h] = leaf * X_STEP
                 leaf += 1
         for h in reversed(nodes):  # children before parents
@@ -162,6 +196,13 @@ class TreeView(QGraphicsView):
         self._infoset_links(nodes)
         for h in nodes:
             self._node(h, self.positions[h], small, trace)
+        if len(nodes) < tree.n_nodes:
+            note = scene.addSimpleText(
+                f"showing {len(nodes):,} of {tree.n_nodes:,} nodes: +n marks a folded subtree "
+                "(double-click it to expand)"
+            )
+            note.setBrush(QBrush(QColor("#616161")))
+            note.setPos(self.positions[0] + QPointF(-note.boundingRect().width() / 2, -2.2 * RADIUS - 24))
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
 
     def _edge(self, h: int, parent: int, here: QPointF, font: QFont, reach: np.ndarray | None) -> None:
@@ -269,23 +310,14 @@ class TreeView(QGraphicsView):
             box = text.boundingRect()
             text.setPos(here.x() - box.width() / 2, here.y() + 8)
             tip = f"payoffs {payoffs}"
-        if h in self.collapsed:
-            more = scene.addSimpleText(f"+{self._subtree_size(h) - 1}", font)
+        if h in self.folded:
+            more = scene.addSimpleText(f"+{int(self.sizes[h]) - 1:,}", font)
             more.setPos(here.x() - 8, here.y() + RADIUS + 2)
             tip += " (collapsed: double-click to expand)"
         item.setToolTip(f"{tip}\nhistory: {' > '.join(self.path(h)) or '(root)'}")
         item.setData(0, h)
         item.setZValue(1)
         self.node_items[h] = item
-
-    def _subtree_size(self, h: int) -> int:
-        tree, size, stack = self.tree, 0, [h]
-        assert tree is not None
-        while stack:
-            node = stack.pop()
-            size += 1
-            stack.extend(range(tree.child_start[node], tree.child_start[node] + tree.child_count[node]))
-        return size
 
     def path(self, h: int) -> tuple[str, ...]:
         """The moves from the root to node ``h``."""
@@ -332,14 +364,23 @@ class TreeView(QGraphicsView):
         assert tree is not None
         while tree.parent[h] >= 0:
             h = int(tree.parent[h])
-            self.collapsed.discard(h)
+            self._open(h)
+
+    def _open(self, h: int) -> None:
+        """Draw ``h`` expanded (the person's choice: past :data:`MAX_DRAWN` too)."""
+        self.collapsed.discard(h)
+        self.opened.add(h)
 
     def toggle(self, h: int) -> None:
         """Collapse or expand the subtree below ``h``."""
         assert self.tree is not None
         if self.tree.child_count[h] == 0:
             return
-        self.collapsed.symmetric_difference_update({h})
+        if h in self.folded:
+            self._open(h)
+        else:
+            self.collapsed.add(h)
+            self.opened.discard(h)
         self.rebuild()
 
     def fit(self) -> None:
@@ -391,7 +432,7 @@ class TreeView(QGraphicsView):
         if key == Qt.Key.Key_Up and parent >= 0:
             target = parent
         elif key == Qt.Key.Key_Down and tree.child_count[h] > 0:
-            self.collapsed.discard(h)
+            self._open(h)
             target = int(tree.child_start[h])
         elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and parent >= 0:
             first, count = tree.child_start[parent], tree.child_count[parent]
