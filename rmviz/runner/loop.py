@@ -148,15 +148,18 @@ class RunLoop:
             message, self.error = self.error, None
             return message
 
+    def _asked(self) -> bool:
+        """Whether the worker has something to do (the condition held)."""
+        return self._stopped or self._running or bool(self._pending) or self._reset_seed is not False
+
     def _serve_once(self, pace: _Pace) -> bool:
         """Wait for a command, then carry out one chunk of it; False after :meth:`stop`."""
         with self._condition:
-            idle = not (self._stopped or self._running or self._pending or self._reset_seed is not False)
-            if idle and not self._failed and self._latest.iteration != self.solver.iteration:
+            if not self._asked() and not self._failed and self._latest.iteration != self.solver.iteration:
                 # paused just after the last publish check: show where the solver stopped
                 self._publish(metrics=True)
                 self.trace.add(self.solver.iteration, self._latest.trace_values())
-            while not (self._stopped or self._running or self._pending or self._reset_seed is not False):
+            while not self._asked():
                 self._condition.wait()
             if self._stopped:
                 return False
