@@ -75,6 +75,13 @@ class EditHistory:
             self._undo.append(command)
             self._changed()
 
+    def retract(self) -> None:
+        """Undo the last edit and forget it (an edit the window could not show): unlike
+        :meth:`undo`, nothing is left to redo."""
+        if self._undo:
+            self._undo.pop().apply(self, forward=False)
+            self._changed()
+
     def _push(self, command: Command) -> None:
         """Do ``command`` as a new undo step (the redo stack is dropped)."""
         if self._saved_at > len(self._undo):  # the saved state can no longer be reached

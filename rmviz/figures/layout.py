@@ -49,14 +49,33 @@ def visible_nodes(tree: CompiledTree, collapsed: Collection[int] = ()) -> list[i
     return order
 
 
-def subtree_size(tree: CompiledTree, h: int) -> int:
-    """Nodes in the subtree of ``h``, ``h`` included."""
-    size, stack = 0, [h]
-    while stack:
-        node = stack.pop()
-        size += 1
-        stack.extend(children(tree, node))
-    return size
+def subtree_sizes(tree: CompiledTree) -> np.ndarray:
+    """The number of nodes in each node's subtree (itself included), one pass per depth from
+    the deepest up (node ids are breadth first, so each depth is a range)."""
+    sizes = np.ones(tree.n_nodes, dtype=np.int64)
+    for start, stop in reversed(tree.depth_ranges[1:]):
+        np.add.at(sizes, tree.parent[start:stop], sizes[start:stop])
+    return sizes
+
+
+def folded_nodes(
+    tree: CompiledTree, collapsed: Collection[int], opened: Collection[int], max_drawn: int
+) -> set[int]:
+    """The inner nodes drawn folded: the ``collapsed`` ones, and those whose children would
+    take the drawing past ``max_drawn`` nodes when nodes are expanded breadth first (the
+    ``opened`` ones are expanded whatever the count)."""
+    shown, folded = 1, set()
+    queue = [0]
+    for h in queue:  # breadth first: the list grows as it is walked
+        count = int(tree.child_count[h])
+        if count == 0:
+            continue
+        if h in collapsed or (shown + count > max_drawn and h not in opened):
+            folded.add(h)
+            continue
+        shown += count
+        queue.extend(children(tree, h))
+    return folded
 
 
 def node_depths(tree: CompiledTree) -> np.ndarray:

@@ -30,7 +30,7 @@ from rmviz.figures.layout import (
     collapse_below,
     format_probability,
     infoset_links,
-    subtree_size,
+    subtree_sizes,
     tree_layout,
     visible_nodes,
 )
@@ -111,6 +111,7 @@ def tree_diagram(
     collapsed = collapse_below(tree, MAX_LEAVES)
     nodes = visible_nodes(tree, collapsed)
     place = tree_layout(tree, nodes, collapsed)
+    sizes = subtree_sizes(tree)
     leaves = sum(1 for h in nodes if h in collapsed or tree.child_count[h] == 0)
     # one unit per leaf across, rows 1.6 units apart; text no wider than a sibling's share
     unit = 72 * cast("Figure", ax.get_figure(root=True)).get_figwidth() / (leaves + 1)  # points
@@ -189,7 +190,7 @@ def tree_diagram(
             payoffs = "\n".join(f"{v:g}" for v in tree.payoffs[:, h])
             ax.text(x, y - 0.3, payoffs, ha="center", va="top", fontsize=font, color=TEXT_COLOUR, zorder=4)
         if h in collapsed:
-            ax.text(x, y - 0.3, f"+{subtree_size(tree, h) - 1}\nnodes", ha="center", va="top", fontsize=font)
+            ax.text(x, y - 0.3, f"+{int(sizes[h]) - 1:,}\nnodes", ha="center", va="top", fontsize=font)
     for i, name in enumerate(players):
         ax.plot([], [], "o", color=player_colour(i), markeredgecolor="#222222", label=name)
     ax.plot([], [], "D", color=CHANCE_COLOUR, markeredgecolor="#222222", label="chance")

@@ -42,7 +42,8 @@ class RunLoop:
         self._speed: float | None = None  # iterations per second, None = as fast as possible
         self._latest = solver.snapshot(metrics=True)
         self._version = 0
-        self.error: str | None = None
+        self.error: str | None = None  # what stopped the run; the GUI takes it (take_error)
+        self._failed = False  # the last step raised: the solver's state is not published
         self.iterations_per_second = 0.0
         # A solver that holds the GIL while it steps (NumPy on small arrays: n-player expected
         # play) makes the GUI thread wait for the GIL at every Qt call of a repaint (seconds
@@ -117,74 +118,126 @@ class RunLoop:
 
     # -- the worker thread -----------------------------------------------------------------
     def serve(self) -> None:
-        """The worker thread's body: returns after :meth:`stop`."""
-        chunk = 1
-        last_publish = publish_cost = 0.0
-        window_start, window_iterations = time.perf_counter(), 0
+        """The worker thread's body: returns after :meth:`stop`. Any exception the solver
+        raises (an rmviz error, memory, or one from deep inside NumPy such as LinAlgError on
+        payoffs of 1e14) stops the run and is kept in :attr:`error` for the window to show;
+        the worker then waits for the next command, so the game, the trace and the
+        solver's last good snapshot stay."""
+        pace = _Pace(self.frame_seconds)
         while True:
-            with self._condition:
-                idle = not (self._stopped or self._running or self._pending or self._reset_seed is not False)
-                if idle and self._latest.iteration != self.solver.iteration:
-                    # paused just after the last publish check: show where the solver stopped
-                    self._publish(metrics=True)
-                    self.trace.add(self.solver.iteration, self._latest.trace_values())
-                while not (self._stopped or self._running or self._pending or self._reset_seed is not False):
-                    self._condition.wait()
-                if self._stopped:
-                    return
-                if self._reset_seed is not False:
-                    seed = self._reset_seed
-                    self._reset_seed = False
-                    self.solver.reset(seed)
-                    self.trace.clear()
-                    self._publish(metrics=True)
-                    chunk = 1
-                    continue
-                count = chunk if self._running else min(chunk, self._pending)
-                speed = self._speed
-            count = max(
-                1, min(count, self.trace.next_iteration - self.solver.iteration)
-            )  # land on grid points
-            if self._yield_to_gui:
-                self._gui_idle.wait(GUI_WAIT_SECONDS)
-            started = time.perf_counter()
             try:
-                with self._step_lock:
-                    self.solver.step(count)
-            except (RmvizError, MemoryError) as error:
-                with self._condition:
-                    self.error = str(error) or type(error).__name__
-                    self._running, self._pending = False, 0
-                continue
-            elapsed = time.perf_counter() - started
-            with self._condition:
-                if self._pending:
-                    self._pending = max(0, self._pending - count)
-                if self.solver.iteration >= self.trace.next_iteration:
-                    snapshot = self.solver.snapshot(metrics=True)
-                    self.trace.add(snapshot.iteration, snapshot.trace_values())
-                now = time.perf_counter()
-                window_iterations += count
-                if now - window_start >= 0.25:
-                    self.iterations_per_second = window_iterations / (now - window_start)
-                    window_start, window_iterations = now, 0
-                done_stepping = not self._running and not self._pending
-                # a frame apart, or further when measuring costs more than 5% of the time
-                # (exact best responses on Leduc take ~3 ms): the solver keeps 95%
-                if now - last_publish >= max(self.frame_seconds, 20 * publish_cost) or done_stepping:
-                    self._publish(metrics=True)
-                    self.trace.add(self.solver.iteration, self._latest.trace_values())
-                    last_publish = time.perf_counter()
-                    publish_cost = last_publish - now
-            # aim at half a frame per chunk, so pause/step answer within a frame
-            target = self.frame_seconds / 2
-            chunk = int(min(max(1, chunk * target / max(elapsed, 1e-7)), 2 * chunk + 1, 10_000_000))
-            if speed:
-                time.sleep(max(0.0, count / speed - elapsed))
-                chunk = max(1, min(chunk, int(speed * self.frame_seconds) or 1))
-            elif self._yield_to_gui:
-                time.sleep(elapsed)  # half the time without the GIL: the window stays usable
+                if not self._serve_once(pace):
+                    return
+            except Exception as error:  # reported, not swallowed: see _fail
+                self._fail(error)
+
+    def _fail(self, error: BaseException) -> None:
+        """Stop the run on ``error`` and keep its message for :meth:`take_error`."""
+        message = str(error)
+        if not isinstance(error, RmvizError):
+            message = f"the solver stopped: {type(error).__name__}" + (f": {message}" if message else "")
+        with self._condition:
+            self.error = message or type(error).__name__
+            self._running, self._pending = False, 0
+            self._reset_seed = False
+            self._failed = True
+
+    def take_error(self) -> str | None:
+        """The error that stopped the run, once (``None`` when there is none)."""
+        with self._condition:
+            message, self.error = self.error, None
+            return message
+
+    def _asked(self) -> bool:
+        """Whether the worker has something to do (the condition held)."""
+        return self._stopped or self._running or bool(self._pending) or self._reset_seed is not False
+
+    def _serve_once(self, pace: _Pace) -> bool:
+        """Wait for a command, then carry out one chunk of it; False after :meth:`stop`."""
+        with self._condition:
+            if not self._asked() and not self._failed and self._latest.iteration != self.solver.iteration:
+                # paused just after the last publish check: show where the solver stopped
+                self._publish(metrics=True)
+                self.trace.add(self.solver.iteration, self._latest.trace_values())
+            while not self._asked():
+                self._condition.wait()
+            if self._stopped:
+                return False
+            if self._reset_seed is not False:
+                seed = self._reset_seed
+                self._reset_seed = False
+                self.solver.reset(seed)
+                self.trace.clear()
+                self._publish(metrics=True)
+                pace.chunk = 1
+                return True
+            count = pace.chunk if self._running else min(pace.chunk, self._pending)
+            speed = self._speed
+        count = max(1, min(count, self.trace.next_iteration - self.solver.iteration))  # land on grid points
+        if self._yield_to_gui:
+            self._gui_idle.wait(GUI_WAIT_SECONDS)
+        started = time.perf_counter()
+        with self._step_lock:
+            self.solver.step(count)
+        self._failed = False
+        elapsed = time.perf_counter() - started
+        with self._condition:
+            if self._pending:
+                self._pending = max(0, self._pending - count)
+            if self.solver.iteration >= self.trace.next_iteration:
+                snapshot = self.solver.snapshot(metrics=True)
+                self.trace.add(snapshot.iteration, snapshot.trace_values())
+            now = time.perf_counter()
+            pace.measured(count, now)
+            if pace.publish_due(now) or (not self._running and not self._pending):
+                self._publish(metrics=True)
+                self.trace.add(self.solver.iteration, self._latest.trace_values())
+                pace.published(now)
+            self.iterations_per_second = pace.iterations_per_second
+        pace.next_chunk(count, elapsed, speed, self._yield_to_gui)
+        return True
 
     def _publish(self, metrics: bool) -> None:
         self._latest = self.solver.snapshot(metrics=metrics)
         self._version += 1
+
+
+class _Pace:
+    """The worker's pacing: the chunk size (half a frame of stepping, so pause and step
+    answer within a frame), the measured speed and when to publish next."""
+
+    def __init__(self, frame_seconds: float = 1 / 60) -> None:
+        self.frame_seconds = frame_seconds
+        self.chunk = 1
+        self.iterations_per_second = 0.0
+        self._last_publish = self._publish_cost = 0.0
+        self._window_start, self._window_iterations = time.perf_counter(), 0
+
+    def measured(self, count: int, now: float) -> None:
+        """``count`` more iterations are done at ``now``; the speed over 0.25 s windows."""
+        self._window_iterations += count
+        if now - self._window_start >= 0.25:
+            self.iterations_per_second = self._window_iterations / (now - self._window_start)
+            self._window_start, self._window_iterations = now, 0
+
+    def publish_due(self, now: float) -> bool:
+        """A frame apart, or further when measuring costs more than 5% of the time (exact
+        best responses on Leduc take ~3 ms): the solver keeps 95%."""
+        return now - self._last_publish >= max(self.frame_seconds, 20 * self._publish_cost)
+
+    def published(self, started: float) -> None:
+        self._last_publish = time.perf_counter()
+        self._publish_cost = self._last_publish - started
+
+    def next_chunk(self, count: int, elapsed: float, speed: float | None, yield_to_gui: bool) -> None:
+        """Size the next chunk from this one's time, and sleep where the speed limit (or a
+        solver holding the GIL) asks for it."""
+        target = self.frame_seconds / 2
+        self.chunk = int(
+            min(max(1, self.chunk * target / max(elapsed, 1e-7)), 2 * self.chunk + 1, 10_000_000)
+        )
+        if speed:
+            time.sleep(max(0.0, count / speed - elapsed))
+            self.chunk = max(1, min(self.chunk, int(speed * self.frame_seconds) or 1))
+        elif yield_to_gui:
+            time.sleep(elapsed)  # half the time without the GIL: the window stays usable

@@ -34,7 +34,7 @@ class WindowRegistry:
     """Opens a window of the right class for any game and keeps the open ones.
 
     ``options`` are extra keyword arguments per family name for the windows it opens (a
-    screenshot run gives the matrix window a scratch autosave file).
+    screenshot run gives its windows a scratch autosave folder).
     """
 
     def __init__(
@@ -52,8 +52,10 @@ class WindowRegistry:
 
     def open_game(self, game: Any, path: Path | None = None, read_only: bool = False) -> RunWindow:
         """Show ``game`` in a new window of its family's class (see
-        :class:`~rmviz.ui.common.opener.Opener`); the window is deleted when it closes."""
+        :class:`~rmviz.ui.common.opener.Opener`); the window is deleted when it closes. A game
+        the window cannot show is refused (RmvizError) before a window is built."""
         family = family_of(game)
+        self.classes[family.name].check_game(game)
         window = self.classes[family.name](
             game, path, opener=self, read_only=read_only, **self.options.get(family.name, {})
         )
@@ -107,12 +109,11 @@ def main(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("rmviz")
     # a screenshot run must not touch (or delete) the person's autosaved edits
-    options = (
-        {"matrix": {"autosave_path": Path(tempfile.mkdtemp()) / "autosave.json"}} if args.screenshot else {}
-    )
+    scratch = {"autosave_folder": Path(tempfile.mkdtemp())}
+    options = {name: scratch for name in WINDOWS} if args.screenshot else {}
     registry = WindowRegistry(options)
-    window = registry.open_game(game)
     try:
+        window = registry.open_game(game)
         window.start(
             StartOptions(
                 compare=args.compare,

@@ -58,7 +58,7 @@ def main() -> int:
     window = MatrixWindow(
         load_game(args.game),
         settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
-        autosave_path=folder / "autosave.json",
+        autosave_folder=folder / "autosave",
     )
     window.show()
     window.thread.loop.set_speed(args.speed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from rmviz.games import catalog_game, random_game
@@ -130,3 +131,44 @@ def test_after_a_pause_the_latest_snapshot_is_where_the_solver_stopped(loop):
         assert wait_for(lambda: loop.latest()[1].iteration == loop.solver.iteration)
         time.sleep(0.02)  # still true once the worker has settled
         assert loop.latest()[1].iteration == loop.solver.iteration
+
+
+class _Failing:
+    """A solver whose step raises ``error`` from iteration ``at`` on (as NumPy's LinAlgError
+    does deep inside internal regret matching on payoffs of 1e14)."""
+
+    def __init__(self, error: Exception, at: int = 5) -> None:
+        self.inner = RegretMinimizer(catalog_game("rps"), preset("rm"))
+        self.error, self.at = error, at
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def step(self, count: int) -> None:
+        if self.inner.iteration + count > self.at:
+            raise self.error
+        self.inner.step(count)
+
+
+@pytest.mark.parametrize("error", [np.linalg.LinAlgError("SVD did not converge"), ZeroDivisionError()])
+def test_any_exception_in_the_solver_stops_the_run_and_is_kept_once(error):
+    running = RunLoop(_Failing(error))
+    thread = threading.Thread(target=running.serve, daemon=True)
+    thread.start()
+    try:
+        running.step(5)
+        assert wait_for(lambda: running.latest()[1].iteration == 5)
+        running.run()
+        assert wait_for(lambda: running.error is not None)
+        assert not running.running
+        message = running.take_error()
+        assert type(error).__name__ in message
+        assert running.take_error() is None
+        assert running.latest()[1].iteration == 5  # the last good state stays shown
+        assert running.trace_columns(())[0].tolist()[-1] == 5  # and the trace
+        running.reset()  # the worker still answers
+        assert wait_for(lambda: running.latest()[1].iteration == 0)
+    finally:
+        running.stop()
+        thread.join(5)
+    assert not thread.is_alive()

@@ -1,4 +1,5 @@
-"""The app's window registry for tests: every window it opens is closed afterwards."""
+"""Fixtures of the window tests: every window autosaves in the test's own folder (never the
+person's), and the app's window registry closes every window it opens afterwards."""
 
 from __future__ import annotations
 
@@ -14,4 +15,12 @@ def registry(qtbot):
     for window in list(opened.windows):
         window.confirm_discard = lambda: True
         window.close()
-    qtbot.waitUntil(lambda: not opened.windows, timeout=5000)  # deleted on close
+    qtbot.waitUntil(lambda: not opened.windows, timeout=60_000)  # deleted on close
+
+
+@pytest.fixture(autouse=True)
+def autosave_folder(tmp_path, monkeypatch):
+    """The folder where every window of the test autosaves by default."""
+    folder = tmp_path / "autosave"
+    monkeypatch.setattr("rmviz.ui.common.run_window.default_folder", lambda: folder)
+    return folder

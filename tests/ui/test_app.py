@@ -28,7 +28,7 @@ def test_the_registry_opens_the_family_window_and_owns_it(registry, qtbot, name)
     assert window.opener is registry and window.isVisible()
     assert registry.windows == [window] and window.document.game is game
     assert window.close()
-    qtbot.waitUntil(lambda: registry.windows == [], timeout=5000)  # deleted on close, forgotten
+    qtbot.waitUntil(lambda: registry.windows == [], timeout=60_000)  # deleted on close, forgotten
 
 
 def test_windows_open_each_other_through_the_registry(registry):

@@ -35,6 +35,7 @@ from rmviz.figures.run import TraceData
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import log_axes, pen, style_plot
 
 
@@ -74,7 +75,7 @@ class CompareView(QWidget):
         side.addWidget(self.run_button)
         side.addWidget(reset)
         side.addWidget(self.status)
-        self.plots = pg.GraphicsLayoutWidget()
+        self.plots = PlotLayout()
         layout = QHBoxLayout(self)
         layout.addLayout(side)
         layout.addWidget(self.plots, stretch=1)
@@ -181,8 +182,8 @@ class CompareView(QWidget):
     def redraw(self) -> None:
         """Redraw every algorithm's curves from its trace (the window's timer calls this)."""
         for name, thread in self.threads.items():
-            if thread.loop.error:
-                message, thread.loop.error = thread.loop.error, None
+            message = thread.loop.take_error()
+            if message:
                 self.error.emit(f"{name}: {message}")
             iterations, columns = thread.loop.trace_columns(tuple(self.metrics))
             x = iterations.astype(np.float64)

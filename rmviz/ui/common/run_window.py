@@ -16,19 +16,22 @@ drives what is the same in both windows:
 * *Export figure* (:meth:`export_figure`): any figure of the registry for this family
   (:mod:`rmviz.figures`), drawn by matplotlib from the run as it stands; a figure that
   cannot be written says why in a dialog;
+* the window's own autosave file (:mod:`~.autosave`, written off the GUI thread) and the
+  offer to restore those of windows that died;
 * a game of another family, or one to show read-only, opens in a window of its own through
   the :class:`~.opener.Opener` the app gave the window.
 
 A window subclass builds its views, calls :meth:`_add_tabs` and starts the timer; it fills in
 :meth:`draw` (the run tab from a snapshot), :meth:`show_compare_status` and, where it has
 more to do, the hooks :meth:`run_started`, :meth:`before_stepping`, :meth:`step_one`,
-:meth:`closing`, :meth:`start` and :meth:`shutdown`.
+:meth:`start` and :meth:`shutdown`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +50,7 @@ from rmviz.runner.worker import SolverThread
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of
+from rmviz.ui.common.autosave import AUTOSAVE_MS, Autosave, Orphan, default_folder, orphans
 from rmviz.ui.common.compare import CompareView
 from rmviz.ui.common.export_dialog import ask_figure
 from rmviz.ui.common.opener import Opener
@@ -83,11 +87,22 @@ class RunWindow(QMainWindow):
     FILE_KIND = "game"  # what the Open and Save dialogs call this window's files
     FILE_FILTER = ""  # the dialogs' Qt name filter
 
-    def __init__(self, family: Family, opener: Opener | None = None, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        family: Family,
+        opener: Opener | None = None,
+        read_only: bool = False,
+        autosave_folder: Path | None = None,
+    ) -> None:
         super().__init__()
         configure_pyqtgraph()
         self.family, self.opener, self.read_only = family, opener, read_only
+        self.autosave = Autosave(autosave_folder or default_folder())
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.timeout.connect(self.autosave_now)
+        self.autosave_timer.start(AUTOSAVE_MS)
         self.thread: SolverThread | None = None
+        self._prepared: Solver | None = None  # built by show_game for restart to run
         self._seen_version = -1
         self.panel = SolverPanel(family)
         self.panel.changed.connect(self.restart)
@@ -105,6 +120,12 @@ class RunWindow(QMainWindow):
         self.timer.timeout.connect(self._tick)
         self._tick_started = 0.0
         self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
+
+    def _adopt(self, document: Any) -> None:
+        """Show ``document`` (the subclass's, built once); its autosave goes when it is saved
+        or its edits are undone."""
+        self.document = document
+        document.subscribe(lambda _document: document.modified or self.autosave.discard())
 
     def _add_tabs(self, run_tab: QWidget, title: str) -> None:
         """The window's run view, then *Compare algorithms*."""
@@ -126,13 +147,30 @@ class RunWindow(QMainWindow):
         if options.compare:
             self.tabs.setCurrentWidget(self.compare)
             self.compare.toggle_run()
+        if options.restore:
+            self.offer_restore()
 
     # -- the run -----------------------------------------------------------------------------
+    @classmethod
+    def check_game(cls, game: Any) -> None:
+        """Refuse (RmvizError) a game of this family that the window cannot show; windows
+        fill in (the opener asks before it builds a window)."""
+
+    def new_solver(self, game: Any) -> Solver:
+        """A solver of the panel's configuration on ``game``, which the window can show."""
+        self.check_game(game)
+        return self.family.solver(game, self.panel.config())
+
     def restart(self) -> None:
-        """Stop any run and start a fresh solver on the current game and settings."""
+        """Stop any run and start a fresh solver on the current game and settings (the one
+        :meth:`show_game` built, if it is for this game)."""
         self._stop_thread()
+        prepared, self._prepared = self._prepared, None
         try:
-            solver = self.family.solver(self.document.game, self.panel.config())
+            if prepared is not None and prepared.game is self.document.game:
+                solver = prepared
+            else:
+                solver = self.new_solver(self.document.game)
         except RmvizError as error:
             self.show_error(str(error))
             return
@@ -203,10 +241,12 @@ class RunWindow(QMainWindow):
             self.thread = None
 
     def _report_run_error(self) -> None:
-        """Show (once) an error the worker met, such as a game too large for memory."""
-        loop = self.thread.loop if self.thread is not None else None
-        if loop is not None and loop.error:
-            message, loop.error = loop.error, None
+        """Show (once) the error that stopped the worker's run (a game too large for memory,
+        an exception from deep inside the solver): the run is paused, the button says *Run*
+        again before the message shows, and the game, its edits and the trace are kept."""
+        message = self.thread.loop.take_error() if self.thread is not None else None
+        if message:
+            self._update_buttons()
             self.show_error(message)
 
     # -- drawing -------------------------------------------------------------------------------
@@ -243,14 +283,13 @@ class RunWindow(QMainWindow):
             return
         if self.thread is None:
             return
-        self._report_run_error()
         loop = self.thread.loop
         version, snapshot = loop.latest()
         self._update_buttons()
-        if version == self._seen_version and not force:
-            return
-        self._seen_version = version
-        self.draw(loop, snapshot, force)
+        if version != self._seen_version or force:
+            self._seen_version = version
+            self.draw(loop, snapshot, force)
+        self._report_run_error()  # last: its dialog runs a nested event loop
 
     def draw(self, loop: RunLoop, snapshot: Snapshot, force: bool) -> None:
         """Draw the run tab from ``snapshot`` and ``loop``'s trace."""
@@ -315,7 +354,11 @@ class RunWindow(QMainWindow):
             where = path if path is not None else game.title
             self.show_error(f"{where}: a {family_of(game).name} game; this window shows {self.family.title}")
             return None
-        return self.opener.open_game(game, path, read_only)
+        try:
+            return self.opener.open_game(game, path, read_only)
+        except Exception as error:  # shown: this window and its game stay as they were
+            self.show_error(describe(error, path))
+            return None
 
     def attempt(self, action: Callable[[], object]) -> bool:
         """Run ``action``; an error a person can cause (a refused edit, a bad number, a file
@@ -327,23 +370,41 @@ class RunWindow(QMainWindow):
             return False
         return True
 
-    def set_game(self, game: Any, description: str, path: Path | None = None) -> None:
+    def set_game(self, game: Any, description: str) -> None:
         """Show ``game`` of this window's family, as one undoable edit (windows fill in)."""
         raise NotImplementedError
 
+    def show_game(self, game: Any, description: str, path: Path | None = None) -> bool:
+        """Show ``game`` of this window's family as one undoable edit (:meth:`set_game`); when
+        anything on the way fails (a game the solver or the views refuse, an unexpected
+        exception) say why and stay on the game shown before, with no trace of the attempt
+        in the undo history. ``path`` names the file in the message."""
+        try:
+            self._prepared = self.new_solver(game)  # refuses before the document changes
+            self.set_game(game, description)
+        except Exception as error:  # shown; the window goes back to the game it had
+            self._prepared = None
+            if self.document.game is game:
+                self.document.retract()
+            self.show_error(describe(error, path))
+            return False
+        return True
+
     def open_file(self, path: str | Path) -> bool:
         """Open a game file: a game of this window's family replaces the current one
-        (undoable), another family's opens in its own window through the opener; a bad file
-        shows a message and keeps the current game."""
+        (undoable), another family's opens in its own window through the opener. A file
+        that cannot be read, or a game that cannot be shown, shows a message and keeps the
+        current game, whatever the exception."""
+        path = Path(path)
         try:
             game = read_game_file(path)
-        except RmvizError as error:
-            self.show_error(str(error))
+        except Exception as error:  # a reader's own bug must not take the window down either
+            self.show_error(describe(error, path))
             return False
-        path = Path(path)
         if not self.shows(game):
             return self.open_elsewhere(game, path) is not None
-        self.set_game(game, f"Open {path.name}", path)
+        if not self.show_game(game, f"Open {path.name}", path):
+            return False
         self.document.mark_saved(path)
         return True
 
@@ -366,7 +427,58 @@ class RunWindow(QMainWindow):
         self.document.mark_saved(Path(path))
         return True
 
+    # -- autosave ------------------------------------------------------------------------------
+    def autosave_now(self) -> None:
+        """The autosave timer's slot: hand unsaved edits to the autosave worker (written off
+        the GUI thread), or drop the file when there are none; a failed write is told in
+        the status bar."""
+        if self.document.modified:
+            self.autosave.save(self.document.game)
+        else:
+            self.autosave.discard()
+        error = self.autosave.take_error()
+        if error:
+            self.statusBar().showMessage(f"autosave failed: {error}", 5000)
+
+    def offer_restore(self) -> int:
+        """Offer back the unsaved edits of every window that died with them (autosave files
+        whose window is alive, in any process, are not offered): the first game of this
+        window's family replaces the game shown (undoably), the others open in windows of
+        their own. Returns how many were restored."""
+        return sum(self._offer(orphan) for orphan in orphans(self.autosave.folder))
+
+    def _offer(self, orphan: Orphan) -> bool:
+        """Ask about one orphaned autosave; restored edits are autosaved again by the window
+        that shows them before the orphan is deleted. Declined or damaged: deleted."""
+        try:
+            game = orphan.read()
+        except Exception as error:  # a damaged autosave cannot be offered: said, and deleted
+            self.statusBar().showMessage(f"autosave dropped: {describe(error, orphan.path)}", 5000)
+            orphan.drop()
+            return False
+        if not self.confirm_restore(game.title):
+            orphan.drop()
+            return False
+        here = self.shows(game) and not self.document.modified
+        window = self if here else self.open_elsewhere(game)
+        if not isinstance(window, RunWindow) or not window.show_game(game, "Restore autosave"):
+            orphan.release()  # left for a later session
+            return False
+        window.autosave.save(game)
+        window.autosave.then(orphan.drop)
+        return True
+
     # -- people --------------------------------------------------------------------------------
+    def confirm_restore(self, title: str) -> bool:
+        """Ask whether to restore an autosaved game (tests replace this method)."""
+        answer = QMessageBox.question(
+            self,
+            "rmviz",
+            f"rmviz closed with unsaved changes to {title!r}. Restore them?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
     def show_error(self, message: str) -> None:
         """Tell the person what went wrong (a dialog; tests replace this method)."""
         QMessageBox.warning(self, "rmviz", message)
@@ -385,15 +497,28 @@ class RunWindow(QMainWindow):
         if self.document.modified and not self.read_only and not self.confirm_discard():
             event.ignore()  # type: ignore[attr-defined]
             return
-        self.closing()
+        self.autosave.close()  # closed on purpose: nothing to restore
         self.shutdown()
         event.accept()  # type: ignore[attr-defined]
 
-    def closing(self) -> None:
-        """The person closes the window on purpose (unsaved edits confirmed)."""
-
     def shutdown(self) -> None:
-        """Stop the timers and the solver threads (idempotent)."""
+        """Stop the timers and the solver threads (idempotent). The autosave file stays
+        unless the window was closed: the app is ending some other way."""
         self.timer.stop()
+        self.autosave_timer.stop()
         self.compare.stop()
         self._stop_thread()
+
+
+def describe(error: BaseException, path: Path | None = None) -> str:
+    """The message shown for ``error``, naming the file ``path`` where the error does not.
+    An rmviz error's own message is a person's; anything else is unexpected, so its type is
+    named and its traceback printed to stderr."""
+    if isinstance(error, RmvizError):
+        message = str(error)
+    else:
+        traceback.print_exception(error)
+        message = f"cannot be shown ({type(error).__name__}: {error})"
+    if path is not None and path.name not in message:
+        message = f"{path}: {message}"
+    return message

@@ -14,12 +14,13 @@ import pyqtgraph as pg
 from PySide6.QtGui import QFont
 
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import style_plot
 
 MAX_LABELLED = 8  # cells show their probability up to 8 x 8
 
 
-class JointView(pg.GraphicsLayoutWidget):
+class JointView(PlotLayout):
     """A heatmap of ``snapshot.joint``; :meth:`update_from` redraws."""
 
     def __init__(self, parent: object = None, scale: float = 1.0) -> None:

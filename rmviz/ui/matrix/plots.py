@@ -20,6 +20,7 @@ from rmviz.figures.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COL
 from rmviz.figures.matrix import NOISE, welfare_limit
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import action_pen, curve_pen, log_axes, pen, style_plot
 
 GAPS = {Column(metric) for metric in gap_curves("matrix", False)}  # log axes: positive values only
@@ -29,7 +30,7 @@ MAX_STRATEGY_PLOTS = 3
 MAX_LIVE_POINTS = 500  # points drawn per live curve (exports draw every point)
 
 
-class ConvergencePlots(pg.GraphicsLayoutWidget):
+class ConvergencePlots(PlotLayout):
     """The plots of one run; call :meth:`set_game` then :meth:`update_from` with the trace's
     :meth:`columns` (a mapping from :class:`Column` to values).
 

@@ -25,6 +25,7 @@ from rmviz.figures.definitions import EQUILIBRIUM_COLOUR, player_colour
 from rmviz.figures.matrix import CORNERS, CURRENT_TRAIL, FADE_STEPS, project
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import style_plot
 
 
@@ -59,7 +60,7 @@ class FadingPath:
 PANEL_SIZES = {"point": 1, "segment": 2, "triangle": 3}  # actions drawn by each kind of panel
 
 
-class SimplexView(pg.GraphicsLayoutWidget):
+class SimplexView(PlotLayout):
     """Trajectories of the current and average strategies; :meth:`update_from` redraws."""
 
     def __init__(self, parent: object = None, scale: float = 1.0) -> None:

@@ -15,13 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QLabel,
-    QMessageBox,
     QSplitter,
     QStyleFactory,
     QVBoxLayout,
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from rmviz.document import GameDocument
 from rmviz.errors import RmvizError
-from rmviz.formats import load_game, read_game_file, write_game_file
+from rmviz.formats import load_game
 from rmviz.games.catalog import CATALOG, catalog_game, known_equilibrium
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
@@ -44,7 +43,6 @@ from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
 
-AUTOSAVE_MS = 20_000
 MAX_RECENT = 8
 PRESENTATION_SCALE = 2.0
 FILE_FILTER = ";;".join(
@@ -57,16 +55,9 @@ FILE_FILTER = ";;".join(
 )
 
 
-def default_autosave_path() -> Path:
-    return (
-        Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
-        / "autosave.json"
-    )
-
-
 class MatrixWindow(RunWindow):
     """A window on one matrix game. ``autorun`` starts solving as soon as a game is shown;
-    ``settings`` (recent files) and ``autosave_path`` default to the user's locations;
+    ``settings`` (recent files) and ``autosave_folder`` default to the user's locations;
     ``read_only`` shows the game without letting it be edited."""
 
     FILE_FILTER = FILE_FILTER
@@ -82,15 +73,14 @@ class MatrixWindow(RunWindow):
         read_only: bool = False,
         autorun: bool = True,
         settings: QSettings | None = None,
-        autosave_path: Path | None = None,
+        autosave_folder: Path | None = None,
     ) -> None:
-        super().__init__(FAMILY, opener, read_only)
+        super().__init__(FAMILY, opener, read_only, autosave_folder)
         self.setWindowTitle("rmviz")
         self.setAcceptDrops(True)
         self.autorun = autorun
         self.settings = settings or QSettings("rmviz", "rmviz")
-        self.autosave_path = autosave_path or default_autosave_path()
-        self.document = GameDocument(game or catalog_game("rps-crash"), path)
+        self._adopt(GameDocument(game or catalog_game("rps-crash"), path))
         self._shown_game = self.document.game
         self._shown_zero_sum = self.document.zero_sum
         self._equilibrium = known_equilibrium(self.document.game)
@@ -133,9 +123,6 @@ class MatrixWindow(RunWindow):
         self.statusBar().addPermanentWidget(self.rate_label)
         self._menus()
         self.timer.start(self.redraw_ms)
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.timeout.connect(self.autosave)
-        self.autosave_timer.start(AUTOSAVE_MS)
         self._game_changed(restart=True)
         self.resize(1360, 860)
 
@@ -143,8 +130,6 @@ class MatrixWindow(RunWindow):
         if options.presentation:
             self.toggle_presentation()
         super().start(options)
-        if options.restore:
-            self.offer_restore()
 
     # -- menus -----------------------------------------------------------------------------
     def _menus(self) -> None:
@@ -230,8 +215,6 @@ class MatrixWindow(RunWindow):
         restart = self.document.game is not self._shown_game or self.document.zero_sum != self._shown_zero_sum
         self._shown_game, self._shown_zero_sum = self.document.game, self.document.zero_sum
         self._game_changed(restart=restart)
-        if not self.document.modified:
-            self.autosave_path.unlink(missing_ok=True)
 
     def _game_changed(self, restart: bool = True) -> None:
         game = self.document.game
@@ -248,17 +231,15 @@ class MatrixWindow(RunWindow):
             self.dashboard.set_game(game, self._equilibrium)
             self.restart()
 
-    def set_game(self, game: NormalFormGame, description: str, path: Path | None = None) -> None:
+    def set_game(self, game: NormalFormGame, description: str) -> None:
         """Show ``game`` (undoable); the run restarts on it."""
-        if path is not None:
-            self.document.path = path
         self.document.replace_game(game, description, zero_sum=game.n_players == 2 and game.is_zero_sum())
 
     def load_catalog(self, game_id: str) -> None:
-        self.set_game(catalog_game(game_id), f"Open {game_id}")
+        self.show_game(catalog_game(game_id), f"Open {game_id}")
 
     def load_random(self, kind: str, shape: tuple[int, ...]) -> None:
-        self.set_game(random_game(kind, shape, seed=self.panel.seed.value()), f"Random {kind}")
+        self.show_game(random_game(kind, shape, seed=self.panel.seed.value()), f"Random {kind}")
 
     # -- files -----------------------------------------------------------------------------
     def open_file(self, path: str | Path) -> bool:
@@ -296,31 +277,6 @@ class MatrixWindow(RunWindow):
             action.setEnabled(Path(path).exists())
         if self.recent_menu.isEmpty():
             self.recent_menu.addAction("(none yet)").setEnabled(False)
-
-    def autosave(self) -> None:
-        """Write unsaved edits where :meth:`offer_restore` finds them after a crash."""
-        if not self.document.modified:
-            return
-        try:
-            self.autosave_path.parent.mkdir(parents=True, exist_ok=True)
-            write_game_file(self.document.game, self.autosave_path)
-        except (OSError, RmvizError) as error:
-            self.statusBar().showMessage(f"autosave failed: {error}", 5000)
-
-    def offer_restore(self) -> bool:
-        """After a crash (an autosave is left), offer to bring the unsaved game back."""
-        if not self.autosave_path.exists():
-            return False
-        try:
-            game = read_game_file(self.autosave_path)
-        except RmvizError:
-            self.autosave_path.unlink(missing_ok=True)
-            return False
-        if not self.shows(game) or not self.confirm_restore(game.title):
-            self.autosave_path.unlink(missing_ok=True)
-            return False
-        self.set_game(game, "Restore autosave")
-        return True
 
     # -- export ------------------------------------------------------------------------------
     def export_data(self, path: str | Path) -> bool:
@@ -367,16 +323,6 @@ class MatrixWindow(RunWindow):
         self._seen_version = -1  # redraw into the rebuilt plots
 
     # -- people ----------------------------------------------------------------------------
-    def confirm_restore(self, title: str) -> bool:
-        """Ask whether to restore the autosaved game (tests replace this method)."""
-        answer = QMessageBox.question(
-            self,
-            "rmviz",
-            f"rmviz closed with unsaved changes to {title!r}. Restore them?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
@@ -385,11 +331,3 @@ class MatrixWindow(RunWindow):
         urls = event.mimeData().urls()
         if urls:
             self.open_file(urls[0].toLocalFile())
-
-    def closing(self) -> None:
-        self.autosave_path.unlink(missing_ok=True)  # closed on purpose: nothing to restore
-
-    def shutdown(self) -> None:
-        """Stop the timers and the solver threads (idempotent)."""
-        self.autosave_timer.stop()
-        super().shutdown()

@@ -14,12 +14,13 @@ import pyqtgraph as pg
 from rmviz.figures.definitions import GAP_CURVES, PANEL_TEXT, action_colour
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import curve_pen, log_axes, pen, style_plot
 
 EXPLOITABILITY = Column("exploitability")
 
 
-class TreePlots(pg.GraphicsLayoutWidget):
+class TreePlots(PlotLayout):
     """``gap_curve`` (exploitability) and ``strategy_curves`` (the chosen information set's
     moves); :meth:`set_infoset`, then :meth:`update_from` with the trace's :meth:`columns`."""
 

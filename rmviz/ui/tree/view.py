@@ -14,9 +14,13 @@ decision node shows its expected value for the acting player. With strategies sh
 current strategy (player colour) and the average strategy (grey).
 
 Large trees stay usable: beyond :data:`COLLAPSE_DEPTH` subtrees start collapsed when the
-tree has more than :data:`COLLAPSE_ABOVE` nodes; double-click a node (or press Enter) to
-collapse or expand it, the wheel zooms, dragging pans, F fits, the arrows move the selection
-to the parent (up), first child (down) and siblings (left/right).
+tree has more than :data:`COLLAPSE_ABOVE` nodes, and at most :data:`MAX_DRAWN` nodes are
+drawn whatever the tree (expanded breadth first: the nodes whose children do not fit are
+drawn collapsed, and a note above the root says how many nodes are shown). Every walk over
+the tree is a loop, never a recursion, so a chain thousands of levels deep draws like any
+other tree. Double-click a node (or press Enter) to collapse or expand it (a node expanded
+by hand is drawn expanded past the limit), the wheel zooms, dragging pans, F fits, the
+arrows move the selection to the parent (up), first child (down) and siblings (left/right).
 """
 
 from __future__ import annotations
@@ -40,10 +44,11 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, 
 
 from rmviz.figures.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_colour
 from rmviz.figures.layout import (
+    folded_nodes,
     format_probability,
     history,
     infoset_links,
-    subtree_size,
+    subtree_sizes,
     tree_layout,
     visible_nodes,
 )
@@ -54,6 +59,7 @@ X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0
 BAR_WIDTH = 28.0
 COLLAPSE_ABOVE, COLLAPSE_DEPTH = 300, 3
 HIGHLIGHT = "#ffb300"
+MAX_DRAWN = 2_000  # nodes drawn at most (a scene item costs ~50 us to build and to paint)
 
 
 class TreeView(QGraphicsView):
@@ -70,7 +76,10 @@ class TreeView(QGraphicsView):
         self.setBackgroundBrush(QBrush(QColor("white")))
         self.game: ExtensiveFormGame | None = None
         self.tree: CompiledTree | None = None
-        self.collapsed: set[int] = set()
+        self.collapsed: set[int] = set()  # collapsed by the person (or at first, when large)
+        self.opened: set[int] = set()  # expanded by the person: drawn expanded past MAX_DRAWN
+        self.folded: set[int] = set()  # drawn collapsed now: collapsed, or past MAX_DRAWN
+        self.sizes = np.ones(1, dtype=np.int64)  # nodes in the subtree of each node
         self.selected: int | None = None
         self.highlighted: int | None = None
         self.place: dict[int, tuple[float, int]] = {}  # (column, depth), the shared layout
@@ -87,7 +96,8 @@ class TreeView(QGraphicsView):
         """Draw ``game`` (compiled as ``tree``): nothing selected, no numbers yet."""
         self.game, self.tree = game, tree
         self.record, self.strategies, self.selected, self.highlighted = None, None, None, None
-        self.collapsed = set()
+        self.collapsed, self.opened = set(), set()
+        self.sizes = subtree_sizes(tree)
         if tree.n_nodes > COLLAPSE_ABOVE and len(tree.depth_ranges) > COLLAPSE_DEPTH:
             start, stop = tree.depth_ranges[COLLAPSE_DEPTH]
             self.collapsed = {h for h in range(start, stop) if tree.child_count[h] > 0}
@@ -95,14 +105,17 @@ class TreeView(QGraphicsView):
         self.fit()
 
     def visible_nodes(self) -> list[int]:
-        """Nodes drawn, depth first (children of collapsed nodes are hidden)."""
+        """Nodes drawn, depth first. Nodes are expanded breadth first while their children
+        fit in :data:`MAX_DRAWN` (those opened by hand always are); the others with children,
+        and the collapsed ones, are drawn folded (:attr:`folded`)."""
         assert self.tree is not None
-        return visible_nodes(self.tree, self.collapsed)
+        self.folded = folded_nodes(self.tree, self.collapsed, self.opened, MAX_DRAWN)
+        return visible_nodes(self.tree, self.folded)
 
     def _layout(self, nodes: list[int]) -> None:
         """The shared layout (:func:`~rmviz.figures.layout.tree_layout`) in scene units."""
         assert self.tree is not None
-        self.place = tree_layout(self.tree, nodes, self.collapsed)
+        self.place = tree_layout(self.tree, nodes, self.folded)
         self.positions = {h: QPointF(x * X_STEP, depth * Y_STEP) for h, (x, depth) in self.place.items()}
 
     # -- drawing -----------------------------------------------------------------------------
@@ -131,6 +144,13 @@ class TreeView(QGraphicsView):
         self._infoset_links(nodes)
         for h in nodes:
             self._node(h, self.positions[h], small, trace)
+        if len(nodes) < tree.n_nodes:
+            note = scene.addSimpleText(
+                f"showing {len(nodes):,} of {tree.n_nodes:,} nodes: +n marks a folded subtree "
+                "(double-click it to expand)"
+            )
+            note.setBrush(QBrush(QColor("#616161")))
+            note.setPos(self.positions[0] + QPointF(-note.boundingRect().width() / 2, -2.2 * RADIUS - 24))
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
 
     def _edge(self, h: int, parent: int, here: QPointF, font: QFont, reach: np.ndarray | None) -> None:
@@ -230,8 +250,8 @@ class TreeView(QGraphicsView):
             box = text.boundingRect()
             text.setPos(here.x() - box.width() / 2, here.y() + 8)
             tip = f"payoffs {payoffs}"
-        if h in self.collapsed:
-            more = scene.addSimpleText(f"+{subtree_size(tree, h) - 1}", font)
+        if h in self.folded:
+            more = scene.addSimpleText(f"+{int(self.sizes[h]) - 1:,}", font)
             more.setPos(here.x() - 8, here.y() + RADIUS + 2)
             tip += " (collapsed: double-click to expand)"
         item.setToolTip(f"{tip}\nhistory: {' > '.join(self.path(h)) or '(root)'}")
@@ -284,14 +304,23 @@ class TreeView(QGraphicsView):
         assert tree is not None
         while tree.parent[h] >= 0:
             h = int(tree.parent[h])
-            self.collapsed.discard(h)
+            self._open(h)
+
+    def _open(self, h: int) -> None:
+        """Draw ``h`` expanded (the person's choice: past :data:`MAX_DRAWN` too)."""
+        self.collapsed.discard(h)
+        self.opened.add(h)
 
     def toggle(self, h: int) -> None:
         """Collapse or expand the subtree below ``h``."""
         assert self.tree is not None
         if self.tree.child_count[h] == 0:
             return
-        self.collapsed.symmetric_difference_update({h})
+        if h in self.folded:
+            self._open(h)
+        else:
+            self.collapsed.add(h)
+            self.opened.discard(h)
         self.rebuild()
 
     def fit(self) -> None:
@@ -343,7 +372,7 @@ class TreeView(QGraphicsView):
         if key == Qt.Key.Key_Up and parent >= 0:
             target = parent
         elif key == Qt.Key.Key_Down and tree.child_count[h] > 0:
-            self.collapsed.discard(h)
+            self._open(h)
             target = int(tree.child_start[h])
         elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and parent >= 0:
             first, count = tree.child_start[parent], tree.child_count[parent]

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.document import TreeDocument
-from rmviz.errors import RmvizError
+from rmviz.errors import GameError, RmvizError
 from rmviz.figures.layout import format_probability
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
@@ -58,7 +58,8 @@ ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
 
 
 class TreeWindow(RunWindow):
-    """A window on one game tree (``read_only``: the tree cannot be edited)."""
+    """A window on one game tree (``read_only``: the tree cannot be edited; unsaved edits are
+    autosaved in ``autosave_folder``, by default the user's)."""
 
     FILE_KIND = "game tree"
     FILE_FILTER = TREE_FILTER
@@ -72,9 +73,10 @@ class TreeWindow(RunWindow):
         *,
         opener: Opener | None = None,
         read_only: bool = False,
+        autosave_folder: Path | None = None,
     ) -> None:
-        super().__init__(FAMILY, opener, read_only)
-        self.document = TreeDocument(game, path)
+        super().__init__(FAMILY, opener, read_only, autosave_folder)
+        self._adopt(TreeDocument(game, path))
         self.document.subscribe(lambda _d: self._game_changed())
         self.tree: CompiledTree | None = None  # the run's compiled tree (immutable)
         self._traced: frozenset[Column] = frozenset()  # the run's trace columns
@@ -346,6 +348,12 @@ class TreeWindow(RunWindow):
         """Show ``game`` (undoable); the run restarts on it. ``path`` is recorded by the
         caller's ``mark_saved``."""
         self.document.replace_game(game, description)
+
+    @classmethod
+    def check_game(cls, game: ExtensiveFormGame) -> None:
+        """A tree with no decision node has no information set to show or solve."""
+        if not any(game.infosets):
+            raise GameError(f"{game.title!r} has no decision node: there is nothing for CFR to solve")
 
     def shutdown(self) -> None:
         """Stop the timers and the solver threads (idempotent)."""

@@ -10,13 +10,13 @@ from rmviz.ui.matrix.window import MatrixWindow
 
 
 def make_window(qtbot, tmp_path, game="battle-of-partners", autorun=False, opener=None):
-    """A window with its settings and autosave in ``tmp_path`` and no modal dialogs."""
+    """A window with its settings in ``tmp_path`` (its autosave: tests/ui/conftest.py) and no
+    modal dialogs."""
     shown = MatrixWindow(
         catalog_game(game),
         opener=opener,
         autorun=autorun,
         settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),
-        autosave_path=tmp_path / "autosave.json",
     )
     shown.errors = []
     shown.show_error = shown.errors.append

@@ -1,5 +1,5 @@
 """The matrix window: editing structure, solver parameters, export, compare, presentation,
-recent files, autosave."""
+recent files."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from PySide6.QtGui import QGuiApplication, QPalette
 
 from rmviz.games import catalog_game
 from rmviz.solvers.columns import Column
-from tests.ui.matrix.conftest import iteration, make_window
+from tests.ui.matrix.conftest import iteration
 
 AVERAGE_00 = Column("average", player=0, action=0)
 
@@ -98,7 +98,7 @@ def test_speed_limit_slows_the_run(window, qtbot):
     window.panel.speed.setCurrentIndex(window.panel.speed.findText("100 it/s"))
     started = time.perf_counter()
     window.toggle_run()
-    qtbot.waitUntil(lambda: iteration(window) >= 10, timeout=5000)
+    qtbot.waitUntil(lambda: iteration(window) >= 10, timeout=60_000)
     qtbot.wait(300)
     # at most 100 iterations a second (and a chunk of a frame), however long it took
     assert 10 <= iteration(window) <= 100 * (time.perf_counter() - started) + 10
@@ -112,7 +112,7 @@ def test_metric_cadence_sets_the_trace_grid(window):
 # -- views ---------------------------------------------------------------------------------------
 def test_joint_heatmap_shows_the_snapshot_joint(window, qtbot):
     window.step(300)
-    qtbot.waitUntil(lambda: iteration(window) == 300, timeout=5000)
+    qtbot.waitUntil(lambda: iteration(window) == 300, timeout=60_000)
     window.redraw()
     joint = window.thread.loop.latest()[1].joint
     shown = window.joint.image.image.T  # drawn transposed (x = column action)
@@ -123,7 +123,7 @@ def test_joint_heatmap_shows_the_snapshot_joint(window, qtbot):
 def test_the_average_path_fades_from_old_to_new(window, qtbot):
     window.load_catalog("rps")
     window.step(3000)
-    qtbot.waitUntil(lambda: iteration(window) == 3000, timeout=5000)
+    qtbot.waitUntil(lambda: iteration(window) == 3000, timeout=60_000)
     window.redraw()
     path = window.simplex.paths[0][3]
     alphas = [piece.opts["pen"].color().alpha() for piece in path.pieces]
@@ -148,7 +148,8 @@ def test_compare_mode_runs_every_checked_algorithm(window, qtbot):
     window.toggle_run()  # Space runs the visible tab
     assert set(window.compare.threads) == {"rm", "rm+", "greedy-rm"}
     qtbot.waitUntil(
-        lambda: all(t.loop.latest()[1].iteration > 200 for t in window.compare.threads.values()), timeout=5000
+        lambda: all(t.loop.latest()[1].iteration > 200 for t in window.compare.threads.values()),
+        timeout=60_000,
     )
     window.redraw()
     for name in ("rm", "rm+", "greedy-rm"):
@@ -181,7 +182,7 @@ def test_export_writes_every_figure_and_says_why_when_it_cannot(window, qtbot, t
     from rmviz.figures import figures_of
 
     window.step(300)
-    qtbot.waitUntil(lambda: iteration(window) == 300, timeout=5000)
+    qtbot.waitUntil(lambda: iteration(window) == 300, timeout=60_000)
     assert not window.export_figure(tmp_path / "compare.png", "compare")
     assert "run the algorithms in compare mode first" in window.errors.pop()
     window.compare.toggle_run()
@@ -207,9 +208,9 @@ def test_the_export_dialog_asks_and_writes(window, qtbot, tmp_path, monkeypatch)
     monkeypatch.setattr(QDialog, "exec", lambda dialog: _choose(dialog, "simplex"))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(target), "SVG (*.svg)"))
     window.step(100)
-    qtbot.waitUntil(lambda: iteration(window) == 100, timeout=5000)
+    qtbot.waitUntil(lambda: iteration(window) == 100, timeout=60_000)
     window.export_figure_dialog()
-    qtbot.waitUntil(target.exists, timeout=20_000)
+    qtbot.waitUntil(target.exists, timeout=60_000)
     assert "<svg" in target.read_text() and not window.errors
 
 
@@ -229,7 +230,7 @@ def _choose(dialog, figure):
 def test_export_run_data_with_config_and_seed(window, qtbot, tmp_path):
     window.panel.seed.setValue(7)
     window.step(1000)
-    qtbot.waitUntil(lambda: iteration(window) == 1000, timeout=5000)
+    qtbot.waitUntil(lambda: iteration(window) == 1000, timeout=60_000)
     assert window.export_data(tmp_path / "run.json")
     data = json.loads((tmp_path / "run.json").read_text())
     assert data["seed"] == 7 and data["config"]["algorithm"] == "rm"
@@ -255,30 +256,3 @@ def test_open_recent_lists_opened_and_saved_files(window, tmp_path):
     action.trigger()
     assert window.document.game == catalog_game("battle-of-partners")
     assert not window.document.modified
-
-
-def test_autosave_is_offered_back_after_a_crash(qtbot, tmp_path):
-    crashed = make_window(qtbot, tmp_path)
-    crashed.model.setData(crashed.model.index(0, 0), "42, 1")
-    crashed.autosave()
-    crashed.shutdown()  # no closeEvent: as if the process died
-    assert (tmp_path / "autosave.json").exists()
-
-    restarted = make_window(qtbot, tmp_path)
-    asked = []
-    restarted.confirm_restore = lambda title: asked.append(title) or True
-    assert restarted.offer_restore()
-    assert asked == ["Battle of the Partners"]
-    assert restarted.document.game.payoffs[0, 0, 0] == 42 and restarted.document.modified
-    restarted.document.undo()  # the restore is an undoable step
-    assert restarted.document.game.payoffs[0, 0, 0] == 10
-    assert restarted.close()
-    assert not (tmp_path / "autosave.json").exists()
-
-
-def test_declining_a_restore_discards_the_autosave(qtbot, tmp_path):
-    (tmp_path / "autosave.json").write_text("not json")
-    shown = make_window(qtbot, tmp_path)
-    assert not shown.offer_restore()  # unreadable: dropped silently
-    assert not (tmp_path / "autosave.json").exists()
-    shown.shutdown()
