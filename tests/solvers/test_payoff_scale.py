@@ -16,6 +16,7 @@ update schedule, from ``k ~ 1e-300`` to ``1e150`` (games refuse larger payoffs).
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -107,6 +108,12 @@ def _assert_scaled(reference, snapshot, factor: float, spread: float, exact: boo
     assert np.all(np.isfinite(snapshot.trace_values()[len(ours) :]))
 
 
+def unit(payoffs: np.ndarray) -> float:
+    """The power of two that brings the largest ``|u|`` into [0.5, 1): the factors below then
+    reach, and stay within, the limit games accept (``|u| <= 1e150``). Exact in floating point."""
+    return 2.0 ** -math.frexp(float(np.abs(payoffs).max()))[1]
+
+
 def _close(actual, expected):
     np.testing.assert_allclose(actual, expected, rtol=1e-9, atol=1e-12)
 
@@ -115,6 +122,7 @@ def _close(actual, expected):
 @pytest.mark.parametrize(("algorithm", "play", "updates"), MATRIX_CASES)
 def test_matrix_presets_are_scale_free(game_id, algorithm, play, updates):
     game = catalog_game(game_id)
+    game = game.with_payoffs(game.payoffs * unit(game.payoffs))
     spread = game.payoff_range
     for factors, iterations, exact in (
         (EXACT_FACTORS, EXACT_ITERATIONS, True),
@@ -132,6 +140,7 @@ def test_matrix_presets_are_scale_free(game_id, algorithm, play, updates):
 @pytest.mark.parametrize(("algorithm", "updates"), TREE_CASES)
 def test_tree_presets_are_scale_free(build, algorithm, updates):
     game = build()
+    game = scaled(game, unit(np.array([u for _, node in game.nodes() for u in node.payoffs])))
     payoffs = [u for _, node in game.nodes() for u in node.payoffs]
     spread = max(payoffs) - min(payoffs)
     for factors, iterations, exact in (
