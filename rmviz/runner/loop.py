@@ -7,6 +7,10 @@ which steps the solver in chunks sized to take about half a frame, records a poi
 the dynamics are easiest to see, are all kept), and publishes the newest snapshot at most
 once a frame. The GUI redraws from the newest snapshot on its own timer; older ones are
 simply replaced, so no queue can grow however fast the solver runs.
+
+A solver's first step is slow on a first start: numba compiles its kernels then (12 s on
+an idle machine, 70-80 s under load; later starts load them from the cache).
+:meth:`warming_up` tells the window, which says so meanwhile.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ class RunLoop:
         self._version = 0
         self.error: str | None = None
         self.iterations_per_second = 0.0
+        self._asked_at: float | None = None  # when the loop was first asked to step
+        self._first_step_done = False
         # A solver that holds the GIL while it steps (NumPy on small arrays: n-player expected
         # play) makes the GUI thread wait for the GIL at every Qt call of a repaint (seconds
         # per frame). Such a solver sleeps as long as each chunk took, and waits between
@@ -56,6 +62,7 @@ class RunLoop:
     def run(self) -> None:
         with self._condition:
             self._running = True
+            self._asked()
             self._condition.notify()
 
     def pause(self) -> None:
@@ -68,6 +75,7 @@ class RunLoop:
         with self._condition:
             self._running = False
             self._pending += int(iterations)
+            self._asked()
             self._condition.notify()
 
     def reset(self, seed: int | None = None) -> None:
@@ -96,6 +104,19 @@ class RunLoop:
             self._publish(metrics=True)
             self.trace.add(self.solver.iteration, self._latest.trace_values())
         return result
+
+    def _asked(self) -> None:
+        if self._asked_at is None:
+            self._asked_at = time.perf_counter()
+
+    def warming_up(self, for_at_least: float = 0.0) -> bool:
+        """Whether the loop was asked to run or step at least ``for_at_least`` seconds ago and
+        its solver's first step has not returned yet (numba compiling the kernels, on a first
+        start). A paused loop that was never asked to step is not warming up."""
+        with self._condition:
+            if self._first_step_done or not (self._running or self._pending) or self._asked_at is None:
+                return False
+            return time.perf_counter() - self._asked_at >= for_at_least
 
     def gui_drawing(self, drawing: bool) -> None:
         """The GUI starts (True) or ends (False) a redraw and its repaint."""
@@ -155,9 +176,11 @@ class RunLoop:
                 with self._condition:
                     self.error = str(error) or type(error).__name__
                     self._running, self._pending = False, 0
+                    self._first_step_done = True
                 continue
             elapsed = time.perf_counter() - started
             with self._condition:
+                self._first_step_done = True
                 if self._pending:
                     self._pending = max(0, self._pending - count)
                 if self.solver.iteration >= self.trace.next_iteration:
