@@ -10,13 +10,19 @@ on Linux, ``~/Library/Caches/rmviz/numba`` on macOS, ``%LOCALAPPDATA%\\rmviz\\Ca
 on Windows), whatever the launch directory and however rmviz was installed: numba's
 default, a ``__pycache__`` beside each source file, is not writable in a system-wide or
 read-only install and does not exist in the PyInstaller bundle. ``NUMBA_CACHE_DIR``, when
-set, wins. The directory is chosen before numba reads its configuration (at import), and
-before the kernels are decorated (numba picks a function's cache location then).
+set, wins. A frozen app (the bundle) caches in a directory of its own per build: numba
+stamps a frozen app's kernels with the executable, the same PyInstaller bootloader in every
+build, not with their source, so a new bundle would load the old bundle's kernels.
+
+The directory is chosen before numba reads its configuration (at import), and before the
+kernels are decorated (numba picks a function's cache location then).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +35,17 @@ def cache_dir() -> Path:
     chosen = os.environ.get("NUMBA_CACHE_DIR")
     if chosen:
         return Path(chosen)
-    return Path(platformdirs.user_cache_dir("rmviz", appauthor=False)) / "numba"
+    base = Path(platformdirs.user_cache_dir("rmviz", appauthor=False)) / "numba"
+    return base / f"bundle-{_solvers_digest()}" if getattr(sys, "frozen", False) else base
+
+
+def _solvers_digest() -> str:
+    """A short hash of the solver sources (the kernels and what they call)."""
+    digest = hashlib.sha256()
+    root = Path(__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())

@@ -24,6 +24,15 @@ def test_the_cache_is_per_user_otherwise(monkeypatch: pytest.MonkeyPatch) -> Non
     assert path.is_absolute() and not path.is_relative_to(Path(jit.__file__).parents[2])
 
 
+def test_a_frozen_app_caches_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba stamps a frozen app's kernels with its executable, not their source."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    path = jit.cache_dir()
+    assert path.parent.name == "numba" and path.name.startswith("bundle-")
+    assert path == jit.cache_dir()  # the same build, the same directory
+
+
 @pytest.mark.skipif(not jit.AVAILABLE, reason="needs numba")
 def test_kernels_are_cached_there_whatever_the_launch_directory(tmp_path: Path) -> None:
     """A function compiled with ``jit`` in a process started elsewhere, where numba was
