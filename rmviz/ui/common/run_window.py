@@ -50,7 +50,7 @@ from rmviz.ui.common.solver_panel import SolverPanel
 from rmviz.ui.common.style import configure_pyqtgraph
 
 PREPARING = "Preparing the solvers (first start only)…"
-PREPARING_AFTER_SECONDS = 1.0  # a first step this long is compiling (loading cached kernels: less)
+PREPARING_AFTER_SECONDS = 3.0  # a first step this long compiles (loading cached kernels: 1-2.5 s loaded)
 
 
 @dataclass(frozen=True)
