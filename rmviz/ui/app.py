@@ -33,8 +33,6 @@ from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.options import app_parser
 from rmviz.ui.tree.window import TreeWindow
 
-__all__ = ["WINDOWS", "WindowRegistry", "app_icon", "app_parser", "main"]
-
 # game family name -> the window that shows its games
 WINDOWS: Mapping[str, type[RunWindow]] = {"matrix": MatrixWindow, "tree": TreeWindow}
 
@@ -112,9 +110,9 @@ def main(argv: list[str]) -> int:
     # pyqtgraph's atexit clean-up (disabled in ui.common.style) garbage-collects Qt items while
     # Python finalises, which corrupted refcounts with PySide6 on Python 3.11 (bool_dealloc);
     # the windows are torn down explicitly below instead.
-    QGuiApplication.setDesktopFileName(resources.APP_ID)  # Wayland's app id, the taskbar's icon
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("rmviz")
+    QGuiApplication.setDesktopFileName(resources.APP_ID)  # Wayland's app id, the taskbar's icon
     app.setWindowIcon(app_icon())
     # a screenshot run must not touch (or delete) the person's autosaved edits
     options = (
