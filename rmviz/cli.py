@@ -1,6 +1,6 @@
 """The command line: the same engine as the app, without a window.
 
-    rmviz                       open the desktop app
+    rmviz [GAME] [...]          open the desktop app (rmviz.ui.app; options in rmviz.ui.options)
     rmviz games                 list the catalog
     rmviz solve GAME [...]      run a solver and report strategies and equilibrium gaps
     rmviz export GAME [...]     draw a run's figure (PNG, SVG, PDF) or the game as LaTeX
@@ -35,8 +35,10 @@ from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, family_named, family_of, make_solver
+from rmviz.ui import options as window_options
 
 EXIT_USAGE = 2
+COMMANDS = ("games", "solve", "export", "convert", "bench")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,10 +50,25 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+USAGE = f"""{window_options.USAGE}   open the desktop app (the default)
+       rmviz COMMAND [options]         {", ".join(COMMANDS)} (rmviz COMMAND --help)
+       rmviz --version"""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="rmviz", description="Watch regret minimisation find equilibria.")
+    parser = _Parser(
+        prog="rmviz",
+        usage=USAGE,
+        description="Watch regret minimisation find equilibria. Plain rmviz opens the desktop app\n"
+        f"on GAME (default {window_options.DEFAULT_GAME}); the commands run the same engine "
+        "without a window.",
+        epilog=window_options.window_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"rmviz {__version__}")
-    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    commands = parser.add_subparsers(
+        dest="command", parser_class=_Parser, title="commands", metavar="COMMAND", prog="rmviz"
+    )
 
     commands.add_parser("games", help="list the built-in games")
 
@@ -416,9 +433,6 @@ def cmd_convert(args: argparse.Namespace) -> int:
         return 0
     write_game_file(game, args.out)
     return 0
-
-
-COMMANDS = ("games", "solve", "export", "convert", "bench")
 
 
 def main(argv: list[str] | None = None) -> int:

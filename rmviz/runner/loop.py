@@ -7,6 +7,10 @@ which steps the solver in chunks sized to take about half a frame, records a poi
 the dynamics are easiest to see, are all kept), and publishes the newest snapshot at most
 once a frame. The GUI redraws from the newest snapshot on its own timer; older ones are
 simply replaced, so no queue can grow however fast the solver runs.
+
+A solver's first step is slow on a first start: numba compiles its kernels then (12 s on
+an idle machine, 70-80 s under load; later starts load them from the cache).
+:meth:`warming_up` tells the window, which says so meanwhile.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ class RunLoop:
         self.error: str | None = None  # what stopped the run; the GUI takes it (take_error)
         self._failed = False  # the last step raised: the solver's state is not published
         self.iterations_per_second = 0.0
+        self._asked_at: float | None = None  # when the loop was first asked to step
+        self._first_step_done = False
         # A solver that holds the GIL while it steps (NumPy on small arrays: n-player expected
         # play) makes the GUI thread wait for the GIL at every Qt call of a repaint (seconds
         # per frame). Such a solver sleeps as long as each chunk took, and waits between
@@ -57,6 +63,7 @@ class RunLoop:
     def run(self) -> None:
         with self._condition:
             self._running = True
+            self._note_asked()
             self._condition.notify()
 
     def pause(self) -> None:
@@ -69,6 +76,7 @@ class RunLoop:
         with self._condition:
             self._running = False
             self._pending += int(iterations)
+            self._note_asked()
             self._condition.notify()
 
     def reset(self, seed: int | None = None) -> None:
@@ -97,6 +105,20 @@ class RunLoop:
             self._publish(metrics=True)
             self.trace.add(self.solver.iteration, self._latest.trace_values())
         return result
+
+    def _note_asked(self) -> None:
+        """Remember when the loop was first asked to run or step (for :meth:`warming_up`)."""
+        if self._asked_at is None:
+            self._asked_at = time.perf_counter()
+
+    def warming_up(self, for_at_least: float = 0.0) -> bool:
+        """Whether the loop was asked to run or step at least ``for_at_least`` seconds ago and
+        its solver's first step has not returned yet (numba compiling the kernels, on a first
+        start). A paused loop that was never asked to step is not warming up."""
+        with self._condition:
+            if self._first_step_done or not (self._running or self._pending) or self._asked_at is None:
+                return False
+            return time.perf_counter() - self._asked_at >= for_at_least
 
     def gui_drawing(self, drawing: bool) -> None:
         """The GUI starts (True) or ends (False) a redraw and its repaint."""
@@ -141,6 +163,7 @@ class RunLoop:
             self._running, self._pending = False, 0
             self._reset_seed = False
             self._failed = True
+            self._first_step_done = True
 
     def take_error(self) -> str | None:
         """The error that stopped the run, once (``None`` when there is none)."""
@@ -182,6 +205,7 @@ class RunLoop:
         self._failed = False
         elapsed = time.perf_counter() - started
         with self._condition:
+            self._first_step_done = True
             if self._pending:
                 self._pending = max(0, self._pending - count)
             if self.solver.iteration >= self.trace.next_iteration:

@@ -28,7 +28,11 @@ class SolverThread:
         return self._thread.is_alive()
 
     def shutdown(self, timeout: float = 5.0) -> bool:
-        """Stop the loop and join the thread; True when it ended in time."""
+        """Stop the loop and join the thread; True when it ended in time. A loop whose solver
+        is still in its first step (numba compiling the kernels, which nothing interrupts) is
+        not waited for, so an edit made meanwhile does not freeze the window: its thread ends
+        when the step returns."""
+        warming_up = self.loop.warming_up()
         self.loop.stop()
-        self._thread.join(timeout)
+        self._thread.join(0 if warming_up else timeout)
         return not self._thread.is_alive()

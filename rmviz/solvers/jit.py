@@ -1,18 +1,61 @@
 """numba for the compiled kernels of every family, or nothing when it is missing.
 
 ``jit`` compiles a function with the GIL released and numba's on-disk cache (so a new
-process loads kernels instead of recompiling them); without numba it leaves the function
-as it is and ``AVAILABLE`` is False, so the solvers run their NumPy code instead.
+process loads kernels instead of recompiling them: ~12 s of compiling on an idle machine,
+70-80 s under load, against ~2 s of loading); without numba it leaves the function as it
+is and ``AVAILABLE`` is False, so the solvers run their NumPy code instead.
+
+The cache lives in a per-user cache directory, :func:`cache_dir` (``~/.cache/rmviz/numba``
+on Linux, ``~/Library/Caches/rmviz/numba`` on macOS, ``%LOCALAPPDATA%\\rmviz\\Cache\\numba``
+on Windows), whatever the launch directory and however rmviz was installed: numba's
+default, a ``__pycache__`` beside each source file, is not writable in a system-wide or
+read-only install and does not exist in the PyInstaller bundle. ``NUMBA_CACHE_DIR``, when
+set, wins. A frozen app (the bundle) caches in a directory of its own per build: numba
+stamps a frozen app's kernels with the executable, the same PyInstaller bootloader in every
+build, not with their source, so a new bundle would load the old bundle's kernels.
+
+The directory is chosen before numba reads its configuration (at import), and before the
+kernels are decorated (numba picks a function's cache location then).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
+from pathlib import Path
 from typing import Any
+
+import platformdirs
+
+
+def cache_dir() -> Path:
+    """Where the compiled kernels are cached: ``NUMBA_CACHE_DIR`` if set, else the
+    per-user cache directory of rmviz."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    base = Path(platformdirs.user_cache_dir("rmviz", appauthor=False)) / "numba"
+    return base / f"bundle-{_solvers_digest()}" if getattr(sys, "frozen", False) else base
+
+
+def _solvers_digest() -> str:
+    """A short hash of the solver sources (the kernels and what they call)."""
+    digest = hashlib.sha256()
+    root = Path(__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
 
 try:
     import numba
 except ImportError:  # numba is a dependency, but the engine still runs without it
     numba = None  # type: ignore[assignment]
+else:
+    numba.config.reload_config()  # numba was imported earlier: it reads the variable again
 
 AVAILABLE = numba is not None
 

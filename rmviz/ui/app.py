@@ -1,4 +1,8 @@
-"""Start the desktop app: ``rmviz [GAME] [--screenshot FILE --after SECONDS]``.
+"""Start the desktop app: ``rmviz [GAME] [window options]`` (:mod:`.options`).
+
+Before the ``QApplication`` exists, :func:`rmviz.ui.preflight.check` makes sure Qt can show a
+window here (one line and exit status 2 if not, instead of Qt's abort); the app then carries
+the rmviz icon and its desktop-file name (:mod:`rmviz.resources`).
 
 :data:`WINDOWS` is the one table from game family (:func:`rmviz.solvers.registry.family_of`)
 to window class. A :class:`WindowRegistry` opens every window from it, the first one and
@@ -10,20 +14,23 @@ them down when the app ends.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QLibraryInfo, Qt, QTimer
+from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
+from rmviz import resources
 from rmviz.errors import RmvizError
 from rmviz.solvers.registry import family_of
+from rmviz.ui import preflight
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.window import MatrixWindow
+from rmviz.ui.options import app_parser
 from rmviz.ui.tree.window import TreeWindow
 
 # game family name -> the window that shows its games
@@ -76,26 +83,25 @@ class WindowRegistry:
             window.deleteLater()
 
 
-def app_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rmviz", description="Open the rmviz desktop app.")
-    parser.add_argument("game", nargs="?", default="rps-crash", help="a catalog id, a file or a random: spec")
-    parser.add_argument("--screenshot", type=Path, help="save a PNG of the whole window, then quit")
-    parser.add_argument("--after", type=float, default=2.0, help="seconds of solving before the screenshot")
-    parser.add_argument(
-        "--compare", action="store_true", help="open compare mode with every algorithm running"
-    )
-    parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
-    parser.add_argument(
-        "--steps", type=int, default=0, help="game trees: recorded CFR iterations to show first"
-    )
-    parser.add_argument("--run", action="store_true", help="game trees: start running CFR")
-    parser.add_argument("--infoset", help="game trees: the information set shown in the panel")
-    return parser
+def app_icon() -> QIcon:
+    """The rmviz icon, every size (package data)."""
+    icon = QIcon()
+    for size in resources.ICON_SIZES:
+        pixmap = QPixmap()
+        pixmap.loadFromData(resources.icon_png(size), "PNG")
+        icon.addPixmap(pixmap)
+    return icon
 
 
 def main(argv: list[str]) -> int:
-    """Open the window on the game and run it (exit code of the Qt event loop)."""
+    """Open the window on the game and run it (exit code of the Qt event loop; 2 when Qt
+    cannot show a window here or the game cannot be read)."""
     args = app_parser().parse_args(argv)
+    if QApplication.instance() is None:
+        problem = preflight.check(Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)), args.game)
+        if problem is not None:
+            sys.stderr.write(problem + "\n")
+            return 2
     from rmviz.formats import load_game
 
     try:
@@ -108,6 +114,8 @@ def main(argv: list[str]) -> int:
     # the windows are torn down explicitly below instead.
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("rmviz")
+    QGuiApplication.setDesktopFileName(resources.APP_ID)  # Wayland's app id, the taskbar's icon
+    app.setWindowIcon(app_icon())
     # a screenshot run must not touch (or delete) the person's autosaved edits
     scratch = {"autosave_folder": Path(tempfile.mkdtemp())}
     options = {name: scratch for name in WINDOWS} if args.screenshot else {}
@@ -137,7 +145,14 @@ def main(argv: list[str]) -> int:
             window.document.mark_saved()  # nothing to confirm when quitting
             window.close()
 
-        QTimer.singleShot(int(args.after * 1000), shoot)
+        def when_ready() -> None:
+            # --after counts seconds of solving: not the first start's compiling
+            if window.preparing():
+                QTimer.singleShot(100, when_ready)
+            else:
+                QTimer.singleShot(int(args.after * 1000), shoot)
+
+        when_ready()
     code = app.exec()
     registry.shutdown()
     app.processEvents()

@@ -172,3 +172,51 @@ def test_any_exception_in_the_solver_stops_the_run_and_is_kept_once(error):
         running.stop()
         thread.join(5)
     assert not thread.is_alive()
+
+
+class FirstStepBlocks(RegretMinimizer):
+    """A solver whose first step waits for ``go`` (a first start compiling its kernels)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.go = threading.Event()
+
+    def step(self, iterations=1):
+        self.go.wait(10)
+        super().step(iterations)
+
+
+def test_warming_up_while_the_first_step_has_not_returned():
+    running = RunLoop(FirstStepBlocks(catalog_game("rps"), preset("rm")))
+    thread = threading.Thread(target=running.serve, daemon=True)
+    thread.start()
+    try:
+        assert not running.warming_up()  # never asked to step
+        running.step(3)
+        assert running.warming_up() and not running.warming_up(for_at_least=60)
+        time.sleep(0.05)
+        assert running.warming_up(for_at_least=0.05)
+        running.solver.go.set()
+        assert wait_for(lambda: running.latest()[1].iteration == 3)
+        assert not running.warming_up()
+        running.run()
+        assert not running.warming_up()  # only the first step compiles
+    finally:
+        running.solver.go.set()
+        running.stop()
+        thread.join(5)
+
+
+def test_shutdown_does_not_wait_for_a_warming_up_solver():
+    """An edit made while the kernels compile restarts the run at once; the old thread ends
+    when its step returns."""
+    from rmviz.runner.worker import SolverThread
+
+    worker = SolverThread(FirstStepBlocks(catalog_game("rps"), preset("rm")))
+    worker.start()
+    worker.loop.run()
+    started = time.perf_counter()
+    assert not worker.shutdown(timeout=5)
+    assert time.perf_counter() - started < 4  # it would wait the whole timeout (5 s)
+    worker.loop.solver.go.set()
+    assert wait_for(lambda: not worker.is_alive())

@@ -11,6 +11,8 @@ drives what is the same in both windows:
 * the redraw timer: each tick reads the newest snapshot, never a live solver array (the
   compiled kernels mutate those without the GIL), and the interval stretches to 1.5 times
   what a redraw and its repaint took, so the event loop stays free however slow painting is;
+* "Preparing the solvers (first start only)..." in the status bar while a run's first step
+  takes long (numba compiling the kernels; the window stays usable meanwhile);
 * errors a person can cause shown as messages (:meth:`attempt`), saving, asking before
   unsaved edits are lost, closing and shutting the threads down;
 * *Export figure* (:meth:`export_figure`): any figure of the registry for this family
@@ -57,6 +59,9 @@ from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_controls import RunControls
 from rmviz.ui.common.solver_panel import SolverPanel
 from rmviz.ui.common.style import configure_pyqtgraph
+
+PREPARING = "Preparing the solvers (first start only)…"
+PREPARING_AFTER_SECONDS = 3.0  # a first step this long compiles (loading cached kernels: 1-2.5 s loaded)
 
 
 @dataclass(frozen=True)
@@ -256,6 +261,7 @@ class RunWindow(QMainWindow):
         self._tick_started = time.perf_counter()
         for loop in self._loops():
             loop.gui_drawing(True)
+        self._show_preparing(any(loop.warming_up(PREPARING_AFTER_SECONDS) for loop in self._loops()))
         self.redraw()
         # a 1 ms timer fires after the posted (low-priority) repaint the redraw queued;
         # a 0 ms one would be a posted call and run before it
@@ -267,6 +273,17 @@ class RunWindow(QMainWindow):
         cost_ms = (time.perf_counter() - self._tick_started) * 1000
         self._redraw_ms = 0.7 * self._redraw_ms + 0.3 * cost_ms
         self.timer.setInterval(max(self.redraw_ms, min(500, round(1.5 * self._redraw_ms))))
+
+    def preparing(self) -> bool:
+        """Whether a run of the visible tab waits for its solver's first step (compiling)."""
+        return any(loop.warming_up() for loop in self._loops())
+
+    def _show_preparing(self, preparing: bool) -> None:
+        bar = self.statusBar()
+        if preparing and bar.currentMessage() != PREPARING:
+            bar.showMessage(PREPARING)
+        elif not preparing and bar.currentMessage() == PREPARING:
+            bar.clearMessage()
 
     def _loops(self) -> list[RunLoop]:
         """The run loops drawn now (the single run's, or compare mode's)."""
