@@ -79,7 +79,7 @@ def solve(
     solver = make_solver(load(game), algorithm, **options)
     solver.step(0)  # compile or load the kernel (numba's cache) before the bar starts,
     solver.reset()  # and leave that time out of the run's seconds
-    result = Result(solver, Trace(solver.columns, points_per_decade, every), algorithm, options)
+    result = Result(solver, Trace(solver.columns, points_per_decade, every), options)
     return result.step(int(iterations), progress=progress)
 
 
@@ -92,10 +92,9 @@ class Result:
         options: the options it was built with.
     """
 
-    def __init__(self, solver: Solver, trace: Trace, algorithm: str | None, options: dict[str, Any]) -> None:
+    def __init__(self, solver: Solver, trace: Trace, options: dict[str, Any]) -> None:
         self.solver = solver
         self.options = dict(options)
-        self._algorithm = algorithm
         self._trace = trace
         self._snapshot: Snapshot = solver.snapshot(metrics=True)
         trace.add(solver.iteration, self._snapshot.trace_values())

@@ -201,7 +201,7 @@ def _claim(out: Path, sweep: SweepConfig) -> None:
                 f"(or delete {recorded.name} and tasks/ to start over)"
             )
         return
-    if out.exists() and any(out.iterdir()):
+    if out.exists() and any(not entry.name.startswith(".") for entry in out.iterdir()):
         raise RmvizError(f"--out {out}: is not empty and holds no sweep; choose a new or empty folder")
     try:
         out.mkdir(parents=True, exist_ok=True)
