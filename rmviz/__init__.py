@@ -3,8 +3,36 @@
 The engine (``rmviz.games``, ``rmviz.formats``, ``rmviz.solvers``, ``rmviz.document``,
 ``rmviz.runner``) is Qt-free and runs headless (``rmviz.cli``, notebooks); ``rmviz.ui`` is
 the desktop app. See ``docs/architecture.md`` for the layers and the two game families.
+
+In a notebook (:mod:`rmviz.api`)::
+
+    import rmviz
+    result = rmviz.solve(rmviz.load("rps"), "rm+", iterations=1000)
+    result.trace          # a tidy pandas DataFrame
+    result.plot("gaps")   # a matplotlib Figure
+
+and ``rmviz.sweep`` runs grids of games x algorithms x seeds (:mod:`rmviz.sweep`).
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
+
+API = ("load", "solve", "Result")
+__all__ = ["__version__", *API]
+
+
+def __getattr__(name: str) -> Any:
+    """``rmviz.load``, ``rmviz.solve`` and ``rmviz.Result`` (:mod:`rmviz.api`), imported on
+    first use: ``import rmviz`` (and so the command line) stays light, and the package root
+    imports none of its layers."""
+    if name in API:
+        return getattr(importlib.import_module("rmviz.api"), name)
+    raise AttributeError(f"module 'rmviz' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *API])

@@ -6,6 +6,7 @@
     rmviz export GAME [...]     draw a run's figure (PNG, SVG, PDF) or the game as LaTeX
     rmviz convert GAME OUT      write a game as rmviz JSON, Gambit .nfg/.efg, or LaTeX
     rmviz bench [...]           measure iterations per second side by side
+    rmviz sweep CONFIG --out R  games x algorithms x seeds on all cores or Dask, into a table
 
 Errors a person can cause print one line on stderr and exit with status 2.
 """
@@ -38,7 +39,7 @@ from rmviz.solvers.registry import FAMILIES, family_named, family_of, make_solve
 from rmviz.ui import options as window_options
 
 EXIT_USAGE = 2
-COMMANDS = ("games", "solve", "export", "convert", "bench")
+COMMANDS = ("games", "solve", "export", "convert", "bench", "sweep")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,6 +109,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="iterations per second, measured side by side")
     bench.add_argument("--quick", action="store_true", help="short timings, skip 4000x4000")
     bench.add_argument("--seconds", type=_positive_float, default=None, help="time budget per measurement")
+
+    sweep = commands.add_parser(
+        "sweep", help="run a grid of games x algorithms x seeds into one table and figures (rmviz.sweep)"
+    )
+    sweep.add_argument("config", type=Path, help="the sweep's TOML file (docs/research.md)")
+    sweep.add_argument("--out", "-o", type=Path, required=True, help="results folder (resumed if it exists)")
+    where = sweep.add_mutually_exclusive_group()
+    where.add_argument(
+        "--jobs", "-j", type=_positive_int, default=None, help="local processes (default: all cores)"
+    )
+    where.add_argument("--dask", metavar="ADDRESS", help="run the tasks on this Dask scheduler instead")
+    sweep.add_argument("--shard", metavar="I/N", help="run part I of N of the grid (1-based)")
+    sweep.add_argument("--csv", action="store_true", help="also write results.csv")
+    sweep.add_argument("--no-figures", action="store_true", help="skip the figure per metric")
     return parser
 
 
@@ -435,6 +450,29 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    from rmviz.sweep.run import run_sweep, stderr_log
+
+    report = run_sweep(
+        args.config,
+        args.out,
+        jobs=args.jobs,
+        dask=args.dask,
+        shard=args.shard,
+        csv=args.csv,
+        figures=not args.no_figures,
+        log=stderr_log,
+    )
+    out.write(f"{report.ran} tasks run in {report.seconds:.2f} s, {report.skipped} done before")
+    if not report.complete:
+        out.write(f", {report.pending} left to other shards: the table is written when all are done\n")
+        return 0
+    out.write(f"; {len(report.table):,} rows\n")
+    for path in report.files:
+        out.write(f"  {path}\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rmviz`` command: a subcommand, or the desktop app."""
     argv = sys.argv[1:] if argv is None else argv
@@ -458,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
             from rmviz.bench import run_bench
 
             return run_bench(quick=args.quick, seconds=args.seconds, out=sys.stdout)
+        if args.command == "sweep":
+            return cmd_sweep(args, sys.stdout)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
         return EXIT_USAGE

@@ -1,7 +1,8 @@
 """Games to and from files: rmviz JSON, Gambit .nfg and .efg, chosen by extension.
 
 :func:`load_game` also resolves the other ways a person names a game on the command line:
-a catalog id (``rps-crash``, ``kuhn``) or a random spec (``random:zero-sum:100x100:seed=3``).
+a catalog id (``rps-crash``, ``kuhn``), a random spec (``random:zero-sum:100x100:seed=3``) or
+an OpenSpiel game (``openspiel:leduc_poker``, :mod:`rmviz.formats.openspiel`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from rmviz.atomic import atomic_write_text
 from rmviz.errors import FormatError, GameError, ReadError, RmvizError
 from rmviz.formats.efg import read_efg, write_efg
 from rmviz.formats.nfg import read_nfg, write_nfg
+from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
+from rmviz.formats.openspiel import openspiel_game
 from rmviz.formats.rmviz_json import read_json, write_json
 from rmviz.games.catalog import CATALOG, catalog_game
 from rmviz.games.extensive_form import ExtensiveFormGame
@@ -89,10 +92,13 @@ def write_game_file(game: Game, path: str | Path) -> None:
 
 
 def load_game(spec: str) -> Game:
-    """The game a person names: a catalog id, a ``random:`` spec, a file path, or
-    ``reduced:TREE`` (the reduced strategic form of a tree given by id or file)."""
+    """The game a person names: a catalog id, a ``random:`` spec, a file path,
+    ``openspiel:GAME(params)`` (needs OpenSpiel), or ``reduced:TREE`` (the reduced strategic
+    form of a tree given by id, file or OpenSpiel spec)."""
     if spec.startswith("random:"):
         return parse_random_spec(spec)
+    if spec.startswith(OPENSPIEL_PREFIX):
+        return openspiel_game(spec)
     if spec.startswith("reduced:"):
         inner = spec.removeprefix("reduced:")
         tree = None if inner.startswith("reduced:") else load_game(inner)  # (recursion is one level)
@@ -108,7 +114,7 @@ def load_game(spec: str) -> Game:
     if path.suffix or _exists(path):
         return read_game_file(path)
     raise RmvizError(
-        f"{spec!r} is not a catalog game, a random: or reduced: spec, or a file; "
+        f"{spec!r} is not a catalog game, a random:, openspiel: or reduced: spec, or a file; "
         f"catalog games: {', '.join(CATALOG)}"
     )
 

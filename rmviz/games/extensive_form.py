@@ -126,6 +126,12 @@ class ExtensiveFormGame:
         counts = "/".join(str(len(s)) for s in self.infosets)
         return f"ExtensiveFormGame({self.title!r}, {self.n_players} players, {counts} infosets)"
 
+    def _repr_html_(self) -> str:
+        """A summary of the tree, in a notebook (:mod:`rmviz.games.display`)."""
+        from rmviz.games.display import tree_html
+
+        return tree_html(self)
+
 
 SHOWN_MOVES = 12
 """Messages show at most this many moves of a history at each end (deep trees stay readable)."""

@@ -195,6 +195,12 @@ class NormalFormGame:
     def __repr__(self) -> str:
         return f"NormalFormGame({self.title!r}, {self.n_players} players, {self.shape_label})"
 
+    def _repr_html_(self) -> str:
+        """The payoff table, in a notebook (:mod:`rmviz.games.display`)."""
+        from rmviz.games.display import matrix_html
+
+        return matrix_html(self)
+
 
 def _validated_payoffs(payoffs: object) -> np.ndarray:
     try:

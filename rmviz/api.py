@@ -1,0 +1,325 @@
+"""The notebook API: load a game, solve it, read the run as a table, draw it.
+
+::
+
+    import rmviz
+
+    game = rmviz.load("rps")                  # a catalog id, a file, random:..., openspiel:...
+    result = rmviz.solve(game, "rm+", iterations=1000)
+    result                                    # a summary (HTML in Jupyter)
+    result.trace                              # tidy pandas DataFrame: one row per value
+    result.plot("gaps")                       # a matplotlib Figure (any figure of the registry)
+    result.step(9000)                         # run on; the trace continues
+
+``rmviz.solve`` takes the options of ``rmviz solve`` as keywords (``play="sampled"``,
+``updates="alternating"``, ``seed=3``, ``alpha=...``, ``fixed_strategies={1: [0.4, 0.3, 0.3]}``).
+The run is recorded on the app's geometric grid of iterations (``points_per_decade``), or
+every ``every`` iterations, so ``result.plot`` draws the figure the app shows. Progress bars
+(tqdm, when installed) appear when a run takes more than a second, or always with
+``progress=True``. pandas is needed for the tables only (``pip install 'rmviz[notebook]'``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rmviz.errors import RmvizError
+from rmviz.formats import Game, load_game
+from rmviz.runner.record import write_run_data
+from rmviz.runner.trace import Trace
+from rmviz.solvers.protocol import Snapshot, Solver
+from rmviz.solvers.registry import family_of, make_solver
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from rmviz.figures.run import RunData
+
+SHOWN_ACTIONS = 12  # the HTML summary lists at most this many actions (or information sets)
+
+
+def load(spec: str | os.PathLike[str] | Game) -> Game:
+    """The game named by ``spec``: a catalog id (``"rps"``, ``"kuhn"``), a file (.json, .nfg,
+    .efg), ``"random:zero-sum:10x10:seed=3"``, ``"openspiel:leduc_poker"`` or
+    ``"reduced:kuhn"``; a game object is returned as it is."""
+    if isinstance(spec, (str, os.PathLike)):
+        return load_game(os.fspath(spec))
+    family_of(spec)  # refuses what no solver takes
+    return spec
+
+
+def solve(
+    game: str | os.PathLike[str] | Game,
+    algorithm: str | None = None,
+    iterations: int = 1000,
+    *,
+    progress: bool | None = None,
+    points_per_decade: int = 200,
+    every: int | None = None,
+    **options: Any,
+) -> Result:
+    """Run ``algorithm`` (default: the game family's first, ``rm`` or ``cfr``) on ``game`` (a
+    game or a spec for :func:`load`) for ``iterations`` and return the :class:`Result`.
+
+    ``options`` are a solver's choices and parameters (those of ``rmviz solve``: ``play``,
+    ``updates``, ``seed``, ``device``, ``alpha``, ``beta``, ``gamma``, ``greedy_floor``,
+    ``inertia``, ``fixed_strategies``). ``progress``: ``True`` always shows a bar, ``False``
+    never, ``None`` when the run takes more than a second.
+    """
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
+        raise RmvizError(f"iterations must be a whole number, at least 0 (got {iterations!r})")
+    solver = make_solver(load(game), algorithm, **options)
+    solver.step(0)  # compile or load the kernel (numba's cache) before the bar starts,
+    solver.reset()  # and leave that time out of the run's seconds
+    result = Result(solver, Trace(solver.columns, points_per_decade, every), options)
+    return result.step(int(iterations), progress=progress)
+
+
+class Result:
+    """A run you can continue: :meth:`step`, :attr:`trace`, :meth:`plot`, :meth:`strategy`.
+
+    Attributes:
+        solver: the solver (``rmviz.solvers``); ``solver.game`` is the game solved (a matrix
+            game solved by CFR is its game tree).
+        options: the options it was built with.
+    """
+
+    def __init__(self, solver: Solver, trace: Trace, options: dict[str, Any]) -> None:
+        self.solver = solver
+        self.options = dict(options)
+        self._trace = trace
+        self._snapshot: Snapshot = solver.snapshot(metrics=True)
+        trace.add(solver.iteration, self._snapshot.trace_values())
+        self._table: tuple[int, pd.DataFrame] | None = None
+
+    # -- running ---------------------------------------------------------------------------
+    def step(self, iterations: int = 1, progress: bool | None = None) -> Result:
+        """Run ``iterations`` more, recording the trace; returns the result (to chain)."""
+        solver, trace = self.solver, self._trace
+        target = solver.iteration + int(iterations)
+        bar = _progress_bar(int(iterations), progress)
+        chunk = max(1, int(iterations) // 100)  # the bar moves in 1% steps at most
+        try:
+            while solver.iteration < target:
+                start = solver.iteration
+                solver.step(min(trace.next_iteration, target, start + chunk) - start)
+                if solver.iteration >= trace.next_iteration or solver.iteration == target:
+                    self._snapshot = solver.snapshot(metrics=True)
+                    trace.add(solver.iteration, self._snapshot.trace_values())
+                if bar is not None:
+                    bar.update(solver.iteration - start)
+        finally:
+            if bar is not None:
+                bar.close()
+        return self
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self.solver.game
+
+    @property
+    def algorithm(self) -> str:
+        return str(self.solver.config.algorithm)
+
+    @property
+    def family(self) -> str:
+        """``"matrix"`` or ``"tree"``."""
+        return family_of(self.solver.game).name
+
+    @property
+    def iteration(self) -> int:
+        return self.solver.iteration
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The newest snapshot (strategies, metrics)."""
+        return self._snapshot
+
+    @property
+    def metrics(self) -> dict[str, Any]:
+        """The newest metrics by name (``exploitability``, ``nash_conv``, ``cce_gap``...)."""
+        metrics = self._snapshot.metrics
+        return metrics.as_dict() if metrics is not None else {}
+
+    @property
+    def trace(self) -> pd.DataFrame:
+        """The recorded run as a tidy table: one row per (iteration, value), columns
+        ``iteration``, ``metric``, ``player``, ``action`` (trees: also ``infoset``) and
+        ``value``. Metric rows (``exploitability``, ``nash_conv``...) have no player or
+        action; per-move rows are ``average`` (and, for matrix games, ``current`` and
+        ``regret``) strategies. Values not tracked (NaN) are left out."""
+        if self._table is None or self._table[0] != self.iteration:
+            self._table = (self.iteration, self._tidy())
+        return self._table[1]
+
+    def strategy(self, which: str = "average") -> pd.DataFrame:
+        """The newest ``average`` or ``current`` strategy: columns ``player``, ``action``
+        (trees: also ``infoset``) and ``probability``."""
+        if which not in ("average", "current"):
+            raise RmvizError(f"strategy {which!r}: choose 'average' or 'current'")
+        pd = _pandas()
+        strategy = getattr(self._snapshot, f"{which}_strategy")
+        game: Any = self.solver.game
+        if self.family == "matrix":
+            rows = [
+                (game.player_names[i], action, float(strategy[i][a]))
+                for i, actions in enumerate(game.action_names)
+                for a, action in enumerate(actions)
+            ]
+            return pd.DataFrame(rows, columns=["player", "action", "probability"])
+        tree = self.solver.tree  # type: ignore[attr-defined]  # the tree family's solver
+        infoset = tree.slot_infoset
+        return pd.DataFrame(
+            {
+                "player": [game.player_names[p] for p in tree.infoset_player[infoset]],
+                "infoset": [tree.infoset_label[i] for i in infoset],
+                "action": list(tree.slot_move),
+                "probability": np.asarray(strategy, dtype=np.float64),
+            }
+        )
+
+    def report(self) -> dict[str, Any]:
+        """What ``rmviz solve --json`` prints (metrics, strategies, config)."""
+        metrics = self.metrics
+        return {
+            "game": self.game.title,
+            "algorithm": self.algorithm,
+            "iterations": self.iteration,
+            **metrics,
+            **self.solver.report(self._snapshot),
+        }
+
+    # -- figures and files -----------------------------------------------------------------
+    def run_data(self) -> RunData:
+        """The run as figures draw it (:class:`rmviz.figures.RunData`)."""
+        from rmviz.figures.run import RunData, TraceData
+
+        trace = self._trace
+        return RunData.of(self.solver, TraceData(trace.iterations(), trace.table()), self._snapshot)
+
+    def plot(
+        self,
+        figure: str = "gaps",
+        style: str = "slides",
+        size: tuple[float, float] | None = None,
+        compare: Sequence[str] = (),
+    ) -> Figure:
+        """Figure ``figure`` of the registry (``gaps``, ``strategies``, ``simplex``,
+        ``dashboard``, ``tree``...: :data:`rmviz.figures.FIGURES`) as a matplotlib Figure;
+        ``compare``: other algorithms run as long with the same options, for ``compare``."""
+        from rmviz.figures.registry import make_figure
+        from rmviz.figures.run import compared_with
+
+        run = self.run_data()
+        if figure == "compare" or compare:
+            others = list(compare) or [a for a in family_of(self.game).compare_default if a != self.algorithm]
+            run = compared_with(run, others, **self.options)
+        return make_figure(figure, run, style, size)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the trace with the game and the full config (.csv or .json), as ``rmviz
+        solve --trace`` does."""
+        trace, target = self._trace, Path(path)
+        write_run_data(target, self.solver, trace.iterations(), trace.table())
+        return target
+
+    # -- display -----------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        gap = self.metrics.get("exploitability")
+        shown = f", exploitability {gap:.3g}" if gap is not None else ""
+        return f"<rmviz Result: {self.algorithm} on {self.game.title!r}, T = {self.iteration:,}{shown}>"
+
+    def _repr_html_(self) -> str:
+        seconds = self._snapshot.seconds
+        head = (
+            f"<b>{escape(self.algorithm)}</b> on <b>{escape(self.game.title)}</b>: "
+            f"{self.iteration:,} iterations in {seconds:.3g} s"
+        )
+        metrics = "".join(
+            f"<tr><td>{escape(name)}</td><td>{_shown(value)}</td></tr>"
+            for name, value in self.metrics.items()
+        )
+        strategy = self.strategy()
+        rows = strategy.head(SHOWN_ACTIONS * (2 if self.family == "matrix" else 1))
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in row[:-1]) + f"<td>{row[-1]:.4f}</td></tr>"
+            for row in rows.itertuples(index=False)
+        )
+        more = len(strategy) - len(rows)
+        header = "".join(f"<th>{escape(c)}</th>" for c in strategy.columns)
+        return "\n".join(
+            [
+                head,
+                "<table><tr><th>metric</th><th>value</th></tr>",
+                metrics,
+                "</table><table>",
+                f"<tr>{header}</tr>{body}",
+                "</table>",
+                f"<i>... {more} more rows: result.strategy()</i>" if more > 0 else "",
+            ]
+        )
+
+    # -- the tidy table --------------------------------------------------------------------
+    def _tidy(self) -> pd.DataFrame:
+        pd = _pandas()
+        iterations = self._trace.iterations()
+        table = self._trace.table()
+        labels = [self._labels(column) for column in table]
+        points, count = iterations.size, len(labels)
+        data: dict[str, Any] = {"iteration": np.tile(iterations, count)}
+        for k, name in enumerate(("metric", "player", "infoset", "action")):
+            if name == "infoset" and self.family != "tree":
+                continue
+            names = np.array([row[k] for row in labels], dtype=object)
+            data[name] = pd.Categorical(np.repeat(names, points))
+        data["value"] = np.concatenate(list(table.values())) if count else np.empty(0)
+        frame = pd.DataFrame(data)
+        return frame[frame["value"].notna()].reset_index(drop=True)
+
+    def _labels(self, column: Any) -> tuple[str, str | None, str | None, str | None]:
+        """(metric, player, infoset, action) of a trace column, as names."""
+        if column.player is None:
+            return column.quantity, None, None, None
+        game: Any = self.solver.game
+        player = game.player_names[column.player]
+        if column.infoset is None:
+            return column.quantity, player, None, game.action_names[column.player][column.action]
+        tree = self.solver.tree  # type: ignore[attr-defined]  # the tree family's solver
+        slot = int(tree.infoset_first_slot[column.infoset]) + column.action
+        return column.quantity, player, tree.infoset_label[column.infoset], tree.slot_move[slot]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_shown(v) for v in value)
+    if value is None:
+        return "not tracked"
+    return f"{value:.6g}"
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise RmvizError("tables need pandas: pip install 'rmviz[notebook]'") from None
+    return pandas
+
+
+def _progress_bar(total: int, progress: bool | None) -> Any:
+    """A tqdm bar (a widget in Jupyter when ipywidgets is installed), or None."""
+    if progress is False or total <= 0 or importlib.util.find_spec("tqdm") is None:
+        return None
+    if importlib.util.find_spec("ipywidgets") is not None:
+        from tqdm.auto import tqdm
+    else:  # tqdm.auto would warn that it cannot draw a widget
+        from tqdm.std import tqdm
+    return tqdm(total=total, unit="it", delay=0.0 if progress else 1.0, leave=bool(progress))

@@ -1,0 +1,32 @@
+"""Sweeps: a grid of games x algorithms x seeds x iteration checkpoints, run on all local
+cores (joblib/loky) or a Dask cluster, into one tidy table (Parquet, CSV on request) and one
+figure per metric with mean and 95% bands (``rmviz sweep CONFIG.toml --out RESULTS``).
+
+::
+
+    from rmviz.sweep import run_sweep, read_results
+
+    report = run_sweep("docs/sweeps/zero-sum-10x10.toml", "results/", jobs=4)
+    report.table          # pandas DataFrame: game, algorithm, seed, iteration, metric, value, seconds
+
+Modules: :mod:`.config` (the TOML file, the tasks), :mod:`.task` (one game in a worker),
+:mod:`.run` (executors, resuming, files), :mod:`.figures`. Needs ``rmviz[sweep]``
+(pandas, pyarrow, joblib; dask[distributed] for ``--dask``).
+"""
+
+from rmviz.sweep.config import SweepConfig, Task, config_from, load_config
+from rmviz.sweep.run import Shard, SweepReport, read_results, run_sweep
+from rmviz.sweep.task import COLUMNS, run_task
+
+__all__ = [
+    "COLUMNS",
+    "Shard",
+    "SweepConfig",
+    "SweepReport",
+    "Task",
+    "config_from",
+    "load_config",
+    "read_results",
+    "run_sweep",
+    "run_task",
+]

@@ -1,0 +1,186 @@
+"""A sweep's configuration: games x algorithms x seeds x iteration checkpoints, from TOML.
+
+::
+
+    name = "2p zero-sum 10x10, sampled play"
+    games = ["random:zero-sum:10x10:seed={1000..1009}"]   # {A..B}: one game per integer
+    algorithms = ["rm", "greedy-rm"]
+    seeds = [0, 1, 2]                                      # or a count: seeds = 3
+    iterations = [10, 100, 1000, 10000]                    # the checkpoints recorded
+    metrics = ["exploitability"]                           # optional: default every metric
+    [options]                                              # shared solver options
+    play = "sampled"
+
+Every key is checked when the file is read (unknown keys, algorithms and options are refused
+with one line naming the file); game specs are loaded by the workers, one task per game.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rmviz.errors import ConfigError, ReadError
+from rmviz.games.generators import MAX_SEED
+from rmviz.solvers.registry import FAMILIES, family_of_algorithm
+
+KEYS = ("name", "games", "algorithms", "seeds", "iterations", "metrics", "options")
+MAX_TASKS = 100_000
+MAX_CHECKPOINT = 2**53
+_RANGE = re.compile(r"\{(-?\d+)\.\.(-?\d+)\}")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: one game (by its spec, loaded in the worker) with every algorithm,
+    seed and checkpoint of the sweep."""
+
+    index: int
+    game: str
+    algorithms: tuple[str, ...]
+    seeds: tuple[int, ...]
+    iterations: tuple[int, ...]
+    metrics: tuple[str, ...] | None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """A validated sweep (see the module docstring); ``games`` are the expanded specs."""
+
+    games: tuple[str, ...]
+    algorithms: tuple[str, ...]
+    seeds: tuple[int, ...]
+    iterations: tuple[int, ...]
+    metrics: tuple[str, ...] | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    name: str = "sweep"
+
+    def tasks(self) -> list[Task]:
+        """One task per game, in the order of ``games``."""
+        return [
+            Task(index, game, self.algorithms, self.seeds, self.iterations, self.metrics, dict(self.options))
+            for index, game in enumerate(self.games)
+        ]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The config as plain data (what the results embed and a resumed sweep must match)."""
+        return {
+            "name": self.name,
+            "games": list(self.games),
+            "algorithms": list(self.algorithms),
+            "seeds": list(self.seeds),
+            "iterations": list(self.iterations),
+            "metrics": None if self.metrics is None else list(self.metrics),
+            "options": dict(self.options),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict(), sort_keys=True)
+
+
+def load_config(path: str | Path) -> SweepConfig:
+    """Read and validate a sweep's TOML file; every refusal names the file."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ReadError(str(path), "no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ReadError(str(path), f"cannot read ({error})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ReadError(str(path), f"not TOML: {error}") from None
+    try:
+        return config_from(data)
+    except ConfigError as error:
+        raise ReadError(str(path), str(error)) from None
+
+
+def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
+    """A :class:`SweepConfig` from a mapping shaped like the TOML file (or a SweepConfig)."""
+    if isinstance(data, SweepConfig):
+        return data
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise ConfigError(f"unknown key {unknown[0]!r}; a sweep has {', '.join(KEYS)}")
+    for key in ("games", "algorithms", "iterations", "seeds"):
+        if key not in data:
+            raise ConfigError(f"name the {key} to sweep ({key} = [...])")
+    games = tuple(spec for text in _strings(data["games"], "games") for spec in expand(text))
+    algorithms = _strings(data["algorithms"], "algorithms")
+    for algorithm in algorithms:
+        family_of_algorithm(algorithm)  # refuses an unknown name, listing the known ones
+    seeds_value = data["seeds"]
+    if isinstance(seeds_value, int) and not isinstance(seeds_value, bool):
+        if not 1 <= seeds_value <= 10_000:
+            raise ConfigError(f"seeds = {seeds_value}: give a count from 1 to 10000, or a list of seeds")
+        seeds: tuple[int, ...] = tuple(range(seeds_value))
+    else:
+        seeds = _integers(seeds_value, "seeds", 0, MAX_SEED)
+    iterations = tuple(sorted(set(_integers(data["iterations"], "iterations", 1, MAX_CHECKPOINT))))
+    metrics = None
+    if data.get("metrics") is not None:
+        metrics = _strings(data["metrics"], "metrics")
+        known = {name for family in FAMILIES for name in family.metrics}
+        for metric in metrics:
+            if metric not in known:
+                raise ConfigError(f"unknown metric {metric!r}; choose from {', '.join(sorted(known))}")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise ConfigError("options must be a table ([options] with key = value lines)")
+    accepted = {name for family in FAMILIES for name in family.accepted} - {"seed"}
+    for option in options:
+        if option not in accepted:
+            raise ConfigError(f"unknown option {option!r}; sweeps take {', '.join(sorted(accepted))}")
+    name = data.get("name", "sweep")
+    if not isinstance(name, str):
+        raise ConfigError("name must be a string")
+    if len(games) * len(algorithms) * len(seeds) > MAX_TASKS * 100:
+        runs = f"{len(games)} games x {len(algorithms)} algorithms x {len(seeds)} seeds"
+        raise ConfigError(f"{runs} is too many runs for one sweep")
+    return SweepConfig(games, algorithms, seeds, iterations, metrics, dict(options), name)
+
+
+def expand(spec: str) -> list[str]:
+    """``random:zero-sum:10x10:seed={0..9}`` -> ten specs; every ``{A..B}`` is expanded
+    (several multiply); a spec without one is itself."""
+    specs = [spec]
+    while _RANGE.search(specs[0]):
+        match = _RANGE.search(specs[0])
+        assert match is not None
+        low, high = int(match.group(1)), int(match.group(2))
+        if high < low or (high - low + 1) * len(specs) > MAX_TASKS:
+            raise ConfigError(
+                f"games: {spec!r}: {match.group(0)} must count up, to {MAX_TASKS} games at most"
+            )
+        specs = [s[: match.start()] + str(k) + s[match.end() :] for s in specs for k in range(low, high + 1)]
+    return specs
+
+
+def _strings(value: Any, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(f"{key} must be a non-empty list of strings")
+    if len(set(value)) != len(value):
+        raise ConfigError(f"{key} lists {next(v for v in value if value.count(v) > 1)!r} twice")
+    return tuple(value)
+
+
+def _integers(value: Any, key: str, low: int, high: int) -> tuple[int, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value)
+    ):
+        raise ConfigError(f"{key} must be a non-empty list of whole numbers from {low} to {high:.3g}")
+    if len(set(value)) != len(value):
+        raise ConfigError(f"{key} lists {next(v for v in value if value.count(v) > 1)} twice")
+    return tuple(value)

@@ -1,0 +1,79 @@
+"""A sweep's figures, in the style of Zhang, Lerer & Brown (2022): one figure per metric,
+log-log, one line per algorithm (the mean over every game and seed at each checkpoint) with a
+95% confidence band (mean +- 1.96 standard errors; clipped to positive values on log axes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rmviz.figures.definitions import action_colour
+from rmviz.figures.registry import write_figure
+from rmviz.figures.style import STYLES, decade_range, finish, iteration_axis, log_axis
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+Z95 = 1.959963984540054
+
+
+def summary(table: Any) -> Any:
+    """Mean, standard error, count and the 95% band per metric, algorithm and checkpoint."""
+    grouped = table.groupby(["metric", "algorithm", "iteration"], sort=False)["value"]
+    out = grouped.agg(mean="mean", std="std", n="count").reset_index()
+    out["sem"] = out["std"].fillna(0.0) / np.sqrt(out["n"].clip(lower=1))
+    out["low"] = out["mean"] - Z95 * out["sem"]
+    out["high"] = out["mean"] + Z95 * out["sem"]
+    return out
+
+
+def sweep_figure(table: Any, metric: str, title: str = "", style: str = "paper") -> Figure:
+    """The figure of one metric of a sweep's table (see the module docstring)."""
+    from matplotlib.figure import Figure
+
+    look = STYLES[style]
+    stats = summary(table[table["metric"] == metric])
+    with look.context():
+        fig = Figure(figsize=look.size, layout="constrained")
+        fig.set_label(f"{title}: {metric}" if title else metric)
+        ax = fig.subplots()
+        positive = stats["mean"].to_numpy()
+        low_all, high_all = decade_range(positive)
+        for k, (algorithm, rows) in enumerate(stats.groupby("algorithm", sort=False)):
+            rows = rows.sort_values("iteration")
+            x, mean = rows["iteration"].to_numpy(float), rows["mean"].to_numpy()
+            keep = np.isfinite(mean) & (mean > 0)
+            colour = action_colour(k)
+            n = int(rows["n"].max())
+            ax.plot(x[keep], mean[keep], color=colour, label=f"{algorithm} (n={n})", marker="o", markersize=3)
+            low = np.maximum(rows["low"].to_numpy(), low_all)
+            ax.fill_between(x[keep], low[keep], rows["high"].to_numpy()[keep], color=colour, alpha=0.2, lw=0)
+        log_axis(ax, "y", low_all, high_all)
+        iteration_axis(ax, np.asarray(sorted(stats["iteration"].unique()), dtype=float), "iterations")
+        ax.set_ylabel(metric.replace("_", " "))
+        ax.legend(loc="lower left")
+        finish(fig, look, f"{title}  ·  mean and 95% confidence band over games and seeds" if title else None)
+    return fig
+
+
+def save_sweep_figures(table: Any, folder: Path, title: str = "", metrics: Sequence[str] = ()) -> list[Path]:
+    """``folder/METRIC.png`` for every metric of ``table`` with a positive value (or ``metrics``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = list(metrics) or [
+        m for m in table["metric"].unique() if (table.loc[table["metric"] == m, "value"] > 0).any()
+    ]
+    paths = []
+    for metric in names:
+        path = folder / f"{_file_name(metric)}.png"
+        paths.append(write_figure(sweep_figure(table, metric, title), path, "paper", dpi=150))
+    return paths
+
+
+def _file_name(metric: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in metric) or "metric"
+
+
+__all__ = ["save_sweep_figures", "summary", "sweep_figure"]

@@ -1,0 +1,55 @@
+"""One sweep task, run in a worker: load one game from its spec, run every algorithm and seed
+on it to every checkpoint, return the rows of the tidy table.
+
+The game is built here, in the worker, from its spec: a task ships a few strings, never a
+payoff tensor (a 7-player 10-action game is 560 MB). Rows are plain Python lists, so a
+task's result pickles small and fast across processes and machines.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rmviz.errors import RmvizError
+from rmviz.formats import load_game
+from rmviz.solvers.registry import family_of, make_solver
+from rmviz.sweep.config import Task
+
+COLUMNS = ("game", "algorithm", "seed", "iteration", "metric", "value", "seconds")
+"""The tidy table: one row per game, algorithm, seed, checkpoint and metric; ``seconds`` is
+the solver's time to reach the checkpoint (metrics not counted)."""
+
+
+def run_task(task: Task) -> tuple[int, dict[str, list[Any]]]:
+    """``(task.index, columns)``: the task's rows in grid order (algorithm, seed, checkpoint,
+    metric). Errors a person caused come back as one-line :class:`RmvizError` naming the game."""
+    rows: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+    try:
+        game = load_game(task.game)
+        metrics = task.metrics or family_of(game).metrics
+        for algorithm in task.algorithms:
+            names = None
+            for seed in task.seeds:
+                solver = make_solver(game, algorithm, seed=seed, **task.options)
+                solver.step(0)  # load the compiled kernel before the clock starts,
+                solver.reset()  # and leave that time out of ``seconds``
+                if names is None:  # a matrix game solved by CFR has the tree family's metrics
+                    names = [m for m in metrics if m in family_of(solver.game).metrics]
+                for checkpoint in task.iterations:
+                    solver.step(checkpoint - solver.iteration)
+                    snapshot = solver.snapshot(metrics=True)
+                    assert snapshot.metrics is not None
+                    values = snapshot.metrics.as_dict()
+                    for name in names:
+                        value = values.get(name)
+                        rows["game"].append(task.game)
+                        rows["algorithm"].append(algorithm)
+                        rows["seed"].append(seed)
+                        rows["iteration"].append(checkpoint)
+                        rows["metric"].append(name)
+                        rows["value"].append(math.nan if value is None else float(value))
+                        rows["seconds"].append(float(snapshot.seconds))
+    except RmvizError as error:  # a plain RmvizError pickles back from any worker
+        raise RmvizError(f"sweep task {task.index} ({task.game}): {error}") from None
+    return task.index, rows

@@ -1,0 +1,88 @@
+"""The notebook API (:mod:`rmviz.api`): ``rmviz.load``, ``rmviz.solve``, the result's tidy
+trace, strategies, figures and reprs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rmviz
+from rmviz.errors import RmvizError
+from rmviz.runner.record import record_run
+from rmviz.solvers.registry import make_solver
+
+pd = pytest.importorskip("pandas")
+
+
+def test_the_package_exports_the_api_lazily():
+    assert {"load", "solve", "Result"} <= set(dir(rmviz))
+    assert rmviz.solve is rmviz.api.solve
+    with pytest.raises(AttributeError):
+        _ = rmviz.no_such_name
+
+
+def test_the_trace_is_tidy_and_equals_the_runner_trace():
+    result = rmviz.solve("rps-crash", "rm+", iterations=300, progress=False)
+    trace = result.trace
+    assert list(trace.columns) == ["iteration", "metric", "player", "action", "value"]
+    reference = record_run(make_solver(rmviz.load("rps-crash"), "rm+"), 300)
+    iterations = reference.iterations()
+    gaps = trace[trace.metric == "exploitability"]
+    np.testing.assert_array_equal(gaps.iteration, iterations)
+    np.testing.assert_allclose(gaps.value, reference.table()[result.solver.columns[0]])
+    rock = trace[(trace.metric == "average") & (trace.player == "Row") & (trace.action == "Rock")]
+    assert len(rock) == len(iterations) and rock.value.between(0, 1).all()
+    assert trace.value.notna().all()
+
+
+def test_step_continues_the_run_and_the_trace():
+    result = rmviz.solve("rps", "rm", iterations=50, progress=False)
+    assert result.step(50) is result and result.iteration == 100
+    assert result.trace.iteration.max() == 100
+    again = rmviz.solve("rps", "rm", iterations=100, progress=False)
+    assert result.metrics == again.metrics
+
+
+def test_trees_options_and_strategies():
+    result = rmviz.solve("kuhn", "cfr", iterations=20, updates="simultaneous", progress=False)
+    assert result.family == "tree" and result.solver.config.updates == "simultaneous"
+    assert "infoset" in result.trace.columns
+    strategy = result.strategy()
+    assert list(strategy.columns) == ["player", "infoset", "action", "probability"]
+    sums = strategy.groupby(["player", "infoset"]).probability.sum()
+    np.testing.assert_allclose(sums, 1.0)
+    assert result.report()["iterations"] == 20
+
+
+def test_plot_returns_a_figure_of_the_registry():
+    from matplotlib.figure import Figure
+
+    result = rmviz.solve("rps-crash", "rm", iterations=100, progress=False)
+    assert isinstance(result.plot("gaps"), Figure)
+    assert isinstance(result.plot("simplex", style="paper"), Figure)
+    with pytest.raises(RmvizError, match="not drawn for matrix games"):
+        result.plot("tree")
+
+
+def test_reprs():
+    game = rmviz.load("rps")
+    html = game._repr_html_()
+    assert "<table>" in html and "Rock" in html and "-1, 1" in html and "-0" not in html
+    assert "game tree" in rmviz.load("kuhn")._repr_html_()
+    result = rmviz.solve(game, "rm", iterations=10, progress=False)
+    assert repr(result).startswith("<rmviz Result: rm on 'Rock-Paper-Scissors', T = 10")
+    assert "exploitability" in result._repr_html_()
+
+
+def test_progress_bar_and_bad_input(capsys):
+    rmviz.solve("rps", "rm", iterations=10, progress=True)
+    assert "10/10" in capsys.readouterr().err
+    with pytest.raises(RmvizError, match="whole number"):
+        rmviz.solve("rps", iterations=-1)
+    with pytest.raises(RmvizError, match="not a catalog game"):
+        rmviz.load("no-such-game")
+
+
+def test_save_writes_run_data(tmp_path):
+    path = rmviz.solve("rps", "rm", iterations=10, progress=False).save(tmp_path / "run.csv")
+    assert path.read_text().startswith("# rmviz:")

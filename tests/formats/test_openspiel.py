@@ -1,0 +1,74 @@
+"""``openspiel:GAME(params)``: OpenSpiel's games as rmviz trees (:mod:`rmviz.formats.openspiel`),
+and the one-line refusals of what cannot be one."""
+
+from __future__ import annotations
+
+import pytest
+
+from rmviz.cli import main
+from rmviz.errors import RmvizError
+from rmviz.formats import load_game
+from rmviz.formats.openspiel import infoset_label, openspiel_game
+from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.games.normal_form import NormalFormGame
+
+pytest.importorskip("pyspiel")
+
+
+def test_kuhn_poker_is_built_with_chance_infosets_and_returns():
+    game = load_game("openspiel:kuhn_poker")
+    assert isinstance(game, ExtensiveFormGame)
+    assert game.player_names == ("Player 1", "Player 2")
+    assert [len(labels) for labels in game.infosets] == [6, 6]
+    root = game.root
+    assert root.kind == "chance" and root.moves == ("Deal:0", "Deal:1", "Deal:2")
+    assert root.probabilities == pytest.approx((1 / 3,) * 3)
+    assert game.infoset_moves[(0, "0")] == ("Pass", "Bet")
+    payoffs = sorted({node.payoffs for _, node in game.nodes() if node.kind == "terminal"})
+    assert payoffs == [(-2.0, 2.0), (-1.0, 1.0), (1.0, -1.0), (2.0, -2.0)]
+    assert sum(1 for _ in game.nodes()) == 58
+
+
+def test_parameters_simultaneous_games_and_the_reduced_form():
+    assert load_game("openspiel:kuhn_poker(players=3)").n_players == 3
+    goofspiel = load_game("openspiel:goofspiel(num_cards=3,imp_info=True,points_order=descending)")
+    assert goofspiel.root.kind == "decision"  # the turn-based version: player 1 bids first
+    assert "\n" not in "".join(goofspiel.infosets[0])
+    reduced = load_game("reduced:openspiel:kuhn_poker")
+    assert isinstance(reduced, NormalFormGame) and reduced.num_actions == (27, 64)  # as the catalog's kuhn
+
+
+def test_infoset_labels_are_one_line():
+    assert infoset_label("P0 hand: 1 2 \nPoints: 0 0 \n") == "P0 hand: 1 2 | Points: 0 0"
+    assert infoset_label("") == "(start)"
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("openspiel:", "name a game"),
+        ("openspiel:no_such_game", "OpenSpiel has no game 'no_such_game'"),
+        ("openspiel:liars_dice(numdice=x)", "Wrong type for parameter numdice"),
+        ("openspiel:kuhn_poker(players=3", "Missing closing bracket"),
+        ("openspiel:bridge_uncontested_bidding", "chance events are sampled"),
+        ("openspiel:pig", "no information-state strings"),
+        ("openspiel:mfg_crowd_modelling", "mean_field game is not a game tree"),
+    ],
+)
+def test_refusals_are_one_line(spec, reason, capfd):
+    with pytest.raises(RmvizError, match=reason) as error:
+        load_game(spec)
+    assert "\n" not in str(error.value)
+    assert capfd.readouterr().err == ""  # OpenSpiel's own print of the error is silenced
+
+
+def test_too_large_games_are_refused_during_the_walk():
+    with pytest.raises(RmvizError, match="more than 57 histories"):
+        openspiel_game("openspiel:kuhn_poker", max_nodes=57)
+    assert sum(1 for _ in openspiel_game("kuhn_poker", max_nodes=58).nodes()) == 58
+
+
+def test_the_cli_prints_one_line_and_exits_2(capsys):
+    assert main(["solve", "openspiel:no_such_game"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no game 'no_such_game'" in err

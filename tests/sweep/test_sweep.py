@@ -1,0 +1,142 @@
+"""Sweeps (:mod:`rmviz.sweep`, ``rmviz sweep``): the config, the same table serially, on loky
+and on a 2-worker Dask cluster, resuming an interrupted sweep, shards, files (issue 14)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rmviz.cli import main
+from rmviz.errors import RmvizError
+from rmviz.sweep import config_from, load_config, read_results, run_sweep
+from rmviz.sweep import run as sweep_run
+from rmviz.sweep.config import expand
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+
+GRID = {
+    "name": "tiny",
+    "games": ["random:zero-sum:4x4:seed={0..2}"],
+    "algorithms": ["rm", "greedy-rm"],
+    "seeds": 2,
+    "iterations": [10, 100],
+    "metrics": ["exploitability", "cce_gap"],
+    "options": {"play": "sampled"},
+}
+ROWS = 3 * 2 * 2 * 2 * 2  # games x algorithms x seeds x checkpoints x metrics
+
+
+def same_table(left, right):
+    """Row for row, every column but the seconds each run took."""
+    pd.testing.assert_frame_equal(left.drop(columns="seconds"), right.drop(columns="seconds"))
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory):
+    return run_sweep(GRID, tmp_path_factory.mktemp("serial"), jobs=1, figures=False).table
+
+
+def test_serial_table_is_tidy_and_in_grid_order(serial):
+    assert list(serial.columns) == ["game", "algorithm", "seed", "iteration", "metric", "value", "seconds"]
+    assert len(serial) == ROWS
+    first = serial.iloc[:4]
+    assert first.game.unique().tolist() == ["random:zero-sum:4x4:seed=0"]
+    assert first.iteration.tolist() == [10, 10, 100, 100]
+    assert first.metric.tolist() == ["exploitability", "cce_gap"] * 2
+    assert (serial.value >= 0).all()
+
+
+def test_loky_equals_serial(serial, tmp_path):
+    pytest.importorskip("joblib")
+    same_table(run_sweep(GRID, tmp_path, jobs=2, figures=False).table, serial)
+
+
+def test_a_two_worker_dask_cluster_equals_serial(serial, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        report = run_sweep(GRID, tmp_path, dask=cluster.scheduler_address, figures=False)
+    same_table(report.table, serial)
+
+
+def test_an_interrupted_sweep_resumes(serial, tmp_path, monkeypatch):
+    calls = []
+    run_task = sweep_run.run_task
+
+    def interrupted(task):
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        calls.append(task.index)
+        return run_task(task)
+
+    monkeypatch.setattr(sweep_run, "run_task", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(GRID, tmp_path, jobs=1)
+    assert sorted(p.name for p in (tmp_path / "tasks").iterdir()) == ["task-00000.parquet"]
+    assert not (tmp_path / "results.parquet").exists()
+    calls.clear()
+    monkeypatch.setattr(sweep_run, "run_task", lambda task: calls.append(task.index) or run_task(task))
+    report = run_sweep(GRID, tmp_path, jobs=1, csv=True)
+    assert calls == [1, 2] and report.ran == 2 and report.skipped == 1
+    same_table(report.table, serial)
+    again = run_sweep(GRID, tmp_path, jobs=1, figures=False)
+    assert again.ran == 0 and again.skipped == 3
+
+
+def test_shards_split_the_grid_and_the_last_writes_the_table(serial, tmp_path):
+    first = run_sweep(GRID, tmp_path, jobs=1, shard="1/2")
+    assert (first.ran, first.pending, first.files) == (2, 1, ())
+    second = run_sweep(GRID, tmp_path, jobs=1, shard="2/2", figures=False)
+    assert second.complete and second.ran == 1
+    same_table(read_results(tmp_path), serial)
+
+
+def test_results_embed_config_and_version_and_the_cli_writes_them(tmp_path, capsys):
+    config = tmp_path / "sweep.toml"
+    config.write_text(
+        'name = "tiny"\ngames = ["random:zero-sum:3x3:seed={1..2}"]\nalgorithms = ["rm+"]\n'
+        "seeds = [5]\niterations = [10, 20]\n"
+    )
+    out = tmp_path / "results"
+    assert main(["sweep", str(config), "--out", str(out), "--jobs", "1", "--csv"]) == 0
+    assert capsys.readouterr().out.startswith("2 tasks run")
+    table = read_results(out)
+    assert table.attrs["rmviz"] and table.attrs["config"]["games"] == [
+        "random:zero-sum:3x3:seed=1",
+        "random:zero-sum:3x3:seed=2",
+    ]
+    csv = (out / "results.csv").read_text().splitlines()
+    assert csv[0].startswith("# rmviz:") and json.loads(csv[1].removeprefix("# sweep: "))["seeds"] == [5]
+    assert (out / "figures" / "exploitability.png").stat().st_size > 0
+    config.write_text(config.read_text().replace("[5]", "[6]"))
+    assert main(["sweep", str(config), "--out", str(out)]) == 2
+    assert "another sweep config" in capsys.readouterr().err
+
+
+def test_config_expansion_and_one_line_refusals(tmp_path):
+    assert expand("random:zero-sum:2x2:seed={3..5}") == [f"random:zero-sum:2x2:seed={k}" for k in (3, 4, 5)]
+    assert len(expand("openspiel:liars_dice(numdice={1..2},dice_sides={3..4})")) == 4
+    assert config_from({**GRID, "seeds": [7, 3]}).seeds == (7, 3)
+    bad = [
+        ({**GRID, "colour": 1}, "unknown key 'colour'"),
+        ({**GRID, "seeds": 0}, "seeds = 0"),
+        ({**GRID, "iterations": [0]}, "iterations must be"),
+        ({**GRID, "algorithms": ["rm", "rm"]}, "lists 'rm' twice"),
+        ({**GRID, "options": {"colour": 1}}, "unknown option 'colour'"),
+        ({**GRID, "metrics": ["speed"]}, "unknown metric 'speed'"),
+        ({**GRID, "games": ["random:zero-sum:2x2:seed={5..1}"]}, "must count up"),
+    ]
+    for data, reason in bad:
+        with pytest.raises(RmvizError, match=reason) as error:
+            config_from(data)
+        assert "\n" not in str(error.value)
+    path = tmp_path / "broken.toml"
+    path.write_text("games = [")
+    with pytest.raises(RmvizError, match=r"broken\.toml: not TOML"):
+        load_config(path)
+
+
+def test_a_task_error_names_the_game(tmp_path):
+    with pytest.raises(RmvizError, match=r"sweep task 0 \(kuhn\): 'rm' solves matrix games"):
+        run_sweep({**GRID, "games": ["kuhn"], "options": {}}, tmp_path, jobs=1)
