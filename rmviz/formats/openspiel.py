@@ -44,6 +44,26 @@ def openspiel_game(spec: str, max_nodes: int = MAX_NODES) -> ExtensiveFormGame:
     return tree_of(game, spec, max_nodes)
 
 
+def fitting_games() -> list[str]:
+    """The names of OpenSpiel's registered games that :func:`openspiel_game` can walk (exact
+    chance, information-state strings, sequential or simultaneous moves), sorted; empty when
+    OpenSpiel is not installed. Whether a game fits the size limit shows only on loading."""
+    try:
+        pyspiel = _pyspiel()
+    except RmvizError:
+        return []
+    fit = []
+    for kind in pyspiel.registered_games():
+        if (
+            kind.chance_mode != pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+            and kind.provides_information_state_string
+            and kind.dynamics
+            in (pyspiel.GameType.Dynamics.SEQUENTIAL, pyspiel.GameType.Dynamics.SIMULTANEOUS)
+        ):
+            fit.append(kind.short_name)
+    return sorted(fit)
+
+
 def load_pyspiel_game(text: str) -> Any:
     """``pyspiel.load_game(text)``, its turn-based version for simultaneous games, refused
     with one line when it cannot be a finite tree with exact chance probabilities."""

@@ -41,12 +41,22 @@ from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QInputDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QTabWidget,
+    QWidget,
+)
 
 from rmviz.errors import RmvizError
 from rmviz.figures.registry import save_figure
 from rmviz.figures.run import RunData, TraceData
-from rmviz.formats import read_game_file, write_game_file
+from rmviz.formats import load_game, read_game_file, write_game_file
+from rmviz.formats.openspiel import INSTALL_HINT, fitting_games
+from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.family import Family
@@ -429,6 +439,38 @@ class RunWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, f"Open {self.FILE_KIND}", "", self.FILE_FILTER)
         if path:
             self.open_file(path)
+
+    def open_spec(self, spec: str) -> bool:
+        """Open the game a spec names (``openspiel:leduc_poker``, ``random:...``, a catalog id)
+        as :meth:`open_file` opens a file: here or in a window of its family; a game that
+        cannot be built shows a message and keeps the current one."""
+        try:
+            game = load_game(spec)
+        except Exception as error:  # as in open_file: a message, never a dead window
+            self.show_error(str(error) if isinstance(error, RmvizError) else f"{spec}: {error!r}")
+            return False
+        if not self.shows(game):
+            return self.open_elsewhere(game) is not None
+        return self.show_game(game, f"Open {spec}")
+
+    def openspiel_dialog(self) -> None:
+        """Choose one of OpenSpiel's games (type to search; parameters may follow the name:
+        ``liars_dice(numdice=1,dice_sides=4)``) and open it."""
+        names = fitting_games()
+        if not names:
+            self.show_error(f"OpenSpiel games need OpenSpiel; {INSTALL_HINT}")
+            return
+        start = names.index("kuhn_poker") if "kuhn_poker" in names else 0
+        text, ok = QInputDialog.getItem(
+            self,
+            "OpenSpiel game",
+            "Game (parameters in brackets, e.g. leduc_poker(players=2)):",
+            names,
+            start,
+            True,
+        )
+        if ok and text.strip():
+            self.open_spec(f"{OPENSPIEL_PREFIX}{text.strip()}")
 
     def save_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(

@@ -164,6 +164,7 @@ class MatrixWindow(RunWindow):
                     f"{game_id}: {entry.description}",
                     lambda _=False, g=game_id: self.open_elsewhere(load_game(g)),
                 )
+        self._action(others, "&OpenSpiel game...", self.openspiel_dialog)
         random_menu = games.addMenu("Random (seed from the solver panel)")
         for kind in ("zero-sum", "general-sum", "cooperative"):
             for shape in ((3, 3), (5, 5), (3, 3, 3)):

@@ -176,6 +176,7 @@ class TreeWindow(RunWindow):
         self._action(run, "Reset", self.restart, QKeySequence("Ctrl+R"))
         game_menu = self.menuBar().addMenu("&Game")
         self._action(game_menu, "Reduced &strategic form (matrix window)", self.show_reduced_form)
+        self._action(game_menu, "&OpenSpiel game...", self.openspiel_dialog)
         view = self.menuBar().addMenu("&View")
         self._action(view, "&Fit tree", self.view.fit, QKeySequence("Ctrl+0"))
 

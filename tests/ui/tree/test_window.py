@@ -371,3 +371,26 @@ def test_the_window_never_reads_the_running_solver(kuhn, qtbot):
         kuhn.redraw(force=True)
     kuhn.toggle_run()
     assert on_gui_thread and not any(on_gui_thread)
+
+
+def test_an_openspiel_game_opens_from_the_game_menu(kuhn, monkeypatch):
+    """Game > OpenSpiel game...: a searchable list of the games the walker takes; the chosen
+    game (with parameters) replaces the tree; a bad one says why and keeps the game."""
+    pytest.importorskip("pyspiel")
+    from PySide6.QtWidgets import QInputDialog
+
+    offered = []
+
+    def choose(_parent, _title, _label, names, _current, _editable):
+        offered.extend(names)
+        return "kuhn_poker(players=3)", True
+
+    monkeypatch.setattr(QInputDialog, "getItem", choose)
+    kuhn.openspiel_dialog()
+    assert {"kuhn_poker", "leduc_poker", "liars_dice"} <= set(offered)
+    assert "backgammon" not in offered  # sampled chance: cannot be a tree with probabilities
+    assert kuhn.document.game.n_players == 3 and kuhn.document.can_undo()
+    game = kuhn.document.game
+    assert not kuhn.open_spec("openspiel:no_such_game")
+    assert "OpenSpiel has no game 'no_such_game'" in kuhn.errors[-1]
+    assert kuhn.document.game is game
