@@ -156,4 +156,4 @@ def check(
 
 
 def _is_root() -> bool:
-    return hasattr(os, "geteuid") and os.geteuid() == 0
+    return os.name == "posix" and os.geteuid() == 0  # (the check runs on Linux only)
