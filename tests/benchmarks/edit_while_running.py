@@ -18,7 +18,6 @@ import argparse
 import faulthandler
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -35,21 +34,13 @@ def main() -> int:
     faulthandler.enable(all_threads=True)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from rmviz.formats import load_game
-    from rmviz.ui.matrix.window import MatrixWindow
-    from tests.ui.matrix.stress import EditStorm
+    from tests.ui.matrix.stress import EditStorm, scratch_window
 
     app = QApplication(sys.argv[:1])
-    folder = Path(tempfile.mkdtemp())
-    window = MatrixWindow(
-        load_game(args.game),
-        settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
-        autosave_folder=folder / "autosave",
-    )
-    window.show_error = lambda message: None
+    window = scratch_window(load_game(args.game))
     window.confirm_discard = lambda: True
     window.show()
     storm = EditStorm(window, seed=args.seed, interval=args.interval)

@@ -20,7 +20,6 @@ import argparse
 import os
 import resource
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -47,19 +46,14 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from rmviz.formats import load_game
-    from rmviz.ui.matrix.window import MatrixWindow
+    from tests.ui.matrix.stress import scratch_window
 
     app = QApplication(sys.argv[:1])
-    folder = Path(tempfile.mkdtemp())
-    window = MatrixWindow(
-        load_game(args.game),
-        settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
-        autosave_folder=folder / "autosave",
-    )
+    window = scratch_window(load_game(args.game))
     window.show()
     window.thread.loop.set_speed(args.speed)
     latencies: list[tuple[float, float]] = []  # (seconds since start, lateness)

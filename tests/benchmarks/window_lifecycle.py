@@ -17,7 +17,6 @@ import argparse
 import faulthandler
 import os
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -39,22 +38,14 @@ def main() -> int:
     faulthandler.enable(all_threads=True)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from PySide6.QtCore import QDeadlineTimer, QEventLoop, QSettings
+    from PySide6.QtCore import QDeadlineTimer, QEventLoop
     from PySide6.QtWidgets import QApplication
 
     from rmviz.games import catalog_game
-    from rmviz.ui.matrix.window import MatrixWindow
-    from tests.ui.matrix.stress import lifecycle_cycle
+    from tests.ui.matrix.stress import lifecycle_cycle, scratch_window
 
     app = QApplication(sys.argv[:1])
-    folder = Path(tempfile.mkdtemp())
-    window = MatrixWindow(
-        catalog_game("rps-crash"),
-        autorun=False,
-        settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
-        autosave_folder=folder / "autosave",
-    )
-    window.show_error = lambda message: None
+    window = scratch_window(catalog_game("rps-crash"), autorun=False)
     window.show()
 
     def wait(condition) -> None:

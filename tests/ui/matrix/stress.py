@@ -10,13 +10,33 @@ they cause.
 from __future__ import annotations
 
 import random
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QTimer
 
 MAX_CELLS = 600  # edits that would make a larger game are undone instead
+
+
+def scratch_window(game, **options):
+    """A MatrixWindow on ``game`` whose settings and autosaves live in a fresh temporary
+    folder and whose messages go nowhere: the benchmarks' window (QApplication made first)."""
+    from PySide6.QtCore import QSettings
+
+    from rmviz.ui.matrix.window import MatrixWindow
+
+    folder = Path(tempfile.mkdtemp())
+    window = MatrixWindow(
+        game,
+        settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
+        autosave_folder=folder / "autosave",
+        **options,
+    )
+    window.show_error = lambda message: None
+    return window
 
 
 class EditStorm:
