@@ -334,6 +334,23 @@ def step_explained(solver: RegretMinimizer, actions: list[int] | None = None) ->
     return explained
 
 
+class Replay:
+    """Iteration t of a run, explained without touching the run's solver: a private CPU solver
+    of the same game and config (so the same seed and draws) is stepped to t - 1 and
+    :func:`explain_next` read from it. Stepping on from the last iteration explained costs one
+    iteration; going back replays from the start."""
+
+    def __init__(self, game: Any, config: Any) -> None:
+        self.solver = RegretMinimizer(game, config.with_(device="cpu"))
+
+    def explain(self, iteration: int) -> IterationStep:
+        """The numbers of iteration ``iteration`` (>= 1)."""
+        if self.solver.iteration > iteration - 1:
+            self.solver.reset()
+        self.solver.step(iteration - 1 - self.solver.iteration)
+        return explain_next(self.solver)
+
+
 def _expected(payoff: np.ndarray, profile: list[np.ndarray], i: int) -> np.ndarray:
     """``U_i(a) = u_i(a, pi_-i)``: the others' axes contracted with their strategies."""
     tensor = payoff
@@ -417,6 +434,8 @@ def weights_line(step: IterationStep) -> str:
             f"potential {number(step.potential or 0.0)} against {number(step.potential_uniform or 0.0)}"
         )
     parts = [f"t = {t}"]
+    if (step.d_pos, step.d_neg, step.d_avg, step.c_avg) == (1.0, 1.0, 1.0, 1.0):
+        parts.append("every iteration weight 1")
     if (step.d_pos, step.d_neg) != (1.0, 1.0):
         parts.append(f"regrets discounted d+ = {number(step.d_pos)}, d- = {number(step.d_neg)}")
     if step.d_avg != 1.0 or step.c_avg != 1.0:
