@@ -36,7 +36,7 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
 from rmviz.solvers.protocol import Solver
-from rmviz.solvers.registry import FAMILIES, family_named, family_of, make_solver
+from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_algorithm, make_solver
 
 EXIT_USAGE = 2
 
@@ -306,11 +306,12 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
     """``rmviz step``: each iteration's numbers (:mod:`rmviz.solvers.matrix.explain`)."""
     from rmviz.solvers.matrix.explain import format_step, step_explained
-    from rmviz.solvers.matrix.solver import RegretMinimizer
 
     game = load_game(args.game)
-    if not isinstance(game, NormalFormGame):
+    if family_of(game).name != "matrix":
         raise ConfigError("rmviz step explains matrix games; for game trees the tree window explains CFR")
+    if args.algorithm is not None and family_of_algorithm(args.algorithm).name != "matrix":
+        raise ConfigError(f"rmviz step explains matrix-game algorithms, not {args.algorithm!r}")
     if args.actions is not None and args.play == "expected":
         raise ConfigError("--actions scripts the draws of sampled play: leave out --play expected")
     if args.device == "gpu":
@@ -320,8 +321,6 @@ def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
     if args.actions is not None:
         options["play"] = "sampled"
     solver = make_solver(game, args.algorithm, **options)
-    if not isinstance(solver, RegretMinimizer):
-        raise ConfigError(f"rmviz step explains matrix-game algorithms, not {args.algorithm!r}")
     scripted = _parse_actions(game, args.actions) if args.actions is not None else []
     steps = []
     for t in range(args.iterations):

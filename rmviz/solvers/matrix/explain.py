@@ -192,7 +192,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
         return utilities, [float(u[actions[i]]) for i, u in enumerate(utilities)], actions
 
     def instantaneous(
-        i: int, utilities: np.ndarray, value: float, strategy: np.ndarray, action: int | None
+        utilities: np.ndarray, value: float, strategy: np.ndarray, action: int | None
     ) -> tuple[np.ndarray, np.ndarray]:
         external = snap_ties(utilities - value, np.abs(utilities).max(), np)
         if action is None:
@@ -204,7 +204,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
     utilities, values, actions = evaluate(current, 0)
     external, swap = zip(
         *(
-            instantaneous(i, utilities[i], values[i], current[i], None if actions is None else actions[i])
+            instantaneous(utilities[i], values[i], current[i], None if actions is None else actions[i])
             for i in range(n)
         ),
         strict=True,
@@ -246,7 +246,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
             if a is not None:
                 assert played_actions is not None
                 played_actions[i] = a[i]
-            pair = instantaneous(i, u[i], v[i], profile[i], None if a is None else a[i])
+            pair = instantaneous(u[i], v[i], profile[i], None if a is None else a[i])
             instant[i] = pair[1] if internal else pair[0]
         old = regret_before[i]
         kept = np.where(old > 0, step.d_pos * old, step.d_neg * old)

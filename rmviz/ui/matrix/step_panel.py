@@ -35,7 +35,6 @@ from rmviz.solvers.matrix.explain import (
     table_rows,
     weights_line,
 )
-from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.protocol import Solver
 
 
@@ -44,7 +43,7 @@ class StepPanel(QWidget):
 
     def __init__(self, step: Callable[[], None]) -> None:
         super().__init__()
-        self._solver: Solver | None = None
+        self._solver: Solver | None = None  # the run whose iterations are shown
         self._replay: Replay | None = None
         self.shown: IterationStep | None = None
         self.heading = QLabel("Press Step to run one iteration and see its numbers.")
@@ -71,10 +70,10 @@ class StepPanel(QWidget):
         self.titles: list[QLabel] = []
 
     def update_from(self, solver: Solver, iteration: int, running: bool) -> None:
-        """Show iteration ``iteration`` of ``solver``'s run (its game and config only) when paused."""
-        if running or not isinstance(solver, RegretMinimizer):
-            if running:
-                self.heading.setText("Running: pause or press Step to see an iteration's numbers.")
+        """Show iteration ``iteration`` of ``solver``'s run (a matrix-game solver: only its
+        immutable game and config are read) when paused."""
+        if running:
+            self.heading.setText("Running: pause or press Step to see an iteration's numbers.")
             return
         if solver is not self._solver:
             self._solver, self._replay, self.shown = solver, Replay(solver.game, solver.config), None
