@@ -214,6 +214,12 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _probability(text: str) -> float:
+    """A decimal (``0.4``, ``nan`` too: the solver refuses it) or a fraction (``1/3``)."""
+    text = text.strip()
+    return float(fractions.Fraction(text)) if "/" in text else float(text)
+
+
 def _parse_profile(game: NormalFormGame, specs: list[str], flag: str) -> dict[int, list[float]]:
     """``--fix``/``--start`` ``PLAYER=P1,P2,...`` (1-based player; decimals or fractions such as
     1/3) as ``{player index: probabilities}``; the solver checks the probabilities."""
@@ -222,7 +228,7 @@ def _parse_profile(game: NormalFormGame, specs: list[str], flag: str) -> dict[in
         player, _, probabilities = spec.partition("=")
         try:
             index = int(player) - 1
-            values = [float(fractions.Fraction(p.strip())) for p in probabilities.split(",")]
+            values = [_probability(p) for p in probabilities.split(",")]
         except (ValueError, ZeroDivisionError):
             raise ConfigError(f"{flag} {spec!r}: write PLAYER=P1,P2,... e.g. {flag} 2=0.4,0.3,0.3") from None
         if not 0 <= index < game.n_players:
