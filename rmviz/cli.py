@@ -3,6 +3,7 @@
     rmviz [GAME] [...]          open the desktop app (rmviz.ui.app; options in rmviz.ui.options)
     rmviz games                 list the catalog
     rmviz solve GAME [...]      run a solver and report strategies and equilibrium gaps
+    rmviz step GAME [...]       regret matching iteration by iteration, every number shown
     rmviz export GAME [...]     draw a run's figure (PNG, SVG, PDF) or the game as LaTeX
     rmviz convert GAME OUT      write a game as rmviz JSON, Gambit .nfg/.efg, or LaTeX
     rmviz bench [...]           measure iterations per second side by side
@@ -14,6 +15,7 @@ Errors a person can cause print one line on stderr and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import fractions
 import json
 import math
 import os
@@ -35,11 +37,11 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
 from rmviz.solvers.protocol import Solver
-from rmviz.solvers.registry import FAMILIES, family_named, family_of, make_solver
+from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_algorithm, make_solver
 from rmviz.ui import options as window_options
 
 EXIT_USAGE = 2
-COMMANDS = ("games", "solve", "export", "convert", "bench", "sweep")
+COMMANDS = ("games", "solve", "step", "export", "convert", "bench", "sweep")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -78,6 +80,20 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--trace", type=Path, help="write metrics every --every iterations (.csv or .json)")
     solve.add_argument("--every", type=_positive_int, default=None, help="trace interval (default n/100)")
     solve.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+
+    step = commands.add_parser(
+        "step", help="a matrix-game run iteration by iteration: utilities, regrets, next strategy"
+    )
+    _add_run_arguments(step)
+    step.set_defaults(iterations=1)
+    step.add_argument(
+        "--actions",
+        default=None,
+        metavar="A,B;C,D;...",
+        help="sampled play: the profile each iteration draws (action names or 1-based numbers, "
+        "players separated by commas, iterations by semicolons); later iterations draw at random",
+    )
+    step.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
     export = commands.add_parser(
         "export", help="render a figure of a run headless (PNG, SVG, PDF; the game as LaTeX: .tex)"
@@ -162,6 +178,15 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PLAYER=P1,P2,...",
         help="fix a player's mixed strategy (1-based player), e.g. --fix 2=0.4,0.3,0.3",
     )
+    parser.add_argument(
+        "--start",
+        action="append",
+        default=[],
+        metavar="PLAYER=P1,P2,...",
+        help="a player's strategy at iteration 1 (1-based player; fractions allowed), e.g. "
+        "--start 1=1/2,1/4,1/4; players not named start uniform (default: uniform, or the "
+        "catalog game's documented start)",
+    )
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -221,19 +246,27 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _parse_fixed(game: NormalFormGame, specs: list[str]) -> dict[int, list[float]]:
-    fixed: dict[int, list[float]] = {}
+def _probability(text: str) -> float:
+    """A decimal (``0.4``, ``nan`` too: the solver refuses it) or a fraction (``1/3``)."""
+    text = text.strip()
+    return float(fractions.Fraction(text)) if "/" in text else float(text)
+
+
+def _parse_profile(game: NormalFormGame, specs: list[str], flag: str) -> dict[int, list[float]]:
+    """``--fix``/``--start`` ``PLAYER=P1,P2,...`` (1-based player; decimals or fractions such as
+    1/3) as ``{player index: probabilities}``; the solver checks the probabilities."""
+    strategies: dict[int, list[float]] = {}
     for spec in specs:
         player, _, probabilities = spec.partition("=")
         try:
             index = int(player) - 1
-            values = [float(p) for p in probabilities.split(",")]
-        except ValueError:
-            raise ConfigError(f"--fix {spec!r}: write PLAYER=P1,P2,... e.g. --fix 2=0.4,0.3,0.3") from None
+            values = [_probability(p) for p in probabilities.split(",")]
+        except (ValueError, ZeroDivisionError):
+            raise ConfigError(f"{flag} {spec!r}: write PLAYER=P1,P2,... e.g. {flag} 2=0.4,0.3,0.3") from None
         if not 0 <= index < game.n_players:
-            raise ConfigError(f"--fix {spec!r}: players are numbered 1 to {game.n_players}")
-        fixed[index] = values
-    return fixed
+            raise ConfigError(f"{flag} {spec!r}: players are numbered 1 to {game.n_players}")
+        strategies[index] = values
+    return strategies
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -274,7 +307,8 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
         gamma=args.gamma,
         greedy_floor=args.greedy_floor,
         inertia=args.inertia,
-        fixed_strategies=_parse_fixed(game, args.fix) if args.fix else None,
+        fixed_strategies=_parse_profile(game, args.fix, "--fix") if args.fix else None,
+        start=_parse_profile(game, args.start, "--start") if args.start else None,
     )
 
 
@@ -305,6 +339,76 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     else:
         SUMMARIES[family_of(solver.game).name](report, solver.game, out)
     return 0
+
+
+def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
+    """``rmviz step``: each iteration's numbers (:mod:`rmviz.solvers.matrix.explain`)."""
+    from rmviz.solvers.matrix.explain import format_step, step_explained
+
+    game = load_game(args.game)
+    if family_of(game).name != "matrix":
+        raise ConfigError("rmviz step explains matrix games; for game trees the tree window explains CFR")
+    if args.algorithm is not None and family_of_algorithm(args.algorithm).name != "matrix":
+        raise ConfigError(f"rmviz step explains matrix-game algorithms, not {args.algorithm!r}")
+    if args.actions is not None and args.play == "expected":
+        raise ConfigError("--actions scripts the draws of sampled play: leave out --play expected")
+    if args.device == "gpu":
+        raise ConfigError("rmviz step runs on the CPU (leave out --device gpu)")
+    options = _options(args, game)
+    options["device"] = "cpu"
+    if args.actions is not None:
+        options["play"] = "sampled"
+    solver = make_solver(game, args.algorithm, **options)
+    scripted = _parse_actions(game, args.actions) if args.actions is not None else []
+    steps = []
+    for t in range(args.iterations):
+        try:
+            steps.append(step_explained(solver, scripted[t] if t < len(scripted) else None))
+        except ConfigError as error:
+            raise ConfigError(f"--actions, iteration {t + 1}: {error}") from None
+    if args.json:
+        report = {
+            "game": args.game,
+            "title": game.title,
+            "algorithm": solver.config.algorithm,
+            "players": list(game.player_names),
+            "actions": [list(a) for a in game.action_names],
+            "iterations": [step.as_dict() for step in steps],
+        }
+        out.write(json.dumps(report, allow_nan=False) + "\n")
+        return 0
+    description = family_of(game).presets[solver.config.algorithm][0]
+    out.write(
+        f"{game.title}  ({args.game}): {solver.config.algorithm}, {description}; {solver.config.play} play\n"
+    )
+    for step in steps:
+        out.write("\n" + format_step(step) + "\n")
+    return 0
+
+
+def _parse_actions(game: NormalFormGame, text: str) -> list[list[int]]:
+    """``--actions "A,B;C,D"``: one profile per iteration, actions by name or 1-based number."""
+    profiles = []
+    for t, part in enumerate(text.split(";"), start=1):
+        names = [name.strip() for name in part.split(",")]
+        if len(names) != game.n_players:
+            raise ConfigError(
+                f"--actions, iteration {t}: {part!r} names {len(names)} actions, one per player needed"
+            )
+        profile = []
+        for i, name in enumerate(names):
+            actions = game.action_names[i]
+            if name in actions:
+                profile.append(actions.index(name))
+            elif name.isdigit() and 1 <= int(name) <= len(actions):
+                profile.append(int(name) - 1)
+            else:
+                raise ConfigError(
+                    f"--actions, iteration {t}: {game.player_names[i]} has no action {name!r} "
+                    f"(its actions: {', '.join(actions)})"
+                )
+        profiles.append(profile)
+    return profiles
 
 
 def _report(spec: str, solver: Solver, snap: Any, seconds: float) -> dict[str, Any]:
@@ -488,6 +592,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_games(sys.stdout)
         if args.command == "solve":
             return cmd_solve(args, sys.stdout)
+        if args.command == "step":
+            return cmd_step(args, sys.stdout)
         if args.command == "export":
             return cmd_export(args)
         if args.command == "convert":

@@ -30,6 +30,12 @@ class CatalogEntry:
     matrix game has a well-known one, else ``None``. ``kind`` says what ``build()`` returns:
     ``"matrix"`` a :class:`NormalFormGame`, ``"tree"`` an :class:`ExtensiveFormGame`, so a
     caller can tell them apart without building (Leduc takes a while).
+
+    ``start`` is the default starting profile of a matrix game whose uniform profile is
+    already its equilibrium (RPS, Matching Pennies, Shapley's game, three-player Matching
+    Pennies): regret matching started there never moves (every instantaneous regret is 0),
+    so these start away from it and visibly cycle; ``None`` starts uniform. A run's own
+    start (``rmviz solve --start``) replaces it.
     """
 
     id: str
@@ -37,12 +43,15 @@ class CatalogEntry:
     build: Callable[[], NormalFormGame | ExtensiveFormGame]
     equilibrium: tuple[tuple[float, ...], ...] | None = None
     kind: CatalogKind = "matrix"
+    start: tuple[tuple[float, ...], ...] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("matrix", "tree"):
             raise GameError(f"catalog entry {self.id!r}: kind must be 'matrix' or 'tree', not {self.kind!r}")
         if self.kind == "tree" and self.equilibrium is not None:
             raise GameError(f"catalog entry {self.id!r}: equilibria are given for matrix games only")
+        if self.kind == "tree" and self.start is not None:
+            raise GameError(f"catalog entry {self.id!r}: starting strategies are given for matrix games only")
 
     @property
     def is_tree(self) -> bool:
@@ -190,6 +199,11 @@ def _three_player_pennies() -> NormalFormGame:
     )
 
 
+# The default start of the 3x3 games whose equilibrium is uniform (RPS, Shapley's game):
+# player 1 leans to its first action, player 2 to its second (exact binary fractions, so a
+# student's hand computation and the app's agree to the last digit).
+LEANING_START = ((0.5, 0.25, 0.25), (0.25, 0.5, 0.25))
+
 CATALOG: dict[str, CatalogEntry] = {
     entry.id: entry
     for entry in (
@@ -198,6 +212,7 @@ CATALOG: dict[str, CatalogEntry] = {
             "Rock-Paper-Scissors: unique NE 1/3 each, value 0",
             _rps,
             ((1 / 3, 1 / 3, 1 / 3), (1 / 3, 1 / 3, 1 / 3)),
+            start=LEANING_START,
         ),
         CatalogEntry(
             "rps-crash",
@@ -210,6 +225,7 @@ CATALOG: dict[str, CatalogEntry] = {
             "Matching Pennies: NE 50/50, value 0",
             _matching_pennies,
             ((0.5, 0.5), (0.5, 0.5)),
+            start=((0.75, 0.25), (0.25, 0.75)),
         ),
         CatalogEntry(
             "traffic-lights",
@@ -246,12 +262,14 @@ CATALOG: dict[str, CatalogEntry] = {
             "Shapley's game: cycling dynamics, unique NE uniform",
             _shapley,
             ((1 / 3, 1 / 3, 1 / 3), (1 / 3, 1 / 3, 1 / 3)),
+            start=LEANING_START,
         ),
         CatalogEntry(
             "three-player-pennies",
             "Jordan's three-player Matching Pennies: NE uniform",
             _three_player_pennies,
             ((0.5, 0.5), (0.5, 0.5), (0.5, 0.5)),
+            start=((0.75, 0.25), (0.5, 0.5), (0.25, 0.75)),
         ),
         CatalogEntry("kuhn", "Kuhn poker: 3 cards, value -1/18 for player 1", kuhn_poker, kind="tree"),
         CatalogEntry("leduc", "Leduc hold'em: 6 cards, 2 rounds, 9,457 histories", leduc_poker, kind="tree"),
@@ -287,4 +305,13 @@ def known_equilibrium(game: NormalFormGame | ExtensiveFormGame) -> tuple[tuple[f
     for entry in CATALOG.values():
         if entry.equilibrium is not None and entry.build() == game:
             return entry.equilibrium
+    return None
+
+
+def default_start(game: NormalFormGame | ExtensiveFormGame) -> tuple[tuple[float, ...], ...] | None:
+    """The catalog's default starting profile (:attr:`CatalogEntry.start`) when ``game`` is a
+    catalog matrix game as built, else None (uniform)."""
+    for entry in CATALOG.values():
+        if entry.start is not None and entry.build() == game:
+            return entry.start
     return None

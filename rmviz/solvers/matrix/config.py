@@ -64,6 +64,12 @@ class MatrixConfig:
     device: str = "auto"
     # Players whose strategy is fixed (they do not learn): {player index: mixed strategy}.
     fixed_strategies: Mapping[int, Sequence[float]] = field(default_factory=dict)
+    # Each player's strategy at iteration 1, pi_i^1: {player index: mixed strategy}; players
+    # not named start uniform. None: the game's default start (a catalog game whose uniform
+    # profile is its equilibrium starts away from it, :func:`rmviz.games.catalog.default_start`;
+    # any other game uniform). Checked against the game by the solver (non-negative, summing
+    # to 1, one probability per action); a fixed player's start is its fixed strategy.
+    start: Mapping[int, Sequence[float]] | None = None
     # Track the CE gap (an |A_i| x |A_i| accumulator per player). None: always in sampled
     # play or with internal regrets, in expected play only while max |A_i| <= 64.
     track_ce: bool | None = None

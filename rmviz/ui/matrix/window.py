@@ -42,6 +42,7 @@ from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
+from rmviz.ui.matrix.step_panel import StepPanel
 
 MAX_RECENT = 8
 PRESENTATION_SCALE = 2.0
@@ -110,6 +111,9 @@ class MatrixWindow(RunWindow):
             self.dashboard.plots,
         )
         self._add_tabs(self.dashboard, "Run")
+        self.step_panel = StepPanel(lambda: self.step(1))
+        self.tabs.addTab(self.step_panel, "Step")
+        self.tabs.currentChanged.connect(self._face_changed)  # the Step tab fills in at once
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(self.tabs)
@@ -196,6 +200,8 @@ class MatrixWindow(RunWindow):
             and self._rows_of != self._seen_version
         ):
             self._rows_of, self._seen_version = self._seen_version, -1  # the other row next tick
+        if self.tabs.currentWidget() is self.step_panel:
+            self.step_panel.update_from(loop.solver, snapshot.iteration, loop.running)
         self.iteration_label.setText(f"iteration {snapshot.iteration:,}")
         self.rate_label.setText(f"{loop.iterations_per_second:,.0f} it/s" if loop.running else "paused")
 

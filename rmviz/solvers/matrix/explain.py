@@ -1,0 +1,525 @@
+"""One iteration of matrix-game regret minimisation, number by number (step mode).
+
+:func:`explain_next` reads a :class:`~.solver.RegretMinimizer`'s state at iteration t-1 and
+computes, without changing it, what iteration t does for every player (in payoff units):
+
+1. the utility of each action against the others' current strategies (expected play) or
+   against their drawn actions (sampled play), ``U_i(a) = u_i(a, pi_-i^t)`` or
+   ``u_i(a, a_-i^t)``, and the realised payoff ``u_i^t = sum_a pi_i^t(a) U_i(a)`` or
+   ``U_i(a_i^t)``;
+2. the instantaneous regret: external ``r_i^t(a) = U_i(a) - u_i^t`` (the CFR lecture's
+   one-time regret; Hart & Mas-Colell 2000, section 2) or internal (swap)
+   ``r_i^t(b, a) = pi_i^t(b) (U_i(a) - U_i(b))``, sampled ``1[b = a_i^t] (U_i(a) - u_i^t)``
+   (Hart & Mas-Colell 2000, eq. 2.1);
+3. the iteration's weights: regret discounts ``d_+``, ``d_-`` and coefficient ``c`` (uniform:
+   1, 1, 1; linear: ``(t-1)/t``; discounted: ``s^alpha/(s^alpha+1)``, ``s^beta/(s^beta+1)``,
+   s = t-1, Brown & Sandholm 2019); greedy weights choose ``lam`` minimising the potential
+   ``sum [lam x + (1 - lam) r]_+^2`` of the new average regret (``x`` the average regret so
+   far), and then ``d = lam``, ``c = (1 - lam) W`` (Zhang, Lerer & Brown 2022, Algorithm 1);
+4. the cumulative (guiding) regret ``R_i^t = d_+ [R_i^{t-1}]_+ + d_- [R_i^{t-1}]_- + c r_i^t``,
+   clipped at 0 for RM+ (``R_i^t = [R_i^{t-1} + r_i^t]_+``, Tammelin 2014);
+5. the regret-matched next strategy ``pi_i^{t+1}(a) = [G(a)]_+ / sum_b [G(b)]_+`` (uniform when
+   nothing is positive) of ``G = R_i^t``, or ``G = R_i^t + m_i^t`` with the prediction
+   ``m_i^t = c r_i^t`` for predictive RM+ (Farina, Kroer & Sandholm 2021); internal RM plays
+   the stationary distribution of the chain with rates ``[R_i^t(b, a)]_+`` (expected play) or,
+   sampled, switches from ``a_i^t`` to ``a`` with probability ``[R(a_i^t, a)]_+ / (mu + sum_c
+   [R(a_i^t, c)]_+)`` and stays with ``mu / (mu + ...)`` (inertia ``mu``; Hart & Mas-Colell 2000);
+6. the average strategy ``S_i^t / sum S_i^t`` with ``S_i^t = d_avg S_i^{t-1} + c_avg pi_i^t``
+   (sampled play: the indicator of the action played; RM+ and predictive RM+ average with
+   weight t, Tammelin 2014).
+
+With alternating updates a later player's utilities and regrets are those against the
+earlier players' already-updated strategies (Tammelin 2014), while the average records the
+profile played at the start of the iteration. ``tests/solvers/matrix/test_explain.py``
+checks every preset against a plain NumPy computation and against the solver's own step.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rmviz.errors import ConfigError
+from rmviz.solvers.matrix.solver import RegretMinimizer
+from rmviz.solvers.regret_matching import (
+    conditional_regret_matching,
+    internal_regret_matching,
+    regret_matching,
+    snap_cancellation,
+    snap_ties,
+)
+from rmviz.solvers.weighting import Step, greedy_bounds, greedy_step, inertia_at, scheduled_step
+
+
+@dataclass(frozen=True)
+class PlayerStep:
+    """What iteration t did for one player (arrays are NumPy, in payoff units).
+
+    ``regret``, ``cumulative_before``, ``cumulative_after``, ``guide`` have shape ``(k,)`` for
+    external regret and ``(k, k)`` (rows: the action played, columns: the swap) for internal.
+    A fixed player (``learning=False``) keeps its strategy; its regrets stay 0.
+    """
+
+    name: str
+    actions: tuple[str, ...]
+    learning: bool
+    strategy: np.ndarray  # pi_i^t, the strategy played
+    action: int | None  # a_i^t drawn in sampled play
+    utilities: np.ndarray  # U_i(a)
+    value: float  # u_i^t, the realised payoff
+    regret: np.ndarray  # r_i^t, instantaneous
+    cumulative_before: np.ndarray  # R_i^{t-1}
+    cumulative_after: np.ndarray  # R_i^t
+    guide: np.ndarray  # what regret matching reads: R_i^t (+ m_i^t, predictive)
+    next_strategy: np.ndarray  # pi_i^{t+1}
+    average: np.ndarray  # the average strategy after iteration t
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            key: value.tolist() if isinstance(value, np.ndarray) else value
+            for key, value in self.__dict__.items()
+        }
+
+
+@dataclass(frozen=True)
+class IterationStep:
+    """Iteration ``t`` of ``algorithm`` for every player, with the iteration's weights.
+
+    ``lam`` is the greedy weight (history scaled by ``lam``, the new iterate's share of the
+    average ``1 - lam``), ``lam_uniform`` the uniform weight's ``(t-1)/t`` and ``potential`` /
+    ``potential_uniform`` the potential ``sum [lam x + (1-lam) r]_+^2`` at both (the reason
+    for the choice); ``inertia`` the inertia of sampled internal RM at t.
+    """
+
+    iteration: int
+    algorithm: str
+    regret_kind: str  # "external" or "internal"
+    play: str  # "expected" or "sampled"
+    updates: str
+    plus: bool
+    predictive: bool
+    weighting: str
+    averaging: str
+    d_pos: float
+    d_neg: float
+    c: float
+    d_avg: float
+    c_avg: float
+    lam: float | None
+    lam_uniform: float | None
+    potential: float | None
+    potential_uniform: float | None
+    inertia: float | None
+    players: tuple[PlayerStep, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {key: value for key, value in self.__dict__.items() if key != "players"}
+        out["players"] = [player.as_dict() for player in self.players]
+        return out
+
+
+def _host(solver: RegretMinimizer, arrays: Any) -> list[np.ndarray]:
+    return [np.array(solver.backend.to_host(a), dtype=np.float64) for a in arrays]
+
+
+def _draw(strategies: list[np.ndarray], draws: np.ndarray) -> list[int]:
+    """The solver's sampling rule: ``a_j = searchsorted(cumsum(pi_j), u_j sum pi_j, "right")``."""
+    actions = []
+    for strategy, u in zip(strategies, draws, strict=True):
+        cdf = np.cumsum(strategy)
+        actions.append(int(min(np.searchsorted(cdf, u * cdf[-1], side="right"), strategy.shape[0] - 1)))
+    return actions
+
+
+def scripted_draws(strategies: list[np.ndarray], actions: list[int], names: list[str]) -> np.ndarray:
+    """Uniform draws that make the solver's sampling rule pick ``actions`` (the middle of each
+    action's interval of the cumulative distribution); a :class:`ConfigError` when an action
+    has probability 0 under the player's strategy."""
+    draws = []
+    for strategy, action, name in zip(strategies, actions, names, strict=True):
+        if strategy[action] <= 0:
+            raise ConfigError(f"{name} cannot play action {action + 1}: its strategy gives it probability 0")
+        cdf = np.cumsum(strategy)
+        low = cdf[action - 1] if action > 0 else 0.0
+        draws.append((low + cdf[action]) / 2 / cdf[-1])
+    return np.array(draws)
+
+
+class ScriptedRng:
+    """Stands in for a solver's random generator for one iteration of sampled play: returns
+    the given uniform draws (shape ``(evaluations, n)``) whatever shape is asked."""
+
+    def __init__(self, draws: np.ndarray) -> None:
+        self.draws = np.asarray(draws, dtype=np.float64)
+
+    def random(self, size: Any = None) -> np.ndarray:
+        return self.draws.reshape(size) if size is not None else self.draws
+
+
+def explain_next(solver: RegretMinimizer) -> IterationStep:
+    """What ``solver.step(1)`` will do, number by number (see the module docstring); the
+    solver is not changed. CPU solvers only (the draws of sampled play are predicted from a
+    copy of the solver's NumPy generator)."""
+    config, game, state = solver.config, solver.game, solver.state
+    scale = solver.scale
+    n = game.n_players
+    t = solver.iteration + 1
+    internal = config.regret == "internal"
+    sampled = config.play == "sampled"
+    payoffs = np.asarray(solver.backend.to_host(solver.payoffs), dtype=np.float64)  # payoffs / scale
+    current = _host(solver, state.current)
+    regret_before = _host(solver, state.regret)
+    strategy_sum = _host(solver, state.strategy_sum)
+    weight_sum = float(state.weight_sum)
+    learners = list(solver.learners)
+
+    draws: np.ndarray | None = None
+    if sampled:
+        evaluations = len(learners) if config.updates == "alternating" else 1
+        draws = np.asarray(copy.deepcopy(state.rng).random((1, evaluations, n)))[0]
+
+    def evaluate(
+        profile: list[np.ndarray], row: int
+    ) -> tuple[list[np.ndarray], list[float], list[int] | None]:
+        if draws is None:
+            utilities = [_expected(payoffs[i], profile, i) for i in range(n)]
+            return utilities, [float(u @ profile[i]) for i, u in enumerate(utilities)], None
+        actions = _draw(profile, draws[row])
+        utilities = [_pure(payoffs[i], actions, i) for i in range(n)]
+        return utilities, [float(u[actions[i]]) for i, u in enumerate(utilities)], actions
+
+    def instantaneous(
+        utilities: np.ndarray, value: float, strategy: np.ndarray, action: int | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        external = snap_ties(utilities - value, np.abs(utilities).max(), np)
+        if action is None:
+            swap = strategy[:, None] * (utilities[None, :] - utilities[:, None])
+        else:
+            swap = (np.arange(strategy.shape[0]) == action)[:, None] * external[None, :]
+        return external, swap
+
+    utilities, values, actions = evaluate(current, 0)
+    external, swap = zip(
+        *(
+            instantaneous(utilities[i], values[i], current[i], None if actions is None else actions[i])
+            for i in range(n)
+        ),
+        strict=True,
+    )
+    instant = list(swap if internal else external)
+
+    step = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
+    lam = lam_uniform = potential = potential_uniform = None
+    if config.weighting == "greedy":
+        accumulated = state.internal_regret if internal else state.external_regret
+        assert accumulated is not None
+        history = np.concatenate(
+            [
+                (a / max(weight_sum, 1e-300)).ravel()
+                for i, a in enumerate(_host(solver, accumulated))
+                if i in learners
+            ]
+        )
+        new = np.concatenate([instant[i].ravel() for i in learners])
+        greedy, lam_array = greedy_step(history, new, np.asarray(weight_sum), t, solver.greedy_floor, np)
+        step = Step(*(float(v) for v in (greedy.d_pos, greedy.d_neg, greedy.c, greedy.d_avg, greedy.c_avg)))
+        if t > 1:
+            lam = float(lam_array)
+            lam_uniform = greedy_bounds(t, solver.greedy_floor)[1]
+            potential = _potential(history, new, lam) * scale * scale
+            potential_uniform = _potential(history, new, lam_uniform) * scale * scale
+
+    played_utilities = list(utilities)
+    played_values = list(values)
+    played_actions = None if actions is None else list(actions)
+    profile = [s.copy() for s in current]
+    regret_after = [r.copy() for r in regret_before]
+    guides = [r.copy() for r in regret_before]
+    inertia = inertia_at(solver.inertia, t, config.weighting) if (internal and sampled) else None
+    for k, i in enumerate(learners):
+        if config.updates == "alternating" and k > 0:  # against the earlier players' new strategies
+            u, v, a = evaluate(profile, k)
+            played_utilities[i], played_values[i] = u[i], v[i]
+            if a is not None:
+                assert played_actions is not None
+                played_actions[i] = a[i]
+            pair = instantaneous(u[i], v[i], profile[i], None if a is None else a[i])
+            instant[i] = pair[1] if internal else pair[0]
+        old = regret_before[i]
+        kept = np.where(old > 0, step.d_pos * old, step.d_neg * old)
+        new_regret = snap_cancellation(kept, step.c * instant[i], np)
+        if config.plus:
+            new_regret = np.maximum(new_regret, 0.0)
+        regret_after[i] = new_regret
+        guide = new_regret + step.c * instant[i] if config.predictive else new_regret
+        guides[i] = guide
+        if not internal:
+            profile[i] = regret_matching(guide, np)
+        elif not sampled:
+            profile[i] = internal_regret_matching(guide, np)
+        else:
+            assert played_actions is not None and inertia is not None
+            profile[i] = conditional_regret_matching(guide, played_actions[i], inertia, np)
+
+    players = []
+    for i in range(n):
+        played = current[i] if actions is None else np.eye(current[i].shape[0])[actions[i]]
+        total = step.d_avg * strategy_sum[i] + step.c_avg * played
+        if i in solver.fixed:
+            average = current[i]
+        else:
+            average = total / total.sum() if total.sum() > 0 else np.full(total.shape, 1.0 / total.shape[0])
+        learning = i in learners
+        players.append(
+            PlayerStep(
+                name=game.player_names[i],
+                actions=tuple(game.action_names[i]),
+                learning=learning,
+                strategy=current[i],
+                action=None if played_actions is None else played_actions[i],
+                utilities=played_utilities[i] * scale,
+                value=played_values[i] * scale,
+                regret=instant[i] * scale,
+                cumulative_before=regret_before[i] * scale,
+                cumulative_after=regret_after[i] * scale,
+                guide=guides[i] * scale,
+                next_strategy=profile[i],
+                average=average,
+            )
+        )
+    return IterationStep(
+        iteration=t,
+        algorithm=config.algorithm,
+        regret_kind=config.regret,
+        play=config.play,
+        updates=config.updates,
+        plus=config.plus,
+        predictive=config.predictive,
+        weighting=config.weighting,
+        averaging=config.averaging or config.weighting,
+        d_pos=float(step.d_pos),
+        d_neg=float(step.d_neg),
+        c=float(step.c),
+        d_avg=float(step.d_avg),
+        c_avg=float(step.c_avg),
+        lam=lam,
+        lam_uniform=lam_uniform,
+        potential=potential,
+        potential_uniform=potential_uniform,
+        inertia=None if inertia is None else inertia * scale,
+        players=tuple(players),
+    )
+
+
+def step_explained(solver: RegretMinimizer, actions: list[int] | None = None) -> IterationStep:
+    """Explain the next iteration and run it (``actions``: the profile sampled play must draw,
+    0-based; sampled play and simultaneous updates only). Returns the explanation."""
+    if actions is not None:
+        if solver.config.play != "sampled" or solver.config.updates != "simultaneous":
+            raise ConfigError("scripted actions need sampled play with simultaneous updates")
+        current = _host(solver, solver.state.current)
+        saved = solver.state.rng
+        solver.state.rng = ScriptedRng(scripted_draws(current, actions, list(solver.game.player_names)))
+        try:
+            explained = explain_next(solver)
+            solver.step(1)
+        finally:
+            solver.state.rng = saved
+        return explained
+    explained = explain_next(solver)
+    solver.step(1)
+    return explained
+
+
+class Replay:
+    """Iteration t of a run, explained without touching the run's solver: a private CPU solver
+    of the same game and config (so the same seed and draws) is stepped to t - 1 and
+    :func:`explain_next` read from it. Stepping on from the last iteration explained costs one
+    iteration; going back replays from the start."""
+
+    def __init__(self, game: Any, config: Any) -> None:
+        self.solver = RegretMinimizer(game, config.with_(device="cpu"))
+
+    def explain(self, iteration: int) -> IterationStep:
+        """The numbers of iteration ``iteration`` (>= 1)."""
+        if self.solver.iteration > iteration - 1:
+            self.solver.reset()
+        self.solver.step(iteration - 1 - self.solver.iteration)
+        return explain_next(self.solver)
+
+
+def _expected(payoff: np.ndarray, profile: list[np.ndarray], i: int) -> np.ndarray:
+    """``U_i(a) = u_i(a, pi_-i)``: the others' axes contracted with their strategies."""
+    tensor = payoff
+    for j in reversed(range(len(profile))):
+        if j != i:
+            tensor = np.tensordot(tensor, profile[j], axes=([j], [0]))
+    return np.asarray(tensor)
+
+
+def _pure(payoff: np.ndarray, actions: list[int], i: int) -> np.ndarray:
+    """``U_i(a) = u_i(a, a_-i)``."""
+    index = tuple(slice(None) if j == i else a for j, a in enumerate(actions))
+    return np.array(payoff[index], dtype=np.float64)
+
+
+def _potential(history: np.ndarray, new: np.ndarray, lam: float) -> float:
+    """``sum [lam x + (1 - lam) r]_+^2`` (Zhang, Lerer & Brown 2022)."""
+    return float(np.sum(np.maximum(lam * history + (1 - lam) * new, 0.0) ** 2))
+
+
+# -- text: the table and the formulas with the numbers filled in ----------------------------
+def number(x: float) -> str:
+    """``x`` as a short fraction when it is one (``2/3``, ``-5``, ``1/4``; denominators up to
+    16, as a lecture's table writes them), else with 4 significant digits."""
+    if not np.isfinite(x):
+        return str(x)
+    for q in range(1, 17):
+        p = round(x * q)
+        if abs(x - p / q) <= 1e-9 * max(1.0, abs(x)):
+            return str(p) if q == 1 else f"{p}/{q}"
+    return f"{x:.4g}"
+
+
+def vector(values: np.ndarray) -> str:
+    return "(" + ", ".join(number(float(v)) for v in np.ravel(values)) + ")"
+
+
+TABLE_COLUMNS = ("action", "pi^t", "U(a)", "r^t(a)", "R^t-1(a)", "R^t(a)", "pi^t+1", "average")
+
+
+def table_rows(player: PlayerStep) -> list[tuple[str, ...]]:
+    """One row per action, :data:`TABLE_COLUMNS`. With internal regrets the regret columns
+    hold the row of the swap regrets ``r(b, a)`` of the action played last (sampled) or their
+    column sums ``sum_b r(b, a)`` (expected play); :func:`swap_rows` gives the whole matrices."""
+
+    def per_action(values: np.ndarray) -> np.ndarray:
+        if values.ndim == 1:
+            return values
+        return values[player.action] if player.action is not None else values.sum(axis=0)
+
+    columns = (
+        player.strategy,
+        player.utilities,
+        per_action(player.regret),
+        per_action(player.cumulative_before),
+        per_action(player.cumulative_after),
+        player.next_strategy,
+        player.average,
+    )
+    return [(name, *(number(float(c[a])) for c in columns)) for a, name in enumerate(player.actions)]
+
+
+def swap_rows(player: PlayerStep) -> list[tuple[str, ...]]:
+    """Internal regret: ``R^t(b, a)`` row by row (``b`` played, ``a`` instead)."""
+    return [
+        (f"{b} -> ", *(number(float(v)) for v in row))
+        for b, row in zip(player.actions, player.cumulative_after, strict=True)
+    ]
+
+
+def weights_line(step: IterationStep) -> str:
+    """The iteration's weights in words, with the numbers."""
+    t = step.iteration
+    if step.weighting == "greedy":
+        if step.lam is None:
+            return f"t = {t}: greedy weights; the first iteration has weight 1"
+        assert step.lam_uniform is not None
+        return (
+            f"t = {t}: greedy weight lam = {number(step.lam)} (history x lam, new iterate's share "
+            f"1 - lam = {number(1 - step.lam)}; uniform would be lam = {number(step.lam_uniform)}): "
+            f"potential {number(step.potential or 0.0)} against {number(step.potential_uniform or 0.0)}"
+        )
+    parts = [f"t = {t}"]
+    if (step.d_pos, step.d_neg, step.d_avg, step.c_avg) == (1.0, 1.0, 1.0, 1.0):
+        parts.append("every iteration weight 1")
+    if (step.d_pos, step.d_neg) != (1.0, 1.0):
+        parts.append(f"regrets discounted d+ = {number(step.d_pos)}, d- = {number(step.d_neg)}")
+    if step.d_avg != 1.0 or step.c_avg != 1.0:
+        parts.append(f"average discounted {number(step.d_avg)} ({step.averaging} weights)")
+    return ", ".join(parts)
+
+
+def format_step(step: IterationStep) -> str:
+    """Iteration ``t`` as text: the weights, then a table per player (``rmviz step``)."""
+    lines = [f"iteration {step.iteration}: {weights_line(step)}"]
+    for player in step.players:
+        drawn = f", drew {player.actions[player.action]}" if player.action is not None else ""
+        fixed = "" if player.learning else " (fixed: does not learn)"
+        lines.append(f"  {player.name}{fixed}: payoff u = {number(player.value)}{drawn}")
+        rows = [TABLE_COLUMNS, *table_rows(player)]
+        widths = [max(len(row[c]) for row in rows) for c in range(len(TABLE_COLUMNS))]
+        lines += [
+            "    " + "  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)) for row in rows
+        ]
+        if player.cumulative_after.ndim == 2:
+            lines.append(
+                "    swap regrets R^t(b, a): " + "; ".join(" ".join(row) for row in swap_rows(player))
+            )
+    return "\n".join(lines)
+
+
+def formulas(step: IterationStep, i: int) -> list[str]:
+    """The formulas of this iteration for player ``i`` with its numbers filled in (the
+    teaching notebook's and the CFR lecture's notation; the module docstring's sources)."""
+    p = step.players[i]
+    drawn = None if p.action is None else p.actions[p.action]
+    lines = []
+    if drawn is not None:
+        lines.append(f"{p.name} draws a^t = {drawn} from pi^t = {vector(p.strategy)}")
+        lines.append(f"U(a) = u(a, a_-i^t) against the others' draws = {vector(p.utilities)}")
+        lines.append(f"u^t = U(a^t) = {number(p.value)}")
+    else:
+        lines.append(f"U(a) = u(a, pi_-i^t) against the others' strategies = {vector(p.utilities)}")
+        terms = " + ".join(
+            f"{number(float(s))}*{number(float(u))}" for s, u in zip(p.strategy, p.utilities, strict=True)
+        )
+        lines.append(f"u^t = sum_a pi^t(a) U(a) = {terms} = {number(p.value)}")
+    if not p.learning:
+        lines.append(f"{p.name} is fixed: pi^t+1 = pi^t = {vector(p.next_strategy)}")
+        return lines
+    if step.regret_kind == "external":
+        lines.append(f"r^t(a) = U(a) - u^t = {vector(p.regret)}")
+        if step.weighting == "greedy" and step.lam is not None:
+            update = f"lam R^t-1 + (1 - lam) W r^t, lam = {number(step.lam)}"
+        elif (step.d_pos, step.d_neg) != (1.0, 1.0):
+            update = f"{number(step.d_pos)} [R^t-1]_+ + {number(step.d_neg)} [R^t-1]_- + r^t"
+        else:
+            update = "R^t-1 + r^t"
+        if step.plus:
+            update = f"[{update}]_+ (RM+)"
+        lines.append(f"R^t = {update}: {vector(p.cumulative_before)} -> {vector(p.cumulative_after)}")
+        if step.predictive:
+            lines.append(f"G = R^t + m^t with the prediction m^t = r^t: {vector(p.guide)}")
+        total = float(np.maximum(p.guide, 0.0).sum())
+        guide = "G" if step.predictive else "R^t"
+        if total > 0:
+            lines.append(f"pi^t+1(a) = [{guide}(a)]_+ / {number(total)} = {vector(p.next_strategy)}")
+        else:
+            lines.append(f"no positive regret: pi^t+1 = uniform = {vector(p.next_strategy)}")
+    else:
+        if drawn is not None:
+            assert p.action is not None and step.inertia is not None
+            lines.append(f"swap regrets r^t({drawn}, a) = U(a) - u^t = {vector(p.regret[p.action])}")
+            lines.append("R^t(b, a) = " + "; ".join(" ".join(row) for row in swap_rows(p)))
+            lines.append(
+                f"pi^t+1(a) = [R^t({drawn}, a)]_+ / (mu + sum), stay: mu / (mu + sum), "
+                f"inertia mu = {number(step.inertia)}: {vector(p.next_strategy)}"
+            )
+        else:
+            lines.append("swap regrets r^t(b, a) = pi^t(b) (U(a) - U(b)), R^t = R^t-1 + r^t:")
+            lines.append("R^t(b, a) = " + "; ".join(" ".join(row) for row in swap_rows(p)))
+            lines.append(
+                "pi^t+1 = stationary distribution of the chain b -> a at rate [R^t(b, a)]_+ = "
+                f"{vector(p.next_strategy)}"
+            )
+    played = "pi^t" if drawn is None else f"1[{drawn}]"
+    if step.d_avg == 1.0 and step.c_avg == 1.0:
+        weights = f"S^t-1 + {played}"
+    else:
+        weights = f"{number(step.d_avg)} S^t-1 + {number(step.c_avg)} {played}"
+    lines.append(f"average = S^t / sum S^t, S^t = {weights}: {vector(p.average)}")
+    return lines
