@@ -1,4 +1,5 @@
-"""Start the desktop app: ``rmviz [GAME] [--screenshot FILE --after SECONDS]``.
+"""Start the desktop app: ``rmviz [GAME] [--presentation] [--size WxH] [--screenshot FILE
+--after SECONDS]``.
 
 :data:`WINDOWS` is the one table from game family (:func:`rmviz.solvers.registry.family_of`)
 to window class. A :class:`WindowRegistry` opens every window from it, the first one and
@@ -76,6 +77,17 @@ class WindowRegistry:
             window.deleteLater()
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """``--size``: ``WIDTHxHEIGHT`` in pixels, e.g. ``1280x720``."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
+    if not (200 <= width <= 10_000 and 200 <= height <= 10_000):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height from 200 to 10000 pixels")
+    return width, height
+
+
 def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rmviz", description="Open the rmviz desktop app.")
     parser.add_argument("game", nargs="?", default="rps-crash", help="a catalog id, a file or a random: spec")
@@ -85,6 +97,12 @@ def app_parser() -> argparse.ArgumentParser:
         "--compare", action="store_true", help="open compare mode with every algorithm running"
     )
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
+    parser.add_argument(
+        "--size",
+        type=window_size,
+        metavar="WxH",
+        help="the window's size in pixels, e.g. 1280x720 (presentation mode keeps it, not full screen)",
+    )
     parser.add_argument(
         "--steps", type=int, default=0, help="game trees: recorded CFR iterations to show first"
     )
@@ -122,6 +140,7 @@ def main(argv: list[str]) -> int:
                 steps=args.steps,
                 run=args.run,
                 infoset=args.infoset,
+                size=args.size,
             )
         )
     except RmvizError as error:
