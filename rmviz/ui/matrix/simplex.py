@@ -156,6 +156,7 @@ class SimplexView(PlotLayout):
                 text = self._label(label, (0.5, -0.3))
                 plot.addItem(text)
                 text.setPos(x, 0)
+            plot.setRange(xRange=(-0.3, 1.3), yRange=(-0.3, 0.3), padding=0)  # room for labels
             kind = "segment"
         else:
             outline = np.vstack([CORNERS, CORNERS[:1]])
