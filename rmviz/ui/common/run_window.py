@@ -106,6 +106,7 @@ class RunWindow(QMainWindow):
     document: Any  # a GameDocument or a TreeDocument
     FILE_KIND = "game"  # what the Open and Save dialogs call this window's files
     FILE_FILTER = ""  # the dialogs' Qt name filter
+    leave_action: QAction | None = None  # Esc, built with the View menu (:meth:`_view_menu`)
 
     def __init__(
         self,
@@ -599,11 +600,12 @@ class RunWindow(QMainWindow):
         """Hide (``on``) or show again what presentation mode leaves out (windows fill in)."""
 
     def _update_leave(self) -> None:
+        assert self.leave_action is not None
         self.leave_action.setEnabled(self.presentation or self.isFullScreen())
 
     def changeEvent(self, event: object) -> None:
         super().changeEvent(event)  # type: ignore[arg-type]
-        if hasattr(self, "leave_action"):  # a window state changed: full screen or not
+        if self.leave_action is not None:  # the menus are built: full screen or not changed
             self._update_leave()
 
     # -- people --------------------------------------------------------------------------------
