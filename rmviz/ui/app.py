@@ -130,6 +130,7 @@ def main(argv: list[str]) -> int:
                 steps=args.steps,
                 run=args.run,
                 infoset=args.infoset,
+                size=args.size,
             )
         )
     except RmvizError as error:

@@ -13,6 +13,17 @@ USAGE = "rmviz [GAME] [window options]"
 DEFAULT_GAME = "rps-crash"
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """``--size``: ``WIDTHxHEIGHT`` in pixels, e.g. ``1280x720``."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
+    if not (200 <= width <= 10_000 and 200 <= height <= 10_000):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height from 200 to 10000 pixels")
+    return width, height
+
+
 def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
     """The window's options; ``standalone=False``: only the arguments (no usage, description
     or ``--help``), to be shown inside another help text."""
@@ -43,6 +54,12 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         "--compare", action="store_true", help="open compare mode with every algorithm running"
     )
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
+    parser.add_argument(
+        "--size",
+        type=window_size,
+        metavar="WxH",
+        help="the window's size in pixels, e.g. 1280x720 (presentation mode keeps it, not full screen)",
+    )
     parser.add_argument(
         "--steps", type=int, default=0, metavar="N", help="game trees: recorded CFR iterations to show first"
     )

@@ -20,13 +20,19 @@ drives what is the same in both windows:
   cannot be written says why in a dialog;
 * the window's own autosave file (:mod:`~.autosave`, written off the GUI thread) and the
   offer to restore those of windows that died;
+* the window's size and text: it opens at a size that fits the screen (:meth:`fit_to_screen`),
+  *presentation mode* (F5; Esc leaves it and full screen) and the text size (Ctrl+= / Ctrl+- /
+  Ctrl+0), which scale the widgets' font and the plots (:meth:`apply_scale`);
 * a game of another family, or one to show read-only, opens in a window of its own through
   the :class:`~.opener.Opener` the app gave the window.
 
 A window subclass builds its views, calls :meth:`_add_tabs` and starts the timer; it fills in
 :meth:`draw` (the run tab from a snapshot), :meth:`show_compare_status` and, where it has
 more to do, the hooks :meth:`run_started`, :meth:`before_stepping`, :meth:`step_one`,
-:meth:`start` and :meth:`shutdown`.
+:meth:`start`, :meth:`shutdown`, :meth:`set_plot_scale` and :meth:`show_presentation`.
+
+A fresh run (an edit, a new game, new settings) keeps running if the run it replaces was
+running and stays paused otherwise; *Reset* (Ctrl+R) always leaves it at iteration 0, paused.
 """
 
 from __future__ import annotations
@@ -39,14 +45,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QRect, QSize, QTimer
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QStyleFactory,
     QTabWidget,
     QWidget,
 )
@@ -72,13 +79,17 @@ from rmviz.ui.common.style import configure_pyqtgraph
 
 PREPARING = "Preparing the solvers (first start only)…"
 PREPARING_AFTER_SECONDS = 3.0  # a first step this long compiles (loading cached kernels: 1-2.5 s loaded)
+MINIMUM_SIZE = QSize(800, 560)  # a window opens at least this large, where the screen has room
+PRESENTATION_TEXT = 1.5  # presentation mode: the widgets' font times this
+PRESENTATION_PLOTS = 1.4  # and the plots' fonts and lines times this
+TEXT_STEP = 1.15  # Ctrl+= / Ctrl+- multiply or divide the text size by this
+TEXT_STEPS = (-3, 6)  # the smallest and largest number of steps
 
 
 @dataclass(frozen=True)
 class StartOptions:
     """What ``rmviz GAME`` asks of the first window; a window ignores what its family has no
-    use for (presentation mode and the restore offer are the matrix window's, recorded steps
-    and the information set the tree window's)."""
+    use for (recorded steps, running and the information set are the tree window's)."""
 
     compare: bool = False
     presentation: bool = False
@@ -86,6 +97,7 @@ class StartOptions:
     steps: int = 0
     run: bool = False
     infoset: str | None = None
+    size: tuple[int, int] | None = None  # the window's size; presentation mode keeps it
 
 
 class RunWindow(QMainWindow):
@@ -101,6 +113,7 @@ class RunWindow(QMainWindow):
     document: Any  # a GameDocument or a TreeDocument
     FILE_KIND = "game"  # what the Open and Save dialogs call this window's files
     FILE_FILTER = ""  # the dialogs' Qt name filter
+    leave_action: QAction | None = None  # Esc, built with the View menu (:meth:`_view_menu`)
 
     def __init__(
         self,
@@ -127,7 +140,7 @@ class RunWindow(QMainWindow):
         self.controls.run.connect(self.toggle_run)
         self.controls.step_one.connect(self.step_one)
         self.controls.step_n.connect(self.step)
-        self.controls.reset.connect(self.restart)
+        self.controls.reset.connect(self.reset)
         self.compare = CompareView(family)
         self.compare.error.connect(lambda message: self.show_error(message))
         self.tabs = QTabWidget()
@@ -135,6 +148,11 @@ class RunWindow(QMainWindow):
         self.timer.timeout.connect(self._tick)
         self._tick_started = 0.0
         self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
+        self.presentation = False
+        self.text_steps = 0  # Ctrl+= and Ctrl+- steps from the normal text size
+        self.fixed_size: QSize | None = None  # --size: presentation mode stays at this size
+        self._base_font = QFont(self.font())
+        self._base_palette = QPalette(self.palette())
 
     def _adopt(self, document: Any) -> None:
         """Show ``document`` (the subclass's, built once); its autosave goes when it is saved
@@ -159,6 +177,11 @@ class RunWindow(QMainWindow):
 
     def start(self, options: StartOptions) -> None:
         """Apply the command line's ``options`` (the window is shown)."""
+        if options.size is not None:
+            self.fixed_size = QSize(*options.size)
+            self.resize(self.fixed_size)
+        if options.presentation:
+            self.toggle_presentation()
         if options.compare:
             self.tabs.setCurrentWidget(self.compare)
             self.compare.toggle_run()
@@ -176,9 +199,12 @@ class RunWindow(QMainWindow):
         self.check_game(game)
         return self.family.solver(game, self.panel.config())
 
-    def restart(self) -> None:
+    def restart(self, run: bool | None = None) -> None:
         """Stop any run and start a fresh solver on the current game and settings (the one
-        :meth:`show_game` built, if it is for this game)."""
+        :meth:`show_game` built, if it is for this game); it runs if ``run`` is True, or,
+        when ``run`` is None, if the run it replaces was running."""
+        if run is None:
+            run = self.thread is not None and self.thread.loop.running
         self._stop_thread()
         prepared, self._prepared = self._prepared, None
         try:
@@ -197,7 +223,14 @@ class RunWindow(QMainWindow):
         if self.tabs.currentWidget() is self.compare:
             self.compare.activate()
         self.run_started(solver)
+        if run and self.tabs.currentWidget() is not self.compare:
+            self.before_stepping()
+            self.thread.loop.run()
         self._update_buttons()
+
+    def reset(self) -> None:
+        """A fresh run at iteration 0, paused (*Reset*, Ctrl+R)."""
+        self.restart(run=False)
 
     def run_started(self, solver: Solver) -> None:
         """A fresh run's thread is started (paused): show its game. Only immutable parts of
@@ -526,6 +559,105 @@ class RunWindow(QMainWindow):
         window.autosave.save(game)
         window.autosave.then(orphan.drop)
         return True
+
+    # -- size, presentation mode and text size -------------------------------------------------
+    def fit_to_screen(self, preferred: QSize, available: QRect | None = None) -> None:
+        """Resize to ``preferred``, or less where the screen's available area (``available``;
+        by default the window's screen's) is smaller: 95% of it at most, but not below
+        :data:`MINIMUM_SIZE` where the screen has room for that; centred on it."""
+        if available is None:
+            screen = self.screen() or QGuiApplication.primaryScreen()
+            available = screen.availableGeometry()
+        room = available.size()
+        size = preferred.boundedTo(room * 0.95).expandedTo(MINIMUM_SIZE.boundedTo(room))
+        self.resize(size)
+        frame = QRect(available.topLeft(), self.size())
+        frame.moveCenter(available.center())
+        self.move(frame.topLeft())
+
+    def _view_menu(self, view: QMenu) -> None:
+        """Presentation mode and the text size, in the window's *View* menu."""
+        self.presentation_action = self._action(
+            view, "&Presentation Mode", self.toggle_presentation, QKeySequence("F5")
+        )
+        self.presentation_action.setCheckable(True)
+        self.leave_action = self._action(
+            view, "&Leave Presentation / Full Screen", self.leave_presentation, QKeySequence("Esc")
+        )
+        self.leave_action.setEnabled(False)  # only then: Esc stays the editors' otherwise
+        view.addSeparator()
+        bigger = self._action(view, "&Bigger Text", lambda: self.set_text_steps(self.text_steps + 1))
+        bigger.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self._action(view, "S&maller Text", lambda: self.set_text_steps(self.text_steps - 1), "Ctrl+-")
+        self._action(view, "&Normal Text Size", lambda: self.set_text_steps(0), "Ctrl+0")
+
+    def toggle_presentation(self) -> None:
+        """Presentation mode on or off (F5)."""
+        self.set_presentation(not self.presentation)
+
+    def leave_presentation(self) -> None:
+        """Esc: out of presentation mode and out of full screen."""
+        self.set_presentation(False)
+        if self.isFullScreen():
+            self.showNormal()
+
+    def set_presentation(self, on: bool) -> None:
+        """Presentation mode: larger text and plots on the light theme, what the window hides
+        for it hidden (:meth:`show_presentation`), full screen (at the ``--size`` size
+        instead, when one was given)."""
+        if on == self.presentation:
+            return
+        self.presentation = on
+        self.presentation_action.setChecked(on)
+        light = QStyleFactory.create("Fusion").standardPalette()  # whatever the desktop's theme
+        self.setPalette(light if on else self._base_palette)
+        self.show_presentation(on)
+        self.apply_scale()
+        if self.fixed_size is not None:
+            self.resize(self.fixed_size)
+        elif on:
+            self.showFullScreen()
+        elif self.isFullScreen():
+            self.showNormal()
+        self._update_leave()
+
+    def set_text_steps(self, steps: int) -> None:
+        """The text size: ``steps`` times Ctrl+= (negative: Ctrl+-) from the normal size."""
+        self.text_steps = max(TEXT_STEPS[0], min(TEXT_STEPS[1], steps))
+        self.apply_scale()
+
+    def text_scale(self) -> float:
+        """What the widgets' font is multiplied by (presentation mode and the text size)."""
+        return TEXT_STEP**self.text_steps * (PRESENTATION_TEXT if self.presentation else 1.0)
+
+    def plot_scale(self) -> float:
+        """What the plots' fonts and lines are multiplied by."""
+        return TEXT_STEP**self.text_steps * (PRESENTATION_PLOTS if self.presentation else 1.0)
+
+    def apply_scale(self) -> None:
+        """Set the window's font (its tables, labels and explanations follow it) and rebuild
+        the plots at :meth:`plot_scale`, drawn again at once (paused runs included)."""
+        font = QFont(self._base_font)
+        font.setPointSizeF(self._base_font.pointSizeF() * self.text_scale())
+        self.setFont(font)
+        self.set_plot_scale(self.plot_scale())
+        self.redraw(force=True)
+
+    def set_plot_scale(self, scale: float) -> None:
+        """Rebuild the plots with fonts and lines times ``scale`` (windows add theirs)."""
+        self.compare.set_scale(scale)
+
+    def show_presentation(self, on: bool) -> None:
+        """Hide (``on``) or show again what presentation mode leaves out (windows fill in)."""
+
+    def _update_leave(self) -> None:
+        assert self.leave_action is not None
+        self.leave_action.setEnabled(self.presentation or self.isFullScreen())
+
+    def changeEvent(self, event: object) -> None:
+        super().changeEvent(event)  # type: ignore[arg-type]
+        if self.leave_action is not None:  # the menus are built: full screen or not changed
+            self._update_leave()
 
     # -- people --------------------------------------------------------------------------------
     def confirm_restore(self, title: str) -> bool:

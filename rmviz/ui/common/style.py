@@ -6,6 +6,7 @@ looks the same in both windows and in exported figures; log axes carry decade la
 from __future__ import annotations
 
 import math
+import types
 
 import pyqtgraph as pg
 
@@ -72,6 +73,9 @@ def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
     """Title, grid and fonts of a plot; ``scale`` enlarges fonts (presentation mode)."""
     from PySide6.QtGui import QFont
 
+    label = plot.titleLabel
+    if "updateMin" not in vars(label):
+        label.updateMin = types.MethodType(_title_minimum, label)
     plot.setTitle(title, size=f"{9 * scale:.0f}pt")
     plot.showGrid(x=True, y=True, alpha=0.2)
     font = QFont()
@@ -80,3 +84,17 @@ def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
         axis = plot.getAxis(name)
         axis.setStyle(tickFont=font)
         axis.label.setFont(font)
+
+
+def _title_minimum(label: pg.LabelItem) -> None:
+    """``LabelItem.updateMin`` for plot titles: as tall as the text but with no minimum
+    width, so a long title (three players at 1024x768, large text) overhangs its plot's
+    edges instead of widening the plot past the window's edge."""
+    pg.LabelItem.updateMin(label)
+    label.setMinimumWidth(0)
+
+
+def probability_axis(plot: pg.PlotItem) -> None:
+    """A y axis from 0 to 1 labelled 0, 0.5 and 1 only, which fit however short the plot."""
+    plot.setYRange(0, 1, padding=0.08)  # room for the labels at the ends
+    plot.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], []])

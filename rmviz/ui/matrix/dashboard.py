@@ -60,11 +60,16 @@ class Dashboard(QSplitter):
         return tuple(dict.fromkeys(self.plots.columns() + self.simplex.columns()))
 
     def update_from(
-        self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray], joint: np.ndarray | None
+        self,
+        iterations: np.ndarray,
+        columns: Mapping[Column, np.ndarray],
+        joint: np.ndarray | None,
+        stagger: bool = True,
     ) -> bool:
-        """Draw the trace (one row of plots per call, see :meth:`ConvergencePlots.update_from`)
-        and the newest joint distribution; True when one row of plots only was drawn."""
-        left = self.plots.update_from(iterations, columns, stagger=True)
+        """Draw the trace (with ``stagger``, one row of plots per call, see
+        :meth:`ConvergencePlots.update_from`; without, all of them, as after the plots were
+        rebuilt) and the newest joint distribution; True when one row only was drawn."""
+        left = self.plots.update_from(iterations, columns, stagger=stagger)
         self.simplex.update_from(columns)
         self.joint.update_from(joint)
         return left

@@ -21,7 +21,7 @@ from rmviz.figures.matrix import NOISE, welfare_limit
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import PlotLayout
-from rmviz.ui.common.style import action_pen, curve_pen, log_axes, pen, style_plot
+from rmviz.ui.common.style import action_pen, curve_pen, log_axes, pen, probability_axis, style_plot
 
 GAPS = {Column(metric) for metric in gap_curves("matrix", False)}  # log axes: positive values only
 WELFARE = Column("welfare")
@@ -46,6 +46,7 @@ class ConvergencePlots(PlotLayout):
         self.curves: dict[Column, pg.PlotDataItem] = {}
         self.reference: pg.PlotDataItem | None = None  # 1/sqrt(T), anchored at the first gap
         self.welfare_plot: pg.PlotItem | None = None
+        self.rows: list[pg.GraphicsLayout] = []  # a layout per row of plots
         self._row = 1  # the plot row the next staggered update draws: 0 strategies, 1 the rest
         self._welfare_limit = 0.0
 
@@ -56,10 +57,13 @@ class ConvergencePlots(PlotLayout):
             self.set_game(self.game)
 
     def _plot(self, row: int, col: int, title: str, log_y: bool = False) -> pg.PlotItem:
-        plot = self.addPlot(row=row, col=col, axisItems=log_axes())
+        """A plot in row ``row`` (each row a layout of its own, so the rows' columns need not
+        line up); the x axis is named under the last row only, as all share it."""
+        plot = self.rows[row].addPlot(row=0, col=col, axisItems=log_axes())
         style_plot(plot, title, self.scale)
         plot.setLogMode(x=True, y=log_y)
-        plot.setLabel("bottom", PANEL_TEXT["strategies"].x)
+        if row == len(self.rows) - 1:
+            plot.setLabel("bottom", PANEL_TEXT["strategies"].x)
         # x spans whole decades, moved by update_from only when the run enters a new one
         # (and y on log axes likewise): axes whose range moves every frame are re-laid out
         # every frame, the largest cost of a live repaint
@@ -81,11 +85,13 @@ class ConvergencePlots(PlotLayout):
         self._decades: dict[int, tuple[int, ...] | None] = {}
         self.game = game
         k = self.scale
+        others = any(panel in self.panels for panel in ("gaps", "regrets", "welfare"))
+        self.rows = [self.addLayout(row=r, col=0) for r in range(("strategies" in self.panels) + others)]
         row = 0
         if "strategies" in self.panels:
             for i in range(min(game.n_players, MAX_STRATEGY_PLOTS)):
                 plot = self._plot(0, i, PANEL_TEXT["strategies"].title.format(player=game.player_names[i]))
-                plot.setYRange(0, 1)
+                probability_axis(plot)
                 legend = plot.addLegend(offset=(-5, 5))
                 for a, action in enumerate(game.action_names[i][:10]):
                     average, current = (Column(q, player=i, action=a) for q in STRATEGIES)
@@ -98,8 +104,8 @@ class ConvergencePlots(PlotLayout):
         if "gaps" in self.panels:
             gaps = self._plot(row, col, PANEL_TEXT["gaps"].title + " (log-log)", log_y=True)
             # below the plot, not on it: the curves cross every corner of a log-log plot
-            legend = pg.LegendItem(colCount=3, verSpacing=-6, labelTextSize=f"{8 * k:.0f}pt")
-            self.addItem(legend, row=row + 1, col=col)
+            legend = pg.LegendItem(colCount=2, verSpacing=-6, labelTextSize=f"{8 * k:.0f}pt")
+            self.rows[row].addItem(legend, row=1, col=0, colspan=3)  # the row's width, not one plot's
             zero_sum = game.n_players == 2 and game.is_zero_sum()
             for name, curve in gap_curves("matrix", zero_sum).items():
                 # the dashed CCE gap over a wider exploitability: both show where they are equal

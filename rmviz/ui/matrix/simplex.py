@@ -156,6 +156,7 @@ class SimplexView(PlotLayout):
                 text = self._label(label, (0.5, -0.3))
                 plot.addItem(text)
                 text.setPos(x, 0)
+            plot.setRange(xRange=(-0.3, 1.3), yRange=(-0.3, 0.3), padding=0)  # room for labels
             kind = "segment"
         else:
             outline = np.vstack([CORNERS, CORNERS[:1]])
@@ -164,7 +165,7 @@ class SimplexView(PlotLayout):
                 text = self._label(label, anchor)
                 plot.addItem(text)
                 text.setPos(*corner)
-            plot.setRange(xRange=(-0.22, 1.22), yRange=(-0.1, 0.96), padding=0)  # room for labels
+            plot.setRange(xRange=(-0.25, 1.25), yRange=(-0.2, 1.06), padding=0)  # room for labels
             kind = "triangle"
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
         average = FadingPath(plot, player_colour(player), 2.5 * self.scale)

@@ -3,11 +3,12 @@
 A :class:`~rmviz.ui.common.run_window.RunWindow` of the matrix-game family: the
 :class:`~rmviz.ui.matrix.editor.MatrixEditor`, the solver panel and the run controls on the
 left; on the right the *Run* tab (:class:`~rmviz.ui.matrix.dashboard.Dashboard`: simplex,
-joint distribution, convergence plots) and compare mode. The run starts as soon as a game is
-shown; any edit of the game, or a change in the solver panel, stops it and starts a fresh one
-on the new game. Files: open (a game tree opens in a tree window, through the opener), save,
-recent files, an autosave of unsaved edits offered back after a crash, figures and run data
-exported; presentation mode for lectures.
+joint distribution, convergence plots) and compare mode. The run starts when the window
+opens; any edit of the game, or a change in the solver panel, stops it and starts a fresh one
+on the new game, running if the run was running (Reset: iteration 0, paused). Files: open
+(a game tree opens in a tree window, through the opener), save, recent files, an autosave of
+unsaved edits offered back after a crash, figures and run data exported; presentation mode
+for lectures (the plots alone, see ``RunWindow``).
 """
 
 from __future__ import annotations
@@ -15,17 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette
-from PySide6.QtWidgets import (
-    QApplication,
-    QFileDialog,
-    QLabel,
-    QSplitter,
-    QStyleFactory,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QSettings, QSize, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from rmviz.document import GameDocument
 from rmviz.errors import RmvizError
@@ -39,13 +32,12 @@ from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
 from rmviz.ui.common.opener import Opener
-from rmviz.ui.common.run_window import RunWindow, StartOptions
+from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
 from rmviz.ui.matrix.step_panel import StepPanel
 
 MAX_RECENT = 8
-PRESENTATION_SCALE = 2.0
 FILE_FILTER = ";;".join(
     (
         "Games (*.json *.nfg *.efg)",
@@ -57,7 +49,7 @@ FILE_FILTER = ";;".join(
 
 
 class MatrixWindow(RunWindow):
-    """A window on one matrix game. ``autorun`` starts solving as soon as a game is shown;
+    """A window on one matrix game. ``autorun`` starts solving as soon as the window opens;
     ``settings`` (recent files) and ``autosave_folder`` default to the user's locations;
     ``read_only`` shows the game without letting it be edited."""
 
@@ -79,13 +71,11 @@ class MatrixWindow(RunWindow):
         super().__init__(FAMILY, opener, read_only, autosave_folder)
         self.setWindowTitle("rmviz")
         self.setAcceptDrops(True)
-        self.autorun = autorun
         self.settings = settings or QSettings("rmviz", "rmviz")
         self._adopt(GameDocument(game or catalog_game("rps-crash"), path))
         self._shown_game = self.document.game
         self._shown_zero_sum = self.document.zero_sum
         self._equilibrium = known_equilibrium(self.document.game)
-        self.presentation = False
         self._rows_of = -1  # the snapshot version whose other row of plots is due next tick
 
         self.editor = MatrixEditor(self.document)
@@ -128,12 +118,9 @@ class MatrixWindow(RunWindow):
         self._menus()
         self.timer.start(self.redraw_ms)
         self._game_changed(restart=True)
-        self.resize(1360, 860)
-
-    def start(self, options: StartOptions) -> None:
-        if options.presentation:
-            self.toggle_presentation()
-        super().start(options)
+        if autorun:  # later runs run on only if the one they replace was running
+            self.toggle_run()
+        self.fit_to_screen(QSize(1360, 860))
 
     # -- menus -----------------------------------------------------------------------------
     def _menus(self) -> None:
@@ -178,17 +165,12 @@ class MatrixWindow(RunWindow):
         self._action(run, "Run / Pause", self.toggle_run, QKeySequence(Qt.Key.Key_Space))
         self._action(run, "Step 1", lambda: self.step(1), QKeySequence("Ctrl+1"))
         self._action(run, "Step N", lambda: self.step(self.step_count.value()), QKeySequence("Ctrl+N"))
-        self._action(run, "Reset", self.restart, QKeySequence("Ctrl+R"))
-        view = self.menuBar().addMenu("&View")
-        self.presentation_action = self._action(
-            view, "&Presentation Mode", self.toggle_presentation, QKeySequence("F5")
-        )
-        self.presentation_action.setCheckable(True)
+        self._action(run, "Reset", self.reset, QKeySequence("Ctrl+R"))
+        self._view_menu(self.menuBar().addMenu("&View"))
 
     # -- the run ---------------------------------------------------------------------------
     def run_started(self, solver: Solver) -> None:
-        if self.autorun and self.tabs.currentWidget() is self.dashboard:
-            self.thread.loop.run()
+        self._rows_of = -1  # the new run's versions count from the start
 
     def draw(self, loop: RunLoop, snapshot: MatrixSnapshot, force: bool) -> None:
         """The dashboard from the newest snapshot (the joint) and the trace. Each tick draws
@@ -196,7 +178,7 @@ class MatrixWindow(RunWindow):
         snapshot, so nothing is left a publication behind."""
         iterations, columns = loop.trace_columns(self.dashboard.columns())
         if (
-            self.dashboard.update_from(iterations, columns, snapshot.joint)
+            self.dashboard.update_from(iterations, columns, snapshot.joint, stagger=not force)
             and self._rows_of != self._seen_version
         ):
             self._rows_of, self._seen_version = self._seen_version, -1  # the other row next tick
@@ -306,28 +288,14 @@ class MatrixWindow(RunWindow):
             self.export_data(path)
 
     # -- presentation ----------------------------------------------------------------------
-    def toggle_presentation(self) -> None:
-        """Large fonts, thick lines, light plots, full screen, the plots alone (the editor
-        hides; Space, Ctrl+1 and F5 still work); again to go back."""
-        self.presentation = not self.presentation
-        self.presentation_action.setChecked(self.presentation)
-        app = QApplication.instance()
-        if self.presentation:
-            self._normal_font, self._normal_palette = QFont(app.font()), QPalette(app.palette())
-            font = QFont(app.font())
-            font.setPointSizeF(font.pointSizeF() * 1.5)
-            app.setFont(font)
-            app.setPalette(QStyleFactory.create("Fusion").standardPalette())  # light, whatever the desktop
-            self.showFullScreen()
-        else:
-            app.setFont(self._normal_font)
-            app.setPalette(self._normal_palette)
-            self.showNormal()
-        self.left.setVisible(not self.presentation)
-        scale = PRESENTATION_SCALE if self.presentation else 1.0
+    def show_presentation(self, on: bool) -> None:
+        """The plots alone: the editor, the solver panel and the run controls hide (Space,
+        Ctrl+1 and Ctrl+R still work)."""
+        self.left.setVisible(not on)
+
+    def set_plot_scale(self, scale: float) -> None:
         self.dashboard.set_scale(scale)
-        self.compare.set_scale(scale)
-        self._seen_version = -1  # redraw into the rebuilt plots
+        super().set_plot_scale(scale)
 
     # -- people ----------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -15,9 +15,10 @@ from rmviz.figures.definitions import GAP_CURVES, PANEL_TEXT, action_colour
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.ui.common.plot_layout import PlotLayout
-from rmviz.ui.common.style import curve_pen, log_axes, pen, style_plot
+from rmviz.ui.common.style import curve_pen, log_axes, pen, probability_axis, style_plot
 
 EXPLOITABILITY = Column("exploitability")
+GAP_TITLE = "exploitability of the average strategy (log-log)"
 
 
 class TreePlots(PlotLayout):
@@ -26,14 +27,16 @@ class TreePlots(PlotLayout):
 
     def __init__(self, parent: object = None) -> None:
         super().__init__(parent)
+        self.scale = 1.0  # fonts and lines (presentation mode, the text size)
+        self.strategy_title = ""
         self.gap_plot = self.addPlot(row=0, col=0, axisItems=log_axes())
-        style_plot(self.gap_plot, "exploitability of the average strategy (log-log)")
+        style_plot(self.gap_plot, GAP_TITLE)
         self.gap_plot.setLogMode(x=True, y=True)
         self.gap_plot.setLabel("bottom", PANEL_TEXT["infoset"].x)
         self.gap_curve = self.gap_plot.plot(pen=curve_pen(GAP_CURVES["tree"]["exploitability"]))
         self.strategy_plot = self.addPlot(row=0, col=1, axisItems=log_axes())
         self.strategy_plot.setLogMode(x=True, y=False)
-        self.strategy_plot.setYRange(0, 1)
+        probability_axis(self.strategy_plot)
         self.strategy_plot.setLabel("bottom", PANEL_TEXT["infoset"].x)
         self.strategy_legend = self.strategy_plot.addLegend(offset=(-5, 5))
         self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
@@ -44,16 +47,28 @@ class TreePlots(PlotLayout):
         self.strategy_plot.clear()
         self.strategy_legend.clear()
         first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
-        style_plot(
-            self.strategy_plot, PANEL_TEXT["infoset"].title.format(infoset=tree.infoset_label[infoset])
-        )
+        self.strategy_title = PANEL_TEXT["infoset"].title.format(infoset=tree.infoset_label[infoset])
+        style_plot(self.strategy_plot, self.strategy_title, self.scale)
+        self.strategy_legend.setLabelTextSize(f"{8 * self.scale:.0f}pt")
         player = int(tree.infoset_player[infoset])
         self.strategy_curves = {}
         for k in range(size):
-            curve = self.strategy_plot.plot(pen=pen(action_colour(k)), name=tree.slot_move[first + k])
+            curve = self.strategy_plot.plot(
+                pen=pen(action_colour(k), 2 * self.scale), name=tree.slot_move[first + k]
+            )
             column = Column("average", player=player, infoset=infoset, action=k)
             if column in traced:
                 self.strategy_curves[column] = curve
+
+    def set_scale(self, scale: float) -> None:
+        """Fonts and line widths times ``scale`` (the curves keep their data)."""
+        self.scale = scale
+        style_plot(self.gap_plot, GAP_TITLE, scale)
+        self.gap_curve.setPen(curve_pen(GAP_CURVES["tree"]["exploitability"], scale))
+        style_plot(self.strategy_plot, self.strategy_title, scale)
+        self.strategy_legend.setLabelTextSize(f"{8 * scale:.0f}pt")
+        for k, item in enumerate(self.strategy_plot.listDataItems()):
+            item.setPen(pen(action_colour(k), 2 * scale))
 
     def columns(self) -> tuple[Column, ...]:
         """The trace columns drawn (a Leduc trace has one per move, 2,191: only these are

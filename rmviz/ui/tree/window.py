@@ -24,10 +24,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
+    QHeaderView,
     QLabel,
     QMainWindow,
     QPushButton,
@@ -97,6 +98,8 @@ class TreeWindow(RunWindow):
         self.side_tabs.addTab(self.detail, "Information set")
         self.side_tabs.addTab(self.average_table, "Average strategy")
         self.side_tabs.currentChanged.connect(lambda _k: self.redraw(force=True))
+        # columns as wide as their numbers and headers, at any text size (scrolled if need be)
+        self.detail.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
         self.controls.step_one_button.setToolTip("one recorded iteration, shown on the tree and in the panel")
         self.animate_button = QPushButton("Animate")
@@ -112,13 +115,13 @@ class TreeWindow(RunWindow):
         self.controls.row.addStretch()
         self.plots = TreePlots()
 
-        left = QWidget()
+        left = self.left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.panel)
         left_layout.addWidget(self.infosets, stretch=1)
         self._add_tabs(self.editor, "Tree")
-        centre = QSplitter()
+        centre = self.centre = QSplitter()
         centre.addWidget(left)
         centre.addWidget(self.tabs)
         centre.addWidget(self.side_tabs)
@@ -139,7 +142,7 @@ class TreeWindow(RunWindow):
         self.animation_timer = QTimer(self)
         self.animation_timer.timeout.connect(self._animation_tick)
         self._game_changed()
-        self.resize(1480, 900)
+        self.fit_to_screen(QSize(1480, 900))
 
     def start(self, options: StartOptions) -> None:
         """Choose ``options.infoset`` (an unknown label is an error naming the ones there
@@ -173,12 +176,13 @@ class TreeWindow(RunWindow):
         self._action(run, "Run / Pause", self.toggle_run, QKeySequence(Qt.Key.Key_Space))
         self._action(run, "Step 1 (recorded)", self.step_recorded, QKeySequence("Ctrl+1"))
         self._action(run, "Animate traversal", self.animate, QKeySequence("Ctrl+A"))
-        self._action(run, "Reset", self.restart, QKeySequence("Ctrl+R"))
+        self._action(run, "Reset", self.reset, QKeySequence("Ctrl+R"))
         game_menu = self.menuBar().addMenu("&Game")
         self._action(game_menu, "Reduced &strategic form (matrix window)", self.show_reduced_form)
         self._action(game_menu, "&OpenSpiel game...", self.openspiel_dialog)
         view = self.menuBar().addMenu("&View")
-        self._action(view, "&Fit tree", self.view.fit, QKeySequence("Ctrl+0"))
+        self._action(view, "&Fit tree (F)", self.view.fit)  # Ctrl+0 is the normal text size
+        self._view_menu(view)
 
     # -- the game ----------------------------------------------------------------------------
     def _game_changed(self) -> None:
@@ -268,7 +272,7 @@ class TreeWindow(RunWindow):
         self.status.setText(
             f"iteration {snapshot.iteration:,}   exploitability {metrics.exploitability:.4g}   "
             f"value of {self.document.game.player_names[0]} {metrics.value[0]:.4g}"
-            + (f"   {loop.iterations_per_second:,.0f} it/s" if loop.running else "")
+            + (f"   {loop.iterations_per_second:,.0f} it/s" if loop.running else "   paused")
         )
 
     def show_compare_status(self) -> None:
@@ -332,6 +336,22 @@ class TreeWindow(RunWindow):
         if self.tree.node_infoset[h] >= 0:
             self.infosets.choose(int(self.tree.node_infoset[h]))
         self.status.setText("   ".join(parts))
+
+    # -- presentation ----------------------------------------------------------------------------
+    def show_presentation(self, on: bool) -> None:
+        """The solver panel and the information-set list hide (click a node to choose an
+        information set); the run controls, the tree, the explanation (given more room) and
+        the plots stay."""
+        if on:
+            self._normal_sizes = self.centre.sizes()
+            self.centre.setSizes([0, 560, 720])
+        self.left.setVisible(not on)
+        if not on:
+            self.centre.setSizes(self._normal_sizes)
+
+    def set_plot_scale(self, scale: float) -> None:
+        self.plots.set_scale(scale)
+        super().set_plot_scale(scale)
 
     # -- other windows -------------------------------------------------------------------------
     def show_reduced_form(self) -> QMainWindow | None:

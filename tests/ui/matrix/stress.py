@@ -140,13 +140,17 @@ def lifecycle_cycle(window, k: int, wait: Callable[[Callable[[], bool]], None]) 
     def iteration() -> int:
         return window.thread.loop.latest()[1].iteration
 
-    window.toggle_run()
+    def set_running(running: bool) -> None:  # the Run/Pause button, pressed only if needed
+        if window.thread.loop.running != running:
+            window.toggle_run()
+
+    set_running(True)
     wait(lambda: iteration() > 0)
-    window.toggle_run()
+    set_running(False)
     window.step(5)
     wait(lambda: not window.thread.loop.running and iteration() >= 5)
-    window.restart()
-    window.toggle_run()
+    window.restart()  # iteration 0, paused
+    set_running(True)
     window.attempt(lambda: window.document.add_action(0))
     window.document.undo()
     window.load_catalog(GAMES[k % len(GAMES)])

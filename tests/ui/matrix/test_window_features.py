@@ -14,6 +14,7 @@ from PySide6.QtGui import QGuiApplication, QPalette
 
 from rmviz.games import catalog_game
 from rmviz.solvers.columns import Column
+from rmviz.ui.common.run_window import PRESENTATION_PLOTS, PRESENTATION_TEXT
 from tests.ui.matrix.conftest import iteration
 
 AVERAGE_00 = Column("average", player=0, action=0)
@@ -161,17 +162,18 @@ def test_compare_mode_runs_every_checked_algorithm(window, qtbot):
 
 
 def test_presentation_mode_scales_and_comes_back(window):
-    font = QGuiApplication.font().pointSizeF()
+    font = window.font().pointSizeF()
     window.toggle_presentation()
-    assert window.plots.scale == 2.0 and window.simplex.scale == 2.0
-    assert QGuiApplication.font().pointSizeF() == pytest.approx(1.5 * font)
+    assert window.plots.scale == PRESENTATION_PLOTS and window.simplex.scale == PRESENTATION_PLOTS
+    assert window.font().pointSizeF() == pytest.approx(PRESENTATION_TEXT * font)
+    assert QGuiApplication.font().pointSizeF() == pytest.approx(font)  # this window only
     pen = window.plots.curves[AVERAGE_00].opts["pen"]
-    assert pen.widthF() == 4.0
-    palette = QGuiApplication.palette()
+    assert pen.widthF() == pytest.approx(2 * PRESENTATION_PLOTS)
+    palette = window.palette()
     assert palette.color(QPalette.ColorRole.Window).lightness() > 200  # light theme
     assert not window.left.isVisibleTo(window)  # the plots alone
     window.toggle_presentation()
-    assert window.plots.scale == 1.0 and QGuiApplication.font().pointSizeF() == pytest.approx(font)
+    assert window.plots.scale == 1.0 and window.font().pointSizeF() == pytest.approx(font)
     assert window.left.isVisibleTo(window)
 
 
