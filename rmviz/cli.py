@@ -189,14 +189,7 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _size(text: str) -> tuple[int, int]:
-    try:
-        width, height = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1600x1000") from None
-    if not (16 <= width <= 16000 and 16 <= height <= 16000):
-        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be 16 to 16000 pixels")
-    return width, height
+_size = window_options.pixel_size(16, 16000)
 
 
 def _positive_int(text: str) -> int:

@@ -7,21 +7,30 @@ text for ``rmviz --help`` (``rmviz.cli``), which must work where Qt cannot load.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 USAGE = "rmviz [GAME] [window options]"
 DEFAULT_GAME = "rps-crash"
 
 
-def window_size(text: str) -> tuple[int, int]:
-    """``--size``: ``WIDTHxHEIGHT`` in pixels, e.g. ``1280x720``."""
-    try:
-        width, height = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
-    if not (200 <= width <= 10_000 and 200 <= height <= 10_000):
-        raise argparse.ArgumentTypeError(f"{text!r}: width and height from 200 to 10000 pixels")
-    return width, height
+def pixel_size(low: int, high: int) -> Callable[[str], tuple[int, int]]:
+    """An argparse type for ``WIDTHxHEIGHT`` in pixels, each from ``low`` to ``high``
+    (the window's ``--size`` and ``rmviz export --size``)."""
+
+    def parse(text: str) -> tuple[int, int]:
+        try:
+            width, height = (int(part) for part in text.lower().split("x"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a size like 1280x720") from None
+        if not (low <= width <= high and low <= height <= high):
+            raise argparse.ArgumentTypeError(f"{text!r}: width and height must be {low} to {high} pixels")
+        return width, height
+
+    return parse
+
+
+window_size = pixel_size(200, 10_000)
 
 
 def app_parser(standalone: bool = True) -> argparse.ArgumentParser:

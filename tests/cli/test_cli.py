@@ -311,7 +311,7 @@ def test_export_size_is_checked(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["export", "rps", "--out", "x.png", "--size", "big"])
     assert exit_info.value.code == 2
-    assert "is not a size like 1600x1000" in capsys.readouterr().err
+    assert "is not a size like 1280x720" in capsys.readouterr().err
 
 
 def test_solve_the_reduced_strategic_form_of_kuhn(capsys):
