@@ -15,6 +15,7 @@ def test_the_notebooks_are_found():
     assert {path.name for path in NOTEBOOKS} >= {"regret-matching.ipynb", "kuhn-cfr.ipynb"}
 
 
+@pytest.mark.slow  # 12 s: executed by .ci/run's second step (pytest -m slow)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_notebook_runs(path):
     nbformat = pytest.importorskip("nbformat")

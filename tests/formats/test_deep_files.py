@@ -30,6 +30,7 @@ def terminals(game: ExtensiveFormGame) -> list[tuple[float, ...]]:
     return [node.payoffs for _, node in game.nodes() if node.kind == "terminal"]
 
 
+@pytest.mark.slow  # 12 s; depth is also covered by test_hostile_files and the tree document
 def test_a_deep_efg_file_reads_and_writes(tmp_path):
     game = read_efg(centipede_efg(), "centipede.efg")
     assert [len(s) for s in game.infosets] == [DEPTH // 2, DEPTH // 2]

@@ -54,6 +54,7 @@ def test_lp_reference_solves_rps_crash():
     np.testing.assert_allclose(column, [0.25, 0.5, 0.25], atol=1e-9)
 
 
+@pytest.mark.slow  # 30 s: run by .ci/run's second step (pytest -m slow)
 @pytest.mark.parametrize("game_id", ["traffic-lights", "battle-of-partners"])
 @pytest.mark.parametrize("play", ["expected", "sampled"])
 @pytest.mark.parametrize("algorithm", ["internal-rm", "greedy-internal-rm"])
@@ -127,6 +128,7 @@ def test_alternating_updates_converge():
     assert solver.metrics().nash_conv < 1e-3
 
 
+@pytest.mark.slow  # 25 s
 def test_greedy_internal_rm_beats_internal_rm_on_many_player_games():
     """Greedy weights lower the CE gap (Zhang, Lerer & Brown 2022, Fig. 4) once the inertia
     acts on regrets of weight sum t (``weighting.inertia_at``): median over 4 random 7-player

@@ -89,6 +89,7 @@ def test_simultaneous_cfr_equals_openspiels_python_solver():
     assert ours.metrics().exploitability == pytest.approx(expected, abs=1e-9)
 
 
+@pytest.mark.slow  # 34 s: run by .ci/run's second step (pytest -m slow)
 @pytest.mark.parametrize("algorithm", ["mccfr-chance", "mccfr-external"])
 def test_monte_carlo_cfr_converges_in_expectation_on_kuhn(algorithm):
     early, late = [], []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
 from tests.ui.matrix.conftest import make_window
@@ -35,6 +36,7 @@ def test_structural_edits_while_running_keep_the_window_alive(qtbot, tmp_path):
     window.shutdown()
 
 
+@pytest.mark.slow  # 12 s (the benchmark runs 1,000 cycles)
 def test_run_cycles_leave_no_threads_behind(qtbot, tmp_path):
     """Cycles of run / pause / step / reset / edit while running / game switch: the thread
     count comes back to where it was (1,000 cycles, with memory: the benchmark)."""
