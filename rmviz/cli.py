@@ -192,11 +192,15 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
 _size = window_options.pixel_size(16, 16000)
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+
+
+def _positive_int(text: str) -> int:
+    value = _whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
     return value
@@ -213,10 +217,7 @@ def _iterations(text: str) -> int:
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    value = _whole_number(text)
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"{text[:40]} is not a seed from 0 to 2^63-1")
     return value

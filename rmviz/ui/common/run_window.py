@@ -189,14 +189,8 @@ class RunWindow(QMainWindow):
             self.offer_restore()
 
     # -- the run -----------------------------------------------------------------------------
-    @classmethod
-    def check_game(cls, game: Any) -> None:
-        """Refuse (RmvizError) a game of this family that the window cannot show; windows
-        fill in (the opener asks before it builds a window)."""
-
     def new_solver(self, game: Any) -> Solver:
         """A solver of the panel's configuration on ``game``, which the window can show."""
-        self.check_game(game)
         return self.family.solver(game, self.panel.config())
 
     def restart(self, run: bool | None = None) -> None:

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.document import TreeDocument
-from rmviz.errors import GameError, RmvizError
+from rmviz.errors import RmvizError
 from rmviz.figures.layout import format_probability
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
@@ -369,12 +369,6 @@ class TreeWindow(RunWindow):
         """Show ``game`` (undoable); the run restarts on it. ``path`` is recorded by the
         caller's ``mark_saved``."""
         self.document.replace_game(game, description)
-
-    @classmethod
-    def check_game(cls, game: ExtensiveFormGame) -> None:
-        """A tree with no decision node has no information set to show or solve."""
-        if not any(game.infosets):
-            raise GameError(f"{game.title!r} has no decision node: there is nothing for CFR to solve")
 
     def shutdown(self) -> None:
         """Stop the timers and the solver threads (idempotent)."""
