@@ -47,9 +47,24 @@ class Dashboard(QSplitter):
         self.addWidget(top)
         self.addWidget(self.plots)
         self.setSizes([320, 480])
+        self._drawn: tuple[object, ...] | None = None  # what the views show of the game
+
+    def set_scale(self, scale: float) -> None:
+        for view in (self.plots, self.simplex, self.joint):
+            view.set_scale(scale)
 
     def set_game(self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
-        """Rebuild every view for ``game`` (``equilibrium``: a known one, starred)."""
+        """Show a fresh run on ``game`` (``equilibrium``: a known one, starred). The views are
+        rebuilt only when what they draw changes (players, actions, names, the zero-sum
+        flag): an edit of payoffs empties the curves and moves the star, which takes a few
+        milliseconds where a rebuild takes half a second (tests/benchmarks/edit_latency.py)."""
+        drawn = _drawn(game)
+        if drawn == self._drawn:
+            self.plots.restart(game)
+            self.simplex.restart(game, equilibrium)
+            self.joint.restart(game)
+            return
+        self._drawn = drawn
         self.plots.set_game(game)
         self.simplex.set_game(game, equilibrium)
         self.joint.set_game(game)
@@ -74,10 +89,6 @@ class Dashboard(QSplitter):
         self.joint.update_from(joint)
         return left
 
-    def set_scale(self, scale: float) -> None:
-        for view in (self.plots, self.simplex, self.joint):
-            view.set_scale(scale)
-
     def _face_selectors(self, game: NormalFormGame) -> None:
         """For players with more than 3 actions, choose the face of the simplex drawn."""
         layout = self.faces.layout()
@@ -98,3 +109,9 @@ class Dashboard(QSplitter):
     def _set_face(self, player: int, face: tuple[int, int, int]) -> None:
         self.simplex.set_face(player, tuple(face))  # type: ignore[arg-type]
         self.face_changed.emit()
+
+
+def _drawn(game: NormalFormGame) -> tuple[object, ...]:
+    """What the dashboard's views draw of ``game`` besides the run: names, actions and
+    whether the gap plot shows exploitability alone (two-player zero-sum games)."""
+    return (game.player_names, game.action_names, game.n_players == 2 and game.is_zero_sum())

@@ -73,6 +73,16 @@ class JointView(PlotLayout):
                     line.append(text)
                 self.labels.append(line)
 
+    def restart(self, game: NormalFormGame) -> None:
+        """A fresh run on ``game``, whose players and actions are those drawn: the heatmap is
+        emptied, nothing is rebuilt."""
+        self.game = game
+        if self.image is not None:
+            self.image.setImage(np.zeros(game.num_actions[::-1]), levels=(0.0, 1.0), autoLevels=False)
+        for line in self.labels:
+            for text in line:
+                text.setText("")
+
     def update_from(self, joint: np.ndarray | None) -> None:
         """Draw the joint distribution (``None``: not tracked for this run)."""
         if self.image is None or self.plot is None:

@@ -125,6 +125,14 @@ class ConvergencePlots(PlotLayout):
             self.welfare_plot = self._plot(row, col, PANEL_TEXT["welfare"].title)
             self.curves[Column("welfare")] = self.welfare_plot.plot(pen=pen(WELFARE_COLOUR, 2 * k))
 
+    def restart(self, game: NormalFormGame) -> None:
+        """A fresh run on ``game``, whose players, actions and zero-sum flag are those drawn:
+        the curves are emptied and the axes fitted afresh, nothing is rebuilt."""
+        self.game = game
+        self._welfare_limit = 0.0
+        self._decades = dict.fromkeys(self._decades)
+        self.update_from(np.empty(0), {})
+
     def columns(self) -> tuple[Column, ...]:
         """The trace columns these plots read."""
         return tuple(self.curves)

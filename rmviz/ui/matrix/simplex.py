@@ -68,6 +68,7 @@ class SimplexView(PlotLayout):
         self.game: NormalFormGame | None = None
         self.equilibrium: tuple[tuple[float, ...], ...] | None = None
         self.paths: list[tuple[str, int, pg.PlotDataItem, FadingPath]] = []
+        self.stars: list[tuple[str, int, pg.PlotDataItem]] = []  # (panel kind, player, marker)
         self.faces: dict[int, tuple[int, int, int]] = {}
         self.square = False
         self.scale = scale
@@ -95,20 +96,49 @@ class SimplexView(PlotLayout):
         equilibrium: tuple[tuple[float, ...], ...] | None = None,
         keep_faces: bool = False,
     ) -> None:
+        """Rebuild the panels for ``game`` (``equilibrium``: one profile, starred)."""
         self.clear()
-        self.paths = []
+        self.paths, self.stars = [], []
         self.game = game
-        self.equilibrium = equilibrium
         if not keep_faces:
             self.faces = {}
         self.square = game.n_players == 2 and game.num_actions == (2, 2)
         if self.square:
-            self._square(game, equilibrium)
-            return
-        for i in range(min(game.n_players, 3)):
-            self._panel(game, i, equilibrium)
+            self._square(game)
+        else:
+            for i in range(min(game.n_players, 3)):
+                self._panel(game, i)
+        self.set_equilibrium(equilibrium)
 
-    def _square(self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
+    def restart(
+        self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None = None
+    ) -> None:
+        """A fresh run on ``game``, whose players and actions are those drawn: the paths are
+        emptied and the star moved, nothing is rebuilt."""
+        self.game = game
+        empty = np.empty(0)
+        for _kind, _player, current, average in self.paths:
+            current.setData(empty, empty)
+            average.setData(empty, empty)
+        self.set_equilibrium(equilibrium)
+
+    def set_equilibrium(self, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
+        """Star ``equilibrium`` (one mixed strategy per player), or no star when None."""
+        self.equilibrium = equilibrium
+        for kind, player, star in self.stars:
+            if equilibrium is None:
+                star.setData([], [])
+            elif kind == "square":
+                star.setData([equilibrium[0][0]], [equilibrium[1][0]])
+            else:
+                point = project(PANEL_SIZES[kind], np.array([equilibrium[player]])[:, list(self.face(player))])
+                star.setData(*(point.T if np.isfinite(point).all() else ([], [])))
+
+    def _star(self, plot: pg.PlotItem, kind: str, player: int) -> None:
+        star = plot.plot(pen=None, symbol="star", symbolSize=16 * self.scale, symbolBrush=EQUILIBRIUM_COLOUR)
+        self.stars.append((kind, player, star))
+
+    def _square(self, game: NormalFormGame) -> None:
         plot = self.addPlot()
         style_plot(
             plot,
@@ -122,19 +152,9 @@ class SimplexView(PlotLayout):
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
         average = FadingPath(plot, player_colour(0), 2.5 * self.scale)
         self.paths.append(("square", 0, current, average))
-        if equilibrium is not None:
-            plot.plot(
-                [equilibrium[0][0]],
-                [equilibrium[1][0]],
-                pen=None,
-                symbol="star",
-                symbolSize=16 * self.scale,
-                symbolBrush=EQUILIBRIUM_COLOUR,
-            )
+        self._star(plot, "square", 0)
 
-    def _panel(
-        self, game: NormalFormGame, player: int, equilibrium: tuple[tuple[float, ...], ...] | None
-    ) -> None:
+    def _panel(self, game: NormalFormGame, player: int) -> None:
         face = self.face(player)
         actions = [game.action_names[player][a] for a in face]
         title = game.player_names[player]
@@ -170,17 +190,7 @@ class SimplexView(PlotLayout):
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
         average = FadingPath(plot, player_colour(player), 2.5 * self.scale)
         self.paths.append((kind, player, current, average))
-        if equilibrium is not None:
-            point = project(PANEL_SIZES[kind], np.array([equilibrium[player]])[:, list(face)])
-            if np.isfinite(point).all():
-                plot.plot(
-                    point[:, 0],
-                    point[:, 1],
-                    pen=None,
-                    symbol="star",
-                    symbolSize=16 * self.scale,
-                    symbolBrush=EQUILIBRIUM_COLOUR,
-                )
+        self._star(plot, kind, player)
 
     def _label(self, text: str, anchor: tuple[float, float]) -> pg.TextItem:
         from PySide6.QtGui import QFont

@@ -162,3 +162,29 @@ def test_without_an_opener_a_game_tree_file_is_refused(window, tmp_path):
     before = window.document.game
     assert not window.open_file(path)
     assert "a tree game" in window.errors[-1] and window.document.game is before
+
+
+def test_payoff_edits_keep_the_views_and_start_them_afresh(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, game="rps")
+    window.step(300)
+    qtbot.waitUntil(lambda: window.plots.curves[AVERAGE_00].xData is not None, timeout=60_000)
+    items = (window.plots.plot_items, window.simplex.paths, window.joint.image)
+    assert window.simplex.stars[0][2].getData()[0].size == 1  # the catalog's equilibrium, starred
+
+    window.model.setData(window.model.index(0, 1), "-2, 2")  # same shape: nothing rebuilt
+    assert (window.plots.plot_items, window.simplex.paths, window.joint.image) == items
+    assert window.plots.curves[AVERAGE_00].xData is None  # the old run's curves are gone
+    assert window.simplex.paths[0][3].getData()[0].size == 0
+    assert window.joint.image.image.max() == 0 and window.joint.labels[0][0].textItem.toPlainText() == ""
+    assert window.dashboard.plots.game is window.document.game
+    window.step(50)
+    qtbot.waitUntil(lambda: iteration(window) == 50, timeout=60_000)
+    qtbot.waitUntil(lambda: window.plots.curves[AVERAGE_00].xData is not None, timeout=60_000)
+    assert window.plots.curves[AVERAGE_00].xData.max() <= 50  # drawn from the new run only
+
+    window.document.undo()  # the catalog game again: its star is back, still nothing rebuilt
+    assert window.simplex.stars[0][2].getData()[0].size == 1
+    window.document.rename_action(0, 0, "Stone")  # a name drawn in the views: rebuilt
+    assert window.plots.plot_items is not items[0]
+    assert window.simplex.paths is not items[1]
+    window.shutdown()
