@@ -15,7 +15,6 @@ Errors a person can cause print one line on stderr and exit with status 2.
 from __future__ import annotations
 
 import argparse
-import fractions
 import json
 import math
 import os
@@ -36,6 +35,7 @@ from rmviz.games.generators import MAX_SEED
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
+from rmviz.solvers.matrix.start import parse_probability
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_algorithm, make_solver
 from rmviz.ui import options as window_options
@@ -240,12 +240,6 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _probability(text: str) -> float:
-    """A decimal (``0.4``, ``nan`` too: the solver refuses it) or a fraction (``1/3``)."""
-    text = text.strip()
-    return float(fractions.Fraction(text)) if "/" in text else float(text)
-
-
 def _parse_profile(game: NormalFormGame, specs: list[str], flag: str) -> dict[int, list[float]]:
     """``--fix``/``--start`` ``PLAYER=P1,P2,...`` (1-based player; decimals or fractions such as
     1/3) as ``{player index: probabilities}``; the solver checks the probabilities."""
@@ -254,7 +248,7 @@ def _parse_profile(game: NormalFormGame, specs: list[str], flag: str) -> dict[in
         player, _, probabilities = spec.partition("=")
         try:
             index = int(player) - 1
-            values = [_probability(p) for p in probabilities.split(",")]
+            values = [parse_probability(p) for p in probabilities.split(",")]
         except (ValueError, ZeroDivisionError):
             raise ConfigError(f"{flag} {spec!r}: write PLAYER=P1,P2,... e.g. {flag} 2=0.4,0.3,0.3") from None
         if not 0 <= index < game.n_players:

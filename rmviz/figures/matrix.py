@@ -187,6 +187,19 @@ def project(face_size: int, p: np.ndarray) -> np.ndarray:
     return to_triangle(p)
 
 
+def unproject(face_size: int, point: tuple[float, float]) -> np.ndarray:
+    """The strategy on a face of 2 or 3 actions nearest to a plane point (the inverse of
+    :func:`project`; points outside the face are clipped to its edge)."""
+    x, y = point
+    if face_size == 2:
+        p = np.array([x, 1.0 - x])
+    else:  # barycentric coordinates on CORNERS: p2 from the height, then p1 from x
+        p2 = y / CORNERS[2, 1]
+        p = np.array([1.0 - x - p2 / 2, x - p2 / 2, p2])
+    p = np.clip(p, 0.0, None)
+    return p / p.sum() if p.sum() > 0 else np.full(face_size, 1.0 / face_size)
+
+
 def fading_path(ax: Axes, points: np.ndarray, colour: str, style: Style) -> None:
     """The average path in :data:`FADE_STEPS` pieces, faint at the start of the run and solid
     now, so the direction of travel reads at a glance; a dot where it ends."""

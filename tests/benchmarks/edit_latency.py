@@ -119,7 +119,9 @@ def main() -> int:
     }
     window.shutdown()
     base = float(np.median(results["payoff"][0]))
-    print(f"{args.game} {game.shape_label}, {args.edits} edits each, ms; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{args.game} {game.shape_label}, {args.edits} edits each, ms; load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'edit':<18} {'blocked median':>15} {'p90':>7} {'max':>7} {'x payoff':>9} {'redrawn median':>15}")
     for name, (blocked, redrawn) in results.items():
         median = float(np.median(blocked))

@@ -19,6 +19,6 @@ FAMILY = Family(
     metrics=METRICS,
     compared={"exploitability": "exploitability (NashConv/n)", "cce_gap": "CCE gap", "ce_gap": "CE gap"},
     compare_default=("rm", "rm+", "predictive-rm+", "greedy-rm"),
-    compare_carries=("play", "updates", "seed", "device"),
+    compare_carries=("play", "updates", "seed", "device", "start"),
     report_options={"track_joint": True},
 )

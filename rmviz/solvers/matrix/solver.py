@@ -30,14 +30,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from rmviz.errors import ConfigError
-from rmviz.games.catalog import default_start
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.backend import get_backend
 from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
 from rmviz.solvers.matrix import kernels
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.metrics import MatrixMetrics, expected_utilities, nash_conv, regret_bound
+from rmviz.solvers.matrix.start import validated_fixed, validated_start
 from rmviz.solvers.matrix.state import MatrixState
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import (
@@ -91,54 +90,6 @@ class MatrixSnapshot:
         return np.concatenate([np.array(head, dtype=np.float64), *per_action])
 
 
-def _validated_strategies(game: NormalFormGame, strategies: Any, what: str) -> dict[int, np.ndarray]:
-    """``{player: strategy}`` checked against ``game``: players in range, one non-negative
-    probability per action, summing to 1. ``what`` names them in errors ("fixed", "starting")."""
-    checked: dict[int, np.ndarray] = {}
-    for player, strategy in dict(strategies).items():
-        if not 0 <= int(player) < game.n_players:
-            raise ConfigError(
-                f"no {what} strategy for player {int(player) + 1}: the game has {game.n_players} players"
-            )
-        values = np.asarray(strategy, dtype=np.float64)
-        k = game.num_actions[player]
-        name = game.player_names[player]
-        if values.shape != (k,):
-            raise ConfigError(f"the {what} strategy of {name!r} needs {k} probabilities, got {values.size}")
-        if not np.all(np.isfinite(values)) or np.any(values < 0):
-            raise ConfigError(f"the {what} strategy of {name!r} must be non-negative numbers")
-        if abs(values.sum() - 1.0) > 1e-9:
-            raise ConfigError(
-                f"the {what} strategy of {name!r} sums to {values.sum():.6g}; probabilities must sum to 1"
-            )
-        checked[int(player)] = values
-    return checked
-
-
-def _validated_fixed(game: NormalFormGame, fixed: Any) -> dict[int, np.ndarray]:
-    strategies = _validated_strategies(game, fixed, "fixed")
-    if len(strategies) == game.n_players:
-        raise ConfigError("every player's strategy is fixed: leave at least one player learning")
-    return strategies
-
-
-def _validated_start(game: NormalFormGame, start: Any, fixed: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """Each player's strategy at iteration 1: ``start`` (None: the catalog's default start of
-    a catalog game as built, :func:`~rmviz.games.catalog.default_start`; else uniform),
-    fixed players their fixed strategy, the others uniform."""
-    if start is None:
-        default = default_start(game)
-        start = {} if default is None else {i: s for i, s in enumerate(default) if i not in fixed}
-    strategies = _validated_strategies(game, start, "starting")
-    clash = sorted(set(strategies) & set(fixed))
-    if clash:
-        raise ConfigError(
-            f"{game.player_names[clash[0]]!r} is fixed: it starts with its fixed strategy, give no start"
-        )
-    shape = game.num_actions
-    return {i: fixed.get(i, strategies.get(i, np.full(k, 1.0 / k))) for i, k in enumerate(shape)}
-
-
 class RegretMinimizer:
     """Regret minimisation on a :class:`NormalFormGame` (the ``Solver`` protocol).
 
@@ -154,9 +105,9 @@ class RegretMinimizer:
         self.game = game
         self.config = config = (config or MatrixConfig()).validated()
         self.backend = get_backend(config.device, payoff_entries=game.payoffs.size)
-        self.fixed = _validated_fixed(game, config.fixed_strategies)
+        self.fixed = validated_fixed(game, config.fixed_strategies)
         self.learners = [i for i in range(game.n_players) if i not in self.fixed]
-        self.start = _validated_start(game, config.start, self.fixed)
+        self.start = validated_start(game, config.start, self.fixed)
         xp = self.backend.xp
         # iterations run on payoffs / scale (a power of two, :mod:`rmviz.solvers.scale`);
         # metrics and regrets are multiplied back

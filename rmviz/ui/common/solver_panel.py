@@ -15,6 +15,7 @@ keeps its last valid configuration.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -97,8 +98,25 @@ class SolverPanel(QWidget):
             combo.currentIndexChanged.connect(self._changed)
         self.seed.valueChanged.connect(self._changed)
         self.speed.currentIndexChanged.connect(self.speed_changed)
+        self.options: dict[str, Callable[[], Any]] = {}  # the window's own rows (add_option)
         self._last_good = family.preset(family.default_algorithm)
         self._algorithm_changed()
+
+    def add_option(self, name: str, label: str, widget: QWidget, value: Callable[[], Any]) -> None:
+        """A row the window adds (the matrix window's starting strategies), above *Metrics*:
+        ``value()`` is the configuration's field ``name``; a ConfigError it raises is shown
+        like a refused parameter. Call :meth:`refresh` when the row changes."""
+        self.options[name] = value
+        self._layout.insertRow(self._layout.getWidgetPosition(self.cadence)[0], label, widget)
+
+    def refresh(self, quiet: bool = False) -> None:
+        """Read the rows again; ``changed`` fires unless ``quiet`` (the caller restarts)."""
+        if quiet:
+            self.blockSignals(True)
+        try:
+            self._changed()
+        finally:
+            self.blockSignals(False)
 
     def choice_widget(self, choice: str) -> QWidget:
         """The widget of one of :data:`CHOICE_LABELS`."""
@@ -163,6 +181,8 @@ class SolverPanel(QWidget):
             values[parameter] = value
         for choice in self.choices:
             values[choice] = self._choice_value(choice)
+        for option, value in self.options.items():
+            values[option] = value()
         return self.family.config(name, **values)
 
     def config(self) -> Any:

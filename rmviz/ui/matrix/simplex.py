@@ -2,7 +2,8 @@
 
 * 3 actions: the triangle, vertices labelled with the actions, the current-strategy path
   (thin) and the average-strategy path (thick, fading from light to dark), the known
-  equilibrium as a star;
+  equilibrium as a star, the run's starting strategy as a ring that can be dragged to choose
+  another (:attr:`SimplexView.start_dragged`);
 * 2x2 games: one square with p = P(row plays action 1) across and q = P(column plays
   action 1) up;
 * 2 actions (other games): a segment; more than 3 actions: a face of three actions chosen
@@ -20,9 +21,10 @@ from collections.abc import Mapping
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Signal
 
 from rmviz.figures.definitions import EQUILIBRIUM_COLOUR, player_colour
-from rmviz.figures.matrix import CORNERS, CURRENT_TRAIL, FADE_STEPS, project
+from rmviz.figures.matrix import CORNERS, CURRENT_TRAIL, FADE_STEPS, project, unproject
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import PlotLayout
@@ -61,12 +63,17 @@ PANEL_SIZES = {"point": 1, "segment": 2, "triangle": 3}  # actions drawn by each
 
 
 class SimplexView(PlotLayout):
-    """Trajectories of the current and average strategies; :meth:`update_from` redraws."""
+    """Trajectories of the current and average strategies; :meth:`update_from` redraws.
+    ``start_dragged`` fires with ``{player: strategy}`` when a starting ring is dropped."""
+
+    start_dragged = Signal(object)
 
     def __init__(self, parent: object = None, scale: float = 1.0) -> None:
         super().__init__(parent)
         self.game: NormalFormGame | None = None
         self.equilibrium: tuple[tuple[float, ...], ...] | None = None
+        self.start: Mapping[int, np.ndarray] = {}
+        self.rings: list[tuple[str, int, pg.TargetItem]] = []  # (panel kind, player, ring)
         self.paths: list[tuple[str, int, pg.PlotDataItem, FadingPath]] = []
         self.stars: list[tuple[str, int, pg.PlotDataItem]] = []  # (panel kind, player, marker)
         self.faces: dict[int, tuple[int, int, int]] = {}
@@ -98,7 +105,7 @@ class SimplexView(PlotLayout):
     ) -> None:
         """Rebuild the panels for ``game`` (``equilibrium``: one profile, starred)."""
         self.clear()
-        self.paths, self.stars = [], []
+        self.paths, self.stars, self.rings = [], [], []
         self.game = game
         if not keep_faces:
             self.faces = {}
@@ -109,10 +116,12 @@ class SimplexView(PlotLayout):
             for i in range(min(game.n_players, 3)):
                 self._panel(game, i)
         self.set_equilibrium(equilibrium)
+        fits = all(len(s) == game.num_actions[i] for i, s in self.start.items() if i < game.n_players)
+        self.set_start(
+            self.start if fits and len(self.start) == game.n_players else {}
+        )  # else: at the run's start
 
-    def restart(
-        self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None = None
-    ) -> None:
+    def restart(self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None = None) -> None:
         """A fresh run on ``game``, whose players and actions are those drawn: the paths are
         emptied and the star moved, nothing is rebuilt."""
         self.game = game
@@ -131,12 +140,61 @@ class SimplexView(PlotLayout):
             elif kind == "square":
                 star.setData([equilibrium[0][0]], [equilibrium[1][0]])
             else:
-                point = project(PANEL_SIZES[kind], np.array([equilibrium[player]])[:, list(self.face(player))])
-                star.setData(*(point.T if np.isfinite(point).all() else ([], [])))
+                star.setData(*self._point(kind, player, equilibrium[player]).T)
+
+    def set_start(self, start: Mapping[int, np.ndarray]) -> None:
+        """Put the starting rings at ``start`` (``{player: strategy}``, every player)."""
+        self.start = start
+        for kind, player, ring in self.rings:
+            if player not in start:
+                ring.hide()
+                continue
+            ring.show()
+            if kind == "square":
+                ring.setPos(float(start[0][0]), float(start[1][0]))
+            else:
+                point = self._point(kind, player, start[player])
+                if point.size:
+                    ring.setPos(*point[0])
+
+    def _point(self, kind: str, player: int, strategy: np.ndarray | tuple[float, ...]) -> np.ndarray:
+        """``strategy`` on ``player``'s panel as one plane point, or none (a face it puts no
+        mass on)."""
+        point = project(PANEL_SIZES[kind], np.array([strategy])[:, list(self.face(player))])
+        return point if np.isfinite(point).all() else np.empty((0, 2))
 
     def _star(self, plot: pg.PlotItem, kind: str, player: int) -> None:
         star = plot.plot(pen=None, symbol="star", symbolSize=16 * self.scale, symbolBrush=EQUILIBRIUM_COLOUR)
         self.stars.append((kind, player, star))
+
+    def _ring(self, plot: pg.PlotItem, kind: str, player: int) -> None:
+        """A ring at the player's starting strategy; dropped elsewhere, it asks for that start
+        (panels of a face of more actions show none: a point there is not a strategy)."""
+        if self.game is None or (kind != "square" and self.game.num_actions[player] > 3) or kind == "point":
+            return
+        colour = player_colour(player)
+        ring = pg.TargetItem(
+            size=13 * self.scale,
+            symbol="o",
+            pen=pg.mkPen(colour, width=2 * self.scale),
+            hoverPen=pg.mkPen("#111111", width=2.5 * self.scale),
+            brush=(255, 255, 255, 160),
+            hoverBrush=(255, 255, 255, 220),
+        )
+        ring.setToolTip("the starting strategy: drag it to start from another")
+        ring.setZValue(10)
+        ring.sigPositionChangeFinished.connect(lambda item, k=kind, p=player: self._dropped(k, p, item))
+        plot.addItem(ring)
+        self.rings.append((kind, player, ring))
+
+    def _dropped(self, kind: str, player: int, ring: pg.TargetItem) -> None:
+        position = ring.pos()
+        x, y = float(position.x()), float(position.y())
+        if kind == "square":
+            chosen = {0: unproject(2, (x, 0.0)), 1: unproject(2, (y, 0.0))}
+        else:
+            chosen = {player: unproject(PANEL_SIZES[kind], (x, y))}
+        self.start_dragged.emit(chosen)
 
     def _square(self, game: NormalFormGame) -> None:
         plot = self.addPlot()
@@ -153,6 +211,7 @@ class SimplexView(PlotLayout):
         average = FadingPath(plot, player_colour(0), 2.5 * self.scale)
         self.paths.append(("square", 0, current, average))
         self._star(plot, "square", 0)
+        self._ring(plot, "square", 0)
 
     def _panel(self, game: NormalFormGame, player: int) -> None:
         face = self.face(player)
@@ -191,6 +250,7 @@ class SimplexView(PlotLayout):
         average = FadingPath(plot, player_colour(player), 2.5 * self.scale)
         self.paths.append((kind, player, current, average))
         self._star(plot, kind, player)
+        self._ring(plot, kind, player)
 
     def _label(self, text: str, anchor: tuple[float, float]) -> pg.TextItem:
         from PySide6.QtGui import QFont

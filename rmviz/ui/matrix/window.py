@@ -13,9 +13,11 @@ for lectures (the plots alone, see ``RunWindow``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -35,6 +37,7 @@ from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
+from rmviz.ui.matrix.start_edit import StartEdit
 from rmviz.ui.matrix.step_panel import StepPanel
 
 MAX_RECENT = 8
@@ -83,6 +86,9 @@ class MatrixWindow(RunWindow):
         self.model = self.editor.model
         self.editor.set_read_only(read_only)
         self.document.subscribe(self._document_changed)  # after the editor's model
+        self.start_edit = StartEdit(self.document.game)
+        self.panel.add_option("start", "Start", self.start_edit, self.start_edit.start)
+        self.start_edit.editingFinished.connect(self.panel.refresh)
 
         left = self.left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -95,6 +101,7 @@ class MatrixWindow(RunWindow):
 
         self.dashboard = Dashboard()
         self.dashboard.face_changed.connect(self._face_changed)
+        self.dashboard.simplex.start_dragged.connect(self._start_dragged)
         self.simplex, self.joint, self.plots = (
             self.dashboard.simplex,
             self.dashboard.joint,
@@ -169,8 +176,22 @@ class MatrixWindow(RunWindow):
         self._view_menu(self.menuBar().addMenu("&View"))
 
     # -- the run ---------------------------------------------------------------------------
+    def new_solver(self, game: NormalFormGame) -> Solver:
+        """The panel's configuration on ``game``; a start typed for another shape of game is
+        left out (it is cleared when ``game`` is shown)."""
+        config = self.panel.config()
+        if game.num_actions != self.start_edit.game.num_actions:
+            config = replace(config, start=None)
+        return self.family.solver(game, config)
+
     def run_started(self, solver: Solver) -> None:
         self._rows_of = -1  # the new run's versions count from the start
+        self.simplex.set_start(solver.start)  # type: ignore[attr-defined]
+
+    def _start_dragged(self, strategies: dict[int, np.ndarray]) -> None:
+        """A ring dropped on the simplex: that start, written in the *Start* row."""
+        self.start_edit.set_players(strategies)
+        self.panel.refresh()
 
     def draw(self, loop: RunLoop, snapshot: MatrixSnapshot, force: bool) -> None:
         """The dashboard from the newest snapshot (the joint) and the trace. Each tick draws
@@ -217,6 +238,8 @@ class MatrixWindow(RunWindow):
         self.redo_action.setEnabled(self.document.can_redo())
         self.setWindowTitle(f"rmviz - {game.title}{' *' if self.document.modified else ''}")
         if restart:
+            self.start_edit.set_game(game)
+            self.panel.refresh(quiet=True)  # a start of the old shape is cleared
             self.dashboard.set_game(game, self._equilibrium)
             self.restart()
 

@@ -188,3 +188,46 @@ def test_payoff_edits_keep_the_views_and_start_them_afresh(qtbot, tmp_path):
     assert window.plots.plot_items is not items[0]
     assert window.simplex.paths is not items[1]
     window.shutdown()
+
+
+def test_type_a_starting_strategy_and_the_run_starts_there(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, game="rps")
+    assert window.start_edit.placeholderText().startswith("default 0.5, 0.25, 0.25")  # the catalog's
+    window.start_edit.setText("1, 0, 0; 0, 0, 1")
+    window.start_edit.editingFinished.emit()
+    qtbot.waitUntil(lambda: window.thread.loop.solver.config.start is not None, timeout=60_000)
+    solver = window.thread.loop.solver
+    assert np.array_equal(solver.start[0], [1, 0, 0]) and np.array_equal(solver.start[1], [0, 0, 1])
+    ring = window.simplex.rings[0][2]  # at Rock, the triangle's first corner
+    assert (ring.pos().x(), ring.pos().y()) == (0.0, 0.0)
+    window.step(1)
+    qtbot.waitUntil(lambda: iteration(window) == 1, timeout=60_000)
+    assert np.allclose(window.thread.loop.latest()[1].average_strategy[0], [1, 0, 0])
+
+    before = window.thread
+    window.start_edit.setText("1, 0")  # no strategy of Rock-Paper-Scissors: refused, run kept
+    window.start_edit.editingFinished.emit()
+    assert "needs 3 probabilities" in window.panel.problem.text()
+    assert window.thread is before
+
+    window.document.add_action(0)  # another shape: the start is cleared
+    assert window.start_edit.text() == "" and window.thread.loop.solver.config.start is None
+    window.shutdown()
+
+
+def test_drag_the_starting_ring_on_the_simplex(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, game="battle-of-partners")
+    ring = window.simplex.rings[0][2]  # 2x2: one ring on the (p, q) square
+    ring.setPos(0.9, 0.2)
+    ring.sigPositionChangeFinished.emit(ring)
+    assert window.start_edit.text() == "0.9, 0.1; 0.2, 0.8"
+    qtbot.waitUntil(lambda: window.thread.loop.solver.config.start is not None, timeout=60_000)
+    assert np.allclose(window.thread.loop.solver.start[1], [0.2, 0.8])
+
+    window.load_catalog("shapley")  # 3x3: a ring per player on its triangle
+    ring = window.simplex.rings[1][2]
+    ring.setPos(0.5, 0.0)  # the middle of the bottom edge: half the first two actions
+    ring.sigPositionChangeFinished.emit(ring)
+    assert window.start_edit.text() == "; 0.5, 0.5, 0"
+    qtbot.waitUntil(lambda: window.thread.loop.solver.config.start == {1: [0.5, 0.5, 0.0]}, timeout=60_000)
+    window.shutdown()
