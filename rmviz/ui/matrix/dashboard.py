@@ -46,7 +46,6 @@ class Dashboard(QSplitter):
         self.plots = ConvergencePlots()
         self.addWidget(top)
         self.addWidget(self.plots)
-        self.setSizes([320, 480])
         self._drawn: tuple[object, ...] | None = None  # what the views show of the game
 
     def set_scale(self, scale: float) -> None:
@@ -68,7 +67,11 @@ class Dashboard(QSplitter):
         self.plots.set_game(game)
         self.simplex.set_game(game, equilibrium)
         self.joint.set_game(game)
+        self.joint.setVisible(game.n_players == 2)  # the joint of more players is not drawn
         self._face_selectors(game)
+        segments = not self.simplex.square and max(game.num_actions[:3]) <= 2
+        total = sum(self.sizes()) or 800
+        self.setSizes([total // 5, total - total // 5] if segments else [total * 7 // 20, total * 13 // 20])
 
     def columns(self) -> tuple[Column, ...]:
         """The trace columns the views read."""

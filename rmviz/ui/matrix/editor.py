@@ -68,6 +68,7 @@ class MatrixEditor(QWidget):
             self.table.addAction(action)
 
         self.players_label = QLabel()
+        self.players_label.setWordWrap(True)  # a long line would widen the editor past the plots
         self.zero_sum = QCheckBox("Zero-sum (one number fills both)")
         self.zero_sum.toggled.connect(lambda on: self.attempt(lambda: self.document.set_zero_sum(on)))
         self.slices = QWidget()
@@ -75,17 +76,28 @@ class MatrixEditor(QWidget):
         self.slices.layout().setContentsMargins(0, 0, 0, 0)
         structure = QHBoxLayout()
         self.structure_buttons: list[QPushButton] = []
-        for text, slot in (
-            ("+ row action", lambda: self.attempt(lambda: self.document.add_action(self.model.row_player))),
+        # short labels, so the editor fits beside the plots at 1024 pixels; the tooltips say more
+        for text, tip, slot in (
             (
-                "+ column action",
+                "+ Row",
+                "add an action of the row player",
+                lambda: self.attempt(lambda: self.document.add_action(self.model.row_player)),
+            ),
+            (
+                "+ Column",
+                "add an action of the column player",
                 lambda: self.attempt(lambda: self.document.add_action(self.model.column_player)),
             ),
-            ("+ player", lambda: self.attempt(self.document.add_player)),
-            ("- player", self.ask_remove_player),
-            ("Rename player...", self.ask_rename_player),
+            (
+                "+ Player",
+                "add a player (a new axis of the payoff table)",
+                lambda: self.attempt(self.document.add_player),
+            ),
+            ("\u2212 Player", "remove a player, keeping one of its actions", self.ask_remove_player),
+            ("Rename...", "rename a player", self.ask_rename_player),
         ):
             button = QPushButton(text)
+            button.setToolTip(tip)
             button.clicked.connect(slot)
             structure.addWidget(button)
             self.structure_buttons.append(button)

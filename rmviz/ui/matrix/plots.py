@@ -1,7 +1,8 @@
 """Live convergence plots (pyqtgraph) drawn from the run's trace, by trace column
 (:class:`~rmviz.solvers.columns.Column`):
 
-* average strategy (solid) and current strategy (faint) per action, one plot per player;
+* average strategy (solid) and current strategy (faint) per action, one plot per player,
+  titled with the actions' names in their colours;
 * distances to equilibrium on log-log axes: exploitability (NashConv / n), CCE gap, CE gap
   and the regret bound 2 max R / T, with an O(1/sqrt(T)) reference line;
 * average regret per action of the first two players;
@@ -10,13 +11,16 @@
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Mapping
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSizePolicy
 
-from rmviz.figures.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COLOUR, gap_curves
+from rmviz.figures.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COLOUR, action_colour, gap_curves
 from rmviz.figures.matrix import NOISE, welfare_limit
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
@@ -27,7 +31,20 @@ GAPS = {Column(metric) for metric in gap_curves("matrix", False)}  # log axes: p
 WELFARE = Column("welfare")
 STRATEGIES = ("average", "current")
 MAX_STRATEGY_PLOTS = 3
+MAX_ACTIONS = 10  # actions drawn per strategy plot
+MAX_NAMED = 6  # actions named in a strategy plot's title
 MAX_LIVE_POINTS = 500  # points drawn per live curve (exports draw every point)
+
+
+def strategies_title(player: str, actions: tuple[str, ...]) -> str:
+    """A strategy plot's title: the player, then each action's name in its curves' colour
+    (the first :data:`MAX_NAMED`, then how many more)."""
+    names = " ".join(
+        f'<span style="color:{action_colour(a)}">&#9644;&nbsp;{html.escape(name)}</span>'
+        for a, name in enumerate(actions[:MAX_NAMED])
+    )
+    more = f" +{len(actions) - MAX_NAMED} more" if len(actions) > MAX_NAMED else ""
+    return f"{html.escape(player)}: {names}{more}"
 
 
 class ConvergencePlots(PlotLayout):
@@ -90,22 +107,25 @@ class ConvergencePlots(PlotLayout):
         row = 0
         if "strategies" in self.panels:
             for i in range(min(game.n_players, MAX_STRATEGY_PLOTS)):
-                plot = self._plot(0, i, PANEL_TEXT["strategies"].title.format(player=game.player_names[i]))
+                # the actions' colours in the title, not a legend over the curves: the plots
+                # are short in a window of 1280x720 and a legend there hides what it names
+                plot = self._plot(0, i, strategies_title(game.player_names[i], game.action_names[i]))
+                plot.setToolTip(PANEL_TEXT["strategies"].title.format(player=game.player_names[i]))
                 probability_axis(plot)
-                legend = plot.addLegend(offset=(-5, 5))
-                for a, action in enumerate(game.action_names[i][:10]):
+                for a in range(min(game.num_actions[i], MAX_ACTIONS)):
                     average, current = (Column(q, player=i, action=a) for q in STRATEGIES)
-                    self.curves[average] = plot.plot(pen=action_pen(a, 2 * k), name=action)
+                    self.curves[average] = plot.plot(pen=action_pen(a, 2 * k))
                     # faint and jumpy: drawn without antialiasing, which halves its cost
                     self.curves[current] = plot.plot(pen=action_pen(a, k, alpha=45), antialias=False)
-                legend.setLabelTextSize(f"{8 * k:.0f}pt")
             row = 1
         col = 0
         if "gaps" in self.panels:
-            gaps = self._plot(row, col, PANEL_TEXT["gaps"].title + " (log-log)", log_y=True)
+            gaps = self._plot(row, col, PANEL_TEXT["gaps"].title, log_y=True)  # log-log: decades show it
             # below the plot, not on it: the curves cross every corner of a log-log plot
-            legend = pg.LegendItem(colCount=2, verSpacing=-6, labelTextSize=f"{8 * k:.0f}pt")
+            legend = pg.LegendItem(colCount=3, verSpacing=-6, labelTextSize=f"{8 * k:.0f}pt")
             self.rows[row].addItem(legend, row=1, col=0, colspan=3)  # the row's width, not one plot's
+            legend.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)  # packed left
+            self.rows[row].layout.setAlignment(legend, Qt.AlignmentFlag.AlignLeft)
             zero_sum = game.n_players == 2 and game.is_zero_sum()
             for name, curve in gap_curves("matrix", zero_sum).items():
                 # the dashed CCE gap over a wider exploitability: both show where they are equal
