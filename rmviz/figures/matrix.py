@@ -83,6 +83,9 @@ def draw_gaps(fig: FigureBase, run: RunData, style: Style) -> None:
     gap_panel(ax, run, style)
 
 
+NO_GAPS = "every distance is 0 at every iteration recorded\n(an equilibrium from the start)"
+
+
 def gap_panel(ax: Axes, run: RunData, style: Style) -> None:
     text, trace = PANEL_TEXT["gaps"], run.trace
     x = trace.iterations.astype(np.float64)
@@ -114,7 +117,10 @@ def gap_panel(ax: Axes, run: RunData, style: Style) -> None:
     iteration_axis(ax, trace.iterations, text.x_tex)
     ax.set_title(text.title)
     ax.set_ylabel(text.y_tex)
-    ax.legend(loc="lower left")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower left")
+    else:  # log axes show no zeros: say so rather than leave the panel blank
+        ax.text(0.5, 0.5, NO_GAPS, transform=ax.transAxes, ha="center", va="center", color=FRAME_COLOUR)
 
 
 def draw_regrets(fig: FigureBase, run: RunData, style: Style) -> None:

@@ -107,3 +107,14 @@ def test_the_tree_figure_has_the_run_numbers(tree_run):
     assert "1/3" in " ".join(words)  # chance probabilities
     assert any(re.fullmatch(r"[pb]\n[01]\.\d\d", w) for w in words)  # each move's average probability
     assert "0pb" in words  # information sets by label
+
+
+def test_a_run_at_equilibrium_throughout_says_so_instead_of_an_empty_legend(recwarn):
+    from rmviz.api import solve
+    from rmviz.figures.matrix import NO_GAPS
+
+    run = solve("random:general-sum:1x1", algorithm="rm", iterations=50)  # one action each
+    fig = make_figure("gaps", run.run_data(), "paper")
+    assert fig.axes[0].get_legend() is None
+    assert [t.get_text() for t in fig.axes[0].texts] == [NO_GAPS]
+    assert not [w for w in recwarn if "No artists with labels" in str(w.message)]
