@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -33,15 +33,27 @@ MAX_NODES = 1_000_000
 much again while CFR's arrays are compiled; the walk takes about 20-50 microseconds per
 node (Leduc poker: 9,457 nodes; Liar's dice with one six-sided die each: about 295,000;
 tic-tac-toe: 549,946)."""
+PROGRESS_EVERY = 10_000  # histories between two progress calls (a fraction of a second)
+Progress = Callable[[int], bool]
+
+
+class Cancelled(RmvizError):
+    """The person stopped the walk (``progress`` returned False)."""
+
+
 INSTALL_HINT = "install OpenSpiel: pip install 'rmviz[openspiel]' (Linux and macOS)"
 
 
-def openspiel_game(spec: str, max_nodes: int = MAX_NODES) -> ExtensiveFormGame:
+def openspiel_game(
+    spec: str, max_nodes: int = MAX_NODES, progress: Progress | None = None
+) -> ExtensiveFormGame:
     """The game tree of ``openspiel:GAME(params)`` (the prefix is optional), e.g.
-    ``openspiel:kuhn_poker(players=3)``; see the module docstring for what is refused."""
+    ``openspiel:kuhn_poker(players=3)``; see the module docstring for what is refused.
+    ``progress(histories)`` is called every :data:`PROGRESS_EVERY` histories walked; when it
+    returns False the walk stops with :class:`Cancelled`."""
     text = spec.removeprefix(PREFIX).strip()
     game = load_pyspiel_game(text)
-    return tree_of(game, spec, max_nodes)
+    return tree_of(game, spec, max_nodes, progress)
 
 
 def fitting_games() -> list[str]:
@@ -93,8 +105,11 @@ def load_pyspiel_game(text: str) -> Any:
     return game
 
 
-def tree_of(game: Any, spec: str, max_nodes: int = MAX_NODES) -> ExtensiveFormGame:
-    """Walk a loaded pyspiel game depth first with an explicit stack into an ExtensiveFormGame."""
+def tree_of(
+    game: Any, spec: str, max_nodes: int = MAX_NODES, progress: Progress | None = None
+) -> ExtensiveFormGame:
+    """Walk a loaded pyspiel game depth first with an explicit stack into an ExtensiveFormGame
+    (``progress``: see :func:`openspiel_game`)."""
     pyspiel = _pyspiel()
     chance_player = pyspiel.PlayerId.CHANCE
     n = game.num_players()
@@ -110,6 +125,8 @@ def tree_of(game: Any, spec: str, max_nodes: int = MAX_NODES) -> ExtensiveFormGa
             raise RmvizError(
                 f"{spec!r} has more than {max_nodes:,} histories, too large to build as a tree here"
             )
+        if progress is not None and len(made) % PROGRESS_EVERY == 0 and made and not progress(len(made)):
+            raise Cancelled(f"{spec!r}: stopped after {len(made):,} histories")
         actions: list[int] = []
         if state.is_terminal():
             node = terminal(*state.returns())

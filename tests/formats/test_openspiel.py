@@ -72,3 +72,14 @@ def test_the_cli_prints_one_line_and_exits_2(capsys):
     assert main(["solve", "openspiel:no_such_game"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no game 'no_such_game'" in err
+
+
+def test_the_walk_reports_progress_and_stops_when_asked(monkeypatch):
+    from rmviz.formats import openspiel
+
+    monkeypatch.setattr(openspiel, "PROGRESS_EVERY", 10)
+    seen = []
+    tree = openspiel.openspiel_game("kuhn_poker", progress=lambda n: seen.append(n) or True)
+    assert seen == list(range(10, 58, 10)) and tree.root is not None  # Kuhn: 58 histories
+    with pytest.raises(openspiel.Cancelled, match="stopped after 20 histories"):
+        openspiel.openspiel_game("kuhn_poker", progress=lambda n: n < 20)

@@ -62,7 +62,7 @@ from rmviz.errors import RmvizError
 from rmviz.figures.registry import save_figure
 from rmviz.figures.run import RunData, TraceData
 from rmviz.formats import load_game, read_game_file, write_game_file
-from rmviz.formats.openspiel import INSTALL_HINT, fitting_games
+from rmviz.formats.openspiel import INSTALL_HINT, Cancelled, fitting_games, openspiel_game
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.worker import SolverThread
@@ -70,6 +70,7 @@ from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of
 from rmviz.ui.common.autosave import AUTOSAVE_MS, Autosave, Orphan, default_folder, orphans
+from rmviz.ui.common.background import run_with_progress
 from rmviz.ui.common.compare import CompareView
 from rmviz.ui.common.export_dialog import ask_figure
 from rmviz.ui.common.opener import Opener
@@ -472,7 +473,17 @@ class RunWindow(QMainWindow):
         as :meth:`open_file` opens a file: here or in a window of its family; a game that
         cannot be built shows a message and keeps the current one."""
         try:
-            game = load_game(spec)
+            if spec.startswith(OPENSPIEL_PREFIX):  # a walk of up to a million histories
+                game = run_with_progress(
+                    self,
+                    f"Building {spec.removeprefix(OPENSPIEL_PREFIX)} from OpenSpiel",
+                    "histories",
+                    lambda progress: openspiel_game(spec, progress=progress),
+                )
+            else:
+                game = load_game(spec)
+        except Cancelled:
+            return False
         except Exception as error:  # as in open_file: a message, never a dead window
             self.show_error(str(error) if isinstance(error, RmvizError) else f"{spec}: {error!r}")
             return False
