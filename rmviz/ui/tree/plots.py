@@ -60,6 +60,13 @@ class TreePlots(PlotLayout):
             if column in traced:
                 self.strategy_curves[column] = curve
 
+    def clear_curves(self) -> None:
+        """No curve (a fresh run: the previous game's or settings' curves go). Not ``clear``:
+        ``pg.GraphicsLayoutWidget`` binds that name to its layout's, which removes the plots."""
+        self.gap_curve.setData([], [])
+        for curve in self.strategy_curves.values():
+            curve.setData([], [])
+
     def set_scale(self, scale: float) -> None:
         """Fonts and line widths times ``scale`` (the curves keep their data)."""
         self.scale = scale

@@ -46,6 +46,7 @@ from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.loop import RunLoop
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.family import FAMILY
 from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
 from rmviz.ui.common.opener import Opener
@@ -80,6 +81,7 @@ class TreeWindow(RunWindow):
         self._adopt(TreeDocument(game, path))
         self.document.subscribe(lambda _d: self._game_changed())
         self.tree: CompiledTree | None = None  # the run's compiled tree (immutable)
+        self.config: CFRConfig | None = None  # the run's configuration (immutable)
         self._traced: frozenset[Column] = frozenset()  # the run's trace columns
         self.record: IterationRecord | None = None
         self.infoset = 0
@@ -193,9 +195,11 @@ class TreeWindow(RunWindow):
         self.restart()
 
     def run_started(self, solver: CFRSolver) -> None:
-        """Show the fresh run's tree (paused, nothing recorded)."""
+        """Show the fresh run's tree (paused, nothing recorded); nothing of the run it
+        replaces stays: its curves, the panel's numbers and the average-strategy table go."""
         self.animation_timer.stop()
         self.record = None
+        self.config = solver.config
         tree = self.tree = solver.tree
         self._traced = frozenset(solver.columns)
         self.view.set_game(self.document.game, tree)
@@ -205,6 +209,9 @@ class TreeWindow(RunWindow):
         self.traversal.clear()
         self.traversal.setVisible(False)
         self.traversal.blockSignals(False)
+        self.plots.clear_curves()
+        self.detail.clear()
+        self.average_table.setRowCount(0)
         self.infosets.choose(self.infoset)
         self.plots.set_infoset(tree, self.infoset, self._traced)
         self.redraw(force=True)
@@ -297,8 +304,10 @@ class TreeWindow(RunWindow):
         return next(k for k, t in enumerate(self.record.traversals) if t.player in (None, player))
 
     def _show_infoset(self, snapshot: TreeSnapshot | None) -> None:
-        if snapshot is not None and self.tree is not None:
-            self.detail.display(self.document.game, self.tree, self.infoset, snapshot, self.record)
+        if snapshot is not None and self.tree is not None and self.config is not None:
+            self.detail.display(
+                self.document.game, self.tree, self.config, self.infoset, snapshot, self.record
+            )
 
     def _node_selected(self, h: int) -> None:
         assert self.tree is not None
