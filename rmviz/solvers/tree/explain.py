@@ -44,6 +44,7 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -111,6 +112,37 @@ class InfosetStep:
     strategy_sum_after: np.ndarray  # S^T(J, m)
     average_before: np.ndarray  # pibar^{T-1}(J)
     average_after: np.ndarray  # pibar^T(J)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain types for JSON (``rmviz step --json``): arrays as lists, the configuration's
+        algorithm and weights."""
+        out: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            if key == "config":
+                out["algorithm"] = value.algorithm
+            elif key == "histories":
+                out[key] = [
+                    {
+                        "path": list(h.path),
+                        "reach": h.reach,
+                        "reach_at_start": h.reach_at_start,
+                        "values": h.values.tolist(),
+                    }
+                    for h in value
+                ]
+            elif key == "average_terms":
+                out[key] = [
+                    {
+                        "traversal": a.traversal,
+                        "traverser": a.traverser,
+                        "weight": a.weight,
+                        "strategy": a.strategy.tolist(),
+                    }
+                    for a in value
+                ]
+            else:
+                out[key] = value.tolist() if isinstance(value, np.ndarray) else value
+        return out
 
     @property
     def name(self) -> str:
@@ -293,15 +325,23 @@ def _regret_rule(step: InfosetStep) -> tuple[str, str]:
         weights = (
             "DCFR (Brown &amp; Sandholm 2019): d<sub>+</sub> = s<sup>α</sup>/(s<sup>α</sup>+1) on positive "
             "regrets, d<sub>&minus;</sub> = s<sup>β</sup>/(s<sup>β</sup>+1) on negative ones, s = T&minus;1; "
-            f"here α = {number(config.alpha)}, β = {number(config.beta)}, s = {t - 1}: "
-            f"d<sub>+</sub> = {number(step.d_pos)}, d<sub>&minus;</sub> = {number(step.d_neg)}"
+            f"here α = {number(config.alpha)}, β = {number(config.beta)}"
+            + (
+                f", s = {t - 1}: d<sub>+</sub> = {number(step.d_pos)}, "
+                f"d<sub>&minus;</sub> = {number(step.d_neg)}"
+                if t > 1
+                else ""
+            )
         )
     else:
         formula = f"{old} + {new}"
-        weights = "every iteration weighs 1 (Zinkevich et al. 2007)"
+        weights = "" if plus else "every iteration weighs 1 (Zinkevich et al. 2007)"
+    if config.weighting in ("linear", "discounted") and t == 1:
+        weights += f"; at T = 1 there is nothing to discount ({old.replace('T-1', '0')} = 0)"
     if plus:
         formula = f"[{formula}]<sup>+</sup>"
-        weights += "; regret matching+ keeps no negative regret: the sum is floored at 0 (Tammelin 2014)"
+        rule = "regret matching+ keeps no negative regret: the sum is floored at 0 (Tammelin 2014)"
+        weights = f"{weights}; {rule}" if weights else rule
     return f"R<sup>T</sup>(J, m) = {formula}", weights
 
 
@@ -311,7 +351,7 @@ def _regret_line(step: InfosetStep, k: int) -> str:
     weighting = step.config.weighting
     if weighting == "greedy" and step.lam is not None:
         text = f"{number(step.lam)}·{_term(before)} + {number(step.c)}·{_term(r)}"
-    elif weighting in ("linear", "discounted"):
+    elif weighting in ("linear", "discounted") and step.iteration > 1:
         text = f"{number(step.d_pos if before > 0 else step.d_neg)}·{_term(before)} + {_term(r)}"
     else:
         text = f"{number(before)} + {_term(r)}"
@@ -331,6 +371,16 @@ def _average_rule(step: InfosetStep) -> tuple[str, str]:
             "played at J once for each of J's histories n(J) their sample visits",
         )
     added = f"{PI_OWN}(J) π<sup>T</sup>(J)(m)"
+    first = step.iteration == 1
+
+    def value(factor: str) -> str:
+        """The discount's value this iteration (nothing to discount at T = 1)."""
+        return (
+            "at T = 1 there is nothing to discount (S<sup>0</sup> = 0)"
+            if first
+            else f"{factor} = {number(step.d_avg)}"
+        )
+
     if scheme == "greedy":
         if step.lam is None:
             return (
@@ -345,19 +395,19 @@ def _average_rule(step: InfosetStep) -> tuple[str, str]:
         return (
             f"S<sup>T</sup>(J, m) = ((T&minus;1)/T) {old} + {added}",
             f"iteration t weighs t, as the lecture's CFR+ average 2/(T²+T) Σ<sub>t</sub> t π<sup>t</sup> "
-            f"(Tammelin 2014), here weighted by the own reach; (T&minus;1)/T = {number(step.d_avg)}",
+            f"(Tammelin 2014), here weighted by the own reach; {value('(T&minus;1)/T')}",
         )
     if scheme == "quadratic":
         return (
             f"S<sup>T</sup>(J, m) = ((T&minus;1)/T)<sup>2</sup> {old} + {added}",
-            f"iteration t weighs t²; ((T&minus;1)/T)<sup>2</sup> = {number(step.d_avg)}",
+            f"iteration t weighs t²; {value('((T&minus;1)/T)<sup>2</sup>')}",
         )
     if scheme == "discounted":
         return (
             f"S<sup>T</sup>(J, m) = ((T&minus;1)/T)<sup>γ</sup> {old} + {added}",
             "DCFR (Brown &amp; Sandholm 2019): iteration t weighs t<sup>γ</sup> (the sum is multiplied by "
             f"(t/(t+1))<sup>γ</sup> after iteration t); γ = {number(step.config.gamma)}: "
-            f"((T&minus;1)/T)<sup>γ</sup> = {number(step.d_avg)}",
+            + value("((T&minus;1)/T)<sup>γ</sup>"),
         )
     return f"S<sup>T</sup>(J, m) = {old} + {added}", "every iteration weighs 1 (the lecture's strategy table)"
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -188,14 +189,15 @@ class InfosetDetail(QWidget):
         """The table as high as its rows (at the current font), so the explanation below gets
         the rest of the panel."""
         table = self.table
-        height = table.horizontalHeader().height() + 2 * table.frameWidth()
-        height += sum(table.rowHeight(row) for row in range(table.rowCount()))
-        if (
-            table.horizontalScrollBar().isVisible()
-            or table.horizontalHeader().length() > table.viewport().width()
-        ):
+        height = table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
+        height += table.verticalHeader().length()
+        if table.horizontalHeader().length() > table.viewport().width():  # scrolls sideways
             height += table.horizontalScrollBar().sizeHint().height()
         table.setFixedHeight(height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_table()  # narrower: the rows may need room for a scroll bar
 
 
 def waiting_html(game: ExtensiveFormGame, tree: CompiledTree, infoset: int) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -57,6 +57,9 @@ from rmviz.ui.tree.plots import TreePlots
 
 TREE_FILTER = "Game trees (*.efg *.json);;Gambit extensive form (*.efg);;rmviz JSON (*.json)"
 ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
+# presentation mode: the tree and the panel above, the plots below, in this proportion (the
+# plots' axes keep their 0, 0.5, 1 and decade labels at 1024x768 and 1280x720)
+PRESENTATION_BODY = [64, 36]
 
 
 class TreeWindow(RunWindow):
@@ -128,10 +131,11 @@ class TreeWindow(RunWindow):
         centre.addWidget(self.tabs)
         centre.addWidget(self.side_tabs)
         centre.setSizes([280, 720, 480])
-        body = QSplitter(Qt.Orientation.Vertical)
+        body = self.body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(centre)
         body.addWidget(self.plots)
         body.setSizes([620, 220])
+        body.installEventFilter(self)
         main = QWidget()
         layout = QVBoxLayout(main)
         layout.addWidget(self.controls)
@@ -183,7 +187,8 @@ class TreeWindow(RunWindow):
         self._action(game_menu, "Reduced &strategic form (matrix window)", self.show_reduced_form)
         self._action(game_menu, "&OpenSpiel game...", self.openspiel_dialog)
         view = self.menuBar().addMenu("&View")
-        self._action(view, "&Fit tree (F)", self.view.fit)  # Ctrl+0 is the normal text size
+        # F in the tree; Ctrl+0 is the normal text size
+        self._action(view, "&Whole tree / legible size (F)", self.view.toggle_whole)
         self._view_menu(view)
 
     # -- the game ----------------------------------------------------------------------------
@@ -291,6 +296,7 @@ class TreeWindow(RunWindow):
         shows the traversal of its player, the one its numbers come from."""
         assert self.tree is not None
         self.infoset = infoset
+        self.view.show_infoset(infoset)  # a tree larger than the view scrolls to it
         self.plots.set_infoset(self.tree, infoset, self._traced)
         if self.record is not None and self._traversal_of(infoset) != self.traversal.currentIndex():
             self.traversal.setCurrentIndex(self._traversal_of(infoset))  # redraws through _show_record
@@ -352,14 +358,30 @@ class TreeWindow(RunWindow):
         information set); the run controls, the tree, the explanation (given more room) and
         the plots stay."""
         if on:
-            self._normal_sizes = self.centre.sizes()
+            self._normal_sizes = self.centre.sizes(), self.body.sizes()
             self.centre.setSizes([0, 560, 720])
+            self._present_body()
         self.left.setVisible(not on)
         if not on:
-            self.centre.setSizes(self._normal_sizes)
+            self.centre.setSizes(self._normal_sizes[0])
+            self.body.setSizes(self._normal_sizes[1])
+
+    def _present_body(self) -> None:
+        """Presentation mode's split between the tree and the plots (:data:`PRESENTATION_BODY`),
+        again whenever the window's size changes (going full screen, ``--size``)."""
+        total = sum(self.body.sizes())
+        top = round(total * PRESENTATION_BODY[0] / sum(PRESENTATION_BODY))
+        self.body.setSizes([top, total - top])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.body and event.type() == QEvent.Type.Resize and self.presentation:
+            self._present_body()
+        return super().eventFilter(watched, event)
 
     def set_plot_scale(self, scale: float) -> None:
+        """The plots at ``scale``, the tree's labels at the widgets' text size."""
         self.plots.set_scale(scale)
+        self.view.set_text_scale(self.text_scale())
         super().set_plot_scale(scale)
 
     # -- other windows -------------------------------------------------------------------------
