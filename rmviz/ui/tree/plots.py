@@ -18,7 +18,7 @@ from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import curve_pen, log_axes, pen, probability_axis, style_plot
 
 EXPLOITABILITY = Column("exploitability")
-GAP_TITLE = "exploitability of the average strategy (log-log)"
+GAP_TITLE = "exploitability of the average (log-log)"  # short: it fits half of 1024 px at large text
 
 
 class TreePlots(PlotLayout):
@@ -40,6 +40,8 @@ class TreePlots(PlotLayout):
         self.strategy_plot.setLabel("bottom", PANEL_TEXT["infoset"].x)
         self.strategy_legend = self.strategy_plot.addLegend(offset=(-5, 5))
         self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
+        for plot in (self.gap_plot, self.strategy_plot):  # half the width each, whatever
+            plot.setPreferredWidth(1)  # their titles' lengths (large text, 1024x768)
 
     def set_infoset(self, tree: CompiledTree, infoset: int, traced: Collection[Column]) -> None:
         """Curves for the moves of ``infoset``; those in ``traced`` (the solver's columns)
