@@ -82,7 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
     step = commands.add_parser(
-        "step", help="a matrix-game run iteration by iteration: utilities, regrets, next strategy"
+        "step",
+        help="a run iteration by iteration: utilities, regrets, next strategy (game trees: "
+        "CFR at each information set)",
     )
     _add_run_arguments(step)
     step.set_defaults(iterations=1)
@@ -92,6 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="A,B;C,D;...",
         help="sampled play: the profile each iteration draws (action names or 1-based numbers, "
         "players separated by commas, iterations by semicolons); later iterations draw at random",
+    )
+    step.add_argument(
+        "--infoset",
+        action="append",
+        default=[],
+        metavar="LABEL",
+        help="game trees: the information set explained (repeatable; default every one)",
     )
     step.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
@@ -330,12 +339,17 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
-    """``rmviz step``: each iteration's numbers (:mod:`rmviz.solvers.matrix.explain`)."""
+    """``rmviz step``: each iteration's numbers (:mod:`rmviz.solvers.matrix.explain`; game
+    trees: :mod:`rmviz.solvers.tree.explain`)."""
     from rmviz.solvers.matrix.explain import format_step, step_explained
 
     game = load_game(args.game)
+    if family_of(game).name == "tree":
+        return _step_tree(args, game, out)
+    if args.infoset:
+        raise ConfigError("--infoset chooses information sets of game trees; this is a matrix game")
     if family_of(game).name != "matrix":
-        raise ConfigError("rmviz step explains matrix games; for game trees the tree window explains CFR")
+        raise ConfigError(f"rmviz step explains matrix games and game trees, not {family_of(game).title}")
     if args.algorithm is not None and family_of_algorithm(args.algorithm).name != "matrix":
         raise ConfigError(f"rmviz step explains matrix-game algorithms, not {args.algorithm!r}")
     if args.actions is not None and args.play == "expected":
@@ -371,6 +385,58 @@ def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
     )
     for step in steps:
         out.write("\n" + format_step(step) + "\n")
+    return 0
+
+
+def _step_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
+    """``rmviz step`` on a game tree: each CFR iteration at the chosen information sets, the
+    tree window's explanation as text (:mod:`rmviz.solvers.tree.explain`)."""
+    from rmviz.solvers.tree.explain import explain_infoset, explanation_text
+
+    if args.actions is not None:
+        raise ConfigError("--actions scripts matrix-game draws; game trees sample with --seed")
+    if args.algorithm is not None and family_of_algorithm(args.algorithm).name != "tree":
+        raise ConfigError(
+            f"{args.algorithm!r} is a matrix-game algorithm; game trees run CFR and its variants"
+        )
+    if args.device == "gpu":
+        raise ConfigError("rmviz step runs on the CPU (leave out --device gpu)")
+    options = _options(args, game)
+    options["device"] = "cpu"
+    solver = make_solver(game, args.algorithm, **options)
+    tree = solver.tree
+    labels = list(tree.infoset_label)
+    for label in args.infoset:
+        if label not in labels:
+            raise ConfigError(
+                f"--infoset {label!r}: no such information set; there are {', '.join(labels[:30])}"
+            )
+    chosen = [j for j, label in enumerate(labels) if not args.infoset or label in args.infoset]
+    iterations = []
+    for _ in range(args.iterations):
+        record = solver.step_recorded()
+        iterations.append(
+            [explain_infoset(tree, solver.config, game.player_names, record, j) for j in chosen]
+        )
+    if args.json:
+        report = {
+            "game": args.game,
+            "title": game.title,
+            "algorithm": solver.config.algorithm,
+            "players": list(game.player_names),
+            "iterations": [
+                {"iteration": t, "infosets": [step.as_dict() for step in steps]}
+                for t, steps in enumerate(iterations, start=1)
+            ],
+        }
+        out.write(json.dumps(report, allow_nan=False) + "\n")
+        return 0
+    description = family_of(game).presets[solver.config.algorithm][0]
+    config = solver.config
+    out.write(f"{game.title}  ({args.game}): {config.algorithm}, {description}; {config.updates} updates\n")
+    for steps in iterations:
+        for step in steps:
+            out.write("\n" + explanation_text(step) + "\n")
     return 0
 
 

@@ -6,10 +6,16 @@ whole tree (chance probabilities, matching moves within an information set, perf
 so an edit that would break the game raises :class:`~rmviz.errors.GameError` with the
 model's message and changes nothing. Edits of a decision node's moves apply to every node of
 its information set, which must offer the same moves.
+
+Names the document makes up are fresh, so nothing joins by accident: a new decision node gets
+an information set of its own, ``J1``, ``J2``, ... (the lecture's J_j, numbered across
+players), unless the edit names an existing one to join; new moves and chance outcomes get
+letters no move of the tree uses yet (``a, b``, then ``c, d``, ...).
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,6 +47,41 @@ class TreeDocument(EditHistory):
     def replace_game(self, game: ExtensiveFormGame, description: str) -> None:
         """Show another game (an edit, opening a file) as one undoable step."""
         self._push(_ReplaceTree(description, self.game, game))
+
+    # -- fresh names -------------------------------------------------------------------------------
+    def fresh_infoset(self) -> str:
+        """An information-set label no player uses: ``J1``, ``J2``, ..."""
+        used = {label for labels in self.game.infosets for label in labels}
+        return next(f"J{k}" for k in range(1, len(used) + 2) if f"J{k}" not in used)
+
+    def fresh_moves(self, count: int, taken: Sequence[str] = ()) -> tuple[str, ...]:
+        """``count`` move names no move of the tree (nor ``taken``) uses: single letters
+        first (``a`` to ``z``), then ``a1``, ``b1``, ..."""
+        used = {node.moves[k] for _, node in self.game.nodes() for k in range(len(node.moves))}
+        used |= set(taken)
+        names: list[str] = []
+        suffix = 0
+        while len(names) < count:
+            tail = str(suffix) if suffix else ""
+            names += [letter + tail for letter in string.ascii_lowercase if letter + tail not in used]
+            suffix += 1
+        return tuple(names[:count])
+
+    def infoset_moves(self, player: int, label: str) -> tuple[str, ...] | None:
+        """The moves of ``player``'s information set ``label`` (None if there is none)."""
+        moves = self.game.infoset_moves.get((player, label))
+        return tuple(moves) if moves is not None else None
+
+    def _check_join(self, history: History, player: int, label: str, moves: Sequence[str]) -> None:
+        """A node with ``moves`` may join ``player``'s information set ``label`` only if that
+        set offers as many moves (the same ones, which the game model checks)."""
+        existing = self.infoset_moves(player, label)
+        if existing is not None and len(existing) != len(moves):
+            raise GameError(
+                f"information set {label!r} of {self.game.player_names[player]!r} has {len(existing)} "
+                f"moves ({', '.join(existing)}); {_where(history)} has {len(moves)}: only a node with "
+                "the same moves can join it"
+            )
 
     # -- edits -----------------------------------------------------------------------------------
     def node(self, history: History) -> Node:
@@ -104,7 +145,7 @@ class TreeDocument(EditHistory):
         node = self.node(history)
         if node.kind == TERMINAL:
             raise GameError(f"{_where(history)} is terminal: make it a decision or chance node first")
-        move = _clean(move or next(f"m{k}" for k in range(1, 1000) if f"m{k}" not in node.moves), "a move")
+        move = _clean(move or self.fresh_moves(1)[0], "a move")
         if move in node.moves:
             raise GameError(f"{_where(history)} already offers {move!r}")
 
@@ -180,6 +221,8 @@ class TreeDocument(EditHistory):
         if node.kind != DECISION:
             raise GameError(f"{_where(history)} is not a decision node")
         label = _clean(label, "an information set label")
+        assert node.player is not None
+        self._check_join(history, node.player, label, node.moves)
         self._edit(f"Move to information set {label}", self._at(history, lambda n: replace(n, infoset=label)))
 
     def rename_infoset(self, player: int, label: str, new: str) -> None:
@@ -203,15 +246,44 @@ class TreeDocument(EditHistory):
         self._edit("Rename node", self._at(history, lambda n: replace(n, label=label.strip())))
 
     def make_decision(
-        self, history: History, player: int, infoset: str, moves: Sequence[str] = ("a", "b")
+        self,
+        history: History,
+        player: int,
+        infoset: str | None = None,
+        moves: Sequence[str] | None = None,
     ) -> None:
         """Replace the node (and its subtree) with a decision node of ``player`` whose moves
-        lead to terminals with zero payoffs."""
-        label = _clean(infoset, "an information set label")
+        lead to terminals with zero payoffs. ``infoset`` None: an information set of its own
+        (:meth:`fresh_infoset`) with two fresh moves; an existing label of the player joins
+        that set, with its moves (given ``moves`` must match them)."""
+        if not 0 <= player < self.game.n_players:
+            raise GameError(f"no player {player + 1}; the game has {self.game.n_players}")
+        label = self.fresh_infoset() if infoset is None else _clean(infoset, "an information set label")
+        joined = self.infoset_moves(player, label)
+        if moves is None:
+            moves = joined if joined is not None else self.fresh_moves(2)
+        self._check_join(history, player, label, moves)
         node = Node(DECISION, tuple(moves), tuple(self._zero() for _ in moves), player=player, infoset=label)
-        self._edit("Make decision node", self._at(history, lambda _n: node))
+        what = f"join {label}" if joined is not None else f"new information set {label}"
+        self._edit(f"Make decision node ({what})", self._at(history, lambda _n: node))
 
-    def make_chance(self, history: History, moves: Sequence[str] = ("a", "b")) -> None:
+    def join_decision(self, history: History, player: int, infoset: str) -> None:
+        """A decision node of ``player`` at ``history`` in the player's existing information
+        set ``infoset`` (with its moves); an unknown label is refused, not made."""
+        label = _clean(infoset, "an information set label")
+        if self.infoset_moves(player, label) is None:
+            names = ", ".join(self.game.infosets[player][:8]) or "none"
+            raise GameError(
+                f"{self.game.player_names[player]!r} has no information set {label!r} to join "
+                f"(it has {names})"
+            )
+        self.make_decision(history, player, label)
+
+    def make_chance(self, history: History, moves: Sequence[str] | None = None) -> None:
+        """Replace the node (and its subtree) with a chance node of uniform probabilities over
+        ``moves`` (two fresh outcomes when None), leading to terminals with zero payoffs."""
+        if moves is None:
+            moves = self.fresh_moves(2)
         uniform = tuple(1 / len(moves) for _ in moves)
         node = Node(CHANCE, tuple(moves), tuple(self._zero() for _ in moves), probabilities=uniform)
         self._edit("Make chance node", self._at(history, lambda _n: node))

@@ -131,7 +131,7 @@ def test_start_on_solve(capsys):
         (("solve", "rps", "--start", "3=1,0,0"), "players are numbered 1 to 2"),
         (("solve", "rps", "--start", "1=x"), "write PLAYER=P1,P2"),
         (("solve", "kuhn", "--start", "1=1,0"), "does not apply"),
-        (("step", "kuhn"), "explains matrix games"),
+        (("step", "kuhn", "--actions", "p,b"), "game trees sample with --seed"),
         (("step", "rps", "--actions", "Rock"), "one per player"),
         (("step", "rps", "--actions", "Rock,Lizard"), "no action 'Lizard'"),
         (("step", "rps", "--actions", "Rock,Paper", "--play", "expected"), "sampled play"),
@@ -142,3 +142,39 @@ def test_mistakes_are_one_line(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert code == 2
     assert message in err and err.count("\n") == 1
+
+
+def test_step_explains_cfr_on_a_game_tree(capsys):
+    """The tree window's explanation as text, and its numbers as JSON: on the teaching tree
+    at T = 1, player 2 reaches [X, L] with 0.5 (player 1 already moved to L), 0.25 with the
+    start strategy, as the lecture's pseudo-code computes."""
+    code, out, err = run(capsys, "step", "teaching-tree", "-a", "cfr", "-n", "2", "--infoset", "2X")
+    assert code == 0, err
+    assert out.count("Information set J = 2X of Player 2 (i = 2)") == 2
+    assert (
+        "P(h | π_{-i}) = 0.5 at h = [X > L], where the strategies of the iteration's start π^T give 0.25"
+        in out
+    )
+    assert "R^T(J, m) = R^{T-1}(J, m) + r^T(J, m)" in out
+    iterations = steps(capsys, "teaching-tree", "-a", "dcfr", "-n", "3", "--infoset", "1", "--infoset", "2Y")
+    assert [len(t["infosets"]) for t in iterations] == [2, 2, 2]
+    third = iterations[2]["infosets"][0]
+    assert third["label"] == "1" and third["algorithm"] == "dcfr"
+    assert third["d_pos"] == pytest.approx(2**1.5 / (2**1.5 + 1)) and third["d_avg"] == pytest.approx(4 / 9)
+    assert sum(h["reach"] for h in third["histories"]) == pytest.approx(third["reach"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ("teaching-tree", "--infoset", "3Z"),
+            "--infoset '3Z': no such information set; there are 1, 2X, 2Y",
+        ),
+        (("teaching-tree", "-a", "rm"), "'rm' is a matrix-game algorithm"),
+        (("rps", "--infoset", "1"), "--infoset chooses information sets of game trees"),
+    ],
+)
+def test_step_on_trees_refuses_what_does_not_apply(capsys, argv, message):
+    code, _, err = run(capsys, "step", *argv)
+    assert code != 0 and message in err

@@ -97,3 +97,46 @@ def test_edits_deep_in_a_long_chain_need_no_recursion():
     document.undo()
     document.undo()
     assert document.node((*bottom, "stop")).payoffs == (2999.0, -2999.0)
+
+
+def test_new_decision_nodes_get_fresh_information_sets_and_moves():
+    """Two new decision nodes of one player never share an information set by accident
+    (they did: both were 'new1'), and their moves and new chance outcomes are fresh names."""
+    document = TreeDocument(teaching_tree())
+    document.make_decision(("X", "L", "A"), 0)
+    document.make_decision(("X", "L", "B"), 0)
+    first, second = document.node(("X", "L", "A")), document.node(("X", "L", "B"))
+    assert (first.infoset, second.infoset) == ("J1", "J2")
+    assert (first.moves, second.moves) == (("a", "b"), ("c", "d"))
+    assert document.game.infosets[0] == ("1", "J1", "J2")
+    document.make_decision(("Y", "L", "C"), 1)  # numbered across players: J3
+    assert document.node(("Y", "L", "C")).infoset == "J3"
+    document.make_chance(("Y", "R", "D"))
+    assert document.node(("Y", "R", "D")).moves == ("g", "h")
+    document.add_move(("Y", "R", "D"))
+    assert document.node(("Y", "R", "D")).moves == ("g", "h", "i")
+    document.undo()
+    assert document.node(("Y", "R", "D")).moves == ("g", "h")
+    assert document.fresh_moves(3, taken=("j",)) == ("i", "k", "l")
+
+
+def test_joining_an_information_set_is_explicit_and_checks_the_moves():
+    document = TreeDocument(teaching_tree())
+    document.make_decision(("X", "L", "A"), 0)  # J1 with moves a, b after player 1's L
+    document.join_decision(("Y", "L", "C"), 0, "J1")  # also after L: perfect recall holds
+    assert document.node(("Y", "L", "C")).infoset == "J1"
+    assert document.node(("Y", "L", "C")).moves == ("a", "b")
+    before = document.game
+    with pytest.raises(GameError, match=r"'J1' of 'Player 1' has 2 moves \(a, b\); history Y > L > D has 3"):
+        document.make_decision(("Y", "L", "D"), 0, "J1", ("x", "y", "z"))
+    with pytest.raises(GameError, match="has no information set 'J9' to join"):
+        document.join_decision(("Y", "L", "D"), 0, "J9")
+    with pytest.raises(GameError, match="forgets what they knew"):  # after R, not L
+        document.join_decision(("X", "R", "A"), 0, "J1")
+    with pytest.raises(GameError, match="no player 3"):
+        document.make_decision(("Y", "L", "D"), 2)
+    assert document.game is before
+    # moving a node into a set of another size says so (2X has three moves now, 2Y two)
+    document.add_move(("X", "L"), "E")
+    with pytest.raises(GameError, match=r"'2Y' of 'Player 2' has 2 moves \(C, D\); history X > L has 3"):
+        document.set_infoset(("X", "L"), "2Y")

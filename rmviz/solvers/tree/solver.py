@@ -74,12 +74,15 @@ class TreeSnapshot:
 class TraversalRecord:
     """One pass over the tree: for ``player`` (or all players when ``None``).
 
+    ``strategy`` is the profile the pass played (per slot: with alternating updates the
+    players updated earlier in the iteration already play their new strategy),
     ``reach`` is ``(n+1, N)`` (chance in the last row; sampled edges count 1, unsampled 0),
     ``values`` ``(n, N)`` expected payoffs below each node, ``counterfactual_values`` and
     ``instantaneous_regret`` per slot (non-zero for the updated players' slots only).
     """
 
     player: int | None
+    strategy: np.ndarray
     reach: np.ndarray
     values: np.ndarray
     counterfactual_values: np.ndarray
@@ -90,9 +93,12 @@ class TraversalRecord:
 class IterationRecord:
     """Everything one CFR iteration did, for the step-by-step tree view.
 
-    Per slot: strategy and cumulative regret before and after, and the average-strategy
-    increment (``c_avg * pi_i(I) * sigma(I, a)``); ``order`` is the depth-first order in
-    which a recursive CFR visits the nodes.
+    Per slot: strategy, cumulative regret and the own-reach-weighted strategy sum ``S``
+    before and after, and the average-strategy increment (``c_avg * pi_i(I) * sigma(I, a)``);
+    ``step`` the iteration's discounts and coefficients (:class:`~rmviz.solvers.weighting.Step`,
+    as floats), ``greedy_lambda`` the greedy weight's ``lam`` (None for fixed schedules and
+    at T = 1); ``order`` is the depth-first order in which a recursive CFR visits the nodes.
+    :mod:`rmviz.solvers.tree.explain` writes it out per information set.
     """
 
     iteration: int
@@ -101,7 +107,11 @@ class IterationRecord:
     strategy_after: np.ndarray
     cumulative_regret_before: np.ndarray
     cumulative_regret_after: np.ndarray
+    strategy_sum_before: np.ndarray
+    strategy_sum_after: np.ndarray
     average_increment: np.ndarray
+    step: Step
+    greedy_lambda: float | None
     order: np.ndarray
 
 
@@ -319,7 +329,11 @@ class CFRSolver:
             strategy_after=_frozen(self.state.strategy),
             cumulative_regret_before=_frozen(before[1] * scale),
             cumulative_regret_after=_frozen(self.state.regret * scale),
+            strategy_sum_before=_frozen(before[2]),
+            strategy_sum_after=_frozen(self.state.strategy_sum),
             average_increment=_frozen(self.state.strategy_sum - step.d_avg * before[2]),
+            step=Step(*(float(getattr(step, name)) for name in ("d_pos", "d_neg", "c", "d_avg", "c_avg"))),
+            greedy_lambda=self.state.last_lambda if config.weighting == "greedy" and t > 1 else None,
             order=tree.preorder,
         )
 
@@ -340,7 +354,9 @@ class CFRSolver:
             regret = np.where(mine, regret, 0.0)
             # external sampling: the traverser's average is updated on the opponents' passes
             increment = np.where(mine & (self.config.sampling != "external"), increment, 0.0)
-        return regret, increment, TraversalRecord(player, reach, values, cfv, regret)
+        # the profile played (copied: the updates that follow change the state in place)
+        played = self.state.strategy.copy()
+        return regret, increment, TraversalRecord(player, played, reach, values, cfv, regret)
 
     def _sampled(self, probabilities: np.ndarray, player: int | None) -> np.ndarray:
         """Edge probabilities with one sampled move (probability 1) at the sampled nodes:

@@ -2,7 +2,8 @@
 
 Right-click a node to edit it: add, remove and rename moves, set a chance node's
 probabilities or a terminal's payoffs, rename or join an information set, turn a node into
-a decision, chance or terminal node, label it. Every edit goes through the Qt-free
+a decision node (in an information set of its own, or joining one of the player's sets
+explicitly), a chance or a terminal node, label it. Every edit goes through the Qt-free
 :class:`~rmviz.document.TreeDocument` (undo with Ctrl+Z); a refused one (probabilities that do
 not sum to 1, an information set that breaks perfect recall...) changes nothing, and the
 game model's message is shown in place above the tree until an edit succeeds.
@@ -143,10 +144,7 @@ class TreeEditor(QWidget):
                 ),
             )
             for player, name in enumerate(doc.game.player_names):
-                menu.addAction(
-                    f"Make decision node of {name}",
-                    lambda p=player: self.edit(lambda: doc.make_decision(history, p, f"new{p + 1}")),
-                )
+                self._decision_menu(menu.addMenu(f"Make decision node of {name}"), history, player)
             menu.addAction("Make chance node", lambda: self.edit(lambda: doc.make_chance(history)))
         elif history:
             menu.addAction(
@@ -158,6 +156,39 @@ class TreeEditor(QWidget):
                 lambda text: doc.set_label(history, text), "Node label", "Label:", doc.node(history).label
             ),
         )
+
+    def _decision_menu(self, menu: QMenu, history: tuple[str, ...], player: int) -> None:
+        """A new decision node of ``player`` at ``history``: in an information set of its own
+        (a fresh label), or joining one of the player's sets explicitly (with its moves; the
+        game model refuses what breaks perfect recall)."""
+        doc = self.document
+        fresh = doc.fresh_infoset()
+        menu.addAction(
+            f"New information set {fresh}", lambda: self.edit(lambda: doc.make_decision(history, player))
+        )
+        labels = doc.game.infosets[player]
+        if not labels:
+            return
+        menu.addSeparator()
+        if len(labels) <= JOIN_LISTED:
+            for label in labels:
+                moves = ", ".join(doc.game.infoset_moves[player, label])
+                menu.addAction(
+                    f"Join {label} ({moves})",
+                    lambda label=label: self.edit(lambda: doc.join_decision(history, player, label)),
+                )
+        else:
+            menu.addAction(
+                "Join information set...",
+                lambda: self.ask(
+                    lambda label: doc.join_decision(history, player, label),
+                    "Join information set",
+                    f"Label (one of {', '.join(labels[:8])}, ...):",
+                ),
+            )
+
+
+JOIN_LISTED = 12  # the information sets a player may join, listed by name up to this many
 
 
 def parse_numbers(text: str) -> list[float]:

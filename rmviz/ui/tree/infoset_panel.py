@@ -4,25 +4,18 @@ the average strategy of every one.
 The list filters by player and searches by label. The table shows, per move of the chosen
 information set J, the cumulative regret before the iteration R^{T-1}(J, m), the
 counterfactual value v(J, m), the instantaneous regret r^T(J, m), the cumulative regret after
-R^T(J, m), the strategy before (the one played at T) and after (regret matching on R^T), and
-the average strategy; without a recorded iteration, the newest snapshot's cumulative regret,
-current and average strategy. The explanation writes the formulas of CFR (Zinkevich et al.
-2007, as a CFR lecture writes them) with this iteration's numbers:
-
-    P(J | pi_-i) = sum_{h in J} P(h | pi_-i)
-    v(J, m)      = sum_{h in J} P(h | pi_-i) U_i(pi | h m)
-    r^T(J, m)    = v(J, m) - sum_a pi^T(J)(a) v(J, a)
-                 = P(J | pi_-i) (U_i(<pi>_m^J | J) - U_i(pi | J))
-    R^T(J, m)    = R^{T-1}(J, m) + r^T(J, m)     (CFR; CFR+ clips at 0, DCFR/linear weigh)
-    pi^{T+1}(J)(m) = [R^T(J, m)]^+ / sum_a [R^T(J, a)]^+   (uniform if the sum is 0)
+R^T(J, m), the strategy played at T and the regret-matched one for T+1, and the average
+strategy after T; without a recorded iteration, the newest snapshot's cumulative regret,
+current and average strategy. Below it the formulas of the run's algorithm with this
+iteration's numbers: :mod:`rmviz.solvers.tree.explain` computes them and writes them (the
+one place the formulas are written, shared with the command line and the tests).
 """
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -36,12 +29,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rmviz.figures.layout import history
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.config import CFRConfig
+from rmviz.solvers.tree.explain import explain_infoset, explanation_html, heading
 from rmviz.solvers.tree.solver import IterationRecord, TreeSnapshot
 
-COLUMNS = ("R before", "v(J,m)", "r (instant)", "R after", "strategy at T", "strategy at T+1", "average")
+# (header, what it is): the lecture's symbols keep the columns narrow on a projector
+COLUMNS = (
+    ("R\u1d40\u207b\u00b9", "cumulative regret before the iteration, R^{T-1}(J, m)"),
+    ("v(J,m)", "counterfactual value v(J, m)"),
+    ("r\u1d40", "instantaneous regret r^T(J, m)"),
+    ("R\u1d40", "cumulative regret after the iteration, R^T(J, m)"),
+    ("\u03c0\u1d40", "strategy played at iteration T"),
+    ("\u03c0\u1d40\u207a\u00b9", "regret-matched strategy for iteration T+1"),
+    ("\u03c0\u0304\u1d40", "average strategy after iteration T"),
+)
 
 
 class InfosetList(QWidget):
@@ -118,7 +121,10 @@ class InfosetDetail(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        for column, (header, tip) in enumerate(COLUMNS):
+            item = QTableWidgetItem(header)
+            item.setToolTip(tip)
+            self.table.setHorizontalHeaderItem(column, item)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.explain = QTextBrowser()
         layout = QVBoxLayout(self)
@@ -130,44 +136,77 @@ class InfosetDetail(QWidget):
         self,
         game: ExtensiveFormGame,
         tree: CompiledTree,
+        config: CFRConfig,
         infoset: int,
         snapshot: TreeSnapshot,
         record: IterationRecord | None,
     ) -> None:
         """Show ``infoset``: ``snapshot`` is the newest state (strategies and regrets per
-        slot); ``record`` the last recorded iteration (None: only the snapshot is shown)."""
+        slot); ``record`` the last recorded iteration of a run of ``config`` (None: only the
+        snapshot is shown)."""
         first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
-        slots = range(first, first + size)
-        numbers = explained(game, tree, infoset, record) if record is not None else None
+        slots = slice(first, first + size)
         self.table.setRowCount(size)
-        self.table.setVerticalHeaderLabels([tree.slot_move[s] for s in slots])
-        for row, s in enumerate(slots):
-            if record is not None:
-                values = (
-                    record.cumulative_regret_before[s],
-                    numbers["cfv"][row],
-                    numbers["regret"][row],
-                    record.cumulative_regret_after[s],
-                    record.strategy_before[s],
-                    record.strategy_after[s],
-                    snapshot.average_strategy[s],
-                )
-            else:
-                values = (
-                    np.nan,
-                    np.nan,
-                    np.nan,
-                    snapshot.cumulative_regret[s],
-                    np.nan,
-                    snapshot.current_strategy[s],
-                    snapshot.average_strategy[s],
-                )
-            for column, value in enumerate(values):
-                item = QTableWidgetItem("" if np.isnan(value) else f"{value:.4g}")
+        self.table.setVerticalHeaderLabels(list(tree.slot_move[slots]))
+        if record is not None:
+            step = explain_infoset(tree, config, game.player_names, record, infoset)
+            columns = [
+                step.regret_before,
+                step.cfv,
+                step.regret,
+                step.regret_after,
+                step.strategy,
+                step.next_strategy,
+                step.average_after,
+            ]
+            self.explain.setHtml(explanation_html(step))
+        else:
+            blank = np.full(size, np.nan)
+            columns = [
+                blank,
+                blank,
+                blank,
+                snapshot.cumulative_regret[slots],
+                blank,
+                snapshot.current_strategy[slots],
+                snapshot.average_strategy[slots],
+            ]
+            self.explain.setHtml(waiting_html(game, tree, infoset))
+        for column, values in enumerate(columns):
+            for row, value in enumerate(values):
+                item = QTableWidgetItem("" if np.isnan(value) else f"{value + 0.0:.4g}")
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
         self.table.resizeColumnsToContents()
-        self.explain.setHtml(explanation_html(game, tree, infoset, record, numbers))
+        self.fit_table()
+
+    def clear(self) -> None:
+        """Nothing shown (a new run, before its first snapshot is drawn)."""
+        self.table.setRowCount(0)
+        self.explain.clear()
+
+    def fit_table(self) -> None:
+        """The table as high as its rows (at the current font), so the explanation below gets
+        the rest of the panel."""
+        table = self.table
+        height = table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
+        height += table.verticalHeader().length()
+        if table.horizontalHeader().length() > table.viewport().width():  # scrolls sideways
+            height += table.horizontalScrollBar().sizeHint().height()
+        table.setFixedHeight(height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_table()  # narrower: the rows may need room for a scroll bar
+
+
+def waiting_html(game: ExtensiveFormGame, tree: CompiledTree, infoset: int) -> str:
+    """The explanation before any recorded iteration."""
+    player = int(tree.infoset_player[infoset])
+    head = heading(tree.infoset_label[infoset], game.player_names[player], player)
+    return (
+        f"<h3>{head}</h3><p>Step one iteration (Step 1) to see this information set's update explained.</p>"
+    )
 
 
 class StrategyTable(QTableWidget):
@@ -192,118 +231,3 @@ class StrategyTable(QTableWidget):
                     self.setItem(j, column, QTableWidgetItem(text))
                 elif item.text() != text:
                     item.setText(text)
-
-
-def explained(game: ExtensiveFormGame, tree: CompiledTree, infoset: int, record: IterationRecord) -> dict:
-    """The lecture's quantities at ``infoset`` in ``record``'s traversal of its player:
-    the histories with their reach P(h | pi_-i) and child values, P(J | pi_-i), v(J, m),
-    U(pi | J), U(<pi>_m | J) and r^T(J, m)."""
-    player = int(tree.infoset_player[infoset])
-    trace = next(t for t in record.traversals if t.player in (None, player))
-    others = [q for q in range(tree.n_players + 1) if q != player]
-    first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
-    histories = np.flatnonzero(tree.node_infoset == infoset)
-    reach = trace.reach[others][:, histories].prod(axis=0)
-    child_values = np.array(
-        [[trace.values[player, tree.child_start[h] + k] for k in range(size)] for h in histories]
-    )  # (histories, moves)
-    sigma = record.strategy_before[first : first + size]
-    cfv = trace.counterfactual_values[first : first + size]
-    total = float(reach.sum())
-    return {
-        "player": player,
-        "histories": histories,
-        "reach": reach,
-        "child_values": child_values,
-        "reach_total": total,
-        "cfv": cfv,
-        "sigma": sigma,
-        "value": float(sigma @ cfv),
-        "regret": trace.instantaneous_regret[first : first + size],
-    }
-
-
-def _number(x: float) -> str:
-    return f"{x:.4g}"
-
-
-def explanation_html(
-    game: ExtensiveFormGame,
-    tree: CompiledTree,
-    infoset: int,
-    record: IterationRecord | None,
-    numbers: dict | None,
-) -> str:
-    player = int(tree.infoset_player[infoset])
-    label = html.escape(tree.infoset_label[infoset])
-    name = html.escape(game.player_names[player])
-    first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
-    moves = [html.escape(tree.slot_move[s]) for s in range(first, first + size)]
-    head = f"<h3>Information set J = {label} of {name} (i = {player + 1})</h3>"
-    if record is None or numbers is None:
-        return head + "<p>Step one iteration (Step 1) to see this information set's update explained.</p>"
-    t = record.iteration
-    rows = []
-    for k, h in enumerate(numbers["histories"]):
-        values = ", ".join(
-            f"U<sub>i</sub>(&pi; | h {m}) = {_number(v)}"
-            for m, v in zip(moves, numbers["child_values"][k], strict=True)
-        )
-        path = " &gt; ".join(html.escape(m) for m in history(tree, int(h))) or "(root)"
-        rows.append(
-            f"<li>h = [{path}]: P(h | &pi;<sub>-i</sub>) = {_number(numbers['reach'][k])}; {values}</li>"
-        )
-    parts = [
-        head,
-        f"<p>Iteration T = {t}. Histories in J, with the probability that the others and chance "
-        f"reach them and the value of each move below:</p><ul>{''.join(rows)}</ul>",
-        "<p><b>Reach</b> P(J | &pi;<sub>-i</sub>) = &Sigma;<sub>h&isin;J</sub> P(h | &pi;<sub>-i</sub>) = "
-        + " + ".join(_number(r) for r in numbers["reach"])
-        + f" = {_number(numbers['reach_total'])}</p>",
-        "<p><b>Counterfactual values</b> v(J, m) = &Sigma;<sub>h&isin;J</sub> P(h | &pi;<sub>-i</sub>) "
-        "U<sub>i</sub>(&pi; | h m):<br>"
-        + "<br>".join(f"v(J, {m}) = {_number(v)}" for m, v in zip(moves, numbers["cfv"], strict=True))
-        + "</p>",
-        "<p><b>Value of J</b> &Sigma;<sub>a</sub> &pi;<sup>T</sup>(J)(a) v(J, a) = "
-        + " + ".join(
-            f"{_number(s)}&middot;{_number(v)}" for s, v in zip(numbers["sigma"], numbers["cfv"], strict=True)
-        )
-        + f" = {_number(numbers['value'])}"
-        + (
-            "; per unit of reach U<sub>i</sub>(&pi; | J) = "
-            + _number(numbers["value"] / numbers["reach_total"])
-            if numbers["reach_total"] > 0
-            else ""
-        )
-        + "</p>",
-        "<p><b>Instantaneous regret</b> r<sup>T</sup>(J, m) = v(J, m) &minus; &Sigma;<sub>a</sub> "
-        "&pi;<sup>T</sup>(J)(a) v(J, a) = P(J | &pi;<sub>-i</sub>) "
-        "(U<sub>i</sub>(&lang;&pi;&rang;<sub>m</sub> | J) &minus; U<sub>i</sub>(&pi; | J)):<br>"
-        + "<br>".join(
-            f"r(J, {m}) = {_number(v)} &minus; {_number(numbers['value'])} = {_number(r)}"
-            for m, v, r in zip(moves, numbers["cfv"], numbers["regret"], strict=True)
-        )
-        + "</p>",
-        "<p><b>Cumulative regret</b> R<sup>T</sup>(J, m) = R<sup>T-1</sup>(J, m) + r<sup>T</sup>(J, m) "
-        "(CFR; CFR+ clips at 0, linear and discounted CFR weigh both terms):<br>"
-        + "<br>".join(
-            f"R(J, {m}): {_number(record.cumulative_regret_before[s])} &rarr; "
-            f"{_number(record.cumulative_regret_after[s])}"
-            for m, s in zip(moves, range(first, first + size), strict=True)
-        )
-        + "</p>",
-    ]
-    after = record.cumulative_regret_after[first : first + size]
-    positive = np.maximum(after, 0.0)
-    if positive.sum() > 0:
-        matched = " , ".join(
-            f"&pi;(J)({m}) = {_number(p)} / {_number(positive.sum())} = {_number(p / positive.sum())}"
-            for m, p in zip(moves, positive, strict=True)
-        )
-    else:
-        matched = f"no positive regret: uniform, 1/{size} each"
-    parts.append(
-        "<p><b>Regret matching</b> &pi;<sup>T+1</sup>(J)(m) = [R<sup>T</sup>(J, m)]<sup>+</sup> / "
-        f"&Sigma;<sub>a</sub> [R<sup>T</sup>(J, a)]<sup>+</sup>: {matched}</p>"
-    )
-    return "".join(parts)

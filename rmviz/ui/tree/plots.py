@@ -18,7 +18,7 @@ from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import curve_pen, log_axes, pen, probability_axis, style_plot
 
 EXPLOITABILITY = Column("exploitability")
-GAP_TITLE = "exploitability of the average strategy (log-log)"
+GAP_TITLE = "exploitability of the average (log-log)"  # short: it fits half of 1024 px at large text
 
 
 class TreePlots(PlotLayout):
@@ -40,6 +40,8 @@ class TreePlots(PlotLayout):
         self.strategy_plot.setLabel("bottom", PANEL_TEXT["infoset"].x)
         self.strategy_legend = self.strategy_plot.addLegend(offset=(-5, 5))
         self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
+        for plot in (self.gap_plot, self.strategy_plot):  # half the width each, whatever
+            plot.setPreferredWidth(1)  # their titles' lengths (large text, 1024x768)
 
     def set_infoset(self, tree: CompiledTree, infoset: int, traced: Collection[Column]) -> None:
         """Curves for the moves of ``infoset``; those in ``traced`` (the solver's columns)
@@ -59,6 +61,13 @@ class TreePlots(PlotLayout):
             column = Column("average", player=player, infoset=infoset, action=k)
             if column in traced:
                 self.strategy_curves[column] = curve
+
+    def clear_curves(self) -> None:
+        """No curve (a fresh run: the previous game's or settings' curves go). Not ``clear``:
+        ``pg.GraphicsLayoutWidget`` binds that name to its layout's, which removes the plots."""
+        self.gap_curve.setData([], [])
+        for curve in self.strategy_curves.values():
+            curve.setData([], [])
 
     def set_scale(self, scale: float) -> None:
         """Fonts and line widths times ``scale`` (the curves keep their data)."""

@@ -13,14 +13,24 @@ decision node shows its expected value for the acting player. With strategies sh
 (:meth:`TreeView.show_strategies`), every decision edge has two bars under its label: the
 current strategy (player colour) and the average strategy (grey).
 
+Text size: the labels follow the window's text size (:meth:`TreeView.set_text_scale`, 1.5x
+in presentation mode, Ctrl+= / Ctrl+-), the spacing of the nodes its square root, so a
+larger text also reads larger with the whole tree in view and labels do not run into their
+neighbours. The view fits the tree, magnified at most :data:`MAX_ZOOM` times, but never
+shrinks it so far that its labels fall below :data:`LEGIBLE_POINTS` on screen (times the
+square root of the text size, 8.6 pt in presentation mode): a tree too large for that
+(Kuhn poker beside the explanation on a 1280x720 projector) is shown at that zoom around
+the selected node or the chosen information set (the root at first), scrollable; F toggles
+between that and the whole tree, however small.
+
 Large trees stay usable: beyond :data:`COLLAPSE_DEPTH` subtrees start collapsed when the
 tree has more than :data:`COLLAPSE_ABOVE` nodes, and at most :data:`MAX_DRAWN` nodes are
 drawn whatever the tree (expanded breadth first: the nodes whose children do not fit are
 drawn collapsed, and a note above the root says how many nodes are shown). Every walk over
 the tree is a loop, never a recursion, so a chain thousands of levels deep draws like any
 other tree. Double-click a node (or press Enter) to collapse or expand it (a node expanded
-by hand is drawn expanded past the limit), the wheel zooms, dragging pans, F fits, the
-arrows move the selection to the parent (up), first child (down) and siblings (left/right).
+by hand is drawn expanded past the limit), the wheel zooms, dragging pans, F toggles the
+whole tree, the arrows move the selection to the parent (up), first child (down) and siblings (left/right).
 """
 
 from __future__ import annotations
@@ -55,8 +65,12 @@ from rmviz.figures.layout import (
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 
-X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0
+X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0  # at text scale 1
 BAR_WIDTH = 28.0
+TEXT_POINTS = 7.5  # the labels' size in scene units at text scale 1
+MAX_ZOOM = 1.6  # a small tree is magnified at most this much
+LEGIBLE_POINTS = 7.0  # nor a large one shrunk so far that its labels fall below this size on
+# screen (times the square root of the text scale: at any text size, leaves stay ~43 px apart)
 COLLAPSE_ABOVE, COLLAPSE_DEPTH = 300, 3
 HIGHLIGHT = "#ffb300"
 MAX_DRAWN = 2_000  # nodes drawn at most (a scene item costs ~50 us to build and to paint)
@@ -81,6 +95,7 @@ class TreeView(QGraphicsView):
         self.folded: set[int] = set()  # drawn collapsed now: collapsed, or past MAX_DRAWN
         self.sizes = np.ones(1, dtype=np.int64)  # nodes in the subtree of each node
         self.selected: int | None = None
+        self.focus_infoset: int | None = None  # the window's chosen one: kept in view
         self.highlighted: int | None = None
         self.place: dict[int, tuple[float, int]] = {}  # (column, depth), the shared layout
         self.positions: dict[int, QPointF] = {}
@@ -89,13 +104,16 @@ class TreeView(QGraphicsView):
         self.traversal = 0
         self.strategies: tuple[np.ndarray, np.ndarray] | None = None
         self.bars: list[tuple[QGraphicsRectItem, int, int]] = []
-        self.zoomed = False
+        self.zoomed = False  # the person zoomed (wheel): no automatic fit until F
+        self.whole = False  # F: the whole tree in view, however small its labels
+        self.text_scale = 1.0
 
     # -- the game ------------------------------------------------------------------------------
     def set_game(self, game: ExtensiveFormGame, tree: CompiledTree) -> None:
         """Draw ``game`` (compiled as ``tree``): nothing selected, no numbers yet."""
         self.game, self.tree = game, tree
         self.record, self.strategies, self.selected, self.highlighted = None, None, None, None
+        self.focus_infoset = None
         self.collapsed, self.opened = set(), set()
         self.sizes = subtree_sizes(tree)
         if tree.n_nodes > COLLAPSE_ABOVE and len(tree.depth_ranges) > COLLAPSE_DEPTH:
@@ -112,11 +130,25 @@ class TreeView(QGraphicsView):
         self.folded = folded_nodes(self.tree, self.collapsed, self.opened, MAX_DRAWN)
         return visible_nodes(self.tree, self.folded)
 
+    @property
+    def spread(self) -> float:
+        """The geometry's scale: the square root of the text's."""
+        return self.text_scale**0.5
+
+    def set_text_scale(self, scale: float) -> None:
+        """Labels ``scale`` times their normal size, the geometry its square root; drawn
+        again and fitted (unless the person zoomed)."""
+        self.text_scale = scale
+        self.rebuild()
+        if not self.zoomed:
+            self.fit()
+
     def _layout(self, nodes: list[int]) -> None:
         """The shared layout (:func:`~rmviz.figures.layout.tree_layout`) in scene units."""
         assert self.tree is not None
         self.place = tree_layout(self.tree, nodes, self.folded)
-        self.positions = {h: QPointF(x * X_STEP, depth * Y_STEP) for h, (x, depth) in self.place.items()}
+        dx, dy = X_STEP * self.spread, Y_STEP * self.spread
+        self.positions = {h: QPointF(x * dx, depth * dy) for h, (x, depth) in self.place.items()}
 
     # -- drawing -----------------------------------------------------------------------------
     def rebuild(self) -> None:
@@ -131,7 +163,7 @@ class TreeView(QGraphicsView):
         nodes = self.visible_nodes()
         self._layout(nodes)
         small = QFont()
-        small.setPointSizeF(7.5)
+        small.setPointSizeF(TEXT_POINTS * self.text_scale)
         reach = trace = None
         if self.record is not None:
             trace = self.record.traversals[min(self.traversal, len(self.record.traversals) - 1)]
@@ -150,14 +182,18 @@ class TreeView(QGraphicsView):
                 "(double-click it to expand)"
             )
             note.setBrush(QBrush(QColor("#616161")))
-            note.setPos(self.positions[0] + QPointF(-note.boundingRect().width() / 2, -2.2 * RADIUS - 24))
-        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-40, -40, 40, 40))
+            note.setFont(small)
+            lift = 2.2 * RADIUS * self.spread + note.boundingRect().height() + 12
+            note.setPos(self.positions[0] + QPointF(-note.boundingRect().width() / 2, -lift))
+        margin = 24 * self.spread
+        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-margin, -margin, margin, margin))
 
     def _edge(self, h: int, parent: int, here: QPointF, font: QFont, reach: np.ndarray | None) -> None:
         tree, scene = self.tree, self.scene()
         assert tree is not None
         start = self.positions[parent]
-        width = 1.2 if reach is None else 1.0 + 7.0 * float(reach[h])
+        g = self.spread
+        width = (1.2 if reach is None else 1.0 + 7.0 * float(reach[h])) * g
         colour = QColor("#9e9e9e") if reach is not None and reach[h] == 0 else QColor("#424242")
         scene.addLine(start.x(), start.y(), here.x(), here.y(), QPen(colour, width))
         text = tree.move_label[h]
@@ -168,7 +204,8 @@ class TreeView(QGraphicsView):
         label.setBrush(QBrush(QColor("#212121")))
         box = label.boundingRect()
         label.setPos(
-            middle.x() - box.width() / 2 + (6 if here.x() >= start.x() else -6), middle.y() - box.height()
+            middle.x() - box.width() / 2 + (6 * g if here.x() >= start.x() else -6 * g),
+            middle.y() - box.height(),
         )
         slot = int(tree.edge_slot[h])
         if slot >= 0 and self.strategies is not None:
@@ -177,15 +214,17 @@ class TreeView(QGraphicsView):
             for row, (value, fill) in enumerate(
                 ((current[slot], colour), (average[slot], QColor("#757575")))
             ):
-                top = middle.y() + 2 + row * 5
-                left = middle.x() - BAR_WIDTH / 2
+                top = middle.y() + (2 + row * 5) * g
+                left = middle.x() - BAR_WIDTH * g / 2
                 scene.addRect(
-                    QRectF(left, top, BAR_WIDTH, 4),
+                    QRectF(left, top, BAR_WIDTH * g, 4 * g),
                     QPen(QColor("#bdbdbd"), 0.5),
                     QBrush(Qt.BrushStyle.NoBrush),
                 )
                 bar = scene.addRect(
-                    QRectF(left, top, BAR_WIDTH * float(value), 4), QPen(Qt.PenStyle.NoPen), QBrush(fill)
+                    QRectF(left, top, BAR_WIDTH * g * float(value), 4 * g),
+                    QPen(Qt.PenStyle.NoPen),
+                    QBrush(fill),
                 )
                 self.bars.append((bar, row, slot))
 
@@ -195,10 +234,10 @@ class TreeView(QGraphicsView):
         for a, b in infoset_links(tree, nodes, self.place):
             colour = QColor(player_colour(int(tree.player[a])))
             colour.setAlpha(150)  # links of wide information sets cross the tree: keep them light
-            pen = QPen(colour, 1.4, Qt.PenStyle.DashLine)
+            pen = QPen(colour, 1.4 * self.spread, Qt.PenStyle.DashLine)
             # an arc above the row, so the link does not run through the nodes between
             pa, pb = self.positions[a], self.positions[b]
-            lift = min(Y_STEP * 0.45, 12 + 0.12 * abs(pb.x() - pa.x()))
+            lift = min(Y_STEP * self.spread * 0.45, 12 * self.spread + 0.12 * abs(pb.x() - pa.x()))
             arc = QPainterPath(pa)
             arc.quadTo(QPointF((pa.x() + pb.x()) / 2, min(pa.y(), pb.y()) - 2 * lift), pb)
             scene.addPath(arc, pen).setZValue(-1)
@@ -209,11 +248,11 @@ class TreeView(QGraphicsView):
         tree, game, scene = self.tree, self.game, self.scene()
         assert tree is not None and game is not None
         kind = int(tree.kind[h])
-        ring = QPen(QColor(HIGHLIGHT), 4) if h == self.highlighted else QPen(QColor("#212121"), 1.2)
+        g, r = self.spread, RADIUS * self.spread
+        ring = QPen(QColor(HIGHLIGHT), 4 * g) if h == self.highlighted else QPen(QColor("#212121"), 1.2 * g)
         if h == self.selected:
-            ring = QPen(QColor("#000000"), 3)
+            ring = QPen(QColor("#000000"), 3 * g)
         if kind == 0:
-            r = RADIUS
             polygon = QPolygonF(
                 [here + QPointF(0, -r), here + QPointF(r, 0), here + QPointF(0, r), here + QPointF(-r, 0)]
             )
@@ -222,13 +261,13 @@ class TreeView(QGraphicsView):
         elif kind == 1:
             player = int(tree.player[h])
             item = scene.addEllipse(
-                QRectF(here.x() - RADIUS, here.y() - RADIUS, 2 * RADIUS, 2 * RADIUS),
+                QRectF(here.x() - r, here.y() - r, 2 * r, 2 * r),
                 ring,
                 QBrush(QColor(player_colour(player))),
             )
             infoset = int(tree.node_infoset[h])
             label = scene.addSimpleText(tree.infoset_label[infoset], font)
-            label.setPos(here.x() + RADIUS + 2, here.y() - RADIUS - 6)
+            label.setPos(here.x() + r + 2 * g, here.y() - r - label.boundingRect().height() / 2)
             tip = f"{game.player_names[player]}, information set {tree.infoset_label[infoset]}"
             if trace is not None:
                 others = [q for q in range(tree.n_players + 1) if q != player]
@@ -236,23 +275,25 @@ class TreeView(QGraphicsView):
                 value = float(trace.values[player, h])
                 text = scene.addSimpleText(f"cfv={reach * value + 0.0:.3g}", font)  # no "-0"
                 text.setBrush(QBrush(QColor(player_colour(player))))
-                text.setPos(here.x() + RADIUS + 2, here.y() + 1)
+                text.setPos(here.x() + r + 2 * g, here.y() + g)
                 tip += (
                     f"\nreach of the others and chance P(h | pi_-i) = {reach:.4g}"
                     f"\nvalue U_i(pi | h) = {value:.4g}\ncounterfactual value = {reach * value:.4g}"
                 )
         else:
             item = scene.addRect(
-                QRectF(here.x() - 6, here.y() - 6, 12, 12), ring, QBrush(QColor(TERMINAL_COLOUR))
+                QRectF(here.x() - 6 * g, here.y() - 6 * g, 12 * g, 12 * g),
+                ring,
+                QBrush(QColor(TERMINAL_COLOUR)),
             )
             payoffs = ", ".join(f"{v:g}" for v in tree.payoffs[:, h])
             text = scene.addSimpleText(payoffs, font)
             box = text.boundingRect()
-            text.setPos(here.x() - box.width() / 2, here.y() + 8)
+            text.setPos(here.x() - box.width() / 2, here.y() + 8 * g)
             tip = f"payoffs {payoffs}"
         if h in self.folded:
             more = scene.addSimpleText(f"+{int(self.sizes[h]) - 1:,}", font)
-            more.setPos(here.x() - 8, here.y() + RADIUS + 2)
+            more.setPos(here.x() - 8 * g, here.y() + r + 2 * g)
             tip += " (collapsed: double-click to expand)"
         item.setToolTip(f"{tip}\nhistory: {' > '.join(self.path(h)) or '(root)'}")
         item.setData(0, h)
@@ -281,7 +322,7 @@ class TreeView(QGraphicsView):
             return
         for bar, row, slot in self.bars:
             rect = bar.rect()
-            width = BAR_WIDTH * float((current, average)[row][slot])
+            width = BAR_WIDTH * self.spread * float((current, average)[row][slot])
             if rect.width() != width:
                 bar.setRect(rect.x(), rect.y(), width, rect.height())
 
@@ -323,13 +364,49 @@ class TreeView(QGraphicsView):
             self.opened.discard(h)
         self.rebuild()
 
-    def fit(self) -> None:
-        """The whole tree in view, never magnified beyond 1.6x."""
+    def fit(self, whole: bool | None = None) -> None:
+        """The whole tree in view, never magnified beyond :data:`MAX_ZOOM`, nor shrunk below
+        :meth:`legible_zoom` unless ``whole`` (F) asks for the whole tree however small
+        (None: as the last fit); a tree shown at that zoom keeps the selected node, or the
+        root, in view."""
+        if whole is not None:
+            self.whole = whole
         self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > 1.6:
+        zoom, legible = self.transform().m11(), self.legible_zoom()
+        if zoom > MAX_ZOOM or (zoom < legible and not self.whole):
+            zoom = MAX_ZOOM if zoom > MAX_ZOOM else legible
             self.resetTransform()
-            self.scale(1.6, 1.6)
+            self.scale(zoom, zoom)
+            if self.selected in self.positions:
+                self.centerOn(self.positions[self.selected])
+            elif self.focus_infoset is not None and self._drawn(self.focus_infoset):
+                self.centerOn(self.positions[self._drawn(self.focus_infoset)[0]])
+            else:
+                self.centerOn(self.positions[0])
         self.zoomed = False
+
+    def legible_zoom(self) -> float:
+        """The zoom at which the labels show at :data:`LEGIBLE_POINTS` times the square root
+        of the text scale."""
+        return LEGIBLE_POINTS * self.spread / (TEXT_POINTS * self.text_scale)
+
+    def toggle_whole(self) -> None:
+        """F: the whole tree, or back to the legible zoom."""
+        self.fit(whole=not self.whole)
+
+    def _drawn(self, infoset: int) -> list[int]:
+        """The drawn nodes of ``infoset``."""
+        assert self.tree is not None
+        return [h for h in np.flatnonzero(self.tree.node_infoset == infoset).tolist() if h in self.positions]
+
+    def show_infoset(self, infoset: int) -> None:
+        """Scroll the first drawn node of ``infoset`` into view, unless one of its nodes is
+        in view already (a click on one never scrolls); fits keep it in view."""
+        self.focus_infoset = infoset
+        drawn = self._drawn(infoset)
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        if drawn and not any(shown.contains(self.positions[h]) for h in drawn):
+            self.centerOn(self.positions[drawn[0]])
 
     # -- people ------------------------------------------------------------------------------------
     def _node_at(self, event: QMouseEvent) -> int | None:
@@ -364,7 +441,7 @@ class TreeView(QGraphicsView):
         if tree is None:
             return
         if key == Qt.Key.Key_F:
-            self.fit()
+            self.toggle_whole()
             return
         h = self.selected if self.selected is not None else 0
         parent = int(tree.parent[h])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,6 +46,7 @@ from rmviz.games.reduced import reduced_strategic_form
 from rmviz.runner.loop import RunLoop
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.family import FAMILY
 from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
 from rmviz.ui.common.opener import Opener
@@ -56,6 +57,9 @@ from rmviz.ui.tree.plots import TreePlots
 
 TREE_FILTER = "Game trees (*.efg *.json);;Gambit extensive form (*.efg);;rmviz JSON (*.json)"
 ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
+# presentation mode: the tree and the panel above, the plots below, in this proportion (the
+# plots' axes keep their 0, 0.5, 1 and decade labels at 1024x768 and 1280x720)
+PRESENTATION_BODY = [64, 36]
 
 
 class TreeWindow(RunWindow):
@@ -80,6 +84,7 @@ class TreeWindow(RunWindow):
         self._adopt(TreeDocument(game, path))
         self.document.subscribe(lambda _d: self._game_changed())
         self.tree: CompiledTree | None = None  # the run's compiled tree (immutable)
+        self.config: CFRConfig | None = None  # the run's configuration (immutable)
         self._traced: frozenset[Column] = frozenset()  # the run's trace columns
         self.record: IterationRecord | None = None
         self.infoset = 0
@@ -126,10 +131,11 @@ class TreeWindow(RunWindow):
         centre.addWidget(self.tabs)
         centre.addWidget(self.side_tabs)
         centre.setSizes([280, 720, 480])
-        body = QSplitter(Qt.Orientation.Vertical)
+        body = self.body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(centre)
         body.addWidget(self.plots)
         body.setSizes([620, 220])
+        body.installEventFilter(self)
         main = QWidget()
         layout = QVBoxLayout(main)
         layout.addWidget(self.controls)
@@ -181,7 +187,8 @@ class TreeWindow(RunWindow):
         self._action(game_menu, "Reduced &strategic form (matrix window)", self.show_reduced_form)
         self._action(game_menu, "&OpenSpiel game...", self.openspiel_dialog)
         view = self.menuBar().addMenu("&View")
-        self._action(view, "&Fit tree (F)", self.view.fit)  # Ctrl+0 is the normal text size
+        # F in the tree; Ctrl+0 is the normal text size
+        self._action(view, "&Whole tree / legible size (F)", self.view.toggle_whole)
         self._view_menu(view)
 
     # -- the game ----------------------------------------------------------------------------
@@ -193,9 +200,11 @@ class TreeWindow(RunWindow):
         self.restart()
 
     def run_started(self, solver: CFRSolver) -> None:
-        """Show the fresh run's tree (paused, nothing recorded)."""
+        """Show the fresh run's tree (paused, nothing recorded); nothing of the run it
+        replaces stays: its curves, the panel's numbers and the average-strategy table go."""
         self.animation_timer.stop()
         self.record = None
+        self.config = solver.config
         tree = self.tree = solver.tree
         self._traced = frozenset(solver.columns)
         self.view.set_game(self.document.game, tree)
@@ -205,6 +214,9 @@ class TreeWindow(RunWindow):
         self.traversal.clear()
         self.traversal.setVisible(False)
         self.traversal.blockSignals(False)
+        self.plots.clear_curves()
+        self.detail.clear()
+        self.average_table.setRowCount(0)
         self.infosets.choose(self.infoset)
         self.plots.set_infoset(tree, self.infoset, self._traced)
         self.redraw(force=True)
@@ -284,6 +296,7 @@ class TreeWindow(RunWindow):
         shows the traversal of its player, the one its numbers come from."""
         assert self.tree is not None
         self.infoset = infoset
+        self.view.show_infoset(infoset)  # a tree larger than the view scrolls to it
         self.plots.set_infoset(self.tree, infoset, self._traced)
         if self.record is not None and self._traversal_of(infoset) != self.traversal.currentIndex():
             self.traversal.setCurrentIndex(self._traversal_of(infoset))  # redraws through _show_record
@@ -297,8 +310,10 @@ class TreeWindow(RunWindow):
         return next(k for k, t in enumerate(self.record.traversals) if t.player in (None, player))
 
     def _show_infoset(self, snapshot: TreeSnapshot | None) -> None:
-        if snapshot is not None and self.tree is not None:
-            self.detail.display(self.document.game, self.tree, self.infoset, snapshot, self.record)
+        if snapshot is not None and self.tree is not None and self.config is not None:
+            self.detail.display(
+                self.document.game, self.tree, self.config, self.infoset, snapshot, self.record
+            )
 
     def _node_selected(self, h: int) -> None:
         assert self.tree is not None
@@ -343,14 +358,30 @@ class TreeWindow(RunWindow):
         information set); the run controls, the tree, the explanation (given more room) and
         the plots stay."""
         if on:
-            self._normal_sizes = self.centre.sizes()
+            self._normal_sizes = self.centre.sizes(), self.body.sizes()
             self.centre.setSizes([0, 560, 720])
+            self._present_body()
         self.left.setVisible(not on)
         if not on:
-            self.centre.setSizes(self._normal_sizes)
+            self.centre.setSizes(self._normal_sizes[0])
+            self.body.setSizes(self._normal_sizes[1])
+
+    def _present_body(self) -> None:
+        """Presentation mode's split between the tree and the plots (:data:`PRESENTATION_BODY`),
+        again whenever the window's size changes (going full screen, ``--size``)."""
+        total = sum(self.body.sizes())
+        top = round(total * PRESENTATION_BODY[0] / sum(PRESENTATION_BODY))
+        self.body.setSizes([top, total - top])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.body and event.type() == QEvent.Type.Resize and self.presentation:
+            self._present_body()
+        return super().eventFilter(watched, event)
 
     def set_plot_scale(self, scale: float) -> None:
+        """The plots at ``scale``, the tree's labels at the widgets' text size."""
         self.plots.set_scale(scale)
+        self.view.set_text_scale(self.text_scale())
         super().set_plot_scale(scale)
 
     # -- other windows -------------------------------------------------------------------------

@@ -394,3 +394,112 @@ def test_an_openspiel_game_opens_from_the_game_menu(kuhn, monkeypatch):
     assert not kuhn.open_spec("openspiel:no_such_game")
     assert "OpenSpiel has no game 'no_such_game'" in kuhn.errors[-1]
     assert kuhn.document.game is game
+
+
+# -- issue 12: editing defects, the explanation of every algorithm ---------------------------------
+def menu_action(menu, text):
+    """The action of ``menu`` (or its submenus) whose text starts with ``text``."""
+    for action in menu.actions():
+        if action.menu() is not None:
+            found = menu_action(action.menu(), text)
+            if found is not None:
+                return found
+        elif action.text().startswith(text):
+            return action
+    return None
+
+
+def test_new_decision_nodes_get_their_own_information_sets_unless_joined(qtbot):
+    from PySide6.QtWidgets import QMenu
+
+    window = make_tree_window(qtbot, teaching_tree())
+    try:
+        editor, document = window.editor, window.document
+
+        def make(history, text):
+            menu = QMenu()
+            h = next(h for h in range(window.tree.n_nodes) if window.view.path(h) == history)
+            editor._edit_actions(menu, h)
+            action = menu_action(menu, text)
+            assert action is not None, [a.text() for a in menu.actions()]
+            action.trigger()
+
+        make(("X", "L", "A"), "New information set J1")
+        make(("X", "L", "B"), "New information set J2")  # not silently in J1
+        assert document.node(("X", "L", "A")).infoset == "J1"
+        assert document.node(("X", "L", "B")).infoset == "J2"
+        assert document.node(("X", "L", "A")).moves == ("a", "b")
+        assert document.node(("X", "L", "B")).moves == ("c", "d")  # fresh moves too
+        assert {"J1", "J2"} <= set(window.tree.infoset_label)  # the run restarted on the edit
+        assert window.infosets.list.topLevelItemCount() == 5
+        # joining is explicit, with the set's moves: [X,R,A] follows player 1's R, J1 its L;
+        # [Y,L,C] follows L too (player 1 sees neither chance nor player 2)
+        make(("X", "R", "A"), "Join J1 (a, b)")
+        assert "forgets what they knew" in editor.problem.text()
+        make(("Y", "L", "C"), "Join J1 (a, b)")
+        assert document.node(("Y", "L", "C")).infoset == "J1"
+        assert document.node(("Y", "L", "C")).moves == ("a", "b")
+        assert not editor.problem.isVisibleTo(window)
+        j = window.tree.infoset_label.index("J1")
+        assert (window.tree.node_infoset == j).sum() == 2
+    finally:
+        window.shutdown()
+
+
+def test_an_edit_clears_the_previous_games_curves_and_numbers(kuhn, qtbot):
+    tree = kuhn.tree
+    kuhn.infosets.choose(tree.infoset_label.index("1pb"))
+    kuhn.step(200)
+    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration == 200, timeout=60_000)
+    kuhn.redraw(force=True)
+    curves = [kuhn.plots.gap_curve, *kuhn.plots.strategy_curves.values()]
+    assert all(len(curve.xData) > 5 for curve in curves)
+    kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
+    assert cell(kuhn, 0, 3) != 0  # the cumulative regret after 200 iterations
+    assert kuhn.attempt(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
+    qtbot.waitUntil(lambda: kuhn._seen_version == kuhn.thread.loop.latest()[0], timeout=60_000)
+    assert kuhn.thread.loop.latest()[1].iteration == 0  # the fresh run, paused
+    for curve in [kuhn.plots.gap_curve, *kuhn.plots.strategy_curves.values()]:
+        assert curve.xData is None or len(curve.xData) <= 1
+    assert [cell(kuhn, row, 3) for row in range(2)] == [0, 0]  # R of the fresh run
+    assert [cell(kuhn, row, 6) for row in range(2)] == [0.5, 0.5]  # its (uniform) average
+    table = kuhn.average_table
+    assert table.rowCount() == 12 and all(table.item(j, 2).text().endswith("0.500") for j in range(12))
+
+
+@pytest.mark.parametrize("algorithm", ["cfr+", "dcfr", "linear-cfr", "greedy-cfr", "mccfr-external"])
+def test_the_panel_explains_each_algorithm_with_the_solvers_numbers(qtbot, algorithm):
+    from rmviz.solvers.tree.explain import explain_infoset, explanation_html
+
+    window = make_tree_window(qtbot, teaching_tree())
+    try:
+        panel = window.panel
+        panel.algorithm.setCurrentIndex(panel.algorithm.findData(algorithm))
+        twin = CFRSolver(teaching_tree(), window.thread.loop.solver.config)  # the same run, outside
+        tree = window.tree
+        for _ in range(3):
+            record = window.step_recorded()
+            expected = twin.step_recorded()
+            for label in ("1", "2X"):
+                j = tree.infoset_label.index(label)
+                window.infosets.choose(j)
+                step = explain_infoset(tree, twin.config, twin.game.player_names, expected, j)
+                assert window.detail.explain.toHtml().count("Cumulative regret") == 1
+                shown = window.detail.explain.toPlainText()
+                expected_text = shown_text(explanation_html(step))
+                assert shown == expected_text
+                for row in range(int(tree.infoset_size[j])):
+                    assert cell(window, row, 3) == pytest.approx(step.regret_after[row], rel=1e-3, abs=1e-4)
+                    assert cell(window, row, 6) == pytest.approx(step.average_after[row], rel=1e-3, abs=1e-4)
+        assert record.iteration == 3
+    finally:
+        window.shutdown()
+
+
+def shown_text(page: str) -> str:
+    """What a QTextBrowser shows of ``page``."""
+    from PySide6.QtGui import QTextDocument
+
+    document = QTextDocument()
+    document.setHtml(page)
+    return document.toPlainText()
