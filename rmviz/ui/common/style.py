@@ -54,14 +54,22 @@ class DecadeAxis(pg.AxisItem):
         points = font.pointSizeF() if font is not None else 8.0
         extent = points * 96 / 72 * (3.2 if self.orientation in ("top", "bottom") else 1.8)
         majors, minors = decade_ticks(minVal, maxVal, max(1, int(size // extent)))
+        if not majors and minors:  # a range within one decade: label its ends' minor ticks
+            ends = [minors[0], minors[-1]]
+            self.labelled = {round(v, 9) for v in ends}
+            return [(1.0, ends), (None, minors[1:-1])]
         self.labelled = set(majors)  # decades left unlabelled between them are minor ticks
         return [(1.0, [float(e) for e in majors]), (None, minors)]
 
     def logTickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
-        return [
-            decade_label(round(v)) if math.isclose(v, round(v)) and round(v) in self.labelled else ""
-            for v in values
-        ]
+        return [_log_label(v) if round(v, 9) in self.labelled else "" for v in values]
+
+
+def _log_label(v: float) -> str:
+    """The label of log10 position ``v``: a decade (``10⁻³``) or a multiple of one (``3×10⁻³``)."""
+    exponent = math.floor(v + 1e-9)
+    mantissa = round(10 ** (v - exponent))
+    return decade_label(exponent) if mantissa == 1 else f"{mantissa}×{decade_label(exponent)}"
 
 
 def log_axes() -> dict[str, DecadeAxis]:

@@ -57,13 +57,17 @@ def test_log_axes_label_decades_only_and_never_overprint(qtbot):
     qtbot.addWidget(plots)
     plots.set_game(catalog_game("rps-crash"))
     axis = plots.plot_items[0][0].getAxis("bottom")
-    for size, low, high in ((600, 0.0, 3.3), (120, 0.0, 8.0), (60, -12.0, 0.0), (600, 1.2, 1.7)):
+    for size, low, high in ((600, 0.0, 3.3), (120, 0.0, 8.0), (60, -12.0, 0.0)):
         levels = axis.tickValues(low, high, size)
         strings = [axis.tickStrings(values, 1.0, spacing) for spacing, values in levels]
         labels = [s for level in strings for s in level if s]
         assert all(label == "1" or label.startswith("10") for label in labels), labels
         assert not any(strings[1])  # the minor level is unlabelled
         assert len(labels) * 8 * 96 / 72 * 3.2 <= max(size, 8 * 96 / 72 * 3.2)  # each label has room
+    # a range within one decade (10^1.2 to 10^1.7): its first and last minor ticks are labelled
+    levels = axis.tickValues(1.2, 1.7, 600)
+    labels = [s for spacing, values in levels for s in axis.tickStrings(values, 1.0, spacing) if s]
+    assert labels == ["2×10", "5×10"]
 
 
 def test_welfare_axis_is_symmetric_and_ignores_rounding_noise(qtbot):
