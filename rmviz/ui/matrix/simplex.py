@@ -1,8 +1,9 @@
 """Strategy trajectories on the simplex, one panel per player (2x2 games: the unit square).
 
 * 3 actions: the triangle, vertices labelled with the actions, the current-strategy path
-  (thin) and the average-strategy path (thick, fading from light to dark), the known
-  equilibrium as a star;
+  (thin) and the average-strategy path (thick, fading from light to dark), the reference
+  equilibrium as a star (:meth:`SimplexView.set_equilibrium`: the catalog's, or the LP's of a
+  two-player zero-sum game, recomputed after every edit);
 * 2x2 games: one square with p = P(row plays action 1) across and q = P(column plays
   action 1) up;
 * 2 actions (other games): a segment; more than 3 actions: a face of three actions chosen
@@ -68,6 +69,7 @@ class SimplexView(PlotLayout):
         self.game: NormalFormGame | None = None
         self.equilibrium: tuple[tuple[float, ...], ...] | None = None
         self.paths: list[tuple[str, int, pg.PlotDataItem, FadingPath]] = []
+        self.stars: list[tuple[str, int, pg.PlotDataItem]] = []  # (panel kind, player, star)
         self.faces: dict[int, tuple[int, int, int]] = {}
         self.square = False
         self.scale = scale
@@ -96,19 +98,50 @@ class SimplexView(PlotLayout):
         keep_faces: bool = False,
     ) -> None:
         self.clear()
-        self.paths = []
+        self.paths, self.stars = [], []
         self.game = game
         self.equilibrium = equilibrium
         if not keep_faces:
             self.faces = {}
         self.square = game.n_players == 2 and game.num_actions == (2, 2)
         if self.square:
-            self._square(game, equilibrium)
-            return
-        for i in range(min(game.n_players, 3)):
-            self._panel(game, i, equilibrium)
+            self._square(game)
+        else:
+            for i in range(min(game.n_players, 3)):
+                self._panel(game, i)
+        self._draw_stars()
 
-    def _square(self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
+    def set_equilibrium(self, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
+        """Star ``equilibrium`` (one mixed strategy per player; None: no star) without
+        rebuilding the panels."""
+        self.equilibrium = equilibrium
+        self._draw_stars()
+
+    def star_points(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The stars' coordinates, one ``(x, y)`` per panel (empty arrays: none drawn)."""
+        points = [star.getData() for _, _, star in self.stars]
+        return [(np.empty(0), np.empty(0)) if x is None else (x, y) for x, y in points]
+
+    def _star(self, plot: pg.PlotItem, kind: str, player: int) -> None:
+        star = plot.plot(
+            [], [], pen=None, symbol="star", symbolSize=16 * self.scale, symbolBrush=EQUILIBRIUM_COLOUR
+        )
+        self.stars.append((kind, player, star))
+
+    def _draw_stars(self) -> None:
+        equilibrium = self.equilibrium
+        for kind, player, star in self.stars:
+            point = np.empty((0, 2))
+            if equilibrium is not None and kind == "square":
+                point = np.array([[equilibrium[0][0], equilibrium[1][0]]])
+            elif equilibrium is not None:
+                face = list(self.face(player))
+                point = project(PANEL_SIZES[kind], np.array([equilibrium[player]])[:, face])
+                if not np.isfinite(point).all():  # no weight on the face drawn
+                    point = np.empty((0, 2))
+            star.setData(point[:, 0], point[:, 1])
+
+    def _square(self, game: NormalFormGame) -> None:
         plot = self.addPlot()
         style_plot(
             plot,
@@ -122,19 +155,9 @@ class SimplexView(PlotLayout):
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
         average = FadingPath(plot, player_colour(0), 2.5 * self.scale)
         self.paths.append(("square", 0, current, average))
-        if equilibrium is not None:
-            plot.plot(
-                [equilibrium[0][0]],
-                [equilibrium[1][0]],
-                pen=None,
-                symbol="star",
-                symbolSize=16 * self.scale,
-                symbolBrush=EQUILIBRIUM_COLOUR,
-            )
+        self._star(plot, "square", 0)
 
-    def _panel(
-        self, game: NormalFormGame, player: int, equilibrium: tuple[tuple[float, ...], ...] | None
-    ) -> None:
+    def _panel(self, game: NormalFormGame, player: int) -> None:
         face = self.face(player)
         actions = [game.action_names[player][a] for a in face]
         title = game.player_names[player]
@@ -170,17 +193,7 @@ class SimplexView(PlotLayout):
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
         average = FadingPath(plot, player_colour(player), 2.5 * self.scale)
         self.paths.append((kind, player, current, average))
-        if equilibrium is not None:
-            point = project(PANEL_SIZES[kind], np.array([equilibrium[player]])[:, list(face)])
-            if np.isfinite(point).all():
-                plot.plot(
-                    point[:, 0],
-                    point[:, 1],
-                    pen=None,
-                    symbol="star",
-                    symbolSize=16 * self.scale,
-                    symbolBrush=EQUILIBRIUM_COLOUR,
-                )
+        self._star(plot, kind, player)
 
     def _label(self, text: str, anchor: tuple[float, float]) -> pg.TextItem:
         from PySide6.QtGui import QFont

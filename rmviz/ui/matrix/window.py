@@ -3,7 +3,10 @@
 A :class:`~rmviz.ui.common.run_window.RunWindow` of the matrix-game family: the
 :class:`~rmviz.ui.matrix.editor.MatrixEditor`, the solver panel and the run controls on the
 left; on the right the *Run* tab (:class:`~rmviz.ui.matrix.dashboard.Dashboard`: simplex,
-joint distribution, convergence plots) and compare mode. The run starts when the window
+joint distribution, convergence plots), the *Step* tab, the *Equilibria* tab (the CE checker
+and the game's exact references, :mod:`~rmviz.ui.matrix.equilibria`) and compare mode. The
+star on the simplex is the catalog's equilibrium, or the LP's for any two-player zero-sum
+game, recomputed after every edit (:func:`~rmviz.solvers.exact.reference`). The run starts when the window
 opens; any edit of the game, or a change in the solver panel, stops it and starts a fresh one
 on the new game, running if the run was running (Reset: iteration 0, paused). Files: open
 (a game tree opens in a tree window, through the opener), save, recent files, an autosave of
@@ -16,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -28,6 +32,7 @@ from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.record import write_run_data
+from rmviz.solvers.exact import reference
 from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
@@ -35,6 +40,7 @@ from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
+from rmviz.ui.matrix.equilibria import EquilibriaPanel
 from rmviz.ui.matrix.step_panel import StepPanel
 
 MAX_RECENT = 8
@@ -103,7 +109,14 @@ class MatrixWindow(RunWindow):
         self._add_tabs(self.dashboard, "Run")
         self.step_panel = StepPanel(lambda: self.step(1))
         self.tabs.addTab(self.step_panel, "Step")
+        self.equilibria = EquilibriaPanel(self._run_joint)
+        self.equilibria.error.connect(lambda message: self.show_error(message))
+        self.tabs.addTab(self.equilibria, "Equilibria")
+        self._reference_of: NormalFormGame | None = None  # the game whose reference is shown
         self.tabs.currentChanged.connect(self._face_changed)  # the Step tab fills in at once
+        self.tabs.currentChanged.connect(
+            lambda: self.equilibria.set_active(self.tabs.currentWidget() is self.equilibria)
+        )
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(self.tabs)
@@ -219,6 +232,33 @@ class MatrixWindow(RunWindow):
         if restart:
             self.dashboard.set_game(game, self._equilibrium)
             self.restart()
+        self._show_reference()
+
+    def _show_reference(self) -> None:
+        """The star and the Equilibria tab for the game shown, once per game: the catalog's
+        equilibrium or the zero-sum LP's (:func:`~rmviz.solvers.exact.reference`)."""
+        game = self.document.game
+        if game is self._reference_of:
+            return
+        self._reference_of = game
+        try:
+            shown = reference(game)
+        except RmvizError as error:  # the LP failed: no star, and say why
+            self.show_error(str(error))
+            return
+        self.simplex.set_equilibrium(shown.equilibrium)
+        self.equilibria.set_game(game, shown)
+
+    def _run_joint(self) -> np.ndarray | str:
+        """The running solver's empirical joint distribution, or why there is none."""
+        if self.thread is None:
+            return "there is no run: press Reset or Run"
+        snapshot = self.thread.loop.latest()[1]
+        if snapshot.iteration == 0:
+            return "the run has not played yet: press Step or Run first"
+        if snapshot.joint is None:
+            return "this run does not track its joint distribution (a large game in expected play)"
+        return snapshot.joint
 
     def set_game(self, game: NormalFormGame, description: str) -> None:
         """Show ``game`` (undoable); the run restarts on it."""
@@ -296,6 +336,10 @@ class MatrixWindow(RunWindow):
     def set_plot_scale(self, scale: float) -> None:
         self.dashboard.set_scale(scale)
         super().set_plot_scale(scale)
+
+    def shutdown(self) -> None:
+        self.equilibria.stop()
+        super().shutdown()
 
     # -- people ----------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
