@@ -245,6 +245,7 @@ class EquilibriaPanel(QWidget):
         self.optima: dict[str, CorrelatedOptimum | str] = {}
         self._optima_game: NormalFormGame | None = None
         self._active = False
+        self._stopped = False
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rmviz-lp")
         self._future: Future[dict[str, CorrelatedOptimum | str]] | None = None
         self._future_game: NormalFormGame | None = None
@@ -253,7 +254,9 @@ class EquilibriaPanel(QWidget):
         self._poll_timer.timeout.connect(self._poll)
 
         self.text = QLineEdit()
-        self.text.setPlaceholderText("e.g. 2/9, 4/9, 1/9, 2/9 (weights such as 2, 4, 1, 2 are normalised)")
+        self.text.setPlaceholderText(
+            "one per profile in table order, e.g. 2/9, 4/9, 1/9, 2/9 (weights 2, 4, 1, 2 are normalised)"
+        )
         self.text.returnPressed.connect(self.check_text)
         check_button = QPushButton("Check")
         check_button.clicked.connect(self.check_text)
@@ -262,17 +265,23 @@ class EquilibriaPanel(QWidget):
         uniform = QPushButton("Uniform")
         uniform.clicked.connect(self.use_uniform)
         typed = QHBoxLayout()
-        typed.addWidget(QLabel("p(s), one per profile in table order:"))
+        label = QLabel("p(s):")
+        label.setToolTip(
+            "One probability per action profile, in the payoff table's order (the first player's "
+            "action slowest), separated by commas or spaces"
+        )
+        typed.addWidget(label)
         typed.addWidget(self.text, stretch=1)
         typed.addWidget(check_button)
+        typed.addWidget(uniform)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
-        buttons.addWidget(uniform)
         buttons.addStretch()
 
         self.summary = QLabel(PROMPT)
         self.summary.setWordWrap(True)
         self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.summary.setMinimumWidth(80)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.joint_model = JointModel()
@@ -303,11 +312,13 @@ class EquilibriaPanel(QWidget):
         self.references.setWordWrap(True)
         self.references.setTextFormat(Qt.TextFormat.RichText)
         self.references.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.best_buttons = {kind: QPushButton(f"Check the best {kind}") for kind in ("CE", "CCE")}
+        self.references.setMinimumWidth(80)  # wraps: the window still fits small screens
+        self.best_buttons = {kind: QPushButton(f"Check best {kind}") for kind in ("CE", "CCE")}
         for kind, button in self.best_buttons.items():
+            button.setToolTip(f"Check the welfare-maximising {kind} the LP found")
             button.clicked.connect(lambda _=False, k=kind: self.use_optimum(k))
             button.setEnabled(False)
-        box = QGroupBox("Exact references (linear programmes, HiGHS)")
+        box = QGroupBox("Exact references (LP, HiGHS)")
         box_layout = QHBoxLayout(box)
         box_layout.addWidget(self.references, stretch=1)
         best = QVBoxLayout()
@@ -427,7 +438,7 @@ class EquilibriaPanel(QWidget):
         """Start the LPs for the game shown, on the worker, if the tab is shown and they are
         not there yet (one at a time: a game edited meanwhile is solved when this one ends)."""
         game = self.game
-        if not self._active or game is None or self._optima_game is game:
+        if not self._active or self._stopped or game is None or self._optima_game is game:
             return
         profiles = math.prod(game.num_actions)
         if profiles > LP_MAX_PROFILES:
@@ -510,5 +521,6 @@ class EquilibriaPanel(QWidget):
 
     def stop(self) -> None:
         """Stop polling; an LP under way ends on its own (its result is dropped)."""
+        self._stopped = True
         self._poll_timer.stop()
         self._executor.shutdown(wait=False, cancel_futures=True)
