@@ -6,9 +6,10 @@ left; on the right the *Run* tab (:class:`~rmviz.ui.matrix.dashboard.Dashboard`:
 joint distribution, convergence plots), the *Step* tab, the *Equilibria* tab (the CE checker
 and the game's exact references, :mod:`~rmviz.ui.matrix.equilibria`) and compare mode. The
 star on the simplex is the catalog's equilibrium, or the LP's for any two-player zero-sum
-game, recomputed after every edit (:func:`~rmviz.solvers.exact.reference`). The run starts when the window
-opens; any edit of the game, or a change in the solver panel, stops it and starts a fresh one
-on the new game, running if the run was running (Reset: iteration 0, paused). Files: open
+game, recomputed after every edit (:func:`~rmviz.solvers.exact.reference`). The run starts
+when the window opens; any edit of the game, or a change in the solver panel, stops it and
+starts a fresh one on the new game, running if the run was running (Reset: iteration 0,
+paused). Files: open
 (a game tree opens in a tree window, through the opener), save, recent files, an autosave of
 unsaved edits offered back after a crash, figures and run data exported; presentation mode
 for lectures (the plots alone, see ``RunWindow``).
@@ -32,7 +33,7 @@ from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.record import write_run_data
-from rmviz.solvers.exact import reference
+from rmviz.solvers.exact import Reference, reference
 from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
@@ -113,6 +114,7 @@ class MatrixWindow(RunWindow):
         self.equilibria.error.connect(lambda message: self.show_error(message))
         self.tabs.addTab(self.equilibria, "Equilibria")
         self._reference_of: NormalFormGame | None = None  # the game whose reference is shown
+        self._reference: Reference | None = None
         self.tabs.currentChanged.connect(self._face_changed)  # the Step tab fills in at once
         self.tabs.currentChanged.connect(
             lambda: self.equilibria.set_active(self.tabs.currentWidget() is self.equilibria)
@@ -235,19 +237,20 @@ class MatrixWindow(RunWindow):
         self._show_reference()
 
     def _show_reference(self) -> None:
-        """The star and the Equilibria tab for the game shown, once per game: the catalog's
-        equilibrium or the zero-sum LP's (:func:`~rmviz.solvers.exact.reference`)."""
+        """The star and the Equilibria tab for the game shown: the catalog's equilibrium or
+        the zero-sum LP's (:func:`~rmviz.solvers.exact.reference`, computed once per game;
+        the star is set again after any rebuild of the plots)."""
         game = self.document.game
-        if game is self._reference_of:
-            return
-        self._reference_of = game
-        try:
-            shown = reference(game)
-        except RmvizError as error:  # the LP failed: no star, and say why
-            self.show_error(str(error))
-            return
-        self.simplex.set_equilibrium(shown.equilibrium)
-        self.equilibria.set_game(game, shown)
+        if game is not self._reference_of:
+            self._reference_of, self._reference = game, None
+            try:
+                self._reference = reference(game)
+            except RmvizError as error:  # the LP failed: no star, and say why
+                self.show_error(str(error))
+        shown = self._reference
+        self.simplex.set_equilibrium(shown.equilibrium if shown is not None else None)
+        if shown is not None:
+            self.equilibria.set_game(game, shown)
 
     def _run_joint(self) -> np.ndarray | str:
         """The running solver's empirical joint distribution, or why there is none."""

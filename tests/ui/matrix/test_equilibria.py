@@ -135,6 +135,10 @@ def test_the_star_follows_edits_of_a_zero_sum_game(qtbot, tmp_path):
     text = window.equilibria.references.text()
     assert "value</b> Row -1/6, Column 1/6 (exact)" in text
     assert "the LP's equilibrium Row (1/6, 1/2, 1/3); Column (1/4, 1/3, 5/12)" in text
+    window.document.set_zero_sum(False)  # the same game, the plots rebuilt: the star stays
+    assert window.document.game is game and window.simplex.equilibrium == expected
+    assert all(x.size == 1 for x, _ in window.simplex.star_points())
+    window.document.undo()
     window.document.undo()
     qtbot.waitUntil(lambda: window.simplex.equilibrium == CATALOG["rps-crash"].equilibrium, timeout=60_000)
     window.shutdown()
