@@ -4,6 +4,8 @@
     rmviz games                 list the catalog
     rmviz solve GAME [...]      run a solver and report strategies and equilibrium gaps
     rmviz step GAME [...]       regret matching iteration by iteration, every number shown
+    rmviz equilibria GAME [...] check a joint distribution's CE and CCE constraints; the best
+                                CE and CCE (and a zero-sum game's value) by linear programming
     rmviz export GAME [...]     draw a run's figure (PNG, SVG, PDF) or the game as LaTeX
     rmviz convert GAME OUT      write a game as rmviz JSON, Gambit .nfg/.efg, or LaTeX
     rmviz bench [...]           measure iterations per second side by side
@@ -41,7 +43,7 @@ from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_
 from rmviz.ui import options as window_options
 
 EXIT_USAGE = 2
-COMMANDS = ("games", "solve", "step", "export", "convert", "bench", "sweep")
+COMMANDS = ("games", "solve", "step", "equilibria", "export", "convert", "bench", "sweep")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -103,6 +105,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="game trees: the information set explained (repeatable; default every one)",
     )
     step.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+
+    equilibria = commands.add_parser(
+        "equilibria",
+        help="a joint distribution's CE and CCE constraints, the welfare-maximising CE and CCE (LP)",
+    )
+    equilibria.add_argument("game", help="a catalog id, a matrix-game file or random:KIND:SHAPE[:seed=N]")
+    equilibria.add_argument(
+        "--joint",
+        default=None,
+        metavar="P1,P2,...",
+        help="one probability per action profile in table order (the first player's action "
+        'slowest; fractions allowed), e.g. --joint "2/9,4/9,1/9,2/9"; weights are normalised',
+    )
+    equilibria.add_argument("--no-lp", action="store_true", help="skip the linear programmes")
+    equilibria.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
     export = commands.add_parser(
         "export", help="render a figure of a run headless (PNG, SVG, PDF; the game as LaTeX: .tex)"
@@ -440,6 +457,86 @@ def _step_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
     return 0
 
 
+def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
+    """``rmviz equilibria``: the CE checker and the exact references
+    (:mod:`rmviz.solvers.matrix.correlated`, :func:`rmviz.solvers.exact.zero_sum_solution`)."""
+    from rmviz.solvers.exact import zero_sum_solution
+    from rmviz.solvers.matrix.correlated import (
+        best_correlated,
+        check_joint,
+        format_check,
+        format_optimum,
+        parse_joint,
+        profile_label,
+    )
+    from rmviz.solvers.rational import format_number
+
+    game = load_game(args.game)
+    if family_of(game).name != "matrix":
+        raise ConfigError(
+            "rmviz equilibria takes matrix games; a game tree's are not listed profile by profile"
+        )
+    check = check_joint(game, parse_joint(args.joint)) if args.joint is not None else None
+    if check is None and args.no_lp:
+        raise ConfigError("nothing to do: give --joint, or leave out --no-lp")
+    zero_sum, optima, skipped = None, [], None
+    if not args.no_lp:
+        try:
+            if game.n_players == 2 and game.is_constant_sum():
+                zero_sum = zero_sum_solution(game)
+            optima = [best_correlated(game, kind) for kind in ("CE", "CCE")]
+        except RmvizError as error:
+            if check is None:
+                raise
+            skipped = str(error)
+    if args.json:
+        report: dict[str, Any] = {
+            "game": args.game,
+            "title": game.title,
+            "players": list(game.player_names),
+            "actions": [list(a) for a in game.action_names],
+            "profiles": [profile_label(game, s) for s in np.ndindex(*game.num_actions)],
+            "check": check.as_dict() if check is not None else None,
+            "zero_sum": None,
+            "lp_skipped": skipped,
+        }
+        if zero_sum is not None:
+            report["zero_sum"] = {
+                "values": [float(v) for v in zero_sum.values],
+                "values_exact": [str(v) for v in zero_sum.values] if zero_sum.exact else None,
+                "equilibrium": [list(s) for s in zero_sum.equilibrium],
+                "exact": zero_sum.exact,
+            }
+        for optimum in optima:
+            report[f"best_{optimum.kind.lower()}"] = {
+                "welfare": float(optimum.welfare),
+                "welfare_exact": str(optimum.welfare) if optimum.exact else None,
+                "joint": [float(p) for p in optimum.joint.ravel()],
+                "joint_exact": [str(p) for p in optimum.joint.ravel()] if optimum.exact else None,
+                "exact": optimum.exact,
+            }
+        out.write(json.dumps(report, allow_nan=False) + "\n")
+        return 0
+    out.write(f"{game.title}  ({args.game}, {game.n_players} players, {game.shape_label})\n")
+    if check is not None:
+        out.write("\n" + format_check(check) + "\n")
+    if zero_sum is not None:
+        values = ", ".join(
+            f"{name} {format_number(v)}" for name, v in zip(game.player_names, zero_sum.values, strict=True)
+        )
+        how = "exact: a saddle point in fractions" if zero_sum.exact else "floats from HiGHS"
+        out.write(f"\nZero-sum game: value {values}  (LP, {how})\n")
+        strategies = zero_sum.exact_strategies or zero_sum.strategies
+        for name, actions, strategy in zip(game.player_names, game.action_names, strategies, strict=True):
+            mixed = ", ".join(f"{a} {format_number(p)}" for a, p in zip(actions, strategy, strict=True) if p)
+            out.write(f"  {name} plays {mixed}\n")
+    for optimum in optima:
+        out.write("\n" + format_optimum(optimum) + "\n")
+    if skipped is not None:
+        out.write(f"\nBest CE and CCE not computed: {skipped}\n")
+    return 0
+
+
 def _parse_actions(game: NormalFormGame, text: str) -> list[list[int]]:
     """``--actions "A,B;C,D"``: one profile per iteration, actions by name or 1-based number."""
     profiles = []
@@ -648,6 +745,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_solve(args, sys.stdout)
         if args.command == "step":
             return cmd_step(args, sys.stdout)
+        if args.command == "equilibria":
+            return cmd_equilibria(args, sys.stdout)
         if args.command == "export":
             return cmd_export(args)
         if args.command == "convert":

@@ -234,14 +234,14 @@ def equilibrium_marker(ax: Axes, point: np.ndarray, style: Style) -> None:
         markeredgecolor="#000000",
         markeredgewidth=0.8,
         linestyle="none",
-        label="known equilibrium",
+        label="equilibrium",
         zorder=5,
     )
 
 
 def draw_simplex(fig: FigureBase, run: RunData, style: Style) -> None:
     """Each player's strategy on its simplex (2x2 games: the unit square): the average path
-    fading in, the recent current strategies, the known equilibrium as a star."""
+    fading in, the recent current strategies, the reference equilibrium as a star."""
     game, columns = run.game, run.trace.columns
     if game.n_players == 2 and game.num_actions == (2, 2):
         square_panel(fig.subplots(), run, style)

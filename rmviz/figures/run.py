@@ -13,9 +13,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from rmviz.games.catalog import known_equilibrium
 from rmviz.runner.record import record_run
 from rmviz.solvers.columns import Column
+from rmviz.solvers.exact import reference_equilibrium
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of, make_solver
@@ -44,8 +44,9 @@ class RunData:
         trace: the iterations and columns recorded.
         snapshot: the newest snapshot (matrix: the joint distribution; trees: strategies).
         tree: the compiled tree (trees only).
-        equilibrium: a known equilibrium of a matrix game, starred on the simplex and
-            highlighted in the TikZ table.
+        equilibrium: the matrix game's reference equilibrium (the catalog's, or the LP's
+            for two-player zero-sum games: :func:`~rmviz.solvers.exact.reference_equilibrium`),
+            starred on the simplex as in the window.
         faces: simplex faces of players with more than three actions.
         compared: algorithm -> trace, for the compare figure (empty: this run alone).
     """
@@ -74,7 +75,7 @@ class RunData:
         family = family_of(solver.game).name
         play = cast(MatrixConfig, solver.config).play if family == "matrix" else None
         tree = cast(CFRSolver, solver).tree if family == "tree" else None
-        equilibrium = known_equilibrium(solver.game) if family == "matrix" else None
+        equilibrium = reference_equilibrium(solver.game) if family == "matrix" else None
         return cls(
             solver.game,
             family,

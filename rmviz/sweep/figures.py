@@ -1,6 +1,7 @@
 """A sweep's figures, in the style of Zhang, Lerer & Brown (2022): one figure per metric,
-log-log, one line per algorithm (the mean over every game and seed at each checkpoint) with a
-95% confidence band (mean +- 1.96 standard errors; clipped to positive values on log axes)."""
+one line per algorithm (the mean over every game and seed at each checkpoint) with a 95%
+confidence band (mean +- 1.96 standard errors). Distances to equilibrium (the gaps) are drawn
+log-log, the band clipped to positive values; other metrics (welfare) on a linear axis."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rmviz.figures.definitions import action_colour
+from rmviz.figures.definitions import GAP_CURVES, action_colour
 from rmviz.figures.registry import write_figure
 from rmviz.figures.style import STYLES, decade_range, finish, iteration_axis, log_axis
 
@@ -30,6 +31,9 @@ def summary(table: Any) -> Any:
     return out
 
 
+DISTANCES = {name for family in GAP_CURVES.values() for name in family}
+
+
 def sweep_figure(table: Any, metric: str, title: str = "", style: str = "paper") -> Figure:
     """The figure of one metric of a sweep's table (see the module docstring)."""
     from matplotlib.figure import Figure
@@ -40,30 +44,39 @@ def sweep_figure(table: Any, metric: str, title: str = "", style: str = "paper")
         fig = Figure(figsize=look.size, layout="constrained")
         fig.set_label(f"{title}: {metric}" if title else metric)
         ax = fig.subplots()
-        positive = stats["mean"].to_numpy()
-        low_all, high_all = decade_range(positive)
+        log = is_distance(metric)
+        low_all, high_all = decade_range(stats["mean"].to_numpy()) if log else (-np.inf, np.inf)
         for k, (algorithm, rows) in enumerate(stats.groupby("algorithm", sort=False)):
             rows = rows.sort_values("iteration")
             x, mean = rows["iteration"].to_numpy(float), rows["mean"].to_numpy()
-            keep = np.isfinite(mean) & (mean > 0)
+            keep = np.isfinite(mean) & ((mean > 0) if log else True)
             colour = action_colour(k)
             n = int(rows["n"].max())
             ax.plot(x[keep], mean[keep], color=colour, label=f"{algorithm} (n={n})", marker="o", markersize=3)
             low = np.maximum(rows["low"].to_numpy(), low_all)
             ax.fill_between(x[keep], low[keep], rows["high"].to_numpy()[keep], color=colour, alpha=0.2, lw=0)
-        log_axis(ax, "y", low_all, high_all)
+        if log:
+            log_axis(ax, "y", low_all, high_all)
         iteration_axis(ax, np.asarray(sorted(stats["iteration"].unique()), dtype=float), "iterations")
         ax.set_ylabel(metric.replace("_", " "))
-        ax.legend(loc="lower left")
+        ax.legend(loc="lower left" if log else "best")
         finish(fig, look, f"{title}  ·  mean and 95% confidence band over games and seeds" if title else None)
     return fig
+
+
+def is_distance(metric: str) -> bool:
+    """Whether ``metric`` is a distance to equilibrium (drawn on log axes): a gap curve of
+    either family, or any metric named ``..._gap``."""
+    return metric in DISTANCES or metric.endswith("gap")
 
 
 def save_sweep_figures(table: Any, folder: Path, title: str = "", metrics: Sequence[str] = ()) -> list[Path]:
     """``folder/METRIC.png`` for every metric of ``table`` with a positive value (or ``metrics``)."""
     folder.mkdir(parents=True, exist_ok=True)
     names = list(metrics) or [
-        m for m in table["metric"].unique() if (table.loc[table["metric"] == m, "value"] > 0).any()
+        m
+        for m in table["metric"].unique()
+        if (table.loc[table["metric"] == m, "value"] > (0 if is_distance(m) else -np.inf)).any()
     ]
     paths = []
     for metric in names:

@@ -140,3 +140,23 @@ def test_config_expansion_and_one_line_refusals(tmp_path):
 def test_a_task_error_names_the_game(tmp_path):
     with pytest.raises(RmvizError, match=r"sweep task 0 \(kuhn\): 'rm' solves matrix games"):
         run_sweep({**GRID, "games": ["kuhn"], "options": {}}, tmp_path, jobs=1)
+
+
+def test_gaps_are_drawn_log_log_and_welfare_on_a_linear_axis():
+    import pandas as pd
+
+    from rmviz.sweep.figures import sweep_figure
+
+    rows = [
+        {"game": g, "algorithm": a, "seed": 0, "iteration": t, "metric": m, "value": v, "seconds": 0.0}
+        for g in ("g1", "g2")
+        for a in ("rm", "greedy-rm")
+        for t in (10, 100)
+        for m, v in (("cce_gap", 1.0 / t), ("welfare", -0.5 + t / 100))  # welfare may be negative
+    ]
+    table = pd.DataFrame(rows)
+    assert sweep_figure(table, "cce_gap").axes[0].get_yscale() == "log"
+    welfare = sweep_figure(table, "welfare").axes[0]
+    assert welfare.get_yscale() == "linear"
+    assert welfare.get_ylim()[0] < 0  # negative means drawn, not clipped as on log axes
+    assert welfare.get_xscale() == "log"

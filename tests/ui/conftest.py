@@ -3,6 +3,8 @@ person's), and the app's window registry closes every window it opens afterwards
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from rmviz.ui.app import WindowRegistry
@@ -24,3 +26,12 @@ def autosave_folder(tmp_path, monkeypatch):
     folder = tmp_path / "autosave"
     monkeypatch.setattr("rmviz.ui.common.run_window.default_folder", lambda: folder)
     return folder
+
+
+@pytest.fixture(autouse=True)
+def collect_between_tests():
+    """The test's garbage collected here, on the GUI thread, once its solver threads have
+    stopped: the windows collect only on a GUI-thread timer (rmviz.ui.common.collector), and
+    a window left for the next test's solver thread to collect would deadlock it."""
+    yield
+    gc.collect()

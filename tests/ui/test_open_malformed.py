@@ -87,10 +87,10 @@ def test_an_exception_while_showing_the_game_goes_back_to_the_previous_one(qtbot
     write_game_file(catalog_game("rps"), tmp_path / "rps.nfg")
     original = window.dashboard.set_game
 
-    def failing(shown, equilibrium):
+    def failing(shown):
         if shown.num_actions == (3, 3):
             raise ValueError("a view bug")
-        original(shown, equilibrium)
+        original(shown)
 
     monkeypatch.setattr(window.dashboard, "set_game", failing)
     assert not window.open_file(tmp_path / "rps.nfg")

@@ -29,3 +29,32 @@ def test_live_plotting_does_not_drop_references_to_none(qtbot):
         curve = widget.addPlot().plot()
     gc.collect()
     assert sys.getrefcount(None) - before >= 0
+
+
+def test_garbage_is_collected_on_the_gui_thread_only(qtbot):
+    """A worker thread's allocations never collect Qt garbage (rmviz.ui.common.collector):
+    destroyed there, a QObject deadlocks PySide6."""
+    import threading
+    import weakref
+
+    from PySide6.QtCore import QObject
+
+    from rmviz.ui.common.collector import collect_on_gui_thread
+
+    collect_on_gui_thread()
+    assert not gc.isenabled()
+    holder = [QObject()]
+    holder.append(holder)  # a reference cycle: only the collector frees it
+    alive = weakref.ref(holder[0])
+    del holder
+
+    def allocate():
+        junk = [[[] for _ in range(10)] for _ in range(20_000)]  # far past every threshold
+        del junk
+
+    worker = threading.Thread(target=allocate)
+    worker.start()
+    worker.join()
+    assert alive() is not None  # not collected by the worker's allocations
+    gc.collect()  # what the GUI thread's timer does
+    assert alive() is None

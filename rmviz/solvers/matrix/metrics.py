@@ -107,13 +107,26 @@ def deviation_gains(payoffs: np.ndarray, player: int) -> np.ndarray:
     return np.moveaxis(gains, 1, player + 1)
 
 
+def incentive_matrix(payoffs: np.ndarray, joint: np.ndarray, player: int) -> np.ndarray:
+    """``m[b, a'] = sum_{a: a_i = b} p(a) [u_i(a', a_-i) - u_i(a)]``, shape ``(|A_i|, |A_i|)``.
+
+    Player i's expected gain from playing ``a'`` whenever the joint distribution ``p``
+    recommends ``b``: Aumann's (1974) CE constraint for ``(b, a')`` is ``m[b, a'] <= 0`` (the
+    CFR lecture's definition; the diagonal is 0), and the column sum ``sum_b m[b, a']`` is the
+    CCE constraint of deviating to ``a'`` unconditionally (Hannan 1957). The arithmetic is the
+    arrays': float arrays give floats, object arrays of Python integers or Fractions exact
+    numbers (:mod:`rmviz.solvers.matrix.correlated`).
+    """
+    gains = deviation_gains(payoffs, player)  # [a', a_0..]
+    weighted = np.moveaxis(gains * joint[None], player + 1, 1)  # [a', b, rest]
+    return weighted.reshape(*weighted.shape[:2], -1).sum(axis=2).T  # [b, a']
+
+
 def cce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
     """CCE gap of a joint distribution over profiles (explicit definition, any game size)."""
     gap = 0.0
     for i in range(payoffs.shape[0]):
-        gains = deviation_gains(payoffs, i)
-        expected = (gains * joint[None]).reshape(gains.shape[0], -1).sum(axis=1)
-        gap = max(gap, float(expected.max()))
+        gap = max(gap, float(incentive_matrix(payoffs, joint, i).sum(axis=0).max()))
     return gap
 
 
@@ -121,10 +134,7 @@ def ce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
     """CE gap of a joint distribution over profiles (explicit definition)."""
     gap = 0.0
     for i in range(payoffs.shape[0]):
-        gains = deviation_gains(payoffs, i)  # [a', a_0..]
-        weighted = np.moveaxis(gains * joint[None], i + 1, 1)  # [a', b, rest]
-        per_recommendation = weighted.reshape(*weighted.shape[:2], -1).sum(axis=2)
-        gap = max(gap, float(per_recommendation.max()))
+        gap = max(gap, float(incentive_matrix(payoffs, joint, i).max()))
     return gap
 
 

@@ -71,6 +71,7 @@ from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of
 from rmviz.ui.common.autosave import AUTOSAVE_MS, Autosave, Orphan, default_folder, orphans
 from rmviz.ui.common.background import run_with_progress
+from rmviz.ui.common.collector import collect_on_gui_thread
 from rmviz.ui.common.compare import CompareView
 from rmviz.ui.common.export_dialog import ask_figure
 from rmviz.ui.common.opener import Opener
@@ -125,6 +126,7 @@ class RunWindow(QMainWindow):
     ) -> None:
         super().__init__()
         configure_pyqtgraph()
+        collect_on_gui_thread()  # never in the solver thread: Qt garbage deadlocks there
         self.family, self.opener, self.read_only = family, opener, read_only
         self.autosave = Autosave(autosave_folder or default_folder())
         self.autosave_timer = QTimer(self)

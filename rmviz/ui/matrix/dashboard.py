@@ -52,20 +52,21 @@ class Dashboard(QSplitter):
         for view in (self.plots, self.simplex, self.joint):
             view.set_scale(scale)
 
-    def set_game(self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
-        """Show a fresh run on ``game`` (``equilibrium``: a known one, starred). The views are
-        rebuilt only when what they draw changes (players, actions, names, the zero-sum
-        flag): an edit of payoffs empties the curves and moves the star, which takes a few
-        milliseconds where a rebuild takes half a second (tests/benchmarks/edit_latency.py)."""
+    def set_game(self, game: NormalFormGame) -> None:
+        """Show a fresh run on ``game`` (the window stars its equilibrium with
+        ``simplex.set_equilibrium``). The views are rebuilt only when what they draw changes
+        (players, actions, names, the zero-sum flag): an edit of payoffs empties the curves,
+        which takes a few milliseconds where a rebuild takes half a second
+        (tests/benchmarks/edit_latency.py)."""
         drawn = _drawn(game)
         if drawn == self._drawn:
             self.plots.restart(game)
-            self.simplex.restart(game, equilibrium)
+            self.simplex.restart(game)
             self.joint.restart(game)
             return
         self._drawn = drawn
         self.plots.set_game(game)
-        self.simplex.set_game(game, equilibrium)
+        self.simplex.set_game(game)
         self.joint.set_game(game)
         self.joint.setVisible(game.n_players == 2)  # the joint of more players is not drawn
         self._face_selectors(game)

@@ -1,9 +1,10 @@
 """Strategy trajectories on the simplex, one panel per player (2x2 games: the unit square).
 
 * 3 actions: the triangle, vertices labelled with the actions, the current-strategy path
-  (thin) and the average-strategy path (thick, fading from light to dark), the known
-  equilibrium as a star, the run's starting strategy as a ring that can be dragged to choose
-  another (:attr:`SimplexView.start_dragged`);
+  (thin) and the average-strategy path (thick, fading from light to dark), the reference
+  equilibrium as a star (:meth:`SimplexView.set_equilibrium`: the catalog's, or the LP's of a
+  two-player zero-sum game, recomputed after every edit), the run's starting strategy as a
+  ring that can be dragged to choose another (:attr:`SimplexView.start_dragged`);
 * 2x2 games: one square with p = P(row plays action 1) across and q = P(column plays
   action 1) up;
 * 2 actions (other games): a segment; more than 3 actions: a face of three actions chosen
@@ -121,15 +122,14 @@ class SimplexView(PlotLayout):
             self.start if fits and len(self.start) == game.n_players else {}
         )  # else: at the run's start
 
-    def restart(self, game: NormalFormGame, equilibrium: tuple[tuple[float, ...], ...] | None = None) -> None:
+    def restart(self, game: NormalFormGame) -> None:
         """A fresh run on ``game``, whose players and actions are those drawn: the paths are
-        emptied and the star moved, nothing is rebuilt."""
+        emptied, nothing is rebuilt (the star is the window's, :meth:`set_equilibrium`)."""
         self.game = game
         empty = np.empty(0)
         for _kind, _player, current, average in self.paths:
             current.setData(empty, empty)
             average.setData(empty, empty)
-        self.set_equilibrium(equilibrium)
 
     def set_equilibrium(self, equilibrium: tuple[tuple[float, ...], ...] | None) -> None:
         """Star ``equilibrium`` (one mixed strategy per player), or no star when None."""
@@ -141,6 +141,11 @@ class SimplexView(PlotLayout):
                 star.setData([equilibrium[0][0]], [equilibrium[1][0]])
             else:
                 star.setData(*self._point(kind, player, equilibrium[player]).T)
+
+    def star_points(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The stars' coordinates, one ``(x, y)`` per panel (empty arrays: none drawn)."""
+        points = [star.getData() for _, _, star in self.stars]
+        return [(np.empty(0), np.empty(0)) if x is None else (x, y) for x, y in points]
 
     def set_start(self, start: Mapping[int, np.ndarray]) -> None:
         """Put the starting rings at ``start`` (``{player: strategy}``, every player)."""

@@ -3,9 +3,13 @@
 A :class:`~rmviz.ui.common.run_window.RunWindow` of the matrix-game family: the
 :class:`~rmviz.ui.matrix.editor.MatrixEditor`, the solver panel and the run controls on the
 left; on the right the *Run* tab (:class:`~rmviz.ui.matrix.dashboard.Dashboard`: simplex,
-joint distribution, convergence plots) and compare mode. The run starts when the window
-opens; any edit of the game, or a change in the solver panel, stops it and starts a fresh one
-on the new game, running if the run was running (Reset: iteration 0, paused). Files: open
+joint distribution, convergence plots), the *Step* tab, the *Equilibria* tab (the CE checker
+and the game's exact references, :mod:`~rmviz.ui.matrix.equilibria`) and compare mode. The
+star on the simplex is the catalog's equilibrium, or the LP's for any two-player zero-sum
+game, recomputed after every edit (:func:`~rmviz.solvers.exact.reference`). The run starts
+when the window opens; any edit of the game, or a change in the solver panel, stops it and
+starts a fresh one on the new game, running if the run was running (Reset: iteration 0,
+paused). Files: open
 (a game tree opens in a tree window, through the opener), save, recent files, an autosave of
 unsaved edits offered back after a crash, figures and run data exported; presentation mode
 for lectures (the plots alone, see ``RunWindow``).
@@ -25,11 +29,12 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidg
 from rmviz.document import GameDocument
 from rmviz.errors import RmvizError
 from rmviz.formats import load_game
-from rmviz.games.catalog import CATALOG, catalog_game, known_equilibrium
+from rmviz.games.catalog import CATALOG, catalog_game
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.record import write_run_data
+from rmviz.solvers.exact import Reference, reference
 from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
@@ -37,6 +42,7 @@ from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
+from rmviz.ui.matrix.equilibria import EquilibriaPanel
 from rmviz.ui.matrix.start_edit import StartEdit
 from rmviz.ui.matrix.step_panel import StepPanel
 
@@ -78,7 +84,6 @@ class MatrixWindow(RunWindow):
         self._adopt(GameDocument(game or catalog_game("rps-crash"), path))
         self._shown_game = self.document.game
         self._shown_zero_sum = self.document.zero_sum
-        self._equilibrium = known_equilibrium(self.document.game)
         self._rows_of = -1  # the snapshot version whose other row of plots is due next tick
 
         self.editor = MatrixEditor(self.document)
@@ -110,7 +115,15 @@ class MatrixWindow(RunWindow):
         self._add_tabs(self.dashboard, "Run")
         self.step_panel = StepPanel(lambda: self.step(1))
         self.tabs.addTab(self.step_panel, "Step")
+        self.equilibria = EquilibriaPanel(self._run_joint)
+        self.equilibria.error.connect(lambda message: self.show_error(message))
+        self.tabs.addTab(self.equilibria, "Equilibria")
+        self._reference_of: NormalFormGame | None = None  # the game whose reference is shown
+        self._reference: Reference | None = None
         self.tabs.currentChanged.connect(self._face_changed)  # the Step tab fills in at once
+        self.tabs.currentChanged.connect(
+            lambda: self.equilibria.set_active(self.tabs.currentWidget() is self.equilibria)
+        )
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(self.tabs)
@@ -228,7 +241,6 @@ class MatrixWindow(RunWindow):
 
     def _game_changed(self, restart: bool = True) -> None:
         game = self.document.game
-        self._equilibrium = known_equilibrium(self.document.game)
         self.game_label.setText(
             f"<b>{game.title}</b> - {game.n_players} players, {game.shape_label}"
             + (" - modified" if self.document.modified else "")
@@ -240,8 +252,36 @@ class MatrixWindow(RunWindow):
         if restart:
             self.start_edit.set_game(game)
             self.panel.refresh(quiet=True)  # a start of the old shape is cleared
-            self.dashboard.set_game(game, self._equilibrium)
+            self.dashboard.set_game(game)
             self.restart()
+        self._show_reference()
+
+    def _show_reference(self) -> None:
+        """The star and the Equilibria tab for the game shown: the catalog's equilibrium or
+        the zero-sum LP's (:func:`~rmviz.solvers.exact.reference`, computed once per game;
+        the star is set again after any rebuild of the plots)."""
+        game = self.document.game
+        if game is not self._reference_of:
+            self._reference_of, self._reference = game, None
+            try:
+                self._reference = reference(game)
+            except RmvizError as error:  # the LP failed: no star, and say why
+                self.show_error(str(error))
+        shown = self._reference
+        self.simplex.set_equilibrium(shown.equilibrium if shown is not None else None)
+        if shown is not None:
+            self.equilibria.set_game(game, shown)
+
+    def _run_joint(self) -> np.ndarray | str:
+        """The running solver's empirical joint distribution, or why there is none."""
+        if self.thread is None:
+            return "there is no run: press Reset or Run"
+        snapshot = self.thread.loop.latest()[1]
+        if snapshot.iteration == 0:
+            return "the run has not played yet: press Step or Run first"
+        if snapshot.joint is None:
+            return "this run does not track its joint distribution (a large game in expected play)"
+        return snapshot.joint
 
     def set_game(self, game: NormalFormGame, description: str) -> None:
         """Show ``game`` (undoable); the run restarts on it."""
@@ -319,6 +359,10 @@ class MatrixWindow(RunWindow):
     def set_plot_scale(self, scale: float) -> None:
         self.dashboard.set_scale(scale)
         super().set_plot_scale(scale)
+
+    def shutdown(self) -> None:
+        self.equilibria.stop()
+        super().shutdown()
 
     # -- people ----------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
