@@ -32,6 +32,7 @@ import numpy as np
 
 from rmviz.errors import RmvizError
 from rmviz.formats import Game, load_game
+from rmviz.numbers import format_number
 from rmviz.runner.record import write_run_data
 from rmviz.runner.trace import Trace
 from rmviz.solvers.protocol import Snapshot, Solver
@@ -235,7 +236,7 @@ class Result:
     # -- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
         gap = self.metrics.get("exploitability")
-        shown = f", exploitability {gap:.3g}" if gap is not None else ""
+        shown = f", exploitability {format_number(gap, '.3g')}" if gap is not None else ""
         return f"<rmviz Result: {self.algorithm} on {self.game.title!r}, T = {self.iteration:,}{shown}>"
 
     def _repr_html_(self) -> str:
@@ -251,7 +252,9 @@ class Result:
         strategy = self.strategy()
         rows = strategy.head(SHOWN_ACTIONS * (2 if self.family == "matrix" else 1))
         body = "".join(
-            "<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in row[:-1]) + f"<td>{row[-1]:.4f}</td></tr>"
+            "<tr>"
+            + "".join(f"<td>{escape(str(v))}</td>" for v in row[:-1])
+            + f"<td>{format_number(row[-1], '.4f')}</td></tr>"
             for row in rows.itertuples(index=False)
         )
         more = len(strategy) - len(rows)
@@ -303,7 +306,7 @@ def _shown(value: Any) -> str:
         return ", ".join(_shown(v) for v in value)
     if value is None:
         return "not tracked"
-    return f"{value:.6g}"
+    return format_number(value, ".6g")
 
 
 def _pandas() -> Any:

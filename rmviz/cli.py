@@ -35,6 +35,7 @@ from rmviz.formats import load_game, write_game_file
 from rmviz.games.catalog import CATALOG
 from rmviz.games.generators import MAX_SEED
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.numbers import format_number
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
 from rmviz.solvers.matrix.start import parse_probability
@@ -588,14 +589,15 @@ def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) ->
         f" ({rate:,.0f} it/s) on {report['device']}\n\n"
     )
     for i, (name, actions) in enumerate(zip(game.player_names, game.action_names, strict=True)):
-        out.write(f"{name}  (payoff of the average profile {report['value'][i]:.6g})\n")
+        out.write(f"{name}  (payoff of the average profile {format_number(report['value'][i], '.6g')})\n")
         width = max(len(a) for a in actions)
         shown = list(enumerate(actions))[:12]
         for a, action in shown:
             avg = report["average_strategy"][i][a]
             cur = report["current_strategy"][i][a]
             bar = "#" * round(avg * 30)
-            out.write(f"  {action:<{width}}  average {avg:8.4f}  current {cur:8.4f}  {bar}\n")
+            avg_text, cur_text = format_number(avg, "8.4f"), format_number(cur, "8.4f")
+            out.write(f"  {action:<{width}}  average {avg_text}  current {cur_text}  {bar}\n")
         if len(actions) > len(shown):
             out.write(f"  ... {len(actions) - len(shown)} more actions (use --json)\n")
     out.write("\n")
@@ -612,7 +614,7 @@ def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) ->
         if value is None:
             text = "not tracked (large game, expected play)"
         else:  # rounding noise (1e-19 in a zero-sum game) prints as 0
-            text = f"{value if abs(value) > 1e-12 * scale else 0.0:.6g}"
+            text = format_number(value if abs(value) > 1e-12 * scale else 0.0, ".6g")
         out.write(f"  {label:<28} {text}\n")
 
 
@@ -628,17 +630,19 @@ def _print_tree_summary(report: dict[str, Any], _game: Any, out: TextIO) -> None
     width = max(len(label) for label in shown)
     out.write(f"  {'information set':<{width}}  average strategy\n")
     for label in shown:
-        moves = "  ".join(f"{move} {p:.4f}" for move, p in table[label].items())
+        moves = "  ".join(f"{move} {format_number(p, '.4f')}" for move, p in table[label].items())
         out.write(f"  {label:<{width}}  {moves}\n")
     if len(table) > len(shown):
         out.write(f"  ... {len(table) - len(shown)} more information sets (use --json)\n")
-    values = ", ".join(f"{n} {v:.6g}" for n, v in zip(report["players"], report["value"], strict=True))
+    values = ", ".join(
+        f"{n} {format_number(v, '.6g')}" for n, v in zip(report["players"], report["value"], strict=True)
+    )
     out.write("\n")
     for label, text in (
         ("value of the average profile", values),
-        ("exploitability (NashConv/n)", f"{report['exploitability']:.6g}"),
-        ("NashConv", f"{report['nash_conv']:.6g}"),
-        ("regret bound sum_I R+/T", f"{report['eps_bound']:.6g}"),
+        ("exploitability (NashConv/n)", format_number(report["exploitability"], ".6g")),
+        ("NashConv", format_number(report["nash_conv"], ".6g")),
+        ("regret bound sum_I R+/T", format_number(report["eps_bound"], ".6g")),
     ):
         out.write(f"  {label:<30} {text}\n")
 

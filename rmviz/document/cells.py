@@ -6,6 +6,7 @@ import math
 import re
 
 from rmviz.errors import GameError
+from rmviz.numbers import format_number
 
 _SEPARATOR = re.compile(r"\s*[,;]\s*|\s+")
 
@@ -43,7 +44,7 @@ def parse_cell(text: str, n_players: int, zero_sum: bool) -> tuple[float, ...]:
 
 
 def _number(value: float) -> str:
-    return f"{value:g}"
+    return format_number(value)
 
 
 def format_cell(values: tuple[float, ...], zero_sum: bool) -> str:

@@ -7,6 +7,7 @@ machinery is :class:`~rmviz.document.history.EditHistory`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ import numpy as np
 
 from rmviz.document.history import EditHistory
 from rmviz.errors import GameError
-from rmviz.games.normal_form import MAX_PLAYERS, NormalFormGame
+from rmviz.games.normal_form import MAX_PLAYERS, NormalFormGame, check_size
 
 
 @dataclass(frozen=True)
@@ -64,19 +65,34 @@ class GameDocument(EditHistory):
         description: str = "Edit payoffs",
     ) -> None:
         """Set every player's payoff at each profile in ``cells`` (one undo step)."""
-        n = self.game.n_players
-        after = np.array(values, dtype=np.float64).reshape(len(cells), n)
-        if not np.all(np.isfinite(after)):
-            raise GameError("payoffs must be finite numbers")
-        for profile in cells:
-            if len(profile) != n or any(
-                not 0 <= a < k for a, k in zip(profile, self.game.num_actions, strict=True)
-            ):
-                raise GameError(f"profile {profile} is outside the {self.game.shape_label} game")
+        after = _checked(self.game, cells, values)
         before = np.array([self.game.payoff_at(p) for p in cells])
         if np.array_equal(before, after):
             return
         self._push(_PayoffEdit(description, tuple(tuple(p) for p in cells), before, after))
+
+    def grow_and_set(
+        self,
+        extra: dict[int, int],
+        cells: Sequence[tuple[int, ...]],
+        values: Sequence[Sequence[float]],
+        description: str = "Paste payoffs",
+    ) -> None:
+        """Add ``extra[player]`` actions to each player named (zero payoffs, named
+        ``Action k``), then set every player's payoff at each profile in ``cells`` of the
+        grown game: one undo step (a pasted block larger than the room left)."""
+        if not any(extra.values()):
+            self.set_payoffs(cells, values, description)
+            return
+        game = self.game
+        for player, count in extra.items():
+            game = _with_actions(game, player, count)
+        after = _checked(game, cells, values)
+        payoffs = game.payoffs.copy()
+        for profile, row in zip(cells, after, strict=True):
+            index: tuple[Any, ...] = (slice(None), *profile)
+            payoffs[index] = row
+        self.replace_game(game.with_payoffs(payoffs), description)
 
     def replace_game(self, game: NormalFormGame, description: str, zero_sum: bool | None = None) -> None:
         """Replace the whole game (structural edits, loading a catalog game) as one undo step."""
@@ -98,20 +114,8 @@ class GameDocument(EditHistory):
 
     def add_action(self, player: int, name: str | None = None) -> None:
         """Append an action for ``player`` with zero payoffs."""
-        game = self.game
-        actions = [list(a) for a in game.action_names]
-        taken = set(actions[player])
-        name = name or next(
-            f"Action {k}" for k in range(len(taken) + 1, 10_000) if f"Action {k}" not in taken
-        )
-        actions[player].append(_clean(name, "an action name"))
-        pad = [(0, 0)] * (game.n_players + 1)
-        pad[player + 1] = (0, 1)
-        payoffs = np.pad(game.payoffs, pad)
-        self.replace_game(
-            self._rebuild(payoffs=payoffs, action_names=tuple(tuple(a) for a in actions)),
-            f"Add action {name}",
-        )
+        game = _with_actions(self.game, player, 1, name)
+        self.replace_game(game, f"Add action {game.action_names[player][-1]}")
 
     def remove_action(self, player: int, action: int) -> None:
         game = self.game
@@ -189,6 +193,45 @@ class GameDocument(EditHistory):
             game.title,
             game.description,
         )
+
+
+def _with_actions(game: NormalFormGame, player: int, count: int, name: str | None = None) -> NormalFormGame:
+    """``game`` with ``count`` more actions of ``player``, zero payoffs, named ``name`` (one
+    action) or ``Action k`` from k = the player's number of actions + 1, skipping names taken."""
+    shape = list(game.num_actions)
+    shape[player] += count
+    check_size(shape, game.n_players)  # a paste of millions of rows is refused, not allocated
+    actions = [list(a) for a in game.action_names]
+    if name is not None:
+        actions[player].append(_clean(name, "an action name"))
+    else:
+        taken = set(actions[player])
+        free = (f"Action {k}" for k in itertools.count(len(taken) + 1) if f"Action {k}" not in taken)
+        actions[player].extend(itertools.islice(free, count))
+    pad = [(0, 0)] * (game.n_players + 1)
+    pad[player + 1] = (0, count)
+    return NormalFormGame(
+        np.pad(game.payoffs, pad),
+        game.player_names,
+        tuple(tuple(a) for a in actions),
+        game.title,
+        game.description,
+    )
+
+
+def _checked(
+    game: NormalFormGame, cells: Sequence[tuple[int, ...]], values: Sequence[Sequence[float]]
+) -> np.ndarray:
+    """``values`` as a ``(len(cells), n_players)`` array, after checking that they are finite
+    and that every profile in ``cells`` is one of ``game``'s."""
+    n = game.n_players
+    after = np.array(values, dtype=np.float64).reshape(len(cells), n)
+    if not np.all(np.isfinite(after)):
+        raise GameError("payoffs must be finite numbers")
+    for profile in cells:
+        if len(profile) != n or any(not 0 <= a < k for a, k in zip(profile, game.num_actions, strict=True)):
+            raise GameError(f"profile {profile} is outside the {game.shape_label} game")
+    return after
 
 
 def _clean(name: str, what: str) -> str:

@@ -48,6 +48,13 @@ class EditHistory:
         self._saved_at = len(self._undo)
         self._changed()
 
+    def mark_opened(self, path: Path | None) -> None:
+        """The game shown was just opened (a file, a catalog or random game, a session): it is
+        not modified until it is edited, and its file is ``path`` (None: none yet, so *Save*
+        asks where). The edit that showed it stays undoable; undoing it counts as a change."""
+        self.path = path
+        self.mark_saved()
+
     # -- undo / redo -----------------------------------------------------------------------
     def can_undo(self) -> bool:
         return bool(self._undo)

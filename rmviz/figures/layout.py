@@ -12,6 +12,7 @@ from collections.abc import Collection
 
 import numpy as np
 
+from rmviz.numbers import format_number
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 
@@ -21,7 +22,7 @@ def format_probability(p: float) -> str:
         numerator = round(p * denominator)
         if 0 < numerator < denominator and abs(p - numerator / denominator) < 1e-9:
             return f"{numerator}/{denominator}"
-    return f"{p:.3g}"
+    return format_number(p, ".3g")
 
 
 def history(tree: CompiledTree, h: int) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from rmviz.figures.definitions import (
 )
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, decade_range, iteration_axis, log_axis
+from rmviz.numbers import format_number
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 
@@ -349,7 +350,7 @@ def draw_joint(fig: FigureBase, run: RunData, style: Style) -> None:
                 ax.text(
                     c + 0.5,
                     r + 0.5,
-                    f"{z[r, c]:.2f}",
+                    format_number(z[r, c], ".2f"),
                     ha="center",
                     va="center",
                     color="#ffffff" if dark else "#111111",

@@ -24,6 +24,7 @@ from rmviz.figures.layout import format_probability, infoset_links, tree_layout,
 from rmviz.figures.run import Equilibrium, RunData
 from rmviz.games.catalog import known_equilibrium
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.numbers import format_number
 from rmviz.solvers.registry import family_of
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.tree.solver import TreeSnapshot
@@ -75,7 +76,7 @@ def escape(text: str) -> str:
 
 def number(value: float) -> str:
     """A payoff in math mode: ``$-1$``, ``$2.5$``."""
-    return f"${value + 0.0:g}$"
+    return f"${format_number(value)}$"
 
 
 def document(title: str, body: str) -> str:
@@ -126,7 +127,7 @@ def _table(game: NormalFormGame, equilibrium: Equilibrium | None, rest: Sequence
             profile = (r, c, *rest)
             text = (
                 "$"
-                + ", ".join(f"{float(game.payoffs[(i, *profile)]) + 0.0:g}" for i in range(game.n_players))
+                + ", ".join(format_number(game.payoffs[(i, *profile)]) for i in range(game.n_players))
                 + "$"
             )
             if equilibrium is not None and all(equilibrium[i][a] > 0 for i, a in enumerate(profile)):
@@ -167,7 +168,7 @@ def tree_picture(
     for h in nodes:
         x, depth = place[h]
         kind = int(tree.kind[h])
-        where = f"at ({x:g},{-depth:g})"
+        where = f"at ({format_number(x)},{format_number(-depth)})"  # the root: (x,0), not (x,-0)
         if kind == 0:
             lines.append(f"\\node[chance] (n{h}) {where} {{}};")
         elif kind == 1:
@@ -188,7 +189,8 @@ def tree_picture(
         if tree.edge_owner[h] == tree.n_players:
             text += f"\\\\{format_probability(float(tree.chance_probability[h]))}"
         elif slot >= 0 and strategy is not None:
-            text += f"\\\\\\textcolor{{player{int(tree.player[parent]) + 1}}}{{{strategy[slot]:.2f}}}"
+            probability = format_number(strategy[slot], ".2f")
+            text += f"\\\\\\textcolor{{player{int(tree.player[parent]) + 1}}}{{{probability}}}"
         width = "" if reach is None else f"[line width={0.4 + 2.6 * float(reach[h]):.2f}pt]"
         lines.append(f"\\draw{width} (n{parent}) -- node[move, pos=0.65] {{{text}}} (n{h});")
     for a, b in infoset_links(tree, nodes, place):

@@ -37,6 +37,7 @@ from rmviz.figures.layout import (
 from rmviz.figures.matrix import draw_line
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, iteration_axis
+from rmviz.numbers import format_number
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
 from rmviz.solvers.tree.solver import TreeSnapshot
@@ -133,7 +134,7 @@ def tree_diagram(
         if tree.edge_owner[h] == tree.n_players:
             label += f"\n{format_probability(float(tree.chance_probability[h]))}"
         elif slot >= 0 and strategy is not None:
-            label += f"\n{strategy[slot]:.2f}"
+            label += f"\n{format_number(strategy[slot], '.2f')}"
         colour = player_colour(int(tree.player[parent])) if slot >= 0 else TEXT_COLOUR
         # labels nearer the child than the parent: siblings' labels stay apart
         ax.text(
@@ -187,7 +188,7 @@ def tree_diagram(
             )
         else:
             ax.plot(x, y, "s", color=TERMINAL_COLOUR, markersize=marker * 0.6, zorder=4)
-            payoffs = "\n".join(f"{v:g}" for v in tree.payoffs[:, h])
+            payoffs = "\n".join(format_number(v) for v in tree.payoffs[:, h])
             ax.text(x, y - 0.3, payoffs, ha="center", va="top", fontsize=font, color=TEXT_COLOUR, zorder=4)
         if h in collapsed:
             ax.text(x, y - 0.3, f"+{int(sizes[h]) - 1:,}\nnodes", ha="center", va="top", fontsize=font)

@@ -47,15 +47,24 @@ def read_game_file(path: str | Path) -> Game:
         raise ReadError(
             str(path), f"unknown file type {path.suffix or '(none)'!r}; rmviz reads {', '.join(READERS)}"
         )
+    return reader(read_text_file(path), str(path))
+
+
+def read_text_file(path: str | Path, what: str = "game file") -> str:
+    """The text of ``path`` (UTF-8, a byte-order mark allowed), read with the care every
+    reader of rmviz takes: a regular file of at most :data:`MAX_FILE_BYTES`, checked before
+    it is read; a :class:`~rmviz.errors.ReadError` naming the file otherwise. ``what`` names
+    the kind of file in messages (``"session file"``)."""
+    path = Path(path)
     try:
         status = path.stat()
         if stat.S_ISDIR(status.st_mode):
-            raise ReadError(str(path), "is a folder, not a game file")
+            raise ReadError(str(path), f"is a folder, not a {what}")
         if not stat.S_ISREG(status.st_mode):
             raise ReadError(str(path), "is not a regular file (a device, a pipe or a socket)")
         if status.st_size > MAX_FILE_BYTES:
             size, limit = status.st_size // 1024**2, MAX_FILE_BYTES // 1024**2
-            raise ReadError(str(path), f"is {size} MB; rmviz reads game files up to {limit} MB")
+            raise ReadError(str(path), f"is {size} MB; rmviz reads {what}s up to {limit} MB")
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
@@ -65,10 +74,9 @@ def read_game_file(path: str | Path) -> Game:
     if len(data) > MAX_FILE_BYTES:
         raise ReadError(str(path), f"grew past {MAX_FILE_BYTES // 1024**2} MB while being read")
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ReadError(str(path), f"not a text file ({error.reason} at byte {error.start})") from None
-    return reader(text, str(path))
 
 
 def write_game_file(game: Game, path: str | Path) -> None:
@@ -133,6 +141,7 @@ __all__ = [
     "read_game_file",
     "read_json",
     "read_nfg",
+    "read_text_file",
     "write_efg",
     "write_game_file",
     "write_json",

@@ -42,6 +42,13 @@ from rmviz.games.normal_form import PAYOFF_RULE, NormalFormGame, check_size
 
 FORMAT_NAME = "rmviz-game"
 FORMAT_VERSION = 1
+# rmviz's other JSON files, which hold a game but are not game files: what to do with them
+OTHER_FORMATS = {
+    "rmviz-session": "an rmviz session file, not a game file: open it in the app "
+    "(rmviz FILE, or File > Open Session...)",
+    "rmviz-run-data": 'an rmviz run data file, not a game file: its game is under "game" '
+    "(rmviz.runner.record.read_run_game reads it)",
+}
 
 
 def game_to_dict(game: NormalFormGame | ExtensiveFormGame) -> dict[str, Any]:
@@ -99,12 +106,20 @@ def _node_to_dict(root: Node) -> dict[str, Any]:
 def write_json(game: NormalFormGame | ExtensiveFormGame) -> str:
     """The game as rmviz JSON text (unindented for trees too deep for Python's json module)."""
     data = game_to_dict(game)
-    if isinstance(game, ExtensiveFormGame) and _depth(game) > INDENTED_DEPTH:
-        return _dumps_deep(data) + "\n"
+    deep = isinstance(game, ExtensiveFormGame) and _depth(game) > INDENTED_DEPTH
+    return dumps_json(data, indent=None if deep else 1) + "\n"
+
+
+def dumps_json(data: Any, indent: int | None = 1) -> str:
+    """``data`` as JSON text: indented by ``indent``, or on one line (``None``); nested too
+    deep for Python's json module (a game tree hundreds of moves deep), on one line by
+    :func:`_dumps_deep`. NaN and infinities are refused (``ValueError``), as JSON has none."""
+    if indent is None:
+        return _dumps_deep(data)
     try:
-        return json.dumps(data, indent=1) + "\n"
+        return json.dumps(data, indent=indent, allow_nan=False)
     except RecursionError:
-        return _dumps_deep(data) + "\n"
+        return _dumps_deep(data)
 
 
 INDENTED_DEPTH = 100
@@ -151,22 +166,33 @@ def _dumps_deep(value: Any) -> str:
         elif type(item) is float and math.isfinite(item):
             parts.append(float.__repr__(item))
         else:
-            parts.append(json.dumps(item))
+            parts.append(json.dumps(item, allow_nan=False))
     return "".join(parts)
 
 
 def read_json(text: str, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:
     """Parse rmviz JSON; a :class:`~rmviz.errors.ReadError` says which field is wrong."""
+    return game_from_dict(parse_json(text, filename), filename)
+
+
+def parse_json(text: str, filename: str = "<json>", numbers: str = "payoffs") -> Any:
+    """The JSON value of ``text`` (nested as deep as :data:`MAX_NESTING`; NaN and infinities
+    refused, saying ``numbers`` must be finite); a :class:`~rmviz.errors.ReadError` naming
+    ``filename`` and the line otherwise."""
+
+    def reject(name: str) -> float:
+        raise ValueError(f"{name} is not one of the {numbers}; {numbers} must be finite numbers")
+
+    refuse = _reject_constant if numbers == "payoffs" else reject
     try:
         try:
-            data = json.loads(text, parse_constant=_reject_constant)
+            return json.loads(text, parse_constant=refuse)
         except RecursionError:
-            data = _loads_deep(text)
+            return _loads_deep(text, refuse)
     except json.JSONDecodeError as error:
         raise ReadError(filename, f"not valid JSON ({error.msg})", error.lineno) from None
     except ValueError as error:
         raise ReadError(filename, str(error)) from None
-    return game_from_dict(data, filename)
 
 
 def _reject_constant(name: str) -> float:
@@ -192,7 +218,7 @@ MAX_NESTING = 300_000
 """The deepest JSON :func:`_loads_deep` reads: a tree 100,000 moves deep (three levels a move)."""
 
 
-def _loads_deep(text: str) -> Any:
+def _loads_deep(text: str, reject_constant: Callable[[str], float] | None = None) -> Any:
     """``json.loads(text)`` (NaN and infinities refused) with an explicit stack instead of
     recursion; errors are :class:`json.JSONDecodeError` like ``json.loads``'s."""
     open_: list[tuple[list[Any] | dict[str, Any], str]] = []  # containers being filled, their key
@@ -235,7 +261,7 @@ def _loads_deep(text: str) -> Any:
         elif (word := next((w for w in _WORDS if text.startswith(w, pos)), None)) is not None:
             value, pos = _WORDS[word], pos + len(word)
         elif (constant := next((c for c in _CONSTANTS if text.startswith(c, pos)), None)) is not None:
-            _reject_constant(constant)
+            (reject_constant or _reject_constant)(constant)
         elif (number := NUMBER_RE.match(text, pos)) is not None:
             integer, fraction, exponent = number.groups()
             value = (
@@ -272,6 +298,8 @@ def _loads_deep(text: str) -> Any:
 
 def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:
     """The game described by a dictionary in rmviz JSON form."""
+    if isinstance(data, dict) and data.get("format") in OTHER_FORMATS:
+        raise ReadError(filename, OTHER_FORMATS[data["format"]])
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise ReadError(filename, f'not an rmviz game file (its "format" is not {FORMAT_NAME!r})')
     version = data.get("version")
@@ -428,4 +456,4 @@ def _tree_from_dict(data: dict[str, Any], filename: str) -> ExtensiveFormGame:
 _SHOWN = 12  # moves shown at each end of a long history in messages
 
 
-__all__ = ["game_from_dict", "game_to_dict", "read_json", "write_json"]
+__all__ = ["dumps_json", "game_from_dict", "game_to_dict", "parse_json", "read_json", "write_json"]

@@ -12,11 +12,13 @@ import itertools
 from html import escape
 from typing import Any
 
+from rmviz.numbers import format_number
+
 SHOWN = 12
 
 
 def _number(value: float) -> str:
-    return f"{value + 0.0:.4g}"  # + 0.0: no "-0"
+    return format_number(value, ".4g")
 
 
 def _caption(title: str, detail: str) -> str:

@@ -51,6 +51,12 @@ class Node:
     payoffs: tuple[float, ...] = ()
     label: str = ""
 
+    def __post_init__(self) -> None:
+        # -0.0 (a negated zero) becomes 0.0, so no "-0" is shown or written; anything that
+        # is not a float is left for the game's validation to refuse by name
+        self.payoffs = tuple(u + 0.0 if isinstance(u, float) else u for u in self.payoffs)
+        self.probabilities = tuple(p + 0.0 if isinstance(p, float) else p for p in self.probabilities)
+
     def __repr__(self) -> str:  # not the dataclass's, which recurses into every child
         who = f", player={self.player}, infoset={self.infoset!r}" if self.kind == DECISION else ""
         what = f", payoffs={self.payoffs}" if self.kind == TERMINAL else f", moves={self.moves}"

@@ -232,6 +232,7 @@ def _validated_payoffs(payoffs: object) -> np.ndarray:
         where = tuple(int(x) for x in np.argwhere(bad)[0])
         profile = ", ".join(str(a + 1) for a in where[1:])
         check_payoff(float(array[where]), f"the payoff of player {where[0] + 1} at profile ({profile})")
+    np.add(array, 0.0, out=array)  # -0.0 (a negated zero) becomes 0.0: no "-0" shown or written
     array.setflags(write=False)
     return array
 

@@ -128,6 +128,13 @@ class RunLoop:
     def running(self) -> bool:
         return self._running
 
+    @property
+    def busy(self) -> bool:
+        """Whether the loop is running or has iterations of a :meth:`step` left to do; once
+        it is not, :meth:`latest` is where the solver stopped."""
+        with self._condition:
+            return self._running or self._pending > 0
+
     def latest(self) -> tuple[int, Snapshot]:
         """``(version, snapshot)``: the version grows with every publication."""
         with self._condition:

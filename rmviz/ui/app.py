@@ -102,9 +102,15 @@ def main(argv: list[str]) -> int:
             sys.stderr.write(problem + "\n")
             return 2
     from rmviz.formats import load_game
+    from rmviz.runner.session import Session, is_session_file, read_session
 
+    session: Session | None = None
     try:
-        game = load_game(args.game)
+        if is_session_file(args.game):  # a whole session: its game, settings, iteration and view
+            session = read_session(args.game)
+            game = session.game
+        else:
+            game = load_game(args.game)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
         return 2
@@ -121,6 +127,8 @@ def main(argv: list[str]) -> int:
     registry = WindowRegistry(options)
     try:
         window = registry.open_game(game)
+        if session is not None:
+            window.reopen(session, Path(args.game))
         window.start(
             StartOptions(
                 compare=args.compare,
@@ -146,8 +154,9 @@ def main(argv: list[str]) -> int:
             window.close()
 
         def when_ready() -> None:
-            # --after counts seconds of solving: not the first start's compiling
-            if window.preparing():
+            # --after counts seconds of solving: not the first start's compiling, nor a
+            # reopened session's re-run to its iteration
+            if window.preparing() or window.catching_up():
                 QTimer.singleShot(100, when_ready)
             else:
                 QTimer.singleShot(int(args.after * 1000), shoot)

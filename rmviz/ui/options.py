@@ -47,7 +47,8 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         nargs="?",
         default=DEFAULT_GAME,
         metavar="GAME",
-        help="a catalog id (rmviz games), a .json/.nfg/.efg file or random:KIND:SHAPE",
+        help="a catalog id (rmviz games), a .json/.nfg/.efg file, random:KIND:SHAPE, "
+        "or a session file (.rmviz-session.json: the game, settings and iteration saved)",
     )
     parser.add_argument(
         "--screenshot", type=Path, metavar="FILE", help="save a PNG of the whole window, then quit"

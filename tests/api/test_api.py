@@ -8,7 +8,7 @@ import pytest
 
 import rmviz
 from rmviz.errors import RmvizError
-from rmviz.runner.record import record_run
+from rmviz.runner.record import read_run_game, record_run
 from rmviz.solvers.registry import make_solver
 
 pd = pytest.importorskip("pandas")
@@ -84,5 +84,7 @@ def test_progress_bar_and_bad_input(capsys):
 
 
 def test_save_writes_run_data(tmp_path):
-    path = rmviz.solve("rps", "rm", iterations=10, progress=False).save(tmp_path / "run.csv")
-    assert path.read_text().startswith("# rmviz:")
+    result = rmviz.solve("rps", "rm", iterations=10, progress=False)
+    path = result.save(tmp_path / "run.csv")
+    assert path.read_text().startswith('# format: "rmviz-run-data"\n# version: 1\n# rmviz:')
+    assert read_run_game(path) == result.game  # the game itself is in the file

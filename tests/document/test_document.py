@@ -105,3 +105,47 @@ def test_zero_sum_toggle():
     document.undo()
     assert not document.zero_sum and document.game == catalog_game("battle-of-partners")
     assert GameDocument(catalog_game("rps")).zero_sum
+
+
+# -- opened games are not modified; a block larger than the table grows it --------------------
+def test_an_opened_game_is_not_modified_until_it_is_edited(tmp_path):
+    document = GameDocument(catalog_game("rps"), tmp_path / "old.json")
+    document.replace_game(catalog_game("battle-of-partners"), "Open battle-of-partners")
+    document.mark_opened(None)
+    assert not document.modified and document.path is None  # Save asks where: not old.json
+    assert document.undo_text() == "Open battle-of-partners"
+    document.set_payoffs([(0, 0)], [(1, 1)])
+    assert document.modified
+    document.undo()
+    assert not document.modified
+    document.undo()  # back to the game before the open: a change from the opened one
+    assert document.modified and document.game == catalog_game("rps")
+
+
+def test_growing_and_setting_is_one_undo_step():
+    document = GameDocument(catalog_game("battle-of-partners"))
+    before = document.game
+    cells = [(1, 2), (2, 2), (3, 0)]
+    document.grow_and_set({0: 2, 1: 1}, cells, [(1, 2), (3, 4), (5, 6)], "Paste payoffs")
+    game = document.game
+    assert game.num_actions == (4, 3)
+    assert game.action_names == (
+        ("Cinema", "Dancing", "Action 3", "Action 4"),
+        ("Cinema", "Dancing", "Action 3"),
+    )
+    expected = np.zeros((2, 4, 3))
+    expected[:, :2, :2] = before.payoffs
+    for (row, column), values in zip(cells, [(1, 2), (3, 4), (5, 6)], strict=True):
+        expected[:, row, column] = values
+    np.testing.assert_array_equal(game.payoffs, expected)
+    document.undo()
+    assert document.game == before and not document.can_undo()
+
+
+def test_growing_refuses_bad_values_and_huge_blocks_without_a_trace():
+    document = GameDocument(catalog_game("battle-of-partners"))
+    with pytest.raises(GameError, match="finite"):
+        document.grow_and_set({0: 1}, [(2, 0)], [(float("inf"), 0)])
+    with pytest.raises(GameError, match="GiB of payoffs"):
+        document.grow_and_set({0: 10**9}, [(2, 0)], [(1, 1)])
+    assert document.game == catalog_game("battle-of-partners") and not document.can_undo()

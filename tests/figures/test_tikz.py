@@ -3,6 +3,7 @@ pdflatex is not installed; Debian: texlive-latex-base and texlive-pictures)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -56,6 +57,8 @@ def test_a_game_tree_with_the_runs_numbers(tree_run, tmp_path):
     check_pdf(compiled(tex, tmp_path, "kuhn"), tmp_path)
     plain = game_document(tree_run.game)  # without a run: the game alone
     assert "line width=" not in plain
+    for text in (tex, plain):  # no "-0" in a number or a coordinate (the root was at (x,-0))
+        assert not re.search(r"(?<![\w.])-0(?![.\d]*[1-9])", text)
     compiled(plain, tmp_path, "kuhn-plain")
 
 

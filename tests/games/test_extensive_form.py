@@ -92,3 +92,14 @@ def test_shared_nodes_and_loops_are_refused():
 def test_malformed_trees(root, message):
     with pytest.raises(GameError, match=message):
         game(root)
+
+
+def test_a_negated_zero_payoff_of_a_leaf_is_stored_as_zero():
+    import math
+
+    from rmviz.formats import write_efg, write_json
+
+    tree = game(decision(0, "a", [("L", terminal(-0.0, 0.0)), ("R", terminal(1.0, -1.0))]))
+    payoffs = [u for _, node in tree.root.walk() for u in node.payoffs]
+    assert all(math.copysign(1.0, u) == 1.0 for u in payoffs if u == 0)
+    assert "-0" not in write_json(tree) and "-0" not in write_efg(tree)

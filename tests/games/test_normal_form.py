@@ -176,3 +176,15 @@ def test_zero_sum_is_judged_relative_to_the_payoffs():
         shifted[0] += scale / 2  # constant-sum with c = scale / 2: not zero-sum at any unit
         assert not NormalFormGame(shifted).is_zero_sum()
         assert NormalFormGame(shifted).constant_sum() == pytest.approx(scale / 2)
+
+
+def test_a_negated_zero_payoff_is_stored_as_zero():
+    """u_2 = -u_1 in a zero-sum game turns u_1's zeros into -0.0: games store 0.0, so no "-0"
+    is shown (matrix editor, notebooks) or written (JSON, Gambit)."""
+    from rmviz.formats import write_json, write_nfg
+
+    payoffs = np.array([[[0.0, 1.0], [-1.0, 0.0]]])
+    game = NormalFormGame(np.concatenate([payoffs, -payoffs]))
+    assert not np.signbit(game.payoffs[game.payoffs == 0]).any()
+    assert "-0" not in write_json(game) and " -0 " not in write_nfg(game)
+    assert "-0<" not in game._repr_html_() and "-0," not in game._repr_html_()

@@ -77,3 +77,73 @@ def test_tree_runs_write_the_same_schema(tmp_path):
     name = solver.column_name(solver.columns[-1])
     assert name.startswith("average[Player 2][") and name in data["trace"]
     assert data["trace"]["exploitability"][-1] == pytest.approx(solver.snapshot().metrics.exploitability)
+
+
+# -- run data files are self-contained: the game itself is in them -------------------------------
+def _deep_tree(depth: int):
+    from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
+
+    node = terminal(1, -1)
+    for d in reversed(range(depth)):
+        node = decision(d % 2, f"d{d}", [("stop", terminal(d, -d)), ("go", node)])
+    return ExtensiveFormGame(node, ("A", "B"), "deep")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv"])
+@pytest.mark.parametrize("spec", ["rps", "random:general-sum:3x2x2:seed=4", "kuhn", "deep"])
+def test_the_game_read_back_from_run_data_is_the_game_run(spec, suffix, tmp_path):
+    from rmviz.formats import load_game, write_json
+    from rmviz.runner.record import read_run_game
+    from rmviz.solvers.registry import make_solver
+
+    game = _deep_tree(400) if spec == "deep" else load_game(spec)  # 400 moves: past json's recursion
+    solver = make_solver(game)
+    trace = record_run(solver, 30, every=10)
+    path = tmp_path / f"run{suffix}"
+    write_run_data(path, solver, trace.iterations(), trace.table())
+    back = read_run_game(path)
+    assert write_json(back) == write_json(game)  # payoffs, names, title: all of it
+    if spec == "rps":
+        assert back == game
+
+
+def test_run_data_never_writes_a_negative_zero(tmp_path):
+    """A metric or regret that is -0.0 (0 times a negative number) is written 0.0, and the
+    game's payoffs (rock-paper-scissors' ties are -0.0 once negated) too."""
+    solver = RegretMinimizer(catalog_game("rps"), preset("rm"))
+    columns = {Column("exploitability"): np.array([-0.0, 0.5]), Column("ce_gap"): np.array([1.0, -0.0])}
+    for suffix in (".json", ".csv"):
+        path = tmp_path / f"run{suffix}"
+        write_run_data(path, solver, np.array([1, 2]), columns)
+        text = path.read_text()
+        assert "-0.0" not in text and "-0," not in text and "-0]" not in text, suffix
+        assert "0.0" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("run.json", "[1]", "not an rmviz run data file (not a JSON object)"),
+        ("run.json", '{"format": "rmviz-game"}', "not an rmviz run data file"),
+        ("run.json", '{"format": "rmviz-run-data", "version": 9}', "run data version '9' is not supported"),
+        ("run.json", '{"format": "rmviz-run-data", "version": 1}', 'the run data holds no "game"'),
+        (
+            "run.json",
+            '{"format": "rmviz-run-data", "version": 1, "game": {"format": 3}}',
+            'its "game": not an rmviz game',
+        ),
+        ("run.csv", "# format: rmviz\niteration\n", "line 1: format: not valid JSON"),
+        ("run.csv", "# format\n", "line 1: a header line must be '# key: value'"),
+        ("run.csv", "iteration,x\n1,2\n", "not an rmviz run data file"),
+        ("run.txt", "", "run data files are .csv or .json"),
+    ],
+)
+def test_a_bad_run_data_file_is_refused_in_one_line(name, text, message, tmp_path):
+    from rmviz.errors import ReadError
+    from rmviz.runner.record import read_run_game
+
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ReadError) as caught:
+        read_run_game(path)
+    assert str(caught.value).startswith(str(path)) and message in str(caught.value), str(caught.value)

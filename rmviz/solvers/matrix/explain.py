@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.errors import ConfigError
+from rmviz.numbers import format_number
 from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
@@ -381,7 +382,7 @@ def number(x: float) -> str:
         p = round(x * q)
         if abs(x - p / q) <= 1e-9 * max(1.0, abs(x)):
             return str(p) if q == 1 else f"{p}/{q}"
-    return f"{x:.4g}"
+    return format_number(x, ".4g")
 
 
 def vector(values: np.ndarray) -> str:

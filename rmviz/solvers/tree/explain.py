@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from rmviz.numbers import format_number
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import PRESETS, CFRConfig
 from rmviz.solvers.tree.solver import IterationRecord
@@ -272,7 +273,7 @@ PI_OWN = "π<sub>i</sub>"
 
 def number(x: float) -> str:
     """A number as shown: 4 significant digits, never ``-0``."""
-    return f"{x + 0.0:.4g}"
+    return format_number(x, ".4g")
 
 
 def _term(x: float) -> str:

@@ -20,6 +20,11 @@ drives what is the same in both windows:
   cannot be written says why in a dialog;
 * the window's own autosave file (:mod:`~.autosave`, written off the GUI thread) and the
   offer to restore those of windows that died;
+* session files (:class:`~.session_files.SessionFiles`): *Save Session...* writes the game,
+  the panel's settings, the iteration reached and the view; opening one (*Open Session...*,
+  *Open...*, a dropped file, ``rmviz FILE``) shows them and re-runs the solver to that
+  iteration in the worker thread (the window stays usable, the status bar counts), paused
+  there;
 * the window's size and text: it opens at a size that fits the screen (:meth:`fit_to_screen`),
   *presentation mode* (F5; Esc leaves it and full screen) and the text size (Ctrl+= / Ctrl+- /
   Ctrl+0), which scale the widgets' font and the plots (:meth:`apply_scale`);
@@ -39,7 +44,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +69,7 @@ from rmviz.formats import load_game, read_game_file, write_game_file
 from rmviz.formats.openspiel import INSTALL_HINT, Cancelled, fitting_games, openspiel_game
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
 from rmviz.runner.loop import RunLoop
+from rmviz.runner.session import is_session_file
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Snapshot, Solver
@@ -74,12 +79,13 @@ from rmviz.ui.common.background import run_with_progress
 from rmviz.ui.common.collector import collect_on_gui_thread
 from rmviz.ui.common.compare import CompareView
 from rmviz.ui.common.export_dialog import ask_figure
+from rmviz.ui.common.messages import PREPARING, describe
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_controls import RunControls
+from rmviz.ui.common.session_files import SessionFiles
 from rmviz.ui.common.solver_panel import SolverPanel
 from rmviz.ui.common.style import configure_pyqtgraph
 
-PREPARING = "Preparing the solvers (first start only)…"
 PREPARING_AFTER_SECONDS = 3.0  # a first step this long compiles (loading cached kernels: 1-2.5 s loaded)
 MINIMUM_SIZE = QSize(800, 560)  # a window opens at least this large, where the screen has room
 PRESENTATION_TEXT = 1.5  # presentation mode: the widgets' font times this
@@ -102,7 +108,7 @@ class StartOptions:
     size: tuple[int, int] | None = None  # the window's size; presentation mode keeps it
 
 
-class RunWindow(QMainWindow):
+class RunWindow(SessionFiles, QMainWindow):
     """A window on one game of ``family`` (see the module docstring).
 
     Attributes: ``document`` (the game being edited, set by the subclass), ``thread`` (the
@@ -135,6 +141,8 @@ class RunWindow(QMainWindow):
         self.thread: SolverThread | None = None
         self._prepared: Solver | None = None  # built by show_game for restart to run
         self._seen_version = -1
+        self._catch_up = None
+        self.setAcceptDrops(True)  # a dropped game or session file opens (SessionFiles.dropEvent)
         self.panel = SolverPanel(family)
         self.panel.changed.connect(self.restart)
         self.panel.speed_changed.connect(self._apply_speed)
@@ -184,7 +192,7 @@ class RunWindow(QMainWindow):
             self.fixed_size = QSize(*options.size)
             self.resize(self.fixed_size)
         if options.presentation:
-            self.toggle_presentation()
+            self.set_presentation(True)  # on, whatever a reopened session had
         if options.compare:
             self.tabs.setCurrentWidget(self.compare)
             self.compare.toggle_run()
@@ -202,6 +210,7 @@ class RunWindow(QMainWindow):
         when ``run`` is None, if the run it replaces was running."""
         if run is None:
             run = self.thread is not None and self.thread.loop.running
+        self._catch_up = None
         self._stop_thread()
         prepared, self._prepared = self._prepared, None
         try:
@@ -244,6 +253,7 @@ class RunWindow(QMainWindow):
             return
         if self.thread is None:
             return
+        self.cancel_catch_up()
         loop = self.thread.loop
         if loop.running:
             loop.pause()
@@ -255,6 +265,7 @@ class RunWindow(QMainWindow):
     def step(self, iterations: int) -> None:
         """Run exactly ``iterations`` more iterations, then pause."""
         if self.thread is not None:
+            self.cancel_catch_up()
             self.before_stepping()
             self.thread.loop.step(iterations)
             self._update_buttons()
@@ -302,6 +313,7 @@ class RunWindow(QMainWindow):
         for loop in self._loops():
             loop.gui_drawing(True)
         self._show_preparing(any(loop.warming_up(PREPARING_AFTER_SECONDS) for loop in self._loops()))
+        self._follow_catch_up()
         self.redraw()
         # a 1 ms timer fires after the posted (low-priority) repaint the redraw queued;
         # a 0 ms one would be a posted call and run before it
@@ -431,13 +443,27 @@ class RunWindow(QMainWindow):
         """Show ``game`` of this window's family, as one undoable edit (windows fill in)."""
         raise NotImplementedError
 
-    def show_game(self, game: Any, description: str, path: Path | None = None) -> bool:
+    def show_game(
+        self,
+        game: Any,
+        description: str,
+        path: Path | None = None,
+        *,
+        opened: bool = True,
+        solver: Solver | None = None,
+    ) -> bool:
         """Show ``game`` of this window's family as one undoable edit (:meth:`set_game`); when
         anything on the way fails (a game the solver or the views refuse, an unexpected
         exception) say why and stay on the game shown before, with no trace of the attempt
-        in the undo history. ``path`` names the file in the message."""
+        in the undo history. ``path`` names the file in the message. An ``opened`` game (a
+        file, a catalog or random game, a session) is not modified until it is edited and
+        ``path`` becomes the document's file; restored unsaved edits are (``opened=False``).
+        ``solver``: the run's solver, already built on ``game`` (a session's); otherwise
+        one is built from the panel, whose settings carried for another game are dropped."""
         try:
-            self._prepared = self.new_solver(game)  # refuses before the document changes
+            if solver is None:
+                self.panel.forget_carried()
+            self._prepared = solver or self.new_solver(game)  # refuses before the document changes
             self.set_game(game, description)
         except Exception as error:  # shown; the window goes back to the game it had
             self._prepared = None
@@ -445,14 +471,19 @@ class RunWindow(QMainWindow):
                 self.document.retract()
             self.show_error(describe(error, path))
             return False
+        if opened:
+            self.document.mark_opened(path)
         return True
 
     def open_file(self, path: str | Path) -> bool:
         """Open a game file: a game of this window's family replaces the current one
         (undoable), another family's opens in its own window through the opener. A file
         that cannot be read, or a game that cannot be shown, shows a message and keeps the
-        current game, whatever the exception."""
+        current game, whatever the exception. A session file opens as a session
+        (:meth:`open_session`)."""
         path = Path(path)
+        if is_session_file(path):
+            return self.open_session(path)
         try:
             game = read_game_file(path)
         except Exception as error:  # a reader's own bug must not take the window down either
@@ -460,10 +491,7 @@ class RunWindow(QMainWindow):
             return False
         if not self.shows(game):
             return self.open_elsewhere(game, path) is not None
-        if not self.show_game(game, f"Open {path.name}", path):
-            return False
-        self.document.mark_saved(path)
-        return True
+        return self.show_game(game, f"Open {path.name}", path)
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, f"Open {self.FILE_KIND}", "", self.FILE_FILTER)
@@ -560,7 +588,7 @@ class RunWindow(QMainWindow):
             return False
         here = self.shows(game) and not self.document.modified
         window = self if here else self.open_elsewhere(game)
-        if not isinstance(window, RunWindow) or not window.show_game(game, "Restore autosave"):
+        if not isinstance(window, RunWindow) or not window.show_game(game, "Restore autosave", opened=False):
             orphan.release()  # left for a later session
             return False
         window.autosave.save(game)
@@ -706,17 +734,3 @@ class RunWindow(QMainWindow):
         self.autosave_timer.stop()
         self.compare.stop()
         self._stop_thread()
-
-
-def describe(error: BaseException, path: Path | None = None) -> str:
-    """The message shown for ``error``, naming the file ``path`` where the error does not.
-    An rmviz error's own message is a person's; anything else is unexpected, so its type is
-    named and its traceback printed to stderr."""
-    if isinstance(error, RmvizError):
-        message = str(error)
-    else:
-        traceback.print_exception(error)
-        message = f"cannot be shown ({type(error).__name__}: {error})"
-    if path is not None and path.name not in message:
-        message = f"{path}: {message}"
-    return message

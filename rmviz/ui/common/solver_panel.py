@@ -10,10 +10,16 @@ other rows; the update schedule is locked where the preset needs its own
 (``config.schedule_locked``). A blank parameter means the preset's default; an entry that is
 not a number, or that the configuration refuses, is shown in red with the reason and the run
 keeps its last valid configuration.
+
+:meth:`SolverPanel.set_config` shows a saved configuration (a session file): the widgets
+take its algorithm, parameters and choices; the choices without a row (the starting and
+fixed strategies of matrix games) are carried in the panel's config as they were, until
+:meth:`SolverPanel.forget_carried` (another game is opened).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -99,14 +105,20 @@ class SolverPanel(QWidget):
         self.seed.valueChanged.connect(self._changed)
         self.speed.currentIndexChanged.connect(self.speed_changed)
         self.options: dict[str, Callable[[], Any]] = {}  # the window's own rows (add_option)
+        self._shows: dict[str, Callable[[Any], None]] = {}
         self._last_good = family.preset(family.default_algorithm)
+        self._carried: dict[str, Any] = {}  # choices without a row, from set_config
         self._algorithm_changed()
 
-    def add_option(self, name: str, label: str, widget: QWidget, value: Callable[[], Any]) -> None:
+    def add_option(
+        self, name: str, label: str, widget: QWidget, value: Callable[[], Any], show: Callable[[Any], None]
+    ) -> None:
         """A row the window adds (the matrix window's starting strategies), above *Metrics*:
-        ``value()`` is the configuration's field ``name``; a ConfigError it raises is shown
-        like a refused parameter. Call :meth:`refresh` when the row changes."""
+        ``value()`` is the configuration's field ``name`` (a ConfigError it raises is shown
+        like a refused parameter), ``show(value)`` puts a saved one in the row
+        (:meth:`set_config`). Call :meth:`refresh` when the row changes."""
         self.options[name] = value
+        self._shows[name] = show
         self._layout.insertRow(self._layout.getWidgetPosition(self.cadence)[0], label, widget)
 
     def refresh(self, quiet: bool = False) -> None:
@@ -141,17 +153,20 @@ class SolverPanel(QWidget):
         """Show the preset's description and parameters, and its update schedule: locked
         where the algorithm needs one (greedy weights: simultaneous; external sampling:
         alternating)."""
+        self._show_algorithm()
+        self._changed()
+
+    def _show_algorithm(self) -> None:
         name = self.algorithm.currentData()
         self.description.setText(self.family.presets[name][0])
         base = self.family.preset(name)
         used = base.parameters()
         for parameter, edit in self.parameters.items():
             self._layout.setRowVisible(edit, parameter in used)
-        self.updates.blockSignals(True)
+        blocked = self.updates.blockSignals(True)
         self.updates.setCurrentText(base.updates)  # the preset's schedule (CFR+ alternates)
-        self.updates.blockSignals(False)
+        self.updates.blockSignals(blocked)
         self.updates.setEnabled(not base.schedule_locked)
-        self._changed()
 
     def _changed(self) -> None:
         try:
@@ -183,7 +198,95 @@ class SolverPanel(QWidget):
             values[choice] = self._choice_value(choice)
         for option, value in self.options.items():
             values[option] = value()
-        return self.family.config(name, **values)
+        return self.family.config(name, **{**self._carried, **values})
+
+    # -- a saved configuration ---------------------------------------------------------------
+    def set_config(self, config: Config) -> list[str]:
+        """Show ``config`` (validated, of this family) without firing ``changed``: the caller
+        starts the run. A parameter equal to the preset's is left blank (the preset's
+        default). Returns what could not be shown as saved and was replaced (a GPU this
+        machine lacks: the CPU). A seed larger than the panel's box takes is refused."""
+        notes: list[str] = []
+        seed = getattr(config, "seed", 0)
+        if "seed" in self.choices and not 0 <= seed <= self.seed.maximum():
+            raise RmvizError(f"seed {seed} is larger than the solver panel takes ({self.seed.maximum():,})")
+        widgets = [self.algorithm, self.play, self.updates, self.seed, self.device, *self.parameters.values()]
+        for widget in widgets:
+            widget.blockSignals(True)
+        try:
+            self.algorithm.setCurrentIndex(self.algorithm.findData(config.algorithm))
+            self._show_algorithm()
+            base = self.family.preset(config.algorithm)
+            for name, edit in self.parameters.items():
+                value = getattr(config, name)
+                shown = name in base.parameters() and value is not None and value != getattr(base, name)
+                edit.setText(repr(float(value)) if shown else "")
+            if "play" in self.choices:
+                self.play.setCurrentText(config.play)  # type: ignore[attr-defined]
+            self.updates.setCurrentText(config.updates)
+            if "seed" in self.choices:
+                self.seed.setValue(seed)
+            wanted = getattr(config, "device", "cpu")
+            device = self.device.findData(wanted)
+            if device < 0 and wanted != "auto":  # auto: the panel's first device, the CPU
+                notes.append(f"the session ran on device {getattr(config, 'device', '?')!r}; here on the CPU")
+            self.device.setCurrentIndex(max(device, 0))
+        finally:
+            for widget in widgets:
+                widget.blockSignals(False)
+        for name, show in self._shows.items():
+            show(getattr(config, name))
+        self._carried = {
+            name: getattr(config, name)
+            for name in self.family.choices
+            if name not in CHOICE_LABELS
+            and name not in self.options
+            and getattr(config, name) not in (None, {}, [])
+        }
+        try:
+            self._last_good = self._config()
+        except RmvizError:  # a row that reads against the game shown (the start): as saved
+            self._last_good = config
+        self.problem.setText("")
+        self._layout.setRowVisible(self.problem, False)
+        return notes
+
+    def set_cadence(self, points_per_decade: int) -> str | None:
+        """Choose the metric cadence of ``points_per_decade`` without firing ``changed``;
+        a note when the list does not offer it (the cadence is kept)."""
+        index = self.cadence.findData(points_per_decade)
+        if index < 0:
+            kept = self.cadence.currentText()
+            return f"{points_per_decade} metric points per decade is not offered here; kept {kept}"
+        self.cadence.blockSignals(True)
+        self.cadence.setCurrentIndex(index)
+        self.cadence.blockSignals(False)
+        return None
+
+    def set_speed(self, speed: float | None) -> str | None:
+        """Choose the speed limit ``speed`` (iterations per second, None: full speed) without
+        firing ``speed_changed``; a note when the list does not offer it (the speed is kept)."""
+        index = next((k for k in range(self.speed.count()) if self.speed.itemData(k) == speed), -1)
+        if index < 0:
+            return f"a speed of {speed:,g} it/s is not offered here; kept {self.speed.currentText()}"
+        self.speed.blockSignals(True)
+        self.speed.setCurrentIndex(index)
+        self.speed.blockSignals(False)
+        return None
+
+    def forget_carried(self) -> None:
+        """Drop the choices without a row that :meth:`set_config` carried (they were for the
+        session's game), without firing ``changed``."""
+        if not self._carried:
+            return
+        dropped, self._carried = self._carried, {}
+        try:
+            self._last_good = self._config()
+        except RmvizError:  # an entry shown in red: the last valid config, less what was carried
+            base = self.family.preset(self._last_good.algorithm)
+            self._last_good = dataclasses.replace(  # type: ignore[type-var]
+                self._last_good, **{name: getattr(base, name) for name in dropped}
+            )
 
     def config(self) -> Any:
         """The configuration chosen (the last valid one while an entry is refused)."""

@@ -12,6 +12,7 @@ import pyqtgraph as pg
 
 from rmviz.figures.definitions import Curve, action_colour
 from rmviz.figures.ticks import decade_label, decade_ticks
+from rmviz.numbers import format_number
 
 DASHES = {"solid": "SolidLine", "dashed": "DashLine", "dotted": "DotLine"}
 
@@ -43,7 +44,9 @@ def curve_pen(curve: Curve, scale: float = 1.0) -> pg.mkPen:
 class DecadeAxis(pg.AxisItem):
     """An axis whose log mode labels decades only (``1``, ``10``, ``10²``), every k-th when
     the axis is short, with unlabelled minor ticks, so labels never overprint at any zoom.
-    Linear axes are pyqtgraph's."""
+    Linear axes are pyqtgraph's, but never label a tick ``-0`` (pyqtgraph puts the first
+    tick at ``ceil(min / spacing) * spacing``, which is ``-0.0`` when the axis starts just
+    below zero, and writes it with ``%g``; a tick that misses zero by rounding is zero)."""
 
     def __init__(self, orientation: str) -> None:
         super().__init__(orientation)
@@ -61,6 +64,13 @@ class DecadeAxis(pg.AxisItem):
         self.labelled = set(majors)  # decades left unlabelled between them are minor ticks
         return [(1.0, [float(e) for e in majors]), (None, minors)]
 
+    def tickStrings(self, values: list[float], scale: float, spacing: float | None) -> list[str]:
+        if self.logMode or not spacing:  # log mode: logTickStrings (its minor ticks have no spacing)
+            return super().tickStrings(values, scale, spacing)
+        # a tick a billionth of the spacing from zero is zero (np.arange's rounding: -1e-17)
+        values = [0.0 if abs(v) < 1e-9 * abs(spacing) else v for v in values]
+        return [_no_negative_zero(text) for text in super().tickStrings(values, scale, spacing)]
+
     def logTickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         return [_log_label(v) if round(v, 9) in self.labelled else "" for v in values]
 
@@ -70,6 +80,14 @@ def _log_label(v: float) -> str:
     exponent = math.floor(v + 1e-9)
     mantissa = round(10 ** (v - exponent))
     return decade_label(exponent) if mantissa == 1 else f"{mantissa}×{decade_label(exponent)}"
+
+
+def _no_negative_zero(text: str) -> str:
+    """A tick label without the sign of a zero (``-0``, ``-0.00``)."""
+    try:
+        return format_number(float(text), "g") if float(text) == 0 else text
+    except ValueError:  # not a plain number (a label pyqtgraph was given): as it is
+        return text
 
 
 def log_axes() -> dict[str, DecadeAxis]:

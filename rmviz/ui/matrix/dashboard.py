@@ -32,6 +32,7 @@ class Dashboard(QSplitter):
         self.simplex = SimplexView()
         self.joint = JointView()
         self.faces = QWidget()
+        self.face_combos: dict[int, QComboBox] = {}  # player -> the selector of its face
         self.faces.setLayout(QHBoxLayout())
         self.faces.layout().setContentsMargins(0, 0, 0, 0)
         top = QSplitter()
@@ -98,6 +99,7 @@ class Dashboard(QSplitter):
         layout = self.faces.layout()
         while layout.count():
             layout.takeAt(0).widget().deleteLater()
+        self.face_combos = {}
         for player in range(min(game.n_players, 3)):
             actions = game.action_names[player]
             if len(actions) <= 3:
@@ -108,7 +110,20 @@ class Dashboard(QSplitter):
                 combo.addItem(f"{game.player_names[player]}: {', '.join(actions[a] for a in face)}", face)
             combo.currentIndexChanged.connect(lambda k, p=player, f=faces: k >= 0 and self._set_face(p, f[k]))
             layout.addWidget(combo)
+            self.face_combos[player] = combo
         self.faces.setVisible(layout.count() > 0)
+
+    def set_faces(self, faces: Mapping[int, tuple[int, int, int]]) -> None:
+        """Choose these faces (a session's) in the selectors, which draw them; a face the
+        selectors do not offer (a player with three actions or fewer, an action past the
+        tenth) is left out."""
+        for player, face in faces.items():
+            combo = self.face_combos.get(player)
+            if combo is None:
+                continue
+            index = next((k for k in range(combo.count()) if tuple(combo.itemData(k)) == tuple(face)), -1)
+            if index >= 0:
+                combo.setCurrentIndex(index)
 
     def _set_face(self, player: int, face: tuple[int, int, int]) -> None:
         self.simplex.set_face(player, tuple(face))  # type: ignore[arg-type]

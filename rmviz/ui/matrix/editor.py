@@ -4,7 +4,8 @@ toggle and, for three or more players, the slice selectors.
 Every change goes through the :class:`~rmviz.document.GameDocument`, so it can be undone; a
 refused change (an empty name, the last action of a player, a bad number) is reported on
 ``error`` and changes nothing. Spreadsheet keys: typing overwrites the selected cell, Enter,
-Tab and the arrows move, Esc cancels, Ctrl+C / Ctrl+V copy and paste tab-separated blocks,
+Tab and the arrows move, Esc cancels, Ctrl+C / Ctrl+V copy and paste tab-separated blocks (a
+block larger than the room left adds the rows and columns it needs, in the same undo step),
 Delete sets the selected cells to 0. Right-click a header to rename, insert or remove an
 action; double-click it to rename.
 """
@@ -232,7 +233,8 @@ class MatrixEditor(QWidget):
         QGuiApplication.clipboard().setText("\n".join(lines) + "\n")
 
     def paste_clipboard(self) -> None:
-        """Paste a tab-separated block at the selection's top-left cell (one undo step)."""
+        """Paste a tab-separated block at the selection's top-left cell (one undo step; the
+        table grows to hold all of it)."""
         block = self._selected_block()
         top, left = (block[0], block[1]) if block else (0, 0)
         text = QGuiApplication.clipboard().text()

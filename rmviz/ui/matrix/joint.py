@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QFont
 
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.numbers import format_number
 from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import style_plot
 
@@ -96,5 +97,5 @@ class JointView(PlotLayout):
         peak = float(z.max())
         for r, line in enumerate(self.labels):
             for c, text in enumerate(line):
-                text.setText(f"{z[r, c]:.2f}")
+                text.setText(format_number(z[r, c], ".2f"))
                 text.setColor("#111111" if z[r, c] > 0.6 * peak else "#ffffff")

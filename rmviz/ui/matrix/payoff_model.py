@@ -15,6 +15,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
 from rmviz.document import GameDocument, format_cell, parse_cell
 from rmviz.errors import GameError
+from rmviz.numbers import format_number
 
 
 class PayoffTableModel(QAbstractTableModel):
@@ -69,7 +70,8 @@ class PayoffTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join(f"{name}: {v:g}" for name, v in zip(game.player_names, values, strict=True))
+            names = game.player_names
+            return "\n".join(f"{name}: {format_number(v)}" for name, v in zip(names, values, strict=True))
         return None
 
     def headerData(
@@ -90,31 +92,59 @@ class PayoffTableModel(QAbstractTableModel):
             return False
         return self.set_cells([(index.row(), index.column(), str(value))])
 
-    def set_cells(self, cells: list[tuple[int, int, str]], description: str = "Edit payoff") -> bool:
-        """Parse and apply several cells as one undo step; refuse all if one is invalid."""
+    def set_cells(
+        self,
+        cells: list[tuple[int, int, str]],
+        description: str = "Edit payoff",
+        grow: tuple[int, int] = (0, 0),
+    ) -> bool:
+        """Parse and apply several cells as one undo step; refuse all if one is invalid.
+        ``grow``: rows and columns to add first (actions of the row and column players), in
+        the same undo step; ``cells`` may lie in them."""
         if self.read_only:
             self.edit_rejected.emit("this game is read-only (a tree's reduced strategic form): edit the tree")
             return False
         game = self.document.game
+        rows = [*game.action_names[self.row_player], *("new row",) * grow[0]]
+        columns = [*game.action_names[self.column_player], *("new column",) * grow[1]]
         profiles, values = [], []
         for row, column, text in cells:
             try:
                 values.append(parse_cell(text, game.n_players, self.document.zero_sum))
             except GameError as error:
-                row_name = game.action_names[self.row_player][row]
-                name = f"{row_name} / {game.action_names[self.column_player][column]}"
-                self.edit_rejected.emit(f"{name}: {error}")
+                self.edit_rejected.emit(f"{rows[row]} / {columns[column]}: {error}")
                 return False
             profiles.append(self.profile(row, column))
-        self.document.set_payoffs(profiles, values, description)
+        try:
+            if any(grow):
+                extra = {self.row_player: grow[0], self.column_player: grow[1]}
+                self.document.grow_and_set(extra, profiles, values, description)
+            else:
+                self.document.set_payoffs(profiles, values, description)
+        except GameError as error:  # a block too large for memory
+            self.edit_rejected.emit(str(error))
+            return False
         return True
 
     def paste(self, top: int, left: int, text: str) -> bool:
-        """Paste a block copied from a spreadsheet (tab-separated rows) at (top, left)."""
+        """Paste a block copied from a spreadsheet (tab-separated rows) at (top, left). A
+        block that reaches past the table's last row or column adds the actions it needs
+        (zero payoffs, named ``Action k``) to the row and column players, in the same undo
+        step as the payoffs, so nothing pasted is dropped. Blank cells are left as they are
+        (trailing ones add nothing)."""
         cells = []
         for r, line in enumerate(text.rstrip("\n").split("\n")):
-            for c, cell in enumerate(line.split("\t")):
-                row, column = top + r, left + c
-                if row < self.rowCount() and column < self.columnCount() and cell.strip():
-                    cells.append((row, column, cell))
-        return bool(cells) and self.set_cells(cells, "Paste payoffs")
+            for c, cell in enumerate(line.rstrip("\r").split("\t")):
+                if cell.strip():
+                    cells.append((top + r, left + c, cell))
+        if not cells:
+            return False
+        grow = (
+            max(0, max(row for row, _, _ in cells) + 1 - self.rowCount()),
+            max(0, max(column for _, column, _ in cells) + 1 - self.columnCount()),
+        )
+        added = [
+            f"{k} {what}{'s' if k > 1 else ''}" for k, what in zip(grow, ("row", "column"), strict=True) if k
+        ]
+        description = "Paste payoffs" + (f" (adds {' and '.join(added)})" if added else "")
+        return self.set_cells(cells, description, grow)

@@ -48,6 +48,10 @@ class StartEdit(QLineEdit):
         """The typed start, checked against the game (ConfigError); None: the default."""
         return parse_start(self.text(), self.game)
 
+    def show_start(self, start: Mapping[int, Sequence[float]] | None) -> None:
+        """Show a saved start (None: blank, the default) without checking it."""
+        self.setText("" if not start else start_text(start, self.game.n_players))
+
     def set_players(self, strategies: Mapping[int, Sequence[float]]) -> None:
         """Set the given players' starts (rounded to hundredths), keeping the others' text."""
         parts = self.text().split(";") + [""] * self.game.n_players

@@ -17,13 +17,13 @@ for lectures (the plots alone, see ``RunWindow``).
 
 from __future__ import annotations
 
-from dataclasses import replace
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from rmviz.document import GameDocument
@@ -34,12 +34,14 @@ from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.record import write_run_data
+from rmviz.runner.session import View
 from rmviz.solvers.exact import Reference, reference
 from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow
+from rmviz.ui.common.session_files import SESSION_FILTER
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
 from rmviz.ui.matrix.equilibria import EquilibriaPanel
@@ -49,10 +51,11 @@ from rmviz.ui.matrix.step_panel import StepPanel
 MAX_RECENT = 8
 FILE_FILTER = ";;".join(
     (
-        "Games (*.json *.nfg *.efg)",
+        "Games and sessions (*.json *.nfg *.efg)",
         "rmviz JSON (*.json)",
         "Gambit normal form (*.nfg)",
         "Gambit extensive form (*.efg)",
+        SESSION_FILTER,
     )
 )
 
@@ -79,7 +82,6 @@ class MatrixWindow(RunWindow):
     ) -> None:
         super().__init__(FAMILY, opener, read_only, autosave_folder)
         self.setWindowTitle("rmviz")
-        self.setAcceptDrops(True)
         self.settings = settings or QSettings("rmviz", "rmviz")
         self._adopt(GameDocument(game or catalog_game("rps-crash"), path))
         self._shown_game = self.document.game
@@ -92,7 +94,9 @@ class MatrixWindow(RunWindow):
         self.editor.set_read_only(read_only)
         self.document.subscribe(self._document_changed)  # after the editor's model
         self.start_edit = StartEdit(self.document.game)
-        self.panel.add_option("start", "Start", self.start_edit, self.start_edit.start)
+        self.panel.add_option(
+            "start", "Start", self.start_edit, self.start_edit.start, self.start_edit.show_start
+        )
         self.start_edit.editingFinished.connect(self.panel.refresh)
 
         left = self.left = QWidget()
@@ -152,6 +156,9 @@ class MatrixWindow(RunWindow):
         self._action(file_menu, "&Save", self.save, keys.Save)
         self._action(file_menu, "Save &As...", self.save_dialog, keys.SaveAs)
         file_menu.addSeparator()
+        self._action(file_menu, "Open Sess&ion...", self.open_session_dialog)
+        self._action(file_menu, "Save Sessio&n...", self.save_session_dialog)
+        file_menu.addSeparator()
         self._action(file_menu, "Export &Figure...", self.export_figure_dialog, QKeySequence("Ctrl+E"))
         self._action(file_menu, "Export Run &Data...", self.export_data_dialog, QKeySequence("Ctrl+Shift+E"))
         file_menu.addSeparator()
@@ -194,8 +201,19 @@ class MatrixWindow(RunWindow):
         left out (it is cleared when ``game`` is shown)."""
         config = self.panel.config()
         if game.num_actions != self.start_edit.game.num_actions:
-            config = replace(config, start=None)
+            config = dataclasses.replace(config, start=None)
         return self.family.solver(game, config)
+
+    def reopen(self, session: Any, path: Path | None = None) -> None:
+        """As ``RunWindow.reopen``; the session's start is read against the session's game."""
+        game, text = self.start_edit.game, self.start_edit.text()
+        self.start_edit.set_game(session.game)
+        try:
+            super().reopen(session, path)
+        except Exception:
+            self.start_edit.set_game(game)
+            self.start_edit.setText(text)
+            raise
 
     def run_started(self, solver: Solver) -> None:
         self._rows_of = -1  # the new run's versions count from the start
@@ -231,6 +249,18 @@ class MatrixWindow(RunWindow):
     def figure_extras(self) -> dict[str, Any]:
         """The simplex faces chosen for players with more than three actions."""
         return {"faces": dict(self.simplex.faces)}
+
+    # -- sessions ----------------------------------------------------------------------------
+    def tab_keys(self) -> dict[str, QWidget]:
+        return {**super().tab_keys(), "step": self.step_panel}
+
+    def view_state(self) -> View:
+        """The tab, presentation mode, text size and the simplex faces chosen."""
+        return dataclasses.replace(super().view_state(), faces=dict(self.simplex.faces))
+
+    def apply_view(self, view: View) -> None:
+        super().apply_view(view)
+        self.dashboard.set_faces(view.faces)
 
     # -- the game --------------------------------------------------------------------------
     def _document_changed(self, _document: GameDocument) -> None:
@@ -363,13 +393,3 @@ class MatrixWindow(RunWindow):
     def shutdown(self) -> None:
         self.equilibria.stop()
         super().shutdown()
-
-    # -- people ----------------------------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        urls = event.mimeData().urls()
-        if urls:
-            self.open_file(urls[0].toLocalFile())

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QInputDialog, QLabel, QMenu, QVBoxLayout, QWidget
 
 from rmviz.document import TreeDocument
 from rmviz.errors import RmvizError
+from rmviz.numbers import format_number
 from rmviz.ui.tree.view import TreeView
 
 
@@ -105,7 +106,7 @@ class TreeEditor(QWidget):
                     ),
                 )
         if kind == 0:
-            current = ", ".join(f"{p:g}" for p in doc.node(history).probabilities)
+            current = ", ".join(format_number(p) for p in doc.node(history).probabilities)
             menu.addAction(
                 "Set probabilities...",
                 lambda: self.ask(
@@ -136,7 +137,7 @@ class TreeEditor(QWidget):
                 ),
             )
         if kind == 2:
-            current = ", ".join(f"{u:g}" for u in doc.node(history).payoffs)
+            current = ", ".join(format_number(u) for u in doc.node(history).payoffs)
             menu.addAction(
                 "Set payoffs...",
                 lambda: self.ask(

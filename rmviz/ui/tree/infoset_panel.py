@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.numbers import format_number
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.explain import explain_infoset, explanation_html, heading
@@ -174,7 +175,7 @@ class InfosetDetail(QWidget):
             self.explain.setHtml(waiting_html(game, tree, infoset))
         for column, values in enumerate(columns):
             for row, value in enumerate(values):
-                item = QTableWidgetItem("" if np.isnan(value) else f"{value + 0.0:.4g}")
+                item = QTableWidgetItem("" if np.isnan(value) else format_number(value, ".4g"))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
         self.table.resizeColumnsToContents()
@@ -224,7 +225,8 @@ class StrategyTable(QTableWidget):
         for j in range(tree.n_infosets):
             first, size = int(tree.infoset_first_slot[j]), int(tree.infoset_size[j])
             cells = [tree.infoset_label[j], game.player_names[int(tree.infoset_player[j])]]
-            cells += [f"{tree.slot_move[s]}  {strategy[s]:.3f}" for s in range(first, first + size)]
+            slots = range(first, first + size)
+            cells += [f"{tree.slot_move[s]}  {format_number(strategy[s], '.3f')}" for s in slots]
             for column, text in enumerate(cells):
                 item = self.item(j, column)
                 if item is None:

@@ -63,6 +63,7 @@ from rmviz.figures.layout import (
     visible_nodes,
 )
 from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.numbers import format_number
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0  # at text scale 1
@@ -273,12 +274,13 @@ class TreeView(QGraphicsView):
                 others = [q for q in range(tree.n_players + 1) if q != player]
                 reach = float(trace.reach[others, h].prod())
                 value = float(trace.values[player, h])
-                text = scene.addSimpleText(f"cfv={reach * value + 0.0:.3g}", font)  # no "-0"
+                text = scene.addSimpleText(f"cfv={format_number(reach * value, '.3g')}", font)
                 text.setBrush(QBrush(QColor(player_colour(player))))
                 text.setPos(here.x() + r + 2 * g, here.y() + g)
                 tip += (
-                    f"\nreach of the others and chance P(h | pi_-i) = {reach:.4g}"
-                    f"\nvalue U_i(pi | h) = {value:.4g}\ncounterfactual value = {reach * value:.4g}"
+                    f"\nreach of the others and chance P(h | pi_-i) = {format_number(reach, '.4g')}"
+                    f"\nvalue U_i(pi | h) = {format_number(value, '.4g')}"
+                    f"\ncounterfactual value = {format_number(reach * value, '.4g')}"
                 )
         else:
             item = scene.addRect(
@@ -286,7 +288,7 @@ class TreeView(QGraphicsView):
                 ring,
                 QBrush(QColor(TERMINAL_COLOUR)),
             )
-            payoffs = ", ".join(f"{v:g}" for v in tree.payoffs[:, h])
+            payoffs = ", ".join(format_number(v) for v in tree.payoffs[:, h])
             text = scene.addSimpleText(payoffs, font)
             box = text.boundingRect()
             text.setPos(here.x() - box.width() / 2, here.y() + 8 * g)

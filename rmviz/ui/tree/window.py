@@ -21,6 +21,7 @@ record, never from the solver's arrays, which the compiled kernel mutates withou
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 
@@ -43,7 +44,9 @@ from rmviz.errors import RmvizError
 from rmviz.figures.layout import format_probability
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
+from rmviz.numbers import format_number
 from rmviz.runner.loop import RunLoop
+from rmviz.runner.session import View
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
@@ -51,11 +54,20 @@ from rmviz.solvers.tree.family import FAMILY
 from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow, StartOptions
+from rmviz.ui.common.session_files import SESSION_FILTER
 from rmviz.ui.tree.editor import TreeEditor
 from rmviz.ui.tree.infoset_panel import InfosetDetail, InfosetList, StrategyTable
 from rmviz.ui.tree.plots import TreePlots
 
-TREE_FILTER = "Game trees (*.efg *.json);;Gambit extensive form (*.efg);;rmviz JSON (*.json)"
+TREE_FILTER = ";;".join(
+    (
+        "Game trees and sessions (*.efg *.json)",
+        "Gambit extensive form (*.efg)",
+        "rmviz JSON (*.json)",
+        SESSION_FILTER,
+    )
+)
+SIDE_TABS = ("infoset", "average")  # the side panel's tabs, by the names sessions give them
 ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
 # presentation mode: the tree and the panel above, the plots below, in this proportion (the
 # plots' axes keep their 0, 0.5, 1 and decade labels at 1024x768 and 1280x720)
@@ -68,6 +80,7 @@ class TreeWindow(RunWindow):
 
     FILE_KIND = "game tree"
     FILE_FILTER = TREE_FILTER
+    RECORDS_STEPS = True
 
     redraw_ms = 100  # the tree is redrawn whole: 10 times a second is plenty while running
 
@@ -172,6 +185,10 @@ class TreeWindow(RunWindow):
         file_menu = self.menuBar().addMenu("&File")
         self._action(file_menu, "&Open...", self.open_dialog, keys.Open)
         self._action(file_menu, "Save &As...", self.save_dialog, keys.SaveAs)
+        file_menu.addSeparator()
+        self._action(file_menu, "Open Sess&ion...", self.open_session_dialog)
+        self._action(file_menu, "Save Sessio&n...", self.save_session_dialog)
+        file_menu.addSeparator()
         self._action(file_menu, "Export &Figure...", self.export_figure_dialog, QKeySequence("Ctrl+E"))
         file_menu.addSeparator()
         self._action(file_menu, "&Close", self.close, keys.Close)
@@ -229,6 +246,7 @@ class TreeWindow(RunWindow):
         """One iteration, recorded, shown on the tree and in the information-set panel."""
         if self.thread is None:
             return None
+        self.cancel_catch_up()
         self.thread.loop.pause()
         self.record = self.thread.loop.exclusive(lambda solver: solver.step_recorded())
         self.traversal.blockSignals(True)
@@ -282,8 +300,9 @@ class TreeWindow(RunWindow):
         metrics = snapshot.metrics
         assert metrics is not None
         self.status.setText(
-            f"iteration {snapshot.iteration:,}   exploitability {metrics.exploitability:.4g}   "
-            f"value of {self.document.game.player_names[0]} {metrics.value[0]:.4g}"
+            f"iteration {snapshot.iteration:,}   "
+            f"exploitability {format_number(metrics.exploitability, '.4g')}   "
+            f"value of {self.document.game.player_names[0]} {format_number(metrics.value[0], '.4g')}"
             + (f"   {loop.iterations_per_second:,.0f} it/s" if loop.running else "   paused")
         )
 
@@ -347,10 +366,33 @@ class TreeWindow(RunWindow):
                 for name, r in zip((*self.document.game.player_names, "chance"), reach, strict=True)
             )
         )
-        parts.append("values " + ", ".join(f"{v:.3g}" for v in trace.values[:, h]))
+        parts.append("values " + ", ".join(format_number(v, ".3g") for v in trace.values[:, h]))
         if self.tree.node_infoset[h] >= 0:
             self.infosets.choose(int(self.tree.node_infoset[h]))
         self.status.setText("   ".join(parts))
+
+    # -- sessions --------------------------------------------------------------------------------
+    def view_state(self) -> View:
+        """The tab, presentation mode, text size, the information set shown, the side panel's
+        tab and whether the last iteration was recorded (*Step 1*)."""
+        infoset = None
+        if self.tree is not None and 0 <= self.infoset < self.tree.n_infosets:
+            infoset = str(self.tree.infoset_label[self.infoset])
+        side = SIDE_TABS[self.side_tabs.currentIndex()] if self.side_tabs.currentIndex() >= 0 else None
+        return dataclasses.replace(
+            super().view_state(), infoset=infoset, side_tab=side, recorded=self.record is not None
+        )
+
+    def apply_view(self, view: View) -> None:
+        """The tab, presentation and text size, then the information set (by its label; one
+        this tree lacks is ignored) and the side panel's tab."""
+        super().apply_view(view)
+        if view.infoset is not None and self.tree is not None:
+            labels = list(self.tree.infoset_label)
+            if view.infoset in labels:
+                self.infosets.choose(labels.index(view.infoset))
+        if view.side_tab in SIDE_TABS:
+            self.side_tabs.setCurrentIndex(SIDE_TABS.index(view.side_tab))
 
     # -- presentation ----------------------------------------------------------------------------
     def show_presentation(self, on: bool) -> None:

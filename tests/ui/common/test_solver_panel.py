@@ -3,8 +3,11 @@ preset uses, and the update schedule a preset needs."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from rmviz.errors import RmvizError
 from rmviz.solvers.family import CHOICES
 from rmviz.solvers.registry import FAMILIES
 from rmviz.ui.common.solver_panel import CHOICE_LABELS, SolverPanel
@@ -60,3 +63,56 @@ def test_a_refused_entry_keeps_the_last_valid_config(panel):
     panel.parameters["alpha"].editingFinished.emit()
     assert "'lots' is not a number" in panel.problem.text() and panel.problem.isVisibleTo(panel)
     assert panel.config().alpha == 2.5 and len(changed) == 1
+
+
+def test_a_saved_config_comes_back_in_the_widgets(panel):
+    """set_config (a reopened session) shows every preset with its parameters and choices;
+    the panel's config is then the saved one, and nothing fires ``changed``."""
+    family = panel.family
+    changed = []
+    panel.changed.connect(lambda: changed.append(True))
+    for name in family.presets:
+        base = family.preset(name)
+        options = {p: 2.5 for p in base.parameters() if p in ("alpha", "gamma", "greedy_floor", "inertia")}
+        options["seed"], options["device"] = 17, "cpu"
+        if not base.schedule_locked:
+            options["updates"] = "simultaneous" if base.updates == "alternating" else "alternating"
+        if "play" in family.choices:
+            options["play"] = "sampled"
+        config = family.config(name, **options)
+        assert panel.set_config(config) == []
+        assert panel.config() == config, name
+        for parameter, edit in panel.parameters.items():
+            assert edit.text() == ("2.5" if parameter in options else ""), (name, parameter)
+    assert changed == []
+
+
+def test_choices_without_a_row_are_carried_until_another_game(panel):
+    family = panel.family
+    if "start" not in family.choices:
+        pytest.skip("the family has no starting strategies")
+    config = family.config("rm+", start={0: [0.5, 0.5]}, seed=4)
+    panel.set_config(config)
+    assert panel.config().start == {0: [0.5, 0.5]}
+    panel.seed.setValue(5)  # a change in the panel keeps it
+    assert panel.config().start == {0: [0.5, 0.5]} and panel.config().seed == 5
+    panel.forget_carried()
+    assert panel.config().start is None and panel.config().seed == 5
+
+
+def test_what_this_machine_lacks_is_replaced_and_said(panel):
+    family = panel.family
+    if panel.device.findData("gpu") >= 0:
+        pytest.skip("this machine has a GPU")
+    config = family.config(family.default_algorithm)
+    notes = panel.set_config(dataclasses.replace(config, device="gpu"))
+    assert notes == ["the session ran on device 'gpu'; here on the CPU"]
+    assert panel.config().device == "cpu"
+    assert (
+        panel.set_cadence(7) == "7 metric points per decade is not offered here; kept normal (200 per decade)"
+    )
+    assert panel.set_speed(3.0) == "a speed of 3 it/s is not offered here; kept full speed"
+    assert panel.set_cadence(1000) is None and panel.points_per_decade() == 1000
+    assert panel.set_speed(10.0) is None and panel.speed_limit() == 10.0
+    with pytest.raises(RmvizError, match="seed 4294967296 is larger than the solver panel takes"):
+        panel.set_config(dataclasses.replace(config, seed=2**32))

@@ -13,6 +13,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
 
 from rmviz.games import catalog_game
+from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.run_window import PRESENTATION_PLOTS, PRESENTATION_TEXT
 from tests.ui.matrix.conftest import iteration
@@ -240,7 +241,9 @@ def test_export_run_data_with_config_and_seed(window, qtbot, tmp_path):
     assert "average[Cat][Cinema]" in data["trace"]
     assert window.export_data(tmp_path / "run.csv")
     lines = (tmp_path / "run.csv").read_text().splitlines()
-    assert lines[0].startswith("# rmviz") and any(line.startswith("# seed: 7") for line in lines)
+    assert lines[0] == '# format: "rmviz-run-data"' and any(line.startswith("# seed: 7") for line in lines)
+    for name in ("run.json", "run.csv"):  # self-contained: the game itself is in the file
+        assert read_run_game(tmp_path / name) == window.document.game
     rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
     assert rows[-1]["iteration"] == "1000"
     assert float(rows[-1]["exploitability"]) == pytest.approx(data["trace"]["exploitability"][-1])

@@ -1,0 +1,417 @@
+"""Session files: a whole run saved the day before a lecture and reopened where it was.
+
+A :class:`Session` is what reproduces what a window showed: the game itself (rmviz JSON,
+embedded), the algorithm with every setting of the solver panel (its parameters, play mode,
+update schedule, seed, device and the starting or fixed strategies the panel's config
+holds), the metric cadence and speed, the iteration the run had reached, and the view worth
+keeping (:class:`View`: the tab, the simplex faces, presentation mode and text size, the
+tree window's information set). Runs are deterministic given the config and its seed
+(the solvers' random streams do not depend on how the iterations are chunked), so
+reopening re-runs the solver to that iteration and gets the very same state, array for
+array, without storing any of it.
+
+The file (``NAME.rmviz-session.json``, :data:`SUFFIX`; docs/session-format.md)::
+
+    {
+      "format": "rmviz-session", "version": 1, "rmviz": "0.1.0",
+      "family": "matrix",
+      "game": { ...an rmviz JSON game ("format": "rmviz-game")... },
+      "solver": {"algorithm": "discounted-rm",
+                 "options": {"play": "expected", "updates": "simultaneous", "seed": 0,
+                             "device": "cpu", "alpha": 3.0, "beta": 0.0, "gamma": 2.0,
+                             "greedy_floor": null, "inertia": null,
+                             "fixed_strategies": {}, "start": {"0": [0.8, 0.1, 0.1]}}},
+      "run": {"iteration": 12345, "points_per_decade": 200, "speed": null},
+      "view": {"tab": "run", "faces": {"0": [0, 2, 3]}, "presentation": false,
+               "text_steps": 0, "infoset": null, "side_tab": null, "recorded": false}
+    }
+
+``options`` are the family's choices and numerical parameters
+(:attr:`~rmviz.solvers.family.Family.choices`, ``parameters``); the config is
+``family.config(algorithm, **options)``, validated as the panel and the command line
+validate it. Reading takes the care of the game readers (:mod:`rmviz.formats`): a regular
+file of bounded size, every field checked for its type and range before it is used, and a
+bad file refused with one :class:`~rmviz.errors.ReadError` naming it and the field. Writing
+is atomic (:mod:`rmviz.atomic`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rmviz import __version__
+from rmviz.atomic import atomic_write_text
+from rmviz.errors import ReadError, RmvizError
+from rmviz.formats import Game, read_text_file
+from rmviz.formats.rmviz_json import dumps_json, game_from_dict, game_to_dict, parse_json
+from rmviz.games.generators import MAX_SEED
+from rmviz.solvers.family import Family
+from rmviz.solvers.protocol import Config
+from rmviz.solvers.registry import FAMILIES, family_of
+
+FORMAT_NAME = "rmviz-session"
+FORMAT_VERSION = 1
+SUFFIX = ".rmviz-session.json"
+MAX_ITERATION = 2**53  # iteration counts stay exact in the float weights t, t^gamma (as rmviz solve -n)
+MAX_POINTS_PER_DECADE = 10_000
+MAX_TEXT_STEPS = 50
+MAX_LABEL = 10_000  # characters of a tab name or an information set's label
+TABS = ("run", "compare", "step")  # the run tab (Run / Tree), Compare algorithms, Step (matrix)
+SIDE_TABS = ("infoset", "average")  # the tree window's Information set / Average strategy
+
+
+@dataclass(frozen=True)
+class View:
+    """What a window showed besides the run; a window uses what it has (the faces are the
+    matrix window's, the information set and side tab the tree window's).
+
+    Attributes:
+        tab: one of :data:`TABS`, or None for the window's default.
+        faces: player -> the three actions whose face of the simplex is drawn (players
+            with more than three actions).
+        presentation: presentation mode (F5) was on.
+        text_steps: Ctrl+= steps from the normal text size (negative: Ctrl+-).
+        infoset: the label of the information set shown in the tree window's panel.
+        side_tab: the tree window's side panel, one of :data:`SIDE_TABS`.
+        recorded: the tree window showed the last iteration recorded (*Step 1*): reopening
+            records it again, so its numbers are on the tree and in the panel.
+    """
+
+    tab: str | None = None
+    faces: Mapping[int, tuple[int, int, int]] = field(default_factory=dict)
+    presentation: bool = False
+    text_steps: int = 0
+    infoset: str | None = None
+    side_tab: str | None = None
+    recorded: bool = False
+
+
+@dataclass(frozen=True)
+class Session:
+    """A game, the config of its run, how far the run went and the view (module docstring)."""
+
+    game: Game
+    config: Config
+    iteration: int = 0
+    points_per_decade: int = 200
+    speed: float | None = None  # iterations per second; None: as fast as possible
+    view: View = field(default_factory=View)
+
+    @property
+    def family(self) -> Family:
+        return family_of(self.game)
+
+
+def is_session_file(path: str | Path) -> bool:
+    """Whether ``path`` names a session file (by its :data:`SUFFIX`, in any case)."""
+    return Path(path).name.lower().endswith(SUFFIX)
+
+
+def session_path(path: str | Path) -> Path:
+    """``path`` with the session :data:`SUFFIX` added when it lacks it (``lecture`` and
+    ``lecture.json`` become ``lecture.rmviz-session.json``)."""
+    path = Path(path)
+    if is_session_file(path):
+        return path
+    stem = path.name[: -len(".json")] if path.name.lower().endswith(".json") else path.name
+    return path.with_name(stem + SUFFIX)
+
+
+# -- writing -----------------------------------------------------------------------------------
+def session_to_dict(session: Session) -> dict[str, Any]:
+    """The JSON-ready dictionary of ``session``."""
+    family = session.family
+    options = {name: _plain(getattr(session.config, name)) for name in _options(family, session.config)}
+    view = session.view
+    return {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "rmviz": __version__,
+        "family": family.name,
+        "game": game_to_dict(session.game),
+        "solver": {"algorithm": session.config.algorithm, "options": options},
+        "run": {
+            "iteration": int(session.iteration),
+            "points_per_decade": int(session.points_per_decade),
+            "speed": session.speed,
+        },
+        "view": {
+            "tab": view.tab,
+            "faces": {str(player): list(face) for player, face in sorted(view.faces.items())},
+            "presentation": view.presentation,
+            "text_steps": view.text_steps,
+            "infoset": view.infoset,
+            "side_tab": view.side_tab,
+            "recorded": view.recorded,
+        },
+    }
+
+
+def write_session(session: Session, path: str | Path) -> None:
+    """Write ``session`` to ``path`` atomically (a failed write leaves the old file)."""
+    atomic_write_text(path, dumps_json(session_to_dict(session)) + "\n")
+
+
+def _options(family: Family, config: Config) -> tuple[str, ...]:
+    """The config fields a session stores: the family's choices and parameters."""
+    fields = {f.name for f in dataclasses.fields(typing.cast(Any, config))}
+    return tuple(name for name in family.choices + family.parameters if name in fields)
+
+
+def _plain(value: Any) -> Any:
+    """A config value as JSON: mappings with string keys, sequences as lists."""
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, np.generic):
+        return _plain(value.item())
+    if isinstance(value, float):
+        return value + 0.0  # no -0.0
+    return value
+
+
+# -- reading -----------------------------------------------------------------------------------
+def read_session(path: str | Path) -> Session:
+    """The session in file ``path``; a :class:`~rmviz.errors.ReadError` naming the file and
+    the problem when it is not one this rmviz can reopen."""
+    filename = str(path)
+    text = read_text_file(path, "session file")
+    return session_from_dict(parse_json(text, filename, "numbers"), filename)
+
+
+def session_from_dict(data: Any, filename: str = "<session>") -> Session:
+    """The session a dictionary in session-file form describes (see :func:`read_session`)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
+        raise ReadError(filename, f'not an rmviz session file (its "format" is not {FORMAT_NAME!r})')
+    version = data.get("version")
+    if version != FORMAT_VERSION:
+        raise ReadError(
+            filename,
+            f"rmviz session format version {_shown(version)} is not supported; "
+            f"this rmviz reads version {FORMAT_VERSION}",
+        )
+    if "game" not in data:
+        raise ReadError(filename, 'the session holds no "game"')
+    try:
+        game = game_from_dict(data["game"], filename)
+    except ReadError as error:
+        raise ReadError(filename, f'its "game": {error.reason}', error.line) from None
+    family = family_of(game)
+    named = data.get("family", family.name)
+    if named != family.name:
+        kinds = ", ".join(f.name for f in FAMILIES)
+        raise ReadError(
+            filename,
+            f'"family" is {_shown(named)} but its game is a {family.name} game (families: {kinds})',
+        )
+    try:
+        config = _config(family, _object(data, "solver", filename), filename)
+        run = _object(data, "run", filename)
+        view = _view(_object(data, "view", filename), game, family)
+        return Session(
+            game,
+            config,
+            iteration=_integer(run.get("iteration", 0), "run.iteration", 0, MAX_ITERATION),
+            points_per_decade=_integer(
+                run.get("points_per_decade", 200), "run.points_per_decade", 1, MAX_POINTS_PER_DECADE
+            ),
+            speed=_optional(run.get("speed"), lambda v: _positive(v, "run.speed")),
+            view=view,
+        )
+    except ReadError:
+        raise
+    except RmvizError as error:
+        raise ReadError(filename, str(error)) from None
+    except _FieldError as error:
+        raise ReadError(filename, str(error)) from None
+
+
+class _FieldError(Exception):
+    """A field of the session that is not what it must be (the message names it)."""
+
+
+def _object(data: dict[str, Any], key: str, filename: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ReadError(filename, f'"{key}" must be an object {{...}}, not {_shown(value)}')
+    return value
+
+
+def _config(family: Family, solver: dict[str, Any], filename: str) -> Config:
+    """``family.config(algorithm, **options)`` with every option checked for its type."""
+    algorithm = solver.get("algorithm", family.default_algorithm)
+    if not isinstance(algorithm, str) or algorithm not in family.presets:
+        raise _FieldError(
+            f"solver.algorithm is {_shown(algorithm)}; {family.title} are solved by "
+            f"{', '.join(family.presets)}"
+        )
+    options = solver.get("options", {})
+    if not isinstance(options, dict):
+        raise _FieldError(f"solver.options must be an object {{...}}, not {_shown(options)}")
+    base = family.preset(algorithm)
+    allowed = _options(family, base)
+    hints = typing.get_type_hints(type(base))
+    values: dict[str, Any] = {}
+    for name, value in options.items():
+        if name not in allowed:
+            raise _FieldError(
+                f"solver.options has {_shown(name)}; a session of {family.title} sets {', '.join(allowed)}"
+            )
+        values[name] = _typed(value, hints[name], f"solver.options.{name}")
+    return family.config(algorithm, **values)
+
+
+def _typed(value: Any, hint: Any, where: str) -> Any:
+    """``value`` read as a config field of type ``hint`` (bool, int, float, str, a mapping
+    from player to a list of numbers, or any of these or None)."""
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in arguments:
+            return None
+        (inner,) = [a for a in arguments if a is not type(None)]
+        return _typed(value, inner, where)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise _FieldError(f"{where} must be true or false, not {_shown(value)}")
+        return value
+    if hint is int:  # the seed
+        return _integer(value, where, 0, MAX_SEED)
+    if hint is float:
+        return _number(value, where)
+    if hint is str:
+        if not isinstance(value, str) or len(value) > MAX_LABEL:
+            raise _FieldError(f"{where} must be a string, not {_shown(value)}")
+        return value
+    if origin is Mapping:
+        if not isinstance(value, dict):
+            raise _FieldError(f"{where} must be an object {{player: [probabilities]}}, not {_shown(value)}")
+        strategies: dict[int, tuple[float, ...]] = {}
+        for key, strategy in value.items():
+            player = _index(key, f"{where} (a player)")
+            if not isinstance(strategy, list):
+                raise _FieldError(f"{where}.{key} must be a list of probabilities, not {_shown(strategy)}")
+            strategies[player] = tuple(_number(p, f"{where}.{key}") for p in strategy)
+        return strategies
+    raise _FieldError(f"{where} cannot be set by a session file")
+
+
+def _view(data: dict[str, Any], game: Game, family: Family) -> View:
+    tab = _optional(data.get("tab"), lambda v: _choice(v, TABS, "view.tab"))
+    faces_data = data.get("faces", {})
+    if not isinstance(faces_data, dict):
+        raise _FieldError(
+            f"view.faces must be an object {{player: [three actions]}}, not {_shown(faces_data)}"
+        )
+    faces: dict[int, tuple[int, int, int]] = {}
+    if faces_data and family.name != "matrix":
+        raise _FieldError("view.faces are the simplex faces of a matrix game; this is a game tree")
+    for key, face in faces_data.items():
+        player = _index(key, "view.faces (a player)")
+        actions = typing.cast(Any, game).num_actions  # a matrix game (the family says)
+        if player >= len(actions):
+            raise _FieldError(f"view.faces names player {player + 1}; the game has {len(actions)} players")
+        if (
+            not isinstance(face, list)
+            or len(face) != 3
+            or not all(isinstance(a, int) and not isinstance(a, bool) for a in face)
+            or len(set(face)) != 3
+            or not all(0 <= a < actions[player] for a in face)
+        ):
+            raise _FieldError(
+                f"view.faces.{key} must be three different actions of player {player + 1} "
+                f"(0 to {actions[player] - 1}), not {_shown(face)}"
+            )
+        faces[player] = (face[0], face[1], face[2])
+    presentation = data.get("presentation", False)
+    recorded = data.get("recorded", False)
+    for name, flag in (("presentation", presentation), ("recorded", recorded)):
+        if not isinstance(flag, bool):
+            raise _FieldError(f"view.{name} must be true or false, not {_shown(flag)}")
+    infoset = _optional(data.get("infoset"), lambda v: _typed(v, str, "view.infoset"))
+    return View(
+        tab=tab,
+        faces=faces,
+        presentation=presentation,
+        text_steps=_integer(data.get("text_steps", 0), "view.text_steps", -MAX_TEXT_STEPS, MAX_TEXT_STEPS),
+        infoset=infoset,
+        side_tab=_optional(data.get("side_tab"), lambda v: _choice(v, SIDE_TABS, "view.side_tab")),
+        recorded=recorded,
+    )
+
+
+def _optional(value: Any, read: Any) -> Any:
+    return None if value is None else read(value)
+
+
+def _choice(value: Any, choices: Sequence[str], where: str) -> str:
+    if value not in choices:
+        raise _FieldError(f"{where} is {_shown(value)}; choose one of {', '.join(choices)}")
+    return str(value)
+
+
+def _integer(value: Any, where: str, low: int, high: int) -> int:
+    """A JSON whole number from ``low`` to ``high`` (exact: no float, no boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _FieldError(f"{where} must be a whole number from {low:,} to {high:,}, not {_shown(value)}")
+    return value
+
+
+def _index(key: Any, where: str) -> int:
+    """A player number written as a JSON object key (``"0"``), 0 to 7."""
+    if not isinstance(key, str) or not key.isdigit() or len(key) > 18 or int(key) > 7:
+        raise _FieldError(f"{where} must be a player number from 0 to 7, not {_shown(key)}")
+    return int(key)
+
+
+def _number(value: Any, where: str) -> float:
+    """A finite JSON number (booleans refused)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _FieldError(f"{where} must be a number, not {_shown(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise _FieldError(f"{where} is too large") from None
+    if not math.isfinite(number):
+        raise _FieldError(f"{where} must be a finite number")
+    return number
+
+
+def _positive(value: Any, where: str) -> float:
+    number = _number(value, where)
+    if number <= 0:
+        raise _FieldError(f"{where} must be positive (iterations per second), or null for full speed")
+    return number
+
+
+def _shown(value: Any) -> str:
+    """A value in a message: its JSON text, cut to 40 characters."""
+    try:
+        text = dumps_json(value, indent=None)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+__all__ = [
+    "SUFFIX",
+    "Session",
+    "View",
+    "is_session_file",
+    "read_session",
+    "session_from_dict",
+    "session_path",
+    "session_to_dict",
+    "write_session",
+]

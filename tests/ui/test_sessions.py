@@ -1,0 +1,263 @@
+"""Session files in the windows: File > Save Session... then reopening (File > Open, Open
+Session..., a dropped file, ``rmviz FILE``) shows the same game, settings and view, re-runs
+to the saved iteration in the worker thread and stays paused there, in the very same state."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from rmviz.formats import write_json
+from rmviz.games import catalog_game
+from rmviz.games.generators import random_game
+from rmviz.games.trees import kuhn_poker, teaching_tree
+from rmviz.runner.session import SUFFIX, Session, View, read_session, session_to_dict, write_session
+from rmviz.solvers.registry import family_of
+from rmviz.ui.tree.window import TreeWindow
+from tests.runner.test_session import assert_same_snapshot, config_fields
+from tests.ui.matrix.conftest import make_window
+from tests.ui.tree.conftest import make_tree_window
+
+
+def choose(combo, data):
+    combo.setCurrentIndex(combo.findData(data))
+
+
+def run_until(window, qtbot, at_least):
+    """Run, wait until the run passed ``at_least`` iterations, pause and wait until it stopped."""
+    window.toggle_run()
+    qtbot.waitUntil(lambda: window.thread.loop.latest()[1].iteration >= at_least, timeout=60_000)
+    window.toggle_run()
+    qtbot.waitUntil(lambda: not window.thread.loop.busy, timeout=60_000)
+
+
+def caught_up(window, qtbot):
+    qtbot.waitUntil(lambda: not window.catching_up(), timeout=120_000)
+    return window.thread.loop.latest()[1]
+
+
+def test_a_matrix_session_reopens_paused_at_the_same_iteration_in_the_same_state(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    game = random_game("general-sum", (5, 4), seed=8)
+    assert window.show_game(game, "Random")
+    panel = window.panel
+    choose(panel.algorithm, "discounted-rm")
+    panel.parameters["alpha"].setText("3")
+    panel.parameters["alpha"].editingFinished.emit()
+    panel.play.setCurrentText("sampled")  # the random stream must come back too
+    panel.seed.setValue(9)
+    panel.cadence.setCurrentIndex(0)
+    window.dashboard.face_combos[0].setCurrentIndex(4)
+    face = window.simplex.faces[0]
+    run_until(window, qtbot, 3000)
+    window.tabs.setCurrentWidget(window.step_panel)
+    original = window.thread.loop.latest()[1]
+    assert window.save_session(tmp_path / "lecture")  # the suffix is added
+    path = tmp_path / f"lecture{SUFFIX}"
+    assert path.exists() and not window.errors
+
+    fresh = make_window(qtbot, tmp_path, game="rps")
+    assert fresh.open_file(path)  # File > Open takes session files too
+    snapshot = caught_up(fresh, qtbot)
+    assert_same_snapshot(original, snapshot)
+    assert not fresh.thread.loop.running and snapshot.iteration == original.iteration > 3000
+    assert config_fields(fresh.thread.loop.solver.config) == config_fields(window.panel.config())
+    assert fresh.panel.parameters["alpha"].text() == "3.0" and fresh.panel.play.currentText() == "sampled"
+    assert fresh.panel.points_per_decade() == 50 and fresh.thread.loop.trace.points_per_decade == 50
+    assert fresh.simplex.faces[0] == face and fresh.dashboard.face_combos[0].currentIndex() == 4
+    assert fresh.tabs.currentWidget() is fresh.step_panel
+    assert fresh.document.game == game and not fresh.document.modified and fresh.document.path is None
+    assert "Session restored at iteration" in fresh.statusBar().currentMessage()
+    assert not fresh.errors
+    fresh.document.undo()  # the open is one undoable edit
+    assert fresh.document.game == catalog_game("rps")
+    for shown in (window, fresh):
+        shown.shutdown()
+
+
+def test_a_tree_session_reopens_with_its_recorded_step_and_information_set(qtbot, tmp_path):
+    window = make_tree_window(qtbot, kuhn_poker())
+    choose(window.panel.algorithm, "mccfr-external")
+    window.panel.seed.setValue(3)
+    window.step(400)
+    qtbot.waitUntil(lambda: window.thread.loop.latest()[1].iteration == 400, timeout=60_000)
+    record = window.step_recorded()  # iteration 401, shown on the tree and in the panel
+    window.infosets.choose(list(window.tree.infoset_label).index("1pb"))
+    window.side_tabs.setCurrentIndex(1)
+    original = window.thread.loop.latest()[1]
+    path = tmp_path / f"kuhn{SUFFIX}"
+    assert window.save_session(path)
+
+    fresh = make_tree_window(qtbot, teaching_tree())
+    assert fresh.open_session(path)
+    snapshot = caught_up(fresh, qtbot)
+    assert_same_snapshot(original, snapshot)
+    assert snapshot.iteration == 401 and not fresh.thread.loop.running
+    assert fresh.record is not None and fresh.record.iteration == record.iteration
+    np.testing.assert_array_equal(fresh.record.strategy_after, record.strategy_after)
+    np.testing.assert_array_equal(fresh.record.cumulative_regret_before, record.cumulative_regret_before)
+    assert fresh.tree.infoset_label[fresh.infoset] == "1pb" and fresh.side_tabs.currentIndex() == 1
+    assert fresh.panel.config().algorithm == "mccfr-external" and fresh.panel.seed.value() == 3
+    assert not fresh.document.modified and not fresh.errors
+    for shown in (window, fresh):
+        shown.shutdown()
+
+
+def test_a_session_of_the_other_family_opens_in_its_own_window(qtbot, tmp_path, registry):
+    game = kuhn_poker()
+    path = tmp_path / f"tree{SUFFIX}"
+    write_session(Session(game, family_of(game).config("cfr+"), 25, view=View(infoset="2b")), path)
+    matrix = make_window(qtbot, tmp_path, opener=registry)
+    before = matrix.document.game
+    assert matrix.open_file(path)
+    assert matrix.document.game is before and not matrix.errors  # the matrix stays
+    (tree,) = registry.windows
+    assert isinstance(tree, TreeWindow)
+    snapshot = caught_up(tree, qtbot)
+    assert snapshot.iteration == 25 and tree.panel.config().algorithm == "cfr+"
+    assert tree.tree.infoset_label[tree.infoset] == "2b" and not tree.document.modified
+    twin = family_of(game).solver(game, family_of(game).config("cfr+"))
+    twin.step(25)
+    assert_same_snapshot(twin.snapshot(metrics=True), snapshot)
+    matrix.shutdown()
+
+
+def test_a_dropped_session_file_opens(qtbot, tmp_path):
+    game = random_game("zero-sum", (3, 3), seed=1)
+    path = tmp_path / f"dropped{SUFFIX}"
+    write_session(Session(game, family_of(game).config("rm+", seed=2), 64), path)
+    window = make_window(qtbot, tmp_path)
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(5, 5), Qt.DropAction.CopyAction, data, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
+    )
+    window.dropEvent(event)
+    assert caught_up(window, qtbot).iteration == 64 and window.document.game == game
+    window.shutdown()
+
+
+def test_a_bad_session_file_says_why_and_changes_nothing(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    window.document.set_payoffs([(0, 0)], [(1, 1)])  # an unsaved edit: not lost
+    game, history = window.document.game, window.document.undo_text()
+    path = tmp_path / f"bad{SUFFIX}"
+    good = Session(window.document.game, window.panel.config(), 10)
+    data = json.loads(json.dumps(session_to_dict(good)))
+    data["run"]["iteration"] = -3
+    path.write_text(json.dumps(data))
+    assert not window.open_file(path)
+    assert window.errors == [
+        f"{path}: run.iteration must be a whole number from 0 to 9,007,199,254,740,992, not -3"
+    ]
+    # settings that do not fit the game: refused before anything changes, naming the file
+    data["run"]["iteration"] = 10
+    data["solver"]["options"]["start"] = {"0": [0.5, 0.25, 0.25]}  # three numbers, two actions
+    path.write_text(json.dumps(data))
+    panel_before = config_fields(window.panel.config())
+    assert not window.open_session(path)
+    assert window.errors[-1].startswith(f"{path}: ") and "starting strategy" in window.errors[-1]
+    assert window.document.game is game and window.document.undo_text() == history
+    assert window.document.modified and config_fields(window.panel.config()) == panel_before
+    window.shutdown()
+
+
+def test_re_running_to_a_large_iteration_leaves_the_window_responsive(qtbot, tmp_path):
+    """The worker steps to the saved iteration; restore returns at once and the window keeps
+    drawing (the status bar counts) while it does."""
+    game = random_game("general-sum", (10, 10), seed=3)
+    target = 2_000_000
+    path = tmp_path / f"long{SUFFIX}"
+    write_session(Session(game, family_of(game).config("rm"), target), path)
+    window = make_window(qtbot, tmp_path)
+    messages = []
+    show = window.statusBar().showMessage
+    window.statusBar().showMessage = lambda text, *rest: (messages.append(text), show(text, *rest))
+    started = time.perf_counter()
+    assert window.open_session(path)
+    assert time.perf_counter() - started < 5  # the GUI thread does not step the solver
+    snapshot = caught_up(window, qtbot)
+    assert snapshot.iteration == target and not window.thread.loop.running
+    counted = [m for m in messages if m.startswith("Re-running the session: iteration")]
+    assert counted and counted[0].endswith(f"of {target:,}…")
+    assert any(m.startswith("Session restored at iteration 2,000,000") for m in messages)
+    window.shutdown()
+
+
+def test_running_during_the_re_run_takes_over(qtbot, tmp_path):
+    game = random_game("general-sum", (10, 10), seed=3)
+    path = tmp_path / f"long{SUFFIX}"
+    write_session(Session(game, family_of(game).config("rm"), 50_000_000), path)
+    window = make_window(qtbot, tmp_path)
+    assert window.open_session(path) and window.catching_up()
+    window.toggle_run()  # Space: the person runs on from wherever the run is
+    assert not window.catching_up() and window.thread.loop.running
+    window.toggle_run()
+    qtbot.waitUntil(lambda: not window.thread.loop.busy, timeout=60_000)
+    assert window.thread.loop.latest()[1].iteration < 50_000_000
+    window.shutdown()
+
+
+@pytest.mark.parametrize("make", ["matrix", "tree"])
+def test_saving_a_session_of_a_game_without_a_file_counts_as_saving_it(qtbot, tmp_path, make):
+    window = make_window(qtbot, tmp_path) if make == "matrix" else make_tree_window(qtbot, kuhn_poker())
+    window.set_game(window.document.game, "an edit")  # an unsaved edit (the same game again)
+    assert window.document.modified and window.document.path is None
+    assert window.save_session(tmp_path / "s")
+    assert not window.document.modified
+    assert read_session(tmp_path / f"s{SUFFIX}").game.title == window.document.game.title
+    window.shutdown()
+
+
+def test_the_app_opens_a_session_file_from_the_command_line(tmp_path):
+    game = random_game("general-sum", (3, 3), seed=5)
+    path = tmp_path / f"cli{SUFFIX}"
+    write_session(Session(game, family_of(game).config("rm+"), 1000), path)
+    shot = tmp_path / "window.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", "rmviz.cli", str(path), "--screenshot", str(shot), "--after", "0"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    assert shot.stat().st_size > 10_000
+    path.write_text(write_json(game))  # a game file named as a session: refused in one line
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300, env=env)
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip()
+        == f"rmviz: {path}: not an rmviz session file (its \"format\" is not 'rmviz-session')"
+    )
+
+
+def starts(window):
+    start = window.thread.loop.solver.config.start
+    return None if start is None else {player: tuple(p) for player, p in start.items()}
+
+
+def test_a_sessions_starting_strategy_stays_with_its_game(qtbot, tmp_path):
+    """The session's starting strategy is shown in the Start row and runs: edits of the game
+    keep it, opening a game of another shape drops it."""
+    game = random_game("general-sum", (2, 3), seed=1)
+    config = family_of(game).config("rm", start={1: [0.2, 0.3, 0.5]})
+    path = tmp_path / f"start{SUFFIX}"
+    write_session(Session(game, config, 5), path)
+    window = make_window(qtbot, tmp_path)
+    assert window.open_session(path)
+    caught_up(window, qtbot)
+    assert window.start_edit.text() == "; 0.2, 0.3, 0.5"
+    assert starts(window) == {1: (0.2, 0.3, 0.5)}
+    twin = family_of(game).solver(game, config)
+    twin.step(5)
+    assert_same_snapshot(twin.snapshot(metrics=True), window.thread.loop.latest()[1])
+    window.document.set_payoffs([(0, 0)], [(3, 3)])
+    assert starts(window) == {1: (0.2, 0.3, 0.5)}
+    window.load_catalog("rps")  # three actions each: the start was for the other game
+    assert not window.errors and window.thread.loop.solver.config.start is None
+    window.shutdown()
