@@ -87,7 +87,9 @@ def main() -> int:
 
     def payoff_edit(k: int) -> None:
         values = [float(v) for v in window.document.game.payoff_at(profile)]
-        values[0] += 1.0 if k % 2 == 0 else -1.0
+        change = 1.0 if k % 2 == 0 else -1.0
+        values[0] += change
+        values[1] -= change  # a zero-sum game stays zero-sum (its plots show another gap set)
         window.document.set_payoffs([profile], [values])
 
     def rebuilt_edit(k: int) -> None:
