@@ -387,22 +387,28 @@ def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
         except ConfigError as error:
             raise ConfigError(f"--actions, iteration {t + 1}: {error}") from None
     if args.json:
-        report = {
-            "game": args.game,
-            "title": game.title,
-            "algorithm": solver.config.algorithm,
-            "players": list(game.player_names),
-            "actions": [list(a) for a in game.action_names],
-            "iterations": [step.as_dict() for step in steps],
-        }
-        out.write(json.dumps(report, allow_nan=False) + "\n")
-        return 0
+        actions = [list(a) for a in game.action_names]
+        iterations = [step.as_dict() for step in steps]
+        return _step_report(args, game, solver, out, actions=actions, iterations=iterations)
     description = family_of(game).presets[solver.config.algorithm][0]
     out.write(
         f"{game.title}  ({args.game}): {solver.config.algorithm}, {description}; {solver.config.play} play\n"
     )
     for step in steps:
         out.write("\n" + format_step(step) + "\n")
+    return 0
+
+
+def _step_report(args: argparse.Namespace, game: Any, solver: Solver, out: TextIO, **fields: Any) -> int:
+    """``rmviz step --json``: the game, the algorithm and the players, then ``fields``."""
+    report = {
+        "game": args.game,
+        "title": game.title,
+        "algorithm": solver.config.algorithm,
+        "players": list(game.player_names),
+        **fields,
+    }
+    out.write(json.dumps(report, allow_nan=False) + "\n")
     return 0
 
 
@@ -437,18 +443,11 @@ def _step_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
             [explain_infoset(tree, solver.config, game.player_names, record, j) for j in chosen]
         )
     if args.json:
-        report = {
-            "game": args.game,
-            "title": game.title,
-            "algorithm": solver.config.algorithm,
-            "players": list(game.player_names),
-            "iterations": [
-                {"iteration": t, "infosets": [step.as_dict() for step in steps]}
-                for t, steps in enumerate(iterations, start=1)
-            ],
-        }
-        out.write(json.dumps(report, allow_nan=False) + "\n")
-        return 0
+        shown = [
+            {"iteration": t, "infosets": [step.as_dict() for step in steps]}
+            for t, steps in enumerate(iterations, start=1)
+        ]
+        return _step_report(args, game, solver, out, iterations=shown)
     description = family_of(game).presets[solver.config.algorithm][0]
     config = solver.config
     out.write(f"{game.title}  ({args.game}): {config.algorithm}, {description}; {config.updates} updates\n")

@@ -296,19 +296,26 @@ def _loads_deep(text: str, reject_constant: Callable[[str], float] | None = None
             value, pos = container, pos + 1
 
 
+def check_header(data: Any, filename: str, name: str, version: int, what: str) -> None:
+    """Refuse, naming ``filename``, a file whose ``"format"`` is not ``name`` or whose
+    ``"version"`` is not ``version`` (the header every rmviz JSON file starts with; ``what``:
+    "game", "session")."""
+    if not isinstance(data, dict) or data.get("format") != name:
+        raise ReadError(filename, f'not an rmviz {what} file (its "format" is not {name!r})')
+    found = data.get("version")
+    if found != version:
+        shown = repr(found) if len(repr(found)) <= 40 else repr(found)[:37] + "..."
+        raise ReadError(
+            filename,
+            f"rmviz {what} format version {shown} is not supported; this rmviz reads version {version}",
+        )
+
+
 def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:
     """The game described by a dictionary in rmviz JSON form."""
     if isinstance(data, dict) and data.get("format") in OTHER_FORMATS:
         raise ReadError(filename, OTHER_FORMATS[data["format"]])
-    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-        raise ReadError(filename, f'not an rmviz game file (its "format" is not {FORMAT_NAME!r})')
-    version = data.get("version")
-    if version != FORMAT_VERSION:
-        raise ReadError(
-            filename,
-            f"rmviz game format version {version!r} is not supported; "
-            f"this rmviz reads version {FORMAT_VERSION}",
-        )
+    check_header(data, filename, FORMAT_NAME, FORMAT_VERSION, "game")
     kind = data.get("kind", "normal-form")
     if kind == "extensive-form":
         return _tree_from_dict(data, filename)

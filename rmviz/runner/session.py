@@ -52,7 +52,7 @@ from rmviz import __version__
 from rmviz.atomic import atomic_write_text
 from rmviz.errors import ReadError, RmvizError
 from rmviz.formats import Game, read_text_file
-from rmviz.formats.rmviz_json import dumps_json, game_from_dict, game_to_dict, parse_json
+from rmviz.formats.rmviz_json import check_header, dumps_json, game_from_dict, game_to_dict, parse_json
 from rmviz.games.generators import MAX_SEED
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Config
@@ -193,15 +193,7 @@ def read_session(path: str | Path) -> Session:
 
 def session_from_dict(data: Any, filename: str = "<session>") -> Session:
     """The session a dictionary in session-file form describes (see :func:`read_session`)."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-        raise ReadError(filename, f'not an rmviz session file (its "format" is not {FORMAT_NAME!r})')
-    version = data.get("version")
-    if version != FORMAT_VERSION:
-        raise ReadError(
-            filename,
-            f"rmviz session format version {_shown(version)} is not supported; "
-            f"this rmviz reads version {FORMAT_VERSION}",
-        )
+    check_header(data, filename, FORMAT_NAME, FORMAT_VERSION, "session")
     if "game" not in data:
         raise ReadError(filename, 'the session holds no "game"')
     try:
