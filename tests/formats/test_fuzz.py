@@ -108,3 +108,27 @@ def test_game_trees_round_trip_through_efg(game):
     again = read_efg(write_efg(game))
     assert write_efg(again) == write_efg(game)
     assert again.infosets == game.infosets
+
+
+@fuzz
+@given(data=st.data())
+def test_mutated_session_files_read_or_are_refused(data):
+    """Session files (rmviz.runner.session) are read with the game readers' care: a mutated
+    one reads as a session whose run starts, or is refused in one line naming the file."""
+    from rmviz.formats.rmviz_json import dumps_json, parse_json
+    from rmviz.runner.session import Session, session_from_dict, session_to_dict
+    from rmviz.solvers.registry import family_of
+
+    game = data.draw(st.one_of(matrix_games(any_labels), game_trees(any_labels)))
+    family = family_of(game)
+    algorithm = data.draw(st.sampled_from(sorted(family.presets)))
+    config = family.config(algorithm, seed=data.draw(st.integers(0, 2**31 - 1)))
+    session = Session(game, config, data.draw(st.integers(0, 10**6)))
+    text = data.draw(mutations(dumps_json(session_to_dict(session))))
+    read = read_or_refuse(
+        lambda t, name: session_from_dict(parse_json(t, name, "numbers"), name), text, "fuzz.json"
+    )
+    if read is not None:
+        solver = read.family.solver(read.game, read.config)
+        solver.step(2)
+        assert np.isfinite(solver.snapshot().trace_values()).all()
