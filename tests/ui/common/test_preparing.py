@@ -34,18 +34,19 @@ def test_the_window_says_it_prepares_and_stays_editable(qtbot, tmp_path, compili
     window.show()
     window.step(5)
     bar = window.statusBar()
-    qtbot.waitUntil(lambda: bar.currentMessage() == run_window.PREPARING, timeout=5000)
+    qtbot.waitUntil(lambda: bar.currentMessage() == run_window.PREPARING, timeout=60_000)
     assert window.preparing()
 
     started = time.perf_counter()
     assert window.model.setData(window.model.index(0, 1), "3, 4")  # restarts the run
-    assert time.perf_counter() - started < 2  # not a 5 s wait for the compiling thread
+    # not a wait for the compiling thread (20 s), with room for a busy machine
+    assert time.perf_counter() - started < 10
     assert window.document.game.payoffs[:, 0, 1].tolist() == [3, 4]
 
     window.step(5)
     compiling.set()
-    qtbot.waitUntil(lambda: iteration(window) == 5, timeout=10000)
-    qtbot.waitUntil(lambda: bar.currentMessage() == "", timeout=5000)
+    qtbot.waitUntil(lambda: iteration(window) == 5, timeout=60_000)  # loading kernels: seconds
+    qtbot.waitUntil(lambda: bar.currentMessage() == "", timeout=60_000)
     assert not window.preparing()
     window.shutdown()
 
