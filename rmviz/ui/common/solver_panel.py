@@ -11,10 +11,11 @@ other rows; the update schedule is locked where the preset needs its own
 not a number, or that the configuration refuses, is shown in red with the reason and the run
 keeps its last valid configuration.
 
-:meth:`SolverPanel.set_config` shows a saved configuration (a session file): the widgets
-take its algorithm, parameters and choices; the choices without a row (the starting and
-fixed strategies of matrix games) are carried in the panel's config as they were, until
-:meth:`SolverPanel.forget_carried` (another game is opened).
+A window may add rows of its own (:meth:`SolverPanel.add_option`: the matrix window's
+starting strategies). :meth:`SolverPanel.set_config` shows a saved configuration (a session
+file): the widgets and those rows take its algorithm, parameters and choices; the choices
+without a row (the fixed strategies of matrix games) are carried in the panel's config as
+they were, until :meth:`SolverPanel.forget_carried` (another game is opened).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from rmviz.solvers.backend import gpu_available, gpu_name
 from rmviz.solvers.family import PARAMETER_LABELS, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.protocol import Config
 
-# The family choices the panel sets, with their row labels, in panel order (the fixed
-# strategies of matrix games are set on the command line only).
+# The family choices the panel sets, with their row labels, in panel order (the starting
+# strategies are the matrix window's own row; fixed strategies are set on the command line
+# or carried from a session).
 CHOICE_LABELS = {"play": "Play", "updates": "Updates", "seed": "Seed", "device": "Device"}
 CADENCES = {"coarse (50 per decade)": 50, "normal (200 per decade)": 200, "fine (1000 per decade)": 1000}
 SPEEDS = {"full speed": None, **{f"{v:,} it/s": float(v) for v in (100_000, 10_000, 1_000, 100, 10, 1)}}
