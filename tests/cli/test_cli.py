@@ -196,6 +196,7 @@ def test_bad_arguments_exit_2(capsys):
     )
 
 
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_the_app_starts_runs_and_saves_a_screenshot(tmp_path):
     """`rmviz GAME --screenshot FILE --after S`: the real window, offscreen, then quits."""
     shot = tmp_path / "window.png"
@@ -235,6 +236,7 @@ def test_the_installed_command_runs():
     assert json.loads(result.stdout)["game"] == "matching-pennies"
 
 
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_bench_prints_side_by_side_ratios():
     import io
 

@@ -85,6 +85,7 @@ def deep_chain(depth: int) -> ExtensiveFormGame:
     return ExtensiveFormGame(node, ("A", "B"))
 
 
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_edits_deep_in_a_long_chain_need_no_recursion():
     """A 3,000-move chain (Python's recursion limit is 1,000): edits at the bottom and of an
     information set, and their undo, work."""

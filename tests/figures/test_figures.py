@@ -41,6 +41,7 @@ def test_every_matrix_figure_in_every_format(matrix_run, tmp_path, name):
 
 
 @pytest.mark.parametrize("name", TREE_IMAGES)
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_every_tree_figure_in_every_format(tree_run, tmp_path, name):
     check_formats(name, tree_run, tmp_path)
 

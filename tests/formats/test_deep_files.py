@@ -13,6 +13,8 @@ from rmviz.formats.efg import read_efg
 from rmviz.formats.rmviz_json import _loads_deep, read_json, write_json
 from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
 
+pytestmark = pytest.mark.slow  # deep files take seconds each; .ci/run runs them
+
 DEPTH = 5_000
 
 

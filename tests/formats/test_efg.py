@@ -57,6 +57,7 @@ def test_matrix_games_are_written_as_trees(tmp_path):
         write_game_file(kuhn_poker(), tmp_path / "kuhn.nfg")
 
 
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_files_we_write_open_in_gambit(tmp_path):
     gambit = pytest.importorskip("pygambit")
     for build in (kuhn_poker, leduc_poker):

@@ -9,6 +9,8 @@ from rmviz.errors import GameError
 from rmviz.games.extensive_form import ExtensiveFormGame, Node, chance, decision, terminal
 from rmviz.games.reduced import reduced_strategic_form
 
+pytestmark = pytest.mark.slow  # deep files take seconds each; .ci/run runs them
+
 DEPTH = 5_000
 
 

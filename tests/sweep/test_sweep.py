@@ -53,6 +53,7 @@ def test_loky_equals_serial(serial, tmp_path):
     same_table(run_sweep(GRID, tmp_path, jobs=2, figures=False).table, serial)
 
 
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_a_two_worker_dask_cluster_equals_serial(serial, tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
@@ -92,6 +93,7 @@ def test_shards_split_the_grid_and_the_last_writes_the_table(serial, tmp_path):
     same_table(read_results(tmp_path), serial)
 
 
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_results_embed_config_and_version_and_the_cli_writes_them(tmp_path, capsys):
     config = tmp_path / "sweep.toml"
     config.write_text(

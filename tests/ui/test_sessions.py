@@ -217,6 +217,7 @@ def test_saving_a_session_of_a_game_without_a_file_counts_as_saving_it(qtbot, tm
     window.shutdown()
 
 
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_the_app_opens_a_session_file_from_the_command_line(tmp_path):
     game = random_game("general-sum", (3, 3), seed=5)
     path = tmp_path / f"cli{SUFFIX}"

@@ -19,6 +19,7 @@ STORM_SECONDS, STORM_EDITS = 3, 8  # each structural edit rebuilds the plots (0.
 CYCLES = 3  # each rebuilds the plots three times (0.5-6 s a cycle, by load); a leak shows at once
 
 
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_structural_edits_while_running_keep_the_window_alive(qtbot, tmp_path):
     """Random edits (add/remove actions and players, undo, redo, faces, run/pause) on a
     three-player game while it runs and is drawn. The segfault this guards against (issue 17)

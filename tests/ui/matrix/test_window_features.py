@@ -179,6 +179,7 @@ def test_presentation_mode_scales_and_comes_back(window):
 
 
 # -- export ----------------------------------------------------------------------------------------
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_export_writes_every_figure_and_says_why_when_it_cannot(window, qtbot, tmp_path):
     from PIL import Image
 
