@@ -117,10 +117,12 @@ class SimplexView(PlotLayout):
             for i in range(min(game.n_players, 3)):
                 self._panel(game, i)
         self.set_equilibrium(equilibrium)
-        fits = all(len(s) == game.num_actions[i] for i, s in self.start.items() if i < game.n_players)
-        self.set_start(
-            self.start if fits and len(self.start) == game.n_players else {}
-        )  # else: at the run's start
+        # the start drawn is kept when it is one of this game's profiles (a rebuild for a new
+        # scale or face); else the rings wait for the run's start
+        fits = len(self.start) == game.n_players and all(
+            len(self.start.get(i, ())) == k for i, k in enumerate(game.num_actions)
+        )
+        self.set_start(self.start if fits else {})
 
     def restart(self, game: NormalFormGame) -> None:
         """A fresh run on ``game``, whose players and actions are those drawn: the paths are
