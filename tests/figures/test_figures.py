@@ -19,6 +19,7 @@ SIZE, DPI = (480, 300), 60  # small: the drawing, not the pixels, is under test
 INCHES = (SIZE[0] / DPI, SIZE[1] / DPI)
 IMAGES = [name for name in figures_of("matrix") if name != "tikz"]
 TREE_IMAGES = [name for name in figures_of("tree") if name != "tikz"]
+SLOW_IMAGES = {"dashboard", "compare"}  # several seconds each: every panel drawn three times
 MOSTLY_WHITE = {"joint": 0.75, "dashboard": 0.6}  # the heatmap fills its cells; others are curves
 
 
@@ -35,7 +36,9 @@ def check_formats(name, run, tmp_path):
     check_pdf(write_figure(fig, tmp_path / f"{name}.pdf", "paper", DPI), tmp_path)
 
 
-@pytest.mark.parametrize("name", IMAGES)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_IMAGES else n for n in IMAGES]
+)
 def test_every_matrix_figure_in_every_format(matrix_run, tmp_path, name):
     check_formats(name, matrix_run, tmp_path)
 

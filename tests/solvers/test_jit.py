@@ -33,6 +33,7 @@ def test_a_frozen_app_caches_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
     assert path == jit.cache_dir()  # the same build, the same directory
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not jit.AVAILABLE, reason="needs numba")
 def test_kernels_are_cached_there_whatever_the_launch_directory(tmp_path: Path) -> None:
     """A function compiled with ``jit`` in a process started elsewhere, where numba was

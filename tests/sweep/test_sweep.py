@@ -48,6 +48,7 @@ def test_serial_table_is_tidy_and_in_grid_order(serial):
     assert (serial.value >= 0).all()
 
 
+@pytest.mark.slow
 def test_loky_equals_serial(serial, tmp_path):
     pytest.importorskip("joblib")
     same_table(run_sweep(GRID, tmp_path, jobs=2, figures=False).table, serial)

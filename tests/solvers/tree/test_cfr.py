@@ -56,7 +56,7 @@ def test_alternating_cfr_is_deterministic_and_starts_from_uniform():
     np.testing.assert_array_equal(a.average_strategy(), b.average_strategy())
 
 
-@pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("game_name", ["kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("algorithm", ["cfr", "cfr+"])
 def test_exploitability_equals_openspiel(game_name, algorithm):
     pyspiel = pytest.importorskip("pyspiel")
