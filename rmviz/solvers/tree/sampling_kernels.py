@@ -73,7 +73,10 @@ def run_sampled(tree: CompiledTree, config: CFRConfig, state: CFRState, seed: in
     weight_sum = np.array([state.weight_sum])
     starts = np.array([s for s, _ in tree.player_slots], dtype=np.int64)
     ends = np.array([e for _, e in tree.player_slots], dtype=np.int64)
+    # the widest node and the longest path (breadth-first depths), for the work arrays
     common = (
+        int(tree.child_count.max()),
+        len(tree.depth_ranges),
         tree.parent,
         tree.edge_owner,
         tree.edge_slot,
@@ -171,6 +174,8 @@ def pick(weights, count, u):  # pragma: no cover - compiled
 # -- chance and external sampling ----------------------------------------------------------
 @jit
 def _run_subtree(
+    width,
+    depth,
     parent,
     owner,
     slot,
@@ -212,10 +217,7 @@ def _run_subtree(
     own_reach = np.zeros(infosets)
     visits = np.zeros(infosets)  # histories of each information set the sample reached
     reached = np.empty(infosets, dtype=np.int64)  # those information sets, in order
-    width = 1
-    for h in range(nodes):
-        width = max(width, child_count[h])
-    weights = np.empty(width)
+    weights = np.empty(max(width, 1))
     for step in range(iterations):
         t = t0 + step + 1
         for traversal in range(n if alternating else 1):
@@ -413,6 +415,8 @@ def _regret_matching(first, size, regret, strategy):  # pragma: no cover - compi
 # -- outcome sampling --------------------------------------------------------------------------
 @jit
 def _run_outcome(
+    width,
+    depth,
     parent,
     owner,
     slot,
@@ -440,17 +444,8 @@ def _run_outcome(
     """Outcome sampling, one traversal per player (alternating): down one sampled path
     with the reaches ``pi_i``, ``pi_-i`` (chance included) and ``q``, then back up it with
     the value estimate ``u~``, updating player i's information sets on the path."""
-    n, nodes = payoffs.shape
-    width = 1
-    depth = 1
-    for h in range(nodes):
-        width = max(width, child_count[h])
-    # the longest path: one pass over the nodes in id order (parents first)
-    level = np.zeros(nodes, dtype=np.int64)
-    for h in range(1, nodes):
-        level[h] = level[parent[h]] + 1
-        depth = max(depth, level[h] + 1)
-    weights = np.empty(width)
+    n = payoffs.shape[0]
+    weights = np.empty(max(width, 1))
     path = np.empty(depth, dtype=np.int64)
     taken = np.empty(depth, dtype=np.int64)  # the sampled child after path[d]
     sampled_probability = np.empty(depth)  # q of that move

@@ -188,7 +188,6 @@ class CFRSolver:
         self.elapsed = 0.0
         self.state = CFRState(
             iteration=0,
-            rng=np.random.default_rng(self.seed),
             strategy=self.tree.uniform_strategy(),
             regret=np.zeros(slots),
             strategy_sum=np.zeros(slots),
