@@ -272,8 +272,18 @@ def _run_subtree(
                     for i in range(n):
                         values[i, h] = values[i, chosen[h]]
                 else:
+                    first, k = child_start[h], child_count[h]
                     for i in range(n):
-                        values[i, h] = _children_sum(values, i, probability, child_start[h], child_count[h])
+                        if k > 8:
+                            values[i, h] = _children_sum(values, i, probability, first, k)
+                            continue
+                        # np.add.reduceat's order, inlined for the usual few children: the
+                        # first term plus the sequential sum of the others (see _children_sum)
+                        rest = 0.0
+                        for c in range(first + 1, first + k):
+                            rest += values[i, c] * probability[c]
+                        head = values[i, first] * probability[first]
+                        values[i, h] = head + rest if k > 1 else head
             # counterfactual values of the updated players' moves, edges in id order
             for index in range(1, count):
                 c = order[index]

@@ -26,8 +26,14 @@ STATE = ("strategy", "regret", "strategy_sum", "true_regret")
 
 
 def wide_tree():
-    """A 200 x 3 matrix game as a tree: 200 moves at the root (NumPy's pairwise sums)."""
+    """A 200 x 3 matrix game as a tree: 200 moves at the root (NumPy's pairwise sum splits
+    halves above 128 terms)."""
     return normal_form_tree(random_game("zero-sum", (200, 3), seed=4))
+
+
+def broad_tree():
+    """A 40 x 12 matrix game as a tree: 40 and 12 moves (NumPy's 8 accumulators)."""
+    return normal_form_tree(random_game("zero-sum", (40, 12), seed=5))
 
 
 def _kernels():
@@ -68,7 +74,7 @@ def test_draws_pick_children_with_their_probabilities():
     assert np.all(np.abs(frequencies - weights) <= 4 * error + 1e-12)
 
 
-@pytest.mark.parametrize("build", [teaching_tree, kuhn_poker, leduc_poker, wide_tree])
+@pytest.mark.parametrize("build", [teaching_tree, kuhn_poker, leduc_poker, wide_tree, broad_tree])
 @pytest.mark.parametrize(("algorithm", "updates"), SAMPLED)
 def test_compiled_iterates_are_the_references_bit_for_bit(build, algorithm, updates):
     """Same seed, same samples: the kernel and the NumPy passes give identical states."""
