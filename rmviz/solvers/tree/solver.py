@@ -264,6 +264,7 @@ class CFRSolver:
                 "averaging": config.averaging or config.weighting,
                 "plus": config.plus,
                 "sampling": config.sampling,
+                "exploration": config.exploration if config.sampling == "outcome" else None,
                 "seed": config.seed,
                 "greedy_floor": self.greedy_floor if config.weighting == "greedy" else None,
             },
