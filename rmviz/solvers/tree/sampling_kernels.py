@@ -208,13 +208,16 @@ def _run_subtree(
     reached. Uniform weights (Monte-Carlo CFR's only weighting here): ``d = c = 1``."""
     n, nodes = payoffs.shape
     infosets = infoset_player.shape[0]
+    # per node, written at a node's visit before they are read (no full-tree initialisation:
+    # a call costs what its samples cost)
     order = np.empty(nodes, dtype=np.int64)  # the sampled subtree, breadth first
-    chosen = np.full(nodes, -1, dtype=np.int64)  # the sampled child at sampled nodes
-    probability = np.ones(nodes)
-    reach = np.ones((n + 1, nodes))
-    values = np.zeros((n, nodes))
+    chosen = np.empty(nodes, dtype=np.int64)  # the sampled child at sampled nodes, else -1
+    probability = np.empty(nodes)
+    reach = np.empty((n + 1, nodes))
+    reach[:, 0] = 1.0
+    values = np.empty((n, nodes))
     cfv = np.zeros(slot_infoset.shape[0])
-    own_reach = np.zeros(infosets)
+    own_reach = np.empty(infosets)
     visits = np.zeros(infosets)  # histories of each information set the sample reached
     reached = np.empty(infosets, dtype=np.int64)  # those information sets, in order
     weights = np.empty(max(width, 1))
