@@ -59,7 +59,7 @@ SAMPLINGS = ("chance", "external", "outcome")
 
 
 def runs(config: CFRConfig) -> bool:
-    """Whether :func:`run_sampled` runs this configuration (Monte-Carlo CFR, numba present)."""
+    """Whether a :class:`Sampler` runs this configuration (Monte-Carlo CFR, numba present)."""
     return AVAILABLE and config.sampling in SAMPLINGS
 
 
@@ -68,62 +68,54 @@ def seed_key(seed: int) -> int:
     return int(seed) & MASK
 
 
-def run_sampled(tree: CompiledTree, config: CFRConfig, state: CFRState, seed: int, iterations: int) -> None:
-    """Run ``iterations`` Monte-Carlo CFR iterations on ``state``, in place."""
-    weight_sum = np.array([state.weight_sum])
-    starts = np.array([s for s, _ in tree.player_slots], dtype=np.int64)
-    ends = np.array([e for _, e in tree.player_slots], dtype=np.int64)
-    # the widest node and the longest path (breadth-first depths), for the work arrays
-    common = (
-        int(tree.child_count.max()),
-        len(tree.depth_ranges),
-        tree.parent,
-        tree.edge_owner,
-        tree.edge_slot,
-        tree.chance_probability,
-        tree.child_start,
-        tree.child_count,
-        tree.payoffs,
-        tree.player,
-        tree.node_infoset,
-        tree.slot_infoset,
-        tree.infoset_player,
-        tree.infoset_size,
-        tree.infoset_first_slot,
-    )
-    if config.sampling == "outcome":
-        _run_outcome(
-            *common,
+class Sampler:
+    """Monte-Carlo CFR of one configuration on one tree: the kernel's arguments are gathered
+    once, so a call costs numba's dispatch (~10 us) and the iterations."""
+
+    def __init__(self, tree: CompiledTree, config: CFRConfig) -> None:
+        self.outcome = config.sampling == "outcome"
+        self.weight_sum = np.zeros(1)
+        # the widest node and the longest path (breadth-first depths) size the work arrays
+        self.tree_arguments = (
+            int(tree.child_count.max()),
+            len(tree.depth_ranges),
+            tree.parent,
+            tree.edge_owner,
+            tree.edge_slot,
+            tree.chance_probability,
+            tree.child_start,
+            tree.child_count,
+            tree.payoffs,
+            tree.player,
+            tree.node_infoset,
+            tree.slot_infoset,
+            tree.infoset_player,
+            tree.infoset_size,
+            tree.infoset_first_slot,
+        )
+        if self.outcome:
+            self.options: tuple[object, ...] = (config.plus, float(config.exploration))
+        else:
+            self.options = (config.plus, config.updates == "alternating", config.sampling == "external")
+
+    def run(self, state: CFRState, seed: int, iterations: int) -> None:
+        """Run ``iterations`` iterations on ``state``, in place, with the draws of ``seed``."""
+        self.weight_sum[0] = state.weight_sum
+        kernel = _run_outcome if self.outcome else _run_subtree
+        kernel(
+            *self.tree_arguments,
             state.strategy,
             state.regret,
             state.strategy_sum,
             state.true_regret,
-            weight_sum,
-            config.plus,
-            config.exploration,
+            self.weight_sum,
+            *self.options,
             np.uint64(seed_key(seed)),
             state.iteration,
             iterations,
         )
-    else:
-        _run_subtree(
-            *common,
-            starts,
-            ends,
-            state.strategy,
-            state.regret,
-            state.strategy_sum,
-            state.true_regret,
-            weight_sum,
-            config.plus,
-            config.updates == "alternating",
-            config.sampling == "external",
-            np.uint64(seed_key(seed)),
-            state.iteration,
-            iterations,
-        )
-    state.weight_sum = float(weight_sum[0])
-    state.iteration += iterations
+        state.weight_sum = float(self.weight_sum[0])
+        state.iteration += iterations
 
 
 # -- random numbers ----------------------------------------------------------------------------
@@ -189,8 +181,6 @@ def _run_subtree(
     infoset_player,
     infoset_size,
     infoset_first_slot,
-    player_start,
-    player_end,
     strategy,
     regret,
     strategy_sum,

@@ -152,7 +152,10 @@ class CFRSolver:
         self.greedy_floor = floor
         # whether iterations run in the numba kernel without the GIL (the app's worker need
         # not step aside while the window draws)
-        self.releases_gil = kernels.runs(self.config) or sampling_kernels.runs(self.config)
+        self.sampler = (
+            sampling_kernels.Sampler(tree, self.config) if sampling_kernels.runs(self.config) else None
+        )
+        self.releases_gil = kernels.runs(self.config) or self.sampler is not None
         traced = range(tree.n_slots) if tree.n_slots <= MAX_TRACED_SLOTS else range(0)
         first = tree.infoset_first_slot[tree.slot_infoset]
         self.columns = metric_columns(METRICS) + tuple(
@@ -202,8 +205,8 @@ class CFRSolver:
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations."""
         start = time.perf_counter()
-        if sampling_kernels.runs(self.config):
-            sampling_kernels.run_sampled(self.tree, self.config, self.state, self.seed, iterations)
+        if self.sampler is not None:
+            self.sampler.run(self.state, self.seed, iterations)
         elif self.releases_gil:
             kernels.run_full_traversal(self.tree, self.config, self.state, iterations)
         else:
