@@ -195,7 +195,9 @@ def _run_subtree(
 ):  # pragma: no cover - compiled
     """Chance or external sampling: per traversal, the sampled subtree breadth first (a
     queue of node ids), values back up it, then the updates at the information sets it
-    reached. Uniform weights (Monte-Carlo CFR's only weighting here): ``d = c = 1``."""
+    reached. Uniform weights (Monte-Carlo CFR's only weighting here): ``d = c = 1``.
+    ``width`` is the most children of a node; ``depth`` (the outcome kernel's path length)
+    is unused here, the two kernels taking the same tree arguments."""
     n, nodes = payoffs.shape
     infosets = infoset_player.shape[0]
     # per node, written at a node's visit before they are read (no full-tree initialisation:
