@@ -133,9 +133,11 @@ def test_outcome_sampling_estimates_the_counterfactual_values_without_bias():
     assert np.all(np.abs(mean - exact)[mine] <= 4.5 * error[mine] + 1e-12)
 
 
-def test_external_sampling_estimates_the_counterfactual_values_without_bias():
-    """Chance and player 1 (index 0) sampled, player 2's moves all explored: the sampled
-    cfv~(I, a) = v~(h a) at the visited history has expectation cfv(I, a) (q(h) = pi_-i(h))."""
+@pytest.mark.parametrize("external", [True, False])
+def test_subtree_sampling_estimates_the_counterfactual_values_without_bias(external):
+    """External sampling (chance and player 1, index 0, sampled; player 2's moves all
+    explored) and chance sampling (chance only): the sampled cfv~(I, a) of player 2 has
+    expectation cfv(I, a) (the sampled moves' probabilities cancel: q = their reach)."""
     solver = CFRSolver(kuhn_poker(), cfr_preset("mccfr-external", seed=1))
     solver.step(5)
     tree, passes = solver.tree, solver.passes
@@ -147,7 +149,11 @@ def test_external_sampling_estimates_the_counterfactual_values_without_bias():
     exact = cfv(probabilities)
     samples = np.array(
         [
-            cfv(sampling.sampled_probabilities(tree, probabilities, 1, True, sampling.traversal_key(5, t, 1)))
+            cfv(
+                sampling.sampled_probabilities(
+                    tree, probabilities, 1, external, sampling.traversal_key(5, t, 1)
+                )
+            )
             for t in range(1500)
         ]
     )
