@@ -202,9 +202,11 @@ def run_bench(
         _rate(numpy_path.step, budget, 100),
     )
     _bench_trees(budget, line)
+    bench_monte_carlo(budget, line)
     line()
     line("speed-up: rmviz / baseline (seed loop; for 3-player expected play rmviz's own NumPy code;")
-    line("          for trees OpenSpiel's C++ CFRSolver);")
+    line("          for trees OpenSpiel's C++ CFRSolver; for Monte-Carlo CFR OpenSpiel's C++")
+    line("          External/OutcomeSamplingMCCFRSolver, one iteration = one traversal per player);")
     line("vs floor: rmviz time per iteration / matvec floor")
     return 0
 
@@ -224,7 +226,7 @@ def _bench_trees(budget: float, line: Callable[[str], None]) -> None:
     line(f"{'CFR on game trees':<44}{'it/s':>14}{'OpenSpiel C++':>16}{'speed-up':>10}{'Python':>10}")
     for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
         game = build()
-        for algorithm in ("cfr", "cfr+", "greedy-cfr", "mccfr-external"):
+        for algorithm in ("cfr", "cfr+", "greedy-cfr"):
             ours = _rate(CFRSolver(game, cfr_preset(algorithm)).step, budget)
             if pyspiel is None or algorithm not in ("cfr", "cfr+"):
                 line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}")
@@ -241,3 +243,44 @@ def _bench_trees(budget: float, line: Callable[[str], None]) -> None:
             line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}{cpp:16,.1f}{ours / cpp:9.1f}x{python:10,.1f}")
     if pyspiel is None:
         line("  (install open-spiel for the peer columns)")
+
+
+MONTE_CARLO_PEERS = {
+    "mccfr-external": "ExternalSamplingMCCFRSolver",
+    "mccfr-chance": "ExternalSamplingMCCFRSolver",  # OpenSpiel has no chance sampler in C++
+    "mccfr-outcome": "OutcomeSamplingMCCFRSolver",
+}
+
+
+def bench_monte_carlo(budget: float, line: Callable[[str], None]) -> None:
+    """Monte-Carlo CFR on Kuhn and Leduc: rmviz's compiled samplers beside OpenSpiel's C++
+    samplers (when installed) and rmviz's NumPy reference passes (the path of recorded
+    steps, and of every step before the samplers were compiled)."""
+    from rmviz.games.trees import kuhn_poker, leduc_poker
+    from rmviz.solvers.tree.config import preset as cfr_preset
+    from rmviz.solvers.tree.solver import CFRSolver
+
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
+    line()
+    line(f"{'Monte-Carlo CFR':<44}{'it/s':>14}{'OpenSpiel C++':>16}{'speed-up':>10}{'NumPy ref':>10}")
+    for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
+        game = build()
+        for algorithm, peer_name in MONTE_CARLO_PEERS.items():
+            solver = CFRSolver(game, cfr_preset(algorithm))
+            ours = _rate(solver.step, budget)
+            reference = CFRSolver(game, cfr_preset(algorithm))
+            numpy_rate = _rate(
+                lambda n, s=reference: [s._iterate(record=False) for _ in range(n)], min(budget, 0.5)
+            )
+            label = f"{name} {algorithm}"
+            if pyspiel is None:
+                line(f"{label:<44}{ours:14,.1f}{'':26}{numpy_rate:10,.1f}")
+                continue
+            peer = getattr(pyspiel, peer_name)(pyspiel.load_game(name), seed=0)
+            cpp = _rate(lambda n, s=peer: [s.run_iteration() for _ in range(n)], budget)
+            line(f"{label:<44}{ours:14,.1f}{cpp:16,.1f}{ours / cpp:9.1f}x{numpy_rate:10,.1f}")
+    if pyspiel is None:
+        line("  (install open-spiel for the peer column)")

@@ -15,7 +15,7 @@ from rmviz.solvers.family import SCHEDULES
 from rmviz.solvers.presets import PresetTable, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
 
-SAMPLINGS = ("none", "chance", "external")
+SAMPLINGS = ("none", "chance", "external", "outcome")
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class CFRConfig:
     greedy_floor: float | None = None
     updates: str = "alternating"
     sampling: str = "none"
+    exploration: float = 0.6  # outcome sampling: the traverser samples eps-uniform + (1-eps) sigma
     seed: int = 0
     device: str = "cpu"
 
@@ -42,8 +43,9 @@ class CFRConfig:
 
     @property
     def schedule_locked(self) -> bool:
-        """Greedy weights need simultaneous updates, external sampling alternating ones."""
-        return self.weighting == "greedy" or self.sampling == "external"
+        """Greedy weights need simultaneous updates, external and outcome sampling
+        alternating ones."""
+        return self.weighting == "greedy" or self.sampling in ("external", "outcome")
 
     def validated(self) -> CFRConfig:
         if self.weighting not in WEIGHTINGS:
@@ -56,8 +58,12 @@ class CFRConfig:
             raise ConfigError(f"unknown sampling {self.sampling!r}")
         if self.weighting == "greedy" and self.updates != "simultaneous":
             raise ConfigError("greedy weights choose one weight per iteration: use simultaneous updates")
-        if self.sampling == "external" and self.updates != "alternating":
-            raise ConfigError("external sampling traverses one player at a time: use alternating updates")
+        if self.sampling in ("external", "outcome") and self.updates != "alternating":
+            raise ConfigError(
+                f"{self.sampling} sampling traverses one player at a time: use alternating updates"
+            )
+        if not 0.0 < self.exploration <= 1.0:
+            raise ConfigError("exploration must be in (0, 1]")
         if self.sampling != "none" and (
             self.weighting != "uniform" or self.averaging not in (None, "uniform")
         ):
@@ -97,6 +103,10 @@ PRESETS: PresetTable = {
     "mccfr-external": (
         "external-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
         {"sampling": "external"},
+    ),
+    "mccfr-outcome": (
+        "outcome-sampling Monte-Carlo CFR, exploration 0.6 (Lanctot et al. 2009)",
+        {"sampling": "outcome"},
     ),
 }
 

@@ -29,13 +29,19 @@ traversal that updated i (the CFR lecture's notation, shared/seeds/cfr-lecture.m
    (weights t: CFR+, Tammelin 2014, and linear CFR), ``((T-1)/T)^gamma`` (DCFR; Brown &
    Sandholm's ``(t/(t+1))^gamma`` after iteration t = T-1) or ``lam`` (greedy); external
    sampling adds the strategy at every history of J the other players' sampled traversals
-   visit (Lanctot et al. 2009); ``pibar^T(J)(m) = S^T(J, m) / sum_a S^T(J, a)``.
+   visit (Lanctot et al. 2009), chance sampling only where the sample reaches J, outcome
+   sampling ``pi_i(h) / q(h)`` at the sampled history h (stochastically weighted
+   averaging, as OpenSpiel's outcome sampler); ``pibar^T(J)(m) = S^T(J, m) / sum_a S^T(J, a)``.
 
 Sampled variants (Lanctot et al. 2009) count a sampled move 1 and the others 0 in
 ``P(h | pi_-i)``: chance's for chance sampling, chance's and the other players' for
-external sampling. Every number is the record's (payoff units); the derived ones (sums,
-products, the discounted regret) are checked against the record's arrays in
-``tests/solvers/tree/test_explain.py``, which also recomputes them independently.
+external sampling. Outcome sampling samples one terminal history z with probability q(z)
+(epsilon-exploration at i's moves): ``P(h | pi_-i)`` is the reach of the sampled history
+(0 off it) and ``U_i(pi | h m)`` the importance-weighted estimate of the sampled move,
+``u_i(z) pi(h m, z) / q(z)`` (0 for the other moves). Every number is the record's (payoff
+units); the derived ones (sums, products, the discounted regret) are checked against the
+record's arrays in ``tests/solvers/tree/test_explain.py``, which also recomputes them
+independently.
 """
 
 from __future__ import annotations
@@ -200,7 +206,8 @@ def explain_infoset(
         int(t.player) for t in record.traversals[:k] if t.player is not None and t.player != player
     )
     rows = []
-    for h in np.flatnonzero(tree.node_infoset == infoset).tolist():
+    histories = np.flatnonzero(tree.node_infoset == infoset).tolist()
+    for h in histories:
         reach = float(trace.reach[others, h].prod())
         if updated_before and config.sampling != "external":
             at_start = float(trace.reach[chance, h]) * _others_reach(tree, record.strategy_before, h, player)
@@ -224,8 +231,15 @@ def explain_infoset(
                 float(other.reach[sampled, h].prod()) for h in np.flatnonzero(tree.node_infoset == infoset)
             )
             terms.append(AverageTerm(j, other.player, visits, np.array(other.strategy[slots])))
+    elif config.sampling == "outcome":  # pi_i(h) / q(h) at the sampled history of J
+        assert trace.sample_reach is not None
+        on_path = [h for h in np.flatnonzero(tree.node_infoset == infoset) if trace.sample_reach[h] > 0]
+        own = sum(float(trace.reach[player, h] / trace.sample_reach[h]) for h in on_path)
+        terms = [AverageTerm(k, trace.player, own, strategy)]
     else:
         own = float(trace.reach[player, tree.infoset_first_node[infoset]])
+        if config.sampling == "chance" and not any(float(trace.reach[chance, h]) == 1.0 for h in histories):
+            own = 0.0  # chance sampling adds to the average where the sample reaches J
         terms = [AverageTerm(k, trace.player, own, strategy)]
     sum_before = np.array(record.strategy_sum_before[slots])
     sum_after = np.array(record.strategy_sum_after[slots])
@@ -365,6 +379,13 @@ def _average_rule(step: InfosetStep) -> tuple[str, str]:
     """The strategy-sum update of this run (formula, the weights in words)."""
     old = "S<sup>T-1</sup>(J, m)"
     scheme = step.averaging
+    if step.config.sampling == "outcome":
+        return (
+            f"S<sup>T</sup>(J, m) = {old} + ({PI_OWN}(h) / q(h)) π<sup>T</sup>(J)(m)",
+            "outcome sampling (Lanctot et al. 2009): the traverser's own reach of the sampled history "
+            "h of J over the probability q(h) that the sample reaches it (stochastically weighted "
+            "averaging, as OpenSpiel's outcome sampler; 0 when the path misses J)",
+        )
     if step.config.sampling == "external":
         return (
             f"S<sup>T</sup>(J, m) = {old} + n(J) π(J)(m)",
@@ -469,6 +490,14 @@ def sections(step: InfosetStep) -> list[tuple[str, str]]:
             "<br>Chance and the other players are sampled (external-sampling Monte-Carlo CFR, Lanctot "
             "et al. 2009): P(h | π<sub>-i</sub>) is 1 on the sampled path, 0 elsewhere."
         )
+    elif config.sampling == "outcome":
+        reach += (
+            "<br>One terminal history z is sampled (outcome-sampling Monte-Carlo CFR, Lanctot et al. "
+            f"2009), with exploration ε = {number(config.exploration)} at {name}'s moves "
+            f"(ε/|A| + (1 &minus; ε) π): P(h | {PI_OTHERS}) is the reach of the sampled history, 0 off "
+            "the path, and U<sub>i</sub>(π | h m) the importance-weighted estimate u<sub>i</sub>(z) "
+            "π(h m, z) / q(z) of the sampled move (0 for the others)."
+        )
     if step.updated_before:
         earlier = _players(step, step.updated_before)
         reach += (
@@ -556,6 +585,9 @@ def sections(step: InfosetStep) -> list[tuple[str, str]]:
             for term in step.average_terms
         )
         own = f"n(J): {where}"
+    elif config.sampling == "outcome":
+        (term,) = step.average_terms
+        own = f"{PI_OWN}(h) / q(h) = {number(term.weight)}"
     else:
         (term,) = step.average_terms
         own = (

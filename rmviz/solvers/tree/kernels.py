@@ -4,7 +4,8 @@ The same update as :meth:`rmviz.solvers.tree.solver.CFRSolver._iterate` for the 
 variants (CFR, CFR+, linear CFR, DCFR; simultaneous or alternating), written as loops over
 node ids: nodes are numbered breadth first, so a parent always precedes its children and one
 forward loop computes reach probabilities, one reverse loop the values. Sums run in the same
-order as the NumPy passes. Greedy weights and Monte-Carlo sampling use the NumPy code.
+order as the NumPy passes. Greedy weights use the NumPy code; Monte-Carlo CFR runs in
+:mod:`.sampling_kernels`.
 ``tests/solvers/tree/test_cfr.py`` checks both paths against each other and against OpenSpiel.
 """
 

@@ -21,6 +21,11 @@ Variants are the normal-form pieces (:mod:`.weighting`) applied per information 
 * ``mccfr-external`` (Lanctot et al. 2009): for the traversing player, chance and the
   opponents sample one move at every node; the traverser's moves are all explored; the
   opponents' average strategies are updated where the sample visits them.
+* ``mccfr-outcome`` (Lanctot et al. 2009): one sampled terminal history per traversal,
+  epsilon-exploration (0.6) at the traverser, importance-weighted (baseline-free) values.
+
+Monte-Carlo CFR runs compiled in :mod:`.sampling_kernels` (each iteration touches only the
+sampled nodes); recorded steps run the NumPy passes on the same samples (:mod:`.sampling`).
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
 from rmviz.solvers.scale import payoff_scale, zero_sum
-from rmviz.solvers.tree import kernels
+from rmviz.solvers.tree import kernels, sampling, sampling_kernels
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.metrics import TreeMetrics
@@ -79,6 +84,8 @@ class TraversalRecord:
     ``reach`` is ``(n+1, N)`` (chance in the last row; sampled edges count 1, unsampled 0),
     ``values`` ``(n, N)`` expected payoffs below each node, ``counterfactual_values`` and
     ``instantaneous_regret`` per slot (non-zero for the updated players' slots only).
+    Outcome sampling (:func:`.sampling.outcome_sample`) records the sampled path only: the
+    reaches on it, ``sample_reach`` ``q(h)``, and importance-weighted values.
     """
 
     player: int | None
@@ -87,6 +94,7 @@ class TraversalRecord:
     values: np.ndarray
     counterfactual_values: np.ndarray
     instantaneous_regret: np.ndarray
+    sample_reach: np.ndarray | None = None  # outcome sampling: q(h) on the path, 0 off it
 
 
 @dataclass(frozen=True)
@@ -144,7 +152,10 @@ class CFRSolver:
         self.greedy_floor = floor
         # whether iterations run in the numba kernel without the GIL (the app's worker need
         # not step aside while the window draws)
-        self.releases_gil = kernels.runs(self.config)
+        self.sampler = (
+            sampling_kernels.Sampler(tree, self.config) if sampling_kernels.runs(self.config) else None
+        )
+        self.releases_gil = kernels.runs(self.config) or self.sampler is not None
         traced = range(tree.n_slots) if tree.n_slots <= MAX_TRACED_SLOTS else range(0)
         first = tree.infoset_first_slot[tree.slot_infoset]
         self.columns = metric_columns(METRICS) + tuple(
@@ -180,7 +191,6 @@ class CFRSolver:
         self.elapsed = 0.0
         self.state = CFRState(
             iteration=0,
-            rng=np.random.default_rng(self.seed),
             strategy=self.tree.uniform_strategy(),
             regret=np.zeros(slots),
             strategy_sum=np.zeros(slots),
@@ -195,7 +205,9 @@ class CFRSolver:
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations."""
         start = time.perf_counter()
-        if self.releases_gil:
+        if self.sampler is not None:
+            self.sampler.run(self.state, self.seed, iterations)
+        elif self.releases_gil:
             kernels.run_full_traversal(self.tree, self.config, self.state, iterations)
         else:
             for _ in range(iterations):
@@ -255,6 +267,7 @@ class CFRSolver:
                 "averaging": config.averaging or config.weighting,
                 "plus": config.plus,
                 "sampling": config.sampling,
+                "exploration": config.exploration if config.sampling == "outcome" else None,
                 "seed": config.seed,
                 "greedy_floor": self.greedy_floor if config.weighting == "greedy" else None,
             },
@@ -340,6 +353,9 @@ class CFRSolver:
     def _traverse(self, player: int | None) -> tuple[np.ndarray, np.ndarray, TraversalRecord]:
         """Regrets and own-reach-weighted strategy of ``player`` (all players if None)."""
         passes, tree = self.passes, self.tree
+        if self.config.sampling == "outcome":
+            assert player is not None
+            return self._outcome_traverse(player)
         probabilities = passes.edge_probabilities(self.state.strategy)
         if self.config.sampling != "none":
             probabilities = self._sampled(probabilities, player)
@@ -354,28 +370,47 @@ class CFRSolver:
             regret = np.where(mine, regret, 0.0)
             # external sampling: the traverser's average is updated on the opponents' passes
             increment = np.where(mine & (self.config.sampling != "external"), increment, 0.0)
+        if self.config.sampling == "chance":  # the average adds where the sample reached
+            increment = np.where(sampling.reached_infosets(tree, reach)[tree.slot_infoset], increment, 0.0)
         # the profile played (copied: the updates that follow change the state in place)
         played = self.state.strategy.copy()
         return regret, increment, TraversalRecord(player, played, reach, values, cfv, regret)
 
     def _sampled(self, probabilities: np.ndarray, player: int | None) -> np.ndarray:
         """Edge probabilities with one sampled move (probability 1) at the sampled nodes:
-        chance nodes, and for external sampling the non-traversing players' nodes."""
+        chance nodes, and for external sampling the non-traversing players' nodes; the
+        compiled kernels' draws (:mod:`.sampling`)."""
         tree = self.tree
-        sample = tree.edge_owner == tree.n_players
-        if self.config.sampling == "external":
-            sample = sample | ((tree.edge_owner >= 0) & (tree.edge_owner != player))
-        sample[0] = False
-        # Siblings are contiguous: their cumulative probabilities come from one running sum.
-        running = np.cumsum(probabilities)
-        before = running[tree.child_start - 1]  # mass before each node's first child
-        total = running[tree.child_start + tree.child_count - 1] - before
-        parent = np.maximum(tree.parent, 0)
-        upper = running - before[parent]
-        lower = upper - probabilities
-        draw = self.state.rng.random(tree.n_nodes)[parent] * total[parent]  # one draw per node
-        chosen = (lower <= draw) & (draw < upper)
-        return np.where(sample, chosen.astype(np.float64), probabilities)
+        key = self._traversal_key(player)
+        return sampling.sampled_probabilities(
+            tree, probabilities, player, self.config.sampling == "external", key
+        )
+
+    def _traversal_key(self, player: int | None) -> np.uint64:
+        """This iteration's key of ``player``'s traversal (n for a simultaneous one)."""
+        traversal = self.tree.n_players if player is None else player
+        return sampling.traversal_key(self.seed, self.iteration + 1, traversal)
+
+    def _outcome_traverse(self, player: int) -> tuple[np.ndarray, np.ndarray, TraversalRecord]:
+        """Outcome sampling's regrets and average increments of ``player``, and its record."""
+        tree, strategy = self.tree, self.state.strategy
+        sample = sampling.outcome_sample(
+            tree, strategy, player, self.config.exploration, self._traversal_key(player)
+        )
+        regret = self.passes.instantaneous_regret(strategy, sample.counterfactual_values)
+        mine = tree.infoset_player[tree.slot_infoset] == player
+        regret = np.where(mine, regret, 0.0)
+        played = strategy.copy()
+        record = TraversalRecord(
+            player,
+            played,
+            sample.reach,
+            sample.values,
+            sample.counterfactual_values,
+            regret,
+            sample.sample_reach,
+        )
+        return regret, sample.increment, record
 
     def _update(self, slots: slice, regret: np.ndarray, increment: np.ndarray, step: Step) -> None:
         """Discount-form updates of the given slots, then regret matching."""

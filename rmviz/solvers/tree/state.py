@@ -16,10 +16,10 @@ import numpy as np
 
 @dataclass
 class CFRState:
-    """See the module docstring; ``rng`` draws Monte-Carlo samples."""
+    """See the module docstring. Monte-Carlo samples are drawn from the solver's seed and
+    the iteration (counter-based, :mod:`.sampling_kernels`): no generator state is kept."""
 
     iteration: int
-    rng: np.random.Generator
     strategy: np.ndarray
     regret: np.ndarray
     strategy_sum: np.ndarray

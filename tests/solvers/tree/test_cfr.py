@@ -89,9 +89,10 @@ def test_simultaneous_cfr_equals_openspiels_python_solver():
     assert ours.metrics().exploitability == pytest.approx(expected, abs=1e-9)
 
 
-@pytest.mark.slow  # 34 s: run by .ci/run's second step (pytest -m slow)
-@pytest.mark.parametrize("algorithm", ["mccfr-chance", "mccfr-external"])
-def test_monte_carlo_cfr_converges_in_expectation_on_kuhn(algorithm):
+@pytest.mark.parametrize(
+    ("algorithm", "bound"), [("mccfr-chance", 0.02), ("mccfr-external", 0.02), ("mccfr-outcome", 0.06)]
+)
+def test_monte_carlo_cfr_converges_in_expectation_on_kuhn(algorithm, bound):
     early, late = [], []
     for seed in range(6):
         solver = CFRSolver(kuhn_poker(), cfr_preset(algorithm, seed=seed))
@@ -99,7 +100,7 @@ def test_monte_carlo_cfr_converges_in_expectation_on_kuhn(algorithm):
         early.append(solver.metrics().exploitability)
         solver.step(3800)
         late.append(solver.metrics().exploitability)
-    assert np.mean(late) < 0.02
+    assert np.mean(late) < bound
     assert np.mean(late) < np.mean(early) / 2
 
 
@@ -172,6 +173,8 @@ def test_teaching_tree_is_solved():
     [
         ({"algorithm": "greedy-cfr", "updates": "alternating"}, "use simultaneous updates"),
         ({"algorithm": "mccfr-external", "updates": "simultaneous"}, "use alternating updates"),
+        ({"algorithm": "mccfr-outcome", "updates": "simultaneous"}, "use alternating updates"),
+        ({"algorithm": "mccfr-outcome", "exploration": 0.0}, "exploration must be in"),
         ({"algorithm": "cfr", "device": "gpu"}, "run on the CPU"),
         ({"algorithm": "mccfr-chance", "weighting": "linear"}, "uniform weights"),
         ({"algorithm": "cfr-max"}, "unknown tree algorithm"),

@@ -216,7 +216,7 @@ def test_the_greedy_weight_shown_minimises_the_potential():
         assert f"λ = {number(lam)}" in explanation_text(step)
 
 
-@pytest.mark.parametrize("algorithm", ["mccfr-chance", "mccfr-external"])
+@pytest.mark.parametrize("algorithm", ["mccfr-chance", "mccfr-external", "mccfr-outcome"])
 @pytest.mark.parametrize("game_name", list(GAMES))
 def test_sampled_variants_explain_what_the_sample_did(algorithm, game_name):
     game = GAMES[game_name]()
@@ -236,11 +236,24 @@ def test_sampled_variants_explain_what_the_sample_did(algorithm, game_name):
             )  # uniform weights
             np.testing.assert_allclose(step.cfv, sum(h.reach * h.values for h in step.histories), atol=1e-12)
             # P(h | pi_-i): chance's part of the reach is the sample's 0 or 1
-            chance = [
-                float(record.traversals[step.traversal].reach[tree.n_players, h])
-                for h in np.flatnonzero(tree.node_infoset == j)
-            ]
-            assert set(chance) <= {0.0, 1.0}
+            trace = record.traversals[step.traversal]
+            chance = [float(trace.reach[tree.n_players, h]) for h in np.flatnonzero(tree.node_infoset == j)]
+            if algorithm == "mccfr-outcome":  # one sampled path: at most one history of J on it
+                assert sum(h.reach > 0 for h in step.histories) <= 1
+                assert trace.sample_reach is not None
+            else:
+                assert set(chance) <= {0.0, 1.0}
+            if algorithm != "mccfr-external":  # the traverser's own term, 0 where the sample misses J
+                (term,) = step.average_terms
+                assert term.traverser == step.player
+                if not any(h.reach > 0 or c == 1.0 for h, c in zip(step.histories, chance, strict=True)):
+                    assert term.weight == 0.0
+                np.testing.assert_allclose(
+                    step.strategy_sum_after,
+                    step.strategy_sum_before + term.weight * term.strategy,
+                    rtol=1e-12,
+                    atol=1e-12,
+                )
             if algorithm == "mccfr-external":
                 assert {h.reach for h in step.histories} <= {0.0, 1.0}
                 # the other players' traversals add sigma once per visited history of J
@@ -281,6 +294,11 @@ def test_each_algorithm_gets_its_own_formulas():
         "mccfr-external": [
             "Chance and the other players are sampled",
             "S^T(J, m) = S^{T-1}(J, m) + n(J) π(J)(m)",
+        ],
+        "mccfr-outcome": [
+            "One terminal history z is sampled",
+            "exploration ε = 0.6",
+            "S^T(J, m) = S^{T-1}(J, m) + (π_i(h) / q(h)) π^T(J)(m)",
         ],
     }
     assert set(expected) == set(PRESETS)  # a new preset needs its formulas checked here
