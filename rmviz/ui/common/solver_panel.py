@@ -153,8 +153,8 @@ class SolverPanel(QWidget):
 
     def _algorithm_changed(self) -> None:
         """Show the preset's description and parameters, and its update schedule: locked
-        where the algorithm needs one (greedy weights: simultaneous; external sampling:
-        alternating)."""
+        where the algorithm needs one (greedy weights: simultaneous; external and outcome
+        sampling: alternating)."""
         self._show_algorithm()
         self._changed()
 
