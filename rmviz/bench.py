@@ -6,8 +6,12 @@ Baselines:
   (shared/seeds): ``PAYOFF_avg = s1 P s2``, ``cfr1 = P s2 - avg``, ``cfr2 = -(s1 P - avg)``,
   clip/normalise/nan_to_num, one Python iteration at a time; for sampled play the
   notebook's loop (sample, read the payoff slice, add regrets).
-* **matvec floor**: for large matrices, the bare cost of the two matrix-vector products
-  ``P0 y`` and ``x P1`` that any expected-play iteration must read (memory bandwidth).
+* **single-pass floor**: for large matrices, the bare cost of reading the payoff matrix once
+  and forming both matrix-vector products ``P0 y`` and ``-(x P0)`` from it (a zero-sum
+  game's ``P1 = -P0`` need not be read): :func:`rmviz.solvers.matrix.products.fused_products`
+  alone, in a compiled loop, in the solver's dtype. Any expected-play iteration with
+  simultaneous updates must do at least this (memory bandwidth). Beside it, the two BLAS
+  calls ``P0 @ y``, ``x @ P1`` (the floor before the single-pass products).
 
 Every measurement runs for a time budget after a warm-up, on the same machine in the same
 process, so ratios are comparable even when absolute speeds vary with load.
@@ -98,7 +102,7 @@ def seed_loop_sampled(game: NormalFormGame, seed: int = 0) -> Callable[[int], No
 
 
 def matvec_floor(game: NormalFormGame) -> Callable[[int], None]:
-    """The two matrix-vector products of one expected-play iteration, nothing else."""
+    """The two BLAS matrix-vector products ``P0 @ y``, ``x @ P1``, nothing else."""
     p0, p1 = game.payoffs[0], game.payoffs[1]
     x = np.full(p0.shape[0], 1.0 / p0.shape[0])
     y = np.full(p0.shape[1], 1.0 / p0.shape[1])
@@ -107,6 +111,22 @@ def matvec_floor(game: NormalFormGame) -> Callable[[int], None]:
         for _ in range(n):
             p0 @ y
             x @ p1
+
+    return run
+
+
+def single_pass_floor(game: NormalFormGame, dtype: str = "float64") -> Callable[[int], None]:
+    """``n`` bare single-pass products over ``P0`` (both players' utilities, each entry read
+    once) in one compiled loop: the floor of a zero-sum expected-play iteration."""
+    from rmviz.solvers.matrix.products import single_pass_floor as passes
+
+    payoff = np.ascontiguousarray(game.payoffs[0], dtype=dtype)
+    rows, columns = payoff.shape
+    x, y = np.full(rows, 1.0 / rows, dtype=dtype), np.full(columns, 1.0 / columns, dtype=dtype)
+    row_out, column_out = np.empty(rows, dtype=dtype), np.empty(columns, dtype=dtype)
+
+    def run(n: int) -> None:
+        passes(payoff, x, y, row_out, column_out, n)
 
     return run
 
@@ -126,7 +146,9 @@ def run_bench(
     """Measure and print the table; returns 0.
 
     ``sizes`` are the square zero-sum games (default 100, 1000, 4000; 4000 skipped when
-    ``quick``); ``many_players`` is the shape of the sampled general-sum game.
+    ``quick``; ``rmviz bench --sizes 100,1000,4000,8000`` for more: an 8000x8000 game holds
+    1 GB of payoffs, its float32 copy 256 MB more); ``many_players`` is the shape of the
+    sampled general-sum game.
     """
     import sys
 
@@ -164,11 +186,16 @@ def run_bench(
         sizes = (100, 1000) if quick else (100, 1000, 4000)
     for size in sizes:
         game = random_game("zero-sum", (size, size), seed=0)
-        floor = _rate(matvec_floor(game), budget)
+        floor = _rate(single_pass_floor(game), budget)
+        floor32 = _rate(single_pass_floor(game, "float32"), budget)
+        blas = _rate(matvec_floor(game), budget)
         baseline = _rate(seed_loop_expected(game.payoffs[0]), budget)
+        label = f"random zero-sum {size}x{size} rm"
+        row(f"{label} (expected)", _rate(solver_run(game, "rm"), budget), baseline, floor)
+        row(f"{label} float32", _rate(solver_run(game, "rm", dtype="float32"), budget), baseline, floor32)
         row(
-            f"random zero-sum {size}x{size} rm (expected)",
-            _rate(solver_run(game, "rm"), budget),
+            f"{label} alternating",
+            _rate(solver_run(game, "rm", updates="alternating"), budget),
             baseline,
             floor,
         )
@@ -179,7 +206,11 @@ def run_bench(
                 baseline,
                 floor,
             )
-        line(f"{'  matvec floor (2 products)':<44}{floor:14,.0f}")
+        line(f"{'  single-pass floor (float64)':<44}{floor:14,.0f}")
+        line(f"{'  single-pass floor (float32)':<44}{floor32:14,.0f}")
+        line(
+            f"{'  two BLAS products P0 y, x P1 (float64)':<44}{blas:14,.0f}{'':16}{'':10}{floor / blas:9.2f}x"
+        )
         del game
 
     many = random_game("general-sum", many_players, seed=0)
@@ -205,7 +236,8 @@ def run_bench(
     line()
     line("speed-up: rmviz / baseline (seed loop; for 3-player expected play rmviz's own NumPy code;")
     line("          for trees OpenSpiel's C++ CFRSolver);")
-    line("vs floor: rmviz time per iteration / matvec floor")
+    line("vs floor: time per iteration / single-pass floor's time per pass, in the row's dtype")
+    line("          (alternating updates need two dependent passes: 2.00x is their floor)")
     return 0
 
 
