@@ -37,6 +37,7 @@ from rmviz.solvers.jit import AVAILABLE, jit
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.state import MatrixState
+from rmviz.solvers.matrix.stationary import stationary_distribution
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
 
 # Up to this many payoff entries the two-player products are plain loops (the matrices sit
@@ -66,8 +67,8 @@ def kernel_for(
         return ProfileKernel(constants)
     if game.n_players == 2 and config.regret == "external":
         return BimatrixExpectedKernel(constants)
-    if config.regret == "external" and game.payoffs[0].size <= PROFILE_LOOP_MAX_ENTRIES:
-        return ProfileKernel(constants)  # its expected-play branch
+    if game.payoffs[0].size <= PROFILE_LOOP_MAX_ENTRIES:
+        return ProfileKernel(constants)  # its expected-play branch (internal RM: stationary.py)
     return None
 
 
@@ -702,6 +703,14 @@ def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover 
 
 
 @jit
+def _mixed_internal_regret(strategy: Any, utilities: Any, out: Any) -> None:
+    """``out(b, a) = pi(b) (U(a) - U(b))``: the internal regret of mixed play (as ``_play``)."""
+    for b in range(strategy.shape[0]):
+        for a in range(strategy.shape[0]):
+            out[b, a] = strategy[b] * (utilities[a] - utilities[b])
+
+
+@jit
 def _run_profiles(
     flat,
     num_actions,
@@ -746,6 +755,8 @@ def _run_profiles(
     instant_ext = np.zeros((n, width))
     instant_int = np.zeros((n, width, width))
     guide_vector, guide_matrix = np.zeros(width), np.zeros((width, width))
+    chain_work = np.empty((width, width) if expected and internal_kind else (1, 1))
+    chain_labels = np.empty((5, width), dtype=np.int64)
     size = 0
     for i in range(n):
         if learners[i]:
@@ -773,6 +784,8 @@ def _run_profiles(
                 else:
                     played[i, a] = 1.0 if a == start_actions[i] else 0.0
             _external_regret(utilities[i, :k], value, instant_ext[i, :k])
+            if expected and internal_kind:
+                _mixed_internal_regret(played[i, :k], utilities[i, :k], instant_int[i, :k, :k])
         if greedy and t > 1:
             weight = max(weight_sum[0], 1e-300)
             at = 0
@@ -784,7 +797,10 @@ def _run_profiles(
                     for a in range(k):
                         if internal_kind:
                             history[at] = accumulated[i, b, a] / weight
-                            new[at] = instant_ext[i, a] if b == start_actions[i] else 0.0
+                            if expected:
+                                new[at] = instant_int[i, b, a]
+                            else:
+                                new[at] = instant_ext[i, a] if b == start_actions[i] else 0.0
                         else:
                             history[at] = external[i, a] / weight
                             new[at] = instant_ext[i, a]
@@ -816,7 +832,9 @@ def _run_profiles(
                 for a in range(k):
                     accumulated[i, chosen, a] += c_avg * instant_ext[i, a]
             payoff_sum[i] = d_avg * payoff_sum[i] + c_avg * start_values[i]
-        if track_joint:
+        if track_joint and expected:  # two players' mixed strategies (internal RM)
+            _accumulate_joint(d_avg, c_avg, joint, played[0, : num_actions[0]], played[1, : num_actions[1]])
+        elif track_joint:
             for a in range(joint.shape[0]):
                 for b in range(joint.shape[1]):
                     joint[a, b] *= d_avg
@@ -836,12 +854,15 @@ def _run_profiles(
                     value = _utilities_at(flat, num_actions, strides, actions, i, utilities[i])
                 own_actions[i] = actions[i]
                 _external_regret(utilities[i, :k], value, instant_ext[i, :k])
+                if expected and internal_kind:
+                    _mixed_internal_regret(current[i, :k], utilities[i, :k], instant_int[i, :k, :k])
             evaluation += 1
             chosen = own_actions[i]
             if internal_kind:
                 # padding beyond k stays exactly zero, so whole padded rows can be updated
-                instant_int[i] = 0.0
-                instant_int[i, chosen, :k] = instant_ext[i, :k]
+                if not expected:
+                    instant_int[i] = 0.0
+                    instant_int[i, chosen, :k] = instant_ext[i, :k]
                 _discount_add(regret[i].reshape(-1), instant_int[i].reshape(-1), d_pos, d_neg, c, plus)
                 _guide(
                     regret[i].reshape(-1),
@@ -851,6 +872,9 @@ def _run_profiles(
                     predictive,
                     guide_matrix.reshape(-1),
                 )
+                if expected:  # the stationary distribution of the chain with rates [guide]_+
+                    stationary_distribution(guide_matrix[:k, :k], current[i, :k], chain_work, chain_labels)
+                    continue
                 # conditional regret matching with inertia after playing `chosen`
                 inertia_t = _inertia_at(inertia, t, weighting_scheme)
                 total = 0.0
