@@ -433,9 +433,10 @@ def _respond(
     ``R <- d R + c r`` (RM+ clipped, cancellations exact zeros), the guide ``R [+ m]`` and its
     positive part; the second pass normalises (uniform when nothing is positive)."""
     total = 0.0
+    tie = TIE_TOLERANCE * scale
     for a in range(utilities.shape[0]):
         instant = utilities[a] - value
-        if abs(instant) <= TIE_TOLERANCE * scale:
+        if abs(instant) <= tie:
             instant = 0.0
         strategy_sum[a] = d_avg * strategy_sum[a] + c_avg * played[a]
         external[a] = d_avg * external[a] + c_avg * instant
@@ -455,9 +456,12 @@ def _respond(
         positive = guide if guide > 0.0 else 0.0
         current[a] = positive
         total += positive
-    if learn:
+    if learn and total > 0.0:  # (the test outside the loop lets the divisions run in vectors)
         for a in range(current.shape[0]):
-            current[a] = current[a] / total if total > 0.0 else 1.0 / current.shape[0]
+            current[a] = current[a] / total
+    elif learn:
+        for a in range(current.shape[0]):
+            current[a] = 1.0 / current.shape[0]
 
 
 @jit
