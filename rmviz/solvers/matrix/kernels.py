@@ -33,7 +33,7 @@ import numpy as np
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import weighting
-from rmviz.solvers.jit import AVAILABLE, jit
+from rmviz.solvers.jit import AVAILABLE, jit, jit_reassociating
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.state import MatrixState
@@ -43,11 +43,14 @@ from rmviz.solvers.regret_matching import TIE_TOLERANCE
 # Up to this many payoff entries the two-player products are plain loops (the matrices sit
 # in L1, and the loops sum in the generic code's order); above it the single-pass products.
 LOOP_MAX_ENTRIES = 32 * 32
-# Expected play with three or more players runs in the profile kernel (axis-by-axis
-# contraction, :func:`_expected_at`) up to this many profiles; above it the generic code's
-# tensordot (BLAS) is faster. Measured against it: 5x5x5 27x, 10x10x10 18x, 20x20x10 9.3x,
-# 6^5 7.1x, 30x30x30 2.8x, 50x50x50 1.07x, 100x100x100 0.68x.
-PROFILE_LOOP_MAX_ENTRIES = 200_000
+# Expected play with three or more players (and internal RM) runs in the profile kernel
+# (axis-by-axis contraction, :func:`_expected_at`) up to this many profiles; above it the
+# generic code (tensordot). Measured against the generic code's tensordot, side by side on
+# the loaded 2-core machine: 10x10x10 162x, 30x30x30 15.5x, 50x50x50 6.8x, 100x100x100
+# 2.7x, 20^4 4.4x (before the contraction's inner loops ran over contiguous entries:
+# 30x30x30 4.7x, 50x50x50 2.1x, 100x100x100 0.68x, hence the former limit of 200,000).
+# The limit bounds the kernel's two work buffers (16 bytes a profile).
+PROFILE_LOOP_MAX_ENTRIES = 10_000_000
 # The weighting and averaging schemes travel into the kernels as their index here: numba
 # types a Python str argument on every call through its slow path (~18 us of a step(1) call).
 SCHEMES = tuple(dict.fromkeys(weighting.WEIGHTINGS + weighting.AVERAGINGS))
@@ -699,11 +702,12 @@ def _utilities_at(flat, num_actions, strides, actions, i, out):  # pragma: no co
     return out[actions[i]]
 
 
-@jit
+@jit_reassociating
 def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover - compiled
     """``out[a] = u_i(a, pi_-i)``: player i's payoff tensor contracted with the others'
     strategies one axis at a time, from the last axis down, as the generic code's tensordot
-    chain (each pass reads the shrinking tensor once: about prod |A_j| operations in all);
+    chain (each pass reads the shrinking tensor once: about prod |A_j| operations in all; the
+    innermost loop always runs over contiguous entries, and sums may be reassociated);
     returns ``u_i(pi) = sum_a pi_i(a) out[a]``. ``work`` holds two buffers of the tensor's size."""
     n = num_actions.shape[0]
     source = flat[i]
@@ -717,13 +721,23 @@ def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover 
         k = num_actions[j]
         pre = length // (k * post)
         target = work[side]
-        for p in range(pre):
-            for q in range(post):
+        if post == 1:  # contiguous sums (reassociated: vector registers)
+            for p in range(pre):
                 total = 0.0
-                base = p * k * post + q
+                base = p * k
                 for a in range(k):
-                    total += source[base + a * post] * current[j, a]
-                target[p * post + q] = total
+                    total += source[base + a] * current[j, a]
+                target[p] = total
+        else:  # axis j strided by post: add whole contiguous runs of post entries per action
+            for p in range(pre):
+                row = target[p * post : (p + 1) * post]
+                for q in range(post):
+                    row[q] = 0.0
+                for a in range(k):
+                    weight = current[j, a]
+                    base = (p * k + a) * post
+                    for q in range(post):
+                        row[q] += source[base + q] * weight
         length = pre * post
         source = target
         side = 1 - side

@@ -10,6 +10,7 @@ import pytest
 from rmviz.errors import ConfigError
 from rmviz.games import catalog_game, random_game
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.solvers.matrix import kernels
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.solver import RegretMinimizer
@@ -224,9 +225,11 @@ def test_expected_play_kernel_with_a_fixed_player_and_four_players():
     np.testing.assert_allclose(fast.state.current[1], [0.2, 0.3, 0.5])
 
 
-def test_large_n_player_expected_games_stay_on_blas():
-    big = random_game("general-sum", (100, 100, 100), seed=0)  # 1e6 profiles: BLAS is faster
-    assert not RegretMinimizer(big, preset("rm")).releases_gil
+def test_expected_games_above_the_profile_limit_run_the_generic_code(monkeypatch):
+    game = random_game("general-sum", (6, 6, 6), seed=0)
+    assert RegretMinimizer(game, preset("rm")).releases_gil
+    monkeypatch.setattr(kernels, "PROFILE_LOOP_MAX_ENTRIES", 6**3 - 1)
+    assert not RegretMinimizer(game, preset("rm")).releases_gil
     internal = RegretMinimizer(random_game("general-sum", (3, 3, 3), seed=0), preset("internal-rm"))
     assert internal.releases_gil  # expected internal RM: the profile kernel (test above)
 
