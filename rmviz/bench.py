@@ -224,17 +224,31 @@ def run_bench(
             _rate(solver_run(many, algorithm, play="sampled"), budget),
             baseline,
         )
-    three = random_game("general-sum", (10, 10, 10), seed=0)
-    numpy_path = RegretMinimizer(three, preset("rm"))
-    numpy_path._kernel = None  # the generic array code: the baseline of n-player expected play
-    row(
-        "3-player 10x10x10 rm (expected)",
-        _rate(solver_run(three, "rm"), budget, 100),
-        _rate(numpy_path.step, budget, 100),
-    )
+    for size in (10, 50):
+        three = random_game("general-sum", (size,) * 3, seed=0)
+        numpy_path = RegretMinimizer(three, preset("rm"))
+        numpy_path._kernel = None  # the generic array code: the baseline of n-player expected play
+        row(
+            f"3-player {size}x{size}x{size} rm (expected)",
+            _rate(solver_run(three, "rm"), budget, 10),
+            _rate(numpy_path.step, budget, 10),
+        )
+    for name, game in (
+        ("rps-crash", rps),
+        ("random zero-sum 30x30", random_game("zero-sum", (30, 30), seed=0)),
+    ):
+        least_squares = RegretMinimizer(game, preset("internal-rm"))
+        least_squares._kernel = None  # the generic code: a least-squares solve per player
+        row(
+            f"{name} internal-rm (expected)",
+            _rate(solver_run(game, "internal-rm"), budget, 10),
+            _rate(least_squares.step, budget),
+        )
+        line(f"{'  same game, rm (expected)':<44}{_rate(solver_run(game, 'rm'), budget, 10):14,.0f}")
     _bench_trees(budget, line)
     line()
-    line("speed-up: rmviz / baseline (seed loop; for 3-player expected play rmviz's own NumPy code;")
+    line("speed-up: rmviz / baseline (seed loop; for 3-player expected play and internal RM rmviz's")
+    line("          own NumPy code, internal RM's by least squares;")
     line("          for trees OpenSpiel's C++ CFRSolver);")
     line("vs floor: time per iteration / single-pass floor's time per pass, in the row's dtype")
     line("          (alternating updates need two dependent passes: 2.00x is their floor)")
