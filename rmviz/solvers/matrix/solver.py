@@ -237,6 +237,7 @@ class RegretMinimizer:
                 "plus": config.plus,
                 "predictive": config.predictive,
                 "seed": config.seed,
+                "dtype": config.dtype,
                 "greedy_floor": self.greedy_floor if config.weighting == "greedy" else None,
                 "fixed": {str(i + 1): s.tolist() for i, s in self.fixed.items()},
                 "start": {str(i + 1): s.tolist() for i, s in self.start.items()},
