@@ -174,6 +174,7 @@ def run_bench(
         line(f"{label:<44}{rate:14,.0f}{base}{over}")
 
     rps = catalog_game("rps-crash")
+    assert isinstance(rps, NormalFormGame)  # the catalog id names a matrix game
     seed_rps = _rate(seed_loop_expected(rps.payoffs[0]), budget)
     for algorithm in ("rm", "rm+", "predictive-rm+", "greedy-rm"):
         row(
@@ -233,18 +234,18 @@ def run_bench(
             _rate(solver_run(three, "rm"), budget, 10),
             _rate(numpy_path.step, budget, 10),
         )
-    for name, game in (
+    for name, internal_game in (
         ("rps-crash", rps),
         ("random zero-sum 30x30", random_game("zero-sum", (30, 30), seed=0)),
     ):
-        least_squares = RegretMinimizer(game, preset("internal-rm"))
+        least_squares = RegretMinimizer(internal_game, preset("internal-rm"))
         least_squares._kernel = None  # the generic code: a least-squares solve per player
         row(
             f"{name} internal-rm (expected)",
-            _rate(solver_run(game, "internal-rm"), budget, 10),
+            _rate(solver_run(internal_game, "internal-rm"), budget, 10),
             _rate(least_squares.step, budget),
         )
-        line(f"{'  same game, rm (expected)':<44}{_rate(solver_run(game, 'rm'), budget, 10):14,.0f}")
+        line(f"{'  same game, rm (expected)':<44}{_rate(solver_run(internal_game, 'rm'), budget, 10):14,.0f}")
     _bench_trees(budget, line)
     line()
     line("speed-up: rmviz / baseline (seed loop; for 3-player expected play and internal RM rmviz's")
