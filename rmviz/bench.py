@@ -23,7 +23,7 @@ import os
 import platform
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, cast
 
 import numpy as np
 
@@ -173,8 +173,7 @@ def run_bench(
         over = f"{floor / rate:9.2f}x" if floor else ""
         line(f"{label:<44}{rate:14,.0f}{base}{over}")
 
-    rps = catalog_game("rps-crash")
-    assert isinstance(rps, NormalFormGame)  # the catalog id names a matrix game
+    rps = cast(NormalFormGame, catalog_game("rps-crash"))  # the catalog id names a matrix game
     seed_rps = _rate(seed_loop_expected(rps.payoffs[0]), budget)
     for algorithm in ("rm", "rm+", "predictive-rm+", "greedy-rm"):
         row(

@@ -782,7 +782,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command is None:
             return 0
-        set_threads(getattr(args, "threads", None))
+        set_threads(vars(args).get("threads"))  # commands without --threads: the default
         if args.command == "games":
             return cmd_games(sys.stdout)
         if args.command == "solve":
