@@ -40,23 +40,30 @@ def stationary_distribution(guide: Any, out: Any, work: Any, labels: Any) -> Non
     """
     k = out.shape[0]
     top = 0.0
+    positive = 0
     for b in range(k):
         for a in range(k):
-            if a != b and guide[b, a] > top:
-                top = guide[b, a]
+            if a != b and guide[b, a] > 0.0:
+                positive += 1
+                top = max(top, guide[b, a])
     if top == 0.0:
         for a in range(k):
             out[a] = 1.0 / k
         return
-    component = labels[0]
-    classes = _communicating_classes(guide, k, component, labels[1], labels[2], labels[3])
-    closed = labels[4]
-    for c in range(classes):
-        closed[c] = 1
-    for b in range(k):
+    component, closed = labels[0], labels[4]
+    if positive == k * (k - 1):  # every rate positive: one class, no search needed
+        classes = 1
         for a in range(k):
-            if a != b and guide[b, a] > 0.0 and component[a] != component[b]:
-                closed[component[b]] = 0
+            component[a] = 0
+        closed[0] = 1
+    else:
+        classes = _communicating_classes(guide, k, component, labels[1], labels[2], labels[3])
+        for c in range(classes):
+            closed[c] = 1
+        for b in range(k):
+            for a in range(k):
+                if a != b and guide[b, a] > 0.0 and component[a] != component[b]:
+                    closed[component[b]] = 0
     for a in range(k):
         out[a] = 0.0
     members = labels[1]  # reused: the actions of one class
