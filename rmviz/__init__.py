@@ -21,7 +21,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-API = ("load", "solve", "Result")
+API = ("load", "solve", "Result", "set_threads")
 __all__ = ["__version__", *API]
 
 

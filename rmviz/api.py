@@ -17,6 +17,8 @@ The run is recorded on the app's geometric grid of iterations (``points_per_deca
 every ``every`` iterations, so ``result.plot`` draws the figure the app shows. Progress bars
 (tqdm, when installed) appear when a run takes more than a second, or always with
 ``progress=True``. pandas is needed for the tables only (``pip install 'rmviz[notebook]'``).
+``rmviz.set_threads(n)`` sets how many threads the BLAS pools may use (default
+``$RMVIZ_THREADS``, else 1: :mod:`rmviz.solvers.threads`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from rmviz.runner.record import write_run_data
 from rmviz.runner.trace import Trace
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of, make_solver
+from rmviz.solvers.threads import set_threads as set_threads
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -38,9 +38,11 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.numbers import format_number
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
+from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import parse_probability
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_algorithm, make_solver
+from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 
 EXIT_USAGE = 2
@@ -59,6 +61,27 @@ class _Parser(argparse.ArgumentParser):
 USAGE = f"""{window_options.USAGE}   open the desktop app (the default)
        rmviz COMMAND [options]         {", ".join(COMMANDS)} (rmviz COMMAND --help)
        rmviz --version"""
+
+
+def _add_threads_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--threads",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help=f"BLAS/OpenMP threads (default ${THREADS_VARIABLE}, else {DEFAULT_THREADS}; "
+        "docs/performance.md)",
+    )
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 2:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: comma-separated sizes of at least 2, e.g. 100,1000")
+    return sizes
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -152,6 +175,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="iterations per second, measured side by side")
     bench.add_argument("--quick", action="store_true", help="short timings, skip 4000x4000")
     bench.add_argument("--seconds", type=_positive_float, default=None, help="time budget per measurement")
+    bench.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=None,
+        metavar="N,N,...",
+        help="the square zero-sum games (default 100,1000,4000; --quick 100,1000); 8000 needs ~1.5 GB",
+    )
+    _add_threads_argument(bench)
 
     sweep = commands.add_parser(
         "sweep", help="run a grid of games x algorithms x seeds into one table and figures (rmviz.sweep)"
@@ -198,6 +229,14 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="greedy weights: weight floor as a fraction of the average weight",
     )
     parser.add_argument("--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)")
+    parser.add_argument(
+        "--dtype",
+        choices=DTYPES,
+        default=None,
+        help="matrix games, two players, expected play: precision of the payoff matrix the "
+        "compiled products read (float32 halves the memory traffic; default float64)",
+    )
+    _add_threads_argument(parser)
     parser.add_argument(
         "--fix",
         action="append",
@@ -322,6 +361,7 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
         gamma=args.gamma,
         greedy_floor=args.greedy_floor,
         inertia=args.inertia,
+        dtype=args.dtype,
         fixed_strategies=_parse_profile(game, args.fix, "--fix") if args.fix else None,
         start=_parse_profile(game, args.start, "--start") if args.start else None,
     )
@@ -742,6 +782,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command is None:
             return 0
+        set_threads(vars(args).get("threads"))  # commands without --threads: the default
         if args.command == "games":
             return cmd_games(sys.stdout)
         if args.command == "solve":
@@ -757,7 +798,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench":
             from rmviz.bench import run_bench
 
-            return run_bench(quick=args.quick, seconds=args.seconds, out=sys.stdout)
+            return run_bench(quick=args.quick, seconds=args.seconds, out=sys.stdout, sizes=args.sizes)
         if args.command == "sweep":
             return cmd_sweep(args, sys.stdout)
     except RmvizError as error:

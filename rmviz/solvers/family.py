@@ -18,7 +18,7 @@ from rmviz.solvers.presets import PresetTable
 from rmviz.solvers.protocol import Config, Solver
 
 # A person's choices that are not numerical parameters: panel rows and CLI flags.
-CHOICES = ("play", "updates", "seed", "device", "fixed_strategies", "start")
+CHOICES = ("play", "updates", "seed", "device", "fixed_strategies", "start", "dtype")
 # The values of the two named choices (every family that has the choice takes these).
 PLAY_MODES = ("expected", "sampled")
 SCHEDULES = ("simultaneous", "alternating")

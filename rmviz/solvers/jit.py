@@ -65,3 +65,12 @@ def _identity(function: Any) -> Any:
 
 
 jit: Any = numba.njit(cache=True, nogil=True) if numba is not None else _identity
+
+# ``jit`` that may reassociate floating-point sums (and contract a*b+c into one fused
+# multiply-add): what lets LLVM keep several vector accumulators in a dot product, which a
+# strict left-to-right sum forbids. Only for kernels whose tests allow last-bit differences
+# (the matrix-vector products of large games, as BLAS itself sums in its own order); never
+# "fast" as a whole, which would also assume no NaN or infinity.
+jit_reassociating: Any = (
+    numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"}) if numba is not None else _identity
+)

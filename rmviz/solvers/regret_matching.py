@@ -73,6 +73,13 @@ def internal_regret_matching(swap_regret: Any, xp: ModuleType) -> Any:
     ``sum pi = 1`` row then has the generator's scale whatever the payoffs' magnitude and
     the number of iterations (regrets of 1e20, or 1e-300, made the least-squares solution
     NaN or the SVD fail to converge).
+
+    Transient actions have probability exactly 0, but least squares leaves ~1e-17 there; that
+    noise made instantaneous regrets ``pi(b) (U(a) - U(b))`` of ~1e-17, hence positive rates
+    out of a row that is exactly zero, a different chain and a different strategy (greedy
+    internal RM on a 5x7 game played uniform or not depending on it). Probabilities within
+    ``TIE_TOLERANCE`` of the largest are therefore exact zeros (as
+    :func:`rmviz.solvers.matrix.stationary.stationary_distribution`, which is exact).
     """
     rates = xp.maximum(swap_regret, 0.0)
     rates = rates - xp.diag(xp.diag(rates))
@@ -84,6 +91,7 @@ def internal_regret_matching(swap_regret: Any, xp: ModuleType) -> Any:
     target = xp.concatenate([xp.zeros(n), xp.ones(1)])
     solution = xp.linalg.lstsq(system, target, rcond=None)[0]
     solution = xp.maximum(solution, 0.0)
+    solution = xp.where(solution > TIE_TOLERANCE * solution.max(), solution, 0.0)
     return solution / solution.sum()
 
 

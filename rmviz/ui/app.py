@@ -96,6 +96,10 @@ def main(argv: list[str]) -> int:
     """Open the window on the game and run it (exit code of the Qt event loop; 2 when Qt
     cannot show a window here or the game cannot be read)."""
     args = app_parser().parse_args(argv)
+    # the solver thread's BLAS calls leave the GUI thread a core of its own
+    from rmviz.solvers.threads import reserve_cores
+
+    reserve_cores(1)
     if QApplication.instance() is None:
         problem = preflight.check(Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)), args.game)
         if problem is not None:

@@ -245,8 +245,22 @@ def test_bench_prints_side_by_side_ratios():
     out = io.StringIO()
     assert run_bench(seconds=0.01, out=out, sizes=(20,), many_players=(3, 3, 3)) == 0
     text = out.getvalue()
-    assert "speed-up" in text and "matvec floor" in text
+    assert "speed-up" in text and "single-pass floor (float64)" in text and "rm float32" in text
     assert "rps-crash rm (expected)" in text and "3-player 3-action greedy-rm (sampled)" in text
+
+
+def test_solve_with_a_float32_matrix_and_blas_threads(capsys):
+    """--dtype float32 reads a single-precision copy of the payoffs (the config says so);
+    --threads sets the BLAS pools (tests/solvers/test_threads.py checks the limit)."""
+    args = ("solve", "random:zero-sum:40x40:seed=2", "-n", "2000", "--json", "--threads", "1")
+    code, out, _ = run(capsys, *args, "--dtype", "float32")
+    single = json.loads(out)
+    code64, out64, _ = run(capsys, *args)
+    assert code == code64 == 0
+    double = json.loads(out64)
+    assert (single["config"]["dtype"], double["config"]["dtype"]) == ("float32", "float64")
+    # RM's trajectory amplifies single-precision rounding: close, not equal, after 2000 steps
+    assert single["exploitability"] == pytest.approx(double["exploitability"], abs=2e-3)
 
 
 def test_solve_kuhn_json_is_keyed_by_infoset_and_move(capsys):

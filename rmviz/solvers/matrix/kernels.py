@@ -8,7 +8,9 @@ and the GIL released:
 * :func:`_run_bimatrix_expected` (:class:`BimatrixExpectedKernel`): two players, expected
   play, external regret (RM, RM+, predictive; uniform, linear, discounted or greedy
   weights; simultaneous or alternating; CE and joint tracking). Products are loops for
-  small matrices and BLAS above ``LOOP_MAX_ENTRIES``.
+  small matrices and, above ``LOOP_MAX_ENTRIES``, the single-pass products of
+  :mod:`.products` (both players' utilities from one read of each payoff entry; a zero-sum
+  game's stored ``P_1 = -P_0`` is not read; float32 matrices on request).
 * :func:`_run_profiles` (:class:`ProfileKernel`): any number of players, one action profile
   at a time: sampled play with external or internal regret, every rule, weighting and
   schedule; and expected play with three or more players and external regrets. Sampled
@@ -31,19 +33,27 @@ import numpy as np
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import weighting
-from rmviz.solvers.jit import AVAILABLE, jit
+from rmviz.solvers.jit import AVAILABLE, jit, jit_reassociating
 from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.state import MatrixState
+from rmviz.solvers.matrix.stationary import stationary_distribution
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
 
-# Up to this many payoff entries the two-player products are loops (no call, no
-# allocation); above it the kernel calls BLAS, which reads large matrices at full bandwidth.
+# Up to this many payoff entries the two-player products are plain loops (the matrices sit
+# in L1, and the loops sum in the generic code's order); above it the single-pass products.
 LOOP_MAX_ENTRIES = 32 * 32
-# Expected play with three or more players runs in the profile kernel (axis-by-axis
-# contraction, :func:`_expected_at`) up to this many profiles; above it the generic code's
-# tensordot (BLAS) is faster. Measured against it: 5x5x5 27x, 10x10x10 18x, 20x20x10 9.3x,
-# 6^5 7.1x, 30x30x30 2.8x, 50x50x50 1.07x, 100x100x100 0.68x.
-PROFILE_LOOP_MAX_ENTRIES = 200_000
+# Expected play with three or more players (and internal RM) runs in the profile kernel
+# (axis-by-axis contraction, :func:`_expected_at`) up to this many profiles; above it the
+# generic code (tensordot). Measured against the generic code's tensordot, side by side on
+# the loaded 2-core machine: 10x10x10 162x, 30x30x30 15.5x, 50x50x50 6.8x, 100x100x100
+# 2.7x, 20^4 4.4x (before the contraction's inner loops ran over contiguous entries:
+# 30x30x30 4.7x, 50x50x50 2.1x, 100x100x100 0.68x, hence the former limit of 200,000).
+# The limit bounds the kernel's two work buffers (16 bytes a profile).
+PROFILE_LOOP_MAX_ENTRIES = 10_000_000
+# The weighting and averaging schemes travel into the kernels as their index here: numba
+# types a Python str argument on every call through its slow path (~18 us of a step(1) call).
+SCHEMES = tuple(dict.fromkeys(weighting.WEIGHTINGS + weighting.AVERAGINGS))
 
 
 def kernel_for(
@@ -63,8 +73,8 @@ def kernel_for(
         return ProfileKernel(constants)
     if game.n_players == 2 and config.regret == "external":
         return BimatrixExpectedKernel(constants)
-    if config.regret == "external" and game.payoffs[0].size <= PROFILE_LOOP_MAX_ENTRIES:
-        return ProfileKernel(constants)  # its expected-play branch
+    if game.payoffs[0].size <= PROFILE_LOOP_MAX_ENTRIES:
+        return ProfileKernel(constants)  # its expected-play branch (internal RM: stationary.py)
     return None
 
 
@@ -108,10 +118,26 @@ def _store_totals(
 
 
 class BimatrixExpectedKernel:
-    """Two players, expected play, external regret: :func:`_run_bimatrix_expected`, in place."""
+    """Two players, expected play, external regret: :func:`_run_bimatrix_expected`, in place.
+
+    Above ``LOOP_MAX_ENTRIES`` payoff entries, and always in float32, the products are the
+    single-pass ones of :mod:`.products`: each matrix read once per iteration, and a zero-sum
+    game's ``P_1 = -P_0`` (when exactly so) never read at all. ``MatrixConfig.dtype`` =
+    ``"float32"`` keeps a float32 copy of the matrices the kernel reads.
+    """
 
     def __init__(self, constants: KernelConstants) -> None:
         self.k = constants
+        payoffs = constants.payoffs
+        dtype = np.float32 if constants.config.dtype == "float32" else np.float64
+        self.fused = dtype == np.float32 or payoffs[0].size > LOOP_MAX_ENTRIES
+        self.matrix0 = np.ascontiguousarray(payoffs[0], dtype=dtype)
+        if self.fused and exactly_zero_sum(payoffs):
+            self.matrix1, self.sign1 = self.matrix0, -1.0
+        else:
+            self.matrix1, self.sign1 = np.ascontiguousarray(payoffs[1], dtype=dtype), 1.0
+        rows, columns = payoffs[0].shape
+        self.work = [np.empty(n, dtype=dtype) for n in (rows, columns, rows, columns)]
 
     def run(self, s: MatrixState, iterations: int) -> None:
         k = self.k
@@ -123,8 +149,8 @@ class BimatrixExpectedKernel:
         weight_sum = np.array([float(s.weight_sum)])
         last_lambda = np.array([float(s.last_lambda)])
         _run_bimatrix_expected(
-            k.payoffs[0],
-            k.payoffs[1],
+            self.matrix0,
+            self.matrix1,
             *state,
             internal[0],
             internal[1],
@@ -132,6 +158,9 @@ class BimatrixExpectedKernel:
             weight_sum,
             joint,
             last_lambda,
+            self.sign1,
+            self.fused,
+            *self.work,
             0 in k.learners,
             1 in k.learners,
             config.plus,
@@ -139,8 +168,8 @@ class BimatrixExpectedKernel:
             config.updates == "alternating",
             s.internal_regret is not None,
             s.joint is not None,
-            config.weighting,
-            config.averaging or config.weighting,
+            SCHEMES.index(config.weighting),
+            SCHEMES.index(config.averaging or config.weighting),
             config.alpha,
             config.beta,
             config.gamma,
@@ -173,11 +202,25 @@ class ProfileKernel:
     (the payoff tensors contracted axis by axis in the loop, :func:`_expected_at`), which
     otherwise runs in NumPy holding the GIL. Runs :func:`_run_profiles`, in place.
 
-    Per-player arrays of different lengths travel padded to ``max |A_i|``.
+    Per-player arrays of different lengths travel padded to ``max |A_i|``. After a run the
+    state holds views of the padded arrays; a next run that finds those very views in the
+    state skips the padding (~100 us of a ``step(1)`` call on a 3x4x5 game).
     """
 
     def __init__(self, constants: KernelConstants) -> None:
         self.k = constants
+        self._padded: tuple[np.ndarray, ...] | None = None
+        self._views: list[Any] = []
+
+    def _state_views(self, s: MatrixState) -> list[Any]:
+        return [
+            *s.current,
+            *s.strategy_sum,
+            *s.external_regret,
+            *s.regret,
+            *s.prediction,
+            *(s.internal_regret or ()),
+        ]
 
     def run(self, s: MatrixState, iterations: int) -> None:
         k = self.k
@@ -193,15 +236,23 @@ class ProfileKernel:
                 out[index] = a
             return out
 
-        current, strategy_sum, external = (
-            pad(s.current),
-            pad(s.strategy_sum),
-            pad(s.external_regret),
-        )
-        regret, prediction = pad(s.regret, internal_kind), pad(s.prediction, internal_kind)
         expected = config.play == "expected"
         track_ce = s.internal_regret is not None
-        accumulated = pad(s.internal_regret if track_ce else [np.zeros((1, 1))] * n, True)
+        views = self._state_views(s)
+        if (
+            self._padded is not None
+            and len(views) == len(self._views)
+            and all(a is b for a, b in zip(views, self._views, strict=True))
+        ):
+            current, strategy_sum, external, regret, prediction, accumulated = self._padded
+        else:
+            current, strategy_sum, external = (
+                pad(s.current),
+                pad(s.strategy_sum),
+                pad(s.external_regret),
+            )
+            regret, prediction = pad(s.regret, internal_kind), pad(s.prediction, internal_kind)
+            accumulated = pad(s.internal_regret if track_ce else [np.zeros((1, 1))] * n, True)
         joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
@@ -231,8 +282,8 @@ class ProfileKernel:
             config.updates == "alternating",
             internal_kind,
             s.joint is not None,
-            config.weighting,
-            config.averaging or config.weighting,
+            SCHEMES.index(config.weighting),
+            SCHEMES.index(config.averaging or config.weighting),
             config.alpha,
             config.beta,
             config.gamma,
@@ -243,14 +294,16 @@ class ProfileKernel:
             expected,
             track_ce,
         )
-        for i, size in enumerate(shape):
-            s.current[i] = current[i, :size].copy()
-            s.strategy_sum[i] = strategy_sum[i, :size].copy()
-            s.external_regret[i] = external[i, :size].copy()
-            s.regret[i] = (regret[i, :size, :size] if internal_kind else regret[i, :size]).copy()
-            s.prediction[i] = (prediction[i, :size, :size] if internal_kind else prediction[i, :size]).copy()
+        for i, size in enumerate(shape):  # views: the next run finds them and skips the padding
+            s.current[i] = current[i, :size]
+            s.strategy_sum[i] = strategy_sum[i, :size]
+            s.external_regret[i] = external[i, :size]
+            s.regret[i] = regret[i, :size, :size] if internal_kind else regret[i, :size]
+            s.prediction[i] = prediction[i, :size, :size] if internal_kind else prediction[i, :size]
             if s.internal_regret is not None:
-                s.internal_regret[i] = accumulated[i, :size, :size].copy()
+                s.internal_regret[i] = accumulated[i, :size, :size]
+        self._padded = (current, strategy_sum, external, regret, prediction, accumulated)
+        self._views = self._state_views(s)
         if s.joint is not None:
             s.joint = joint
         _store_totals(s, payoff_sum, weight_sum, last_lambda, iterations)
@@ -314,9 +367,6 @@ def _guide(regret: Any, prediction: Any, instant: Any, c: float, predictive: boo
 def _row_utilities(payoff: Any, column_strategy: Any, out: Any) -> None:
     """``out = payoff @ y``."""
     rows, columns = payoff.shape
-    if rows * columns > LOOP_MAX_ENTRIES:
-        out[:] = np.dot(payoff, column_strategy)
-        return
     for a in range(rows):
         total = 0.0
         for b in range(columns):
@@ -328,13 +378,136 @@ def _row_utilities(payoff: Any, column_strategy: Any, out: Any) -> None:
 def _column_utilities(row_strategy: Any, payoff: Any, out: Any) -> None:
     """``out = x @ payoff``."""
     rows, columns = payoff.shape
-    if rows * columns > LOOP_MAX_ENTRIES:
-        out[:] = np.dot(row_strategy, payoff)
-        return
     out[:] = 0.0
     for a in range(rows):
         for b in range(columns):
             out[b] += row_strategy[a] * payoff[a, b]
+
+
+@jit
+def _cast(source: Any, out: Any) -> None:
+    """``out[:] = source`` in ``out``'s dtype (float32 products read float32 strategies)."""
+    for k in range(source.shape[0]):
+        out[k] = source[k]
+
+
+@jit
+def _evaluate_rows(
+    payoff: Any, column_strategy: Any, out: Any, fused: bool, work_y: Any, work_rows: Any
+) -> None:
+    """``out = P_0 y``: a single-pass product in the payoffs' dtype, or the small loop."""
+    if fused:
+        _cast(column_strategy, work_y)
+        row_product(payoff, work_y, work_rows)
+        _cast(work_rows, out)
+    else:
+        _row_utilities(payoff, column_strategy, out)
+
+
+@jit
+def _evaluate_columns(
+    payoff: Any, row_strategy: Any, out: Any, sign: float, fused: bool, work_x: Any, work_columns: Any
+) -> None:
+    """``out = x P_1`` (``-(x P_0)`` with ``sign = -1`` in a zero-sum game) or the small loop."""
+    if fused:
+        _cast(row_strategy, work_x)
+        column_product(payoff, work_x, work_columns, sign)
+        _cast(work_columns, out)
+    else:
+        _column_utilities(row_strategy, payoff, out)
+
+
+@jit
+def _value_and_scale(utilities: Any, strategy: Any, played: Any) -> tuple[float, float]:
+    """``u = sum_a pi(a) U(a)`` and ``max_a |U(a)|`` in one pass; ``played = pi`` (a copy)."""
+    value, scale = 0.0, 0.0
+    for a in range(utilities.shape[0]):
+        value += utilities[a] * strategy[a]
+        scale = max(scale, abs(utilities[a]))
+        played[a] = strategy[a]
+    return value, scale
+
+
+@jit
+def _snap_regrets(utilities: Any, value: float, scale: float, out: Any) -> None:
+    """``out = U - u`` with exact zeros at ties (``_external_regret`` given its scale)."""
+    for a in range(utilities.shape[0]):
+        regret = utilities[a] - value
+        out[a] = 0.0 if abs(regret) <= TIE_TOLERANCE * scale else regret
+
+
+@jit
+def _respond(
+    utilities: Any,
+    value: float,
+    scale: float,
+    played: Any,
+    strategy_sum: Any,
+    external: Any,
+    regret: Any,
+    prediction: Any,
+    current: Any,
+    learn: bool,
+    d_pos: float,
+    d_neg: float,
+    c: float,
+    d_avg: float,
+    c_avg: float,
+    plus: bool,
+    predictive: bool,
+) -> None:
+    """One player's whole update of a simultaneous iteration in two passes over its actions,
+    the arithmetic of :func:`_external_regret`, :func:`_accumulate_expected` (without the CE
+    accumulator), :func:`_discount_add`, :func:`_guide` and :func:`_regret_matching` entry by
+    entry: instantaneous regret ``r = U - u`` (ties exact zeros), the averaging-weighted sums,
+    ``R <- d R + c r`` (RM+ clipped, cancellations exact zeros), the guide ``R [+ m]`` and its
+    positive part; the second pass normalises (uniform when nothing is positive)."""
+    total = 0.0
+    tie = TIE_TOLERANCE * scale
+    for a in range(utilities.shape[0]):
+        instant = utilities[a] - value
+        if abs(instant) <= tie:
+            instant = 0.0
+        strategy_sum[a] = d_avg * strategy_sum[a] + c_avg * played[a]
+        external[a] = d_avg * external[a] + c_avg * instant
+        if not learn:
+            continue
+        kept = (d_pos if regret[a] > 0.0 else d_neg) * regret[a]
+        added = c * instant
+        updated = kept + added
+        if abs(updated) <= TIE_TOLERANCE * (abs(kept) + abs(added)):
+            updated = 0.0
+        updated = max(updated, 0.0) if plus else updated
+        regret[a] = updated
+        guide = updated
+        if predictive:
+            prediction[a] = added
+            guide = updated + added
+        positive = guide if guide > 0.0 else 0.0
+        current[a] = positive
+        total += positive
+    if learn and total > 0.0:  # (the test outside the loop lets the divisions run in vectors)
+        for a in range(current.shape[0]):
+            current[a] = current[a] / total
+    elif learn:
+        for a in range(current.shape[0]):
+            current[a] = 1.0 / current.shape[0]
+
+
+@jit
+def _accumulate_internal(d: float, c: float, internal: Any, played: Any, utilities: Any) -> None:
+    """The CE accumulator: ``internal(b, a) <- d internal(b, a) + c pi(b) (U(a) - U(b))``."""
+    for b in range(played.shape[0]):
+        for a in range(played.shape[0]):
+            internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
+
+
+@jit
+def _accumulate_joint(d: float, c: float, joint: Any, played0: Any, played1: Any) -> None:
+    """The weighted empirical joint distribution: ``J <- d J + c x y^T``."""
+    for a in range(played0.shape[0]):
+        for b in range(played1.shape[0]):
+            joint[a, b] = d * joint[a, b] + c * (played0[a] * played1[b])
 
 
 @jit
@@ -380,6 +553,12 @@ def _run_bimatrix_expected(
     weight_sum,
     joint,
     last_lambda,
+    sign1,
+    fused,
+    work_x,
+    work_y,
+    work_rows,
+    work_columns,
     learn0,
     learn1,
     plus,
@@ -396,7 +575,11 @@ def _run_bimatrix_expected(
     t0,
     iterations,
 ):  # pragma: no cover - compiled
+    weighting_scheme, averaging_scheme = SCHEMES[weighting_scheme], SCHEMES[averaging_scheme]
     rows, columns = payoff0.shape
+    # single-pass products (and, alternating, the start's x P_1 kept from the last iteration)
+    reuse = alternating and learn0 and learn1
+    double = payoff0.itemsize == 8  # float64 products read the strategies themselves
     utilities0, utilities1, own1 = np.empty(rows), np.empty(columns), np.empty(columns)
     played0, played1 = np.empty(rows), np.empty(columns)
     instant0, instant1 = np.empty(rows), np.empty(columns)
@@ -408,18 +591,42 @@ def _run_bimatrix_expected(
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
         d_avg, c_avg = _averaging_step(averaging_scheme, t, gamma)
         c = 1.0
-        _row_utilities(payoff0, current1, utilities0)
-        _column_utilities(current0, payoff1, utilities1)
-        value0 = 0.0
-        for a in range(rows):
-            value0 += utilities0[a] * current0[a]
-            played0[a] = current0[a]
-        value1 = 0.0
-        for b in range(columns):
-            value1 += utilities1[b] * current1[b]
-            played1[b] = current1[b]
-        _external_regret(utilities0, value0, instant0)
-        _external_regret(utilities1, value1, instant1)
+        if reuse and step > 0:  # x P_1 of this start profile is last iteration's x' P_1
+            utilities1[:] = own1
+            _evaluate_rows(payoff0, current1, utilities0, fused, work_y, work_rows)
+        elif fused and double:
+            fused_products(payoff0, payoff1, current0, current1, utilities0, utilities1, sign1 < 0.0)
+        elif fused:
+            _cast(current0, work_x)
+            _cast(current1, work_y)
+            fused_products(payoff0, payoff1, work_x, work_y, work_rows, work_columns, sign1 < 0.0)
+            _cast(work_rows, utilities0)
+            _cast(work_columns, utilities1)
+        else:
+            _row_utilities(payoff0, current1, utilities0)
+            _column_utilities(current0, payoff1, utilities1)
+        value0, scale0 = _value_and_scale(utilities0, current0, played0)
+        value1, scale1 = _value_and_scale(utilities1, current1, played1)
+        if not (greedy or alternating):  # each player's vectors in two passes (_respond)
+            _respond(
+                utilities0, value0, scale0, played0, strategy_sum0, external0, regret0, prediction0,
+                current0, learn0, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
+            )  # fmt: skip
+            _respond(
+                utilities1, value1, scale1, played1, strategy_sum1, external1, regret1, prediction1,
+                current1, learn1, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
+            )  # fmt: skip
+            if track_ce:
+                _accumulate_internal(d_avg, c_avg, internal0, played0, utilities0)
+                _accumulate_internal(d_avg, c_avg, internal1, played1, utilities1)
+            payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
+            payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
+            if track_joint:
+                _accumulate_joint(d_avg, c_avg, joint, played0, played1)
+            weight_sum[0] = d_avg * weight_sum[0] + c_avg
+            continue
+        _snap_regrets(utilities0, value0, scale0, instant0)
+        _snap_regrets(utilities1, value1, scale1, instant1)
         if greedy and t > 1:  # as greedy_step: scale history by lam, new iterate (1-lam) W
             size = 0
             weight = max(weight_sum[0], 1e-300)
@@ -446,9 +653,7 @@ def _run_bimatrix_expected(
         payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
         payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
         if track_joint:
-            for a in range(rows):
-                for b in range(columns):
-                    joint[a, b] = d_avg * joint[a, b] + c_avg * (played0[a] * played1[b])
+            _accumulate_joint(d_avg, c_avg, joint, played0, played1)
         weight_sum[0] = d_avg * weight_sum[0] + c_avg
         if learn0:
             _discount_add(regret0, instant0, d_pos, d_neg, c, plus)
@@ -456,7 +661,7 @@ def _run_bimatrix_expected(
             _regret_matching(guide0, current0)
         if learn1:
             if alternating and learn0:  # player 2 answers player 1's new strategy
-                _column_utilities(current0, payoff1, own1)
+                _evaluate_columns(payoff1, current0, own1, sign1, fused, work_x, work_columns)
                 value1 = 0.0
                 for b in range(columns):
                     value1 += own1[b] * current1[b]
@@ -497,11 +702,12 @@ def _utilities_at(flat, num_actions, strides, actions, i, out):  # pragma: no co
     return out[actions[i]]
 
 
-@jit
+@jit_reassociating
 def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover - compiled
     """``out[a] = u_i(a, pi_-i)``: player i's payoff tensor contracted with the others'
     strategies one axis at a time, from the last axis down, as the generic code's tensordot
-    chain (each pass reads the shrinking tensor once: about prod |A_j| operations in all);
+    chain (each pass reads the shrinking tensor once: about prod |A_j| operations in all; the
+    innermost loop always runs over contiguous entries, and sums may be reassociated);
     returns ``u_i(pi) = sum_a pi_i(a) out[a]``. ``work`` holds two buffers of the tensor's size."""
     n = num_actions.shape[0]
     source = flat[i]
@@ -515,13 +721,23 @@ def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover 
         k = num_actions[j]
         pre = length // (k * post)
         target = work[side]
-        for p in range(pre):
-            for q in range(post):
+        if post == 1:  # contiguous sums (reassociated: vector registers)
+            for p in range(pre):
                 total = 0.0
-                base = p * k * post + q
+                base = p * k
                 for a in range(k):
-                    total += source[base + a * post] * current[j, a]
-                target[p * post + q] = total
+                    total += source[base + a] * current[j, a]
+                target[p] = total
+        else:  # axis j strided by post: add whole contiguous runs of post entries per action
+            for p in range(pre):
+                row = target[p * post : (p + 1) * post]
+                for q in range(post):
+                    row[q] = 0.0
+                for a in range(k):
+                    weight = current[j, a]
+                    base = (p * k + a) * post
+                    for q in range(post):
+                        row[q] += source[base + q] * weight
         length = pre * post
         source = target
         side = 1 - side
@@ -530,6 +746,14 @@ def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover 
         out[a] = source[a]
         value += current[i, a] * source[a]
     return value
+
+
+@jit
+def _mixed_internal_regret(strategy: Any, utilities: Any, out: Any) -> None:
+    """``out(b, a) = pi(b) (U(a) - U(b))``: the internal regret of mixed play (as ``_play``)."""
+    for b in range(strategy.shape[0]):
+        for a in range(strategy.shape[0]):
+            out[b, a] = strategy[b] * (utilities[a] - utilities[b])
 
 
 @jit
@@ -565,6 +789,7 @@ def _run_profiles(
     expected,
     track_ce,
 ):  # pragma: no cover
+    weighting_scheme, averaging_scheme = SCHEMES[weighting_scheme], SCHEMES[averaging_scheme]
     n, width = current.shape
     iterations = draws.shape[0]
     greedy = weighting_scheme == "greedy"
@@ -577,6 +802,8 @@ def _run_profiles(
     instant_ext = np.zeros((n, width))
     instant_int = np.zeros((n, width, width))
     guide_vector, guide_matrix = np.zeros(width), np.zeros((width, width))
+    chain_work = np.empty((width, width) if expected and internal_kind else (1, 1))
+    chain_labels = np.empty((5, width), dtype=np.int64)
     size = 0
     for i in range(n):
         if learners[i]:
@@ -604,6 +831,8 @@ def _run_profiles(
                 else:
                     played[i, a] = 1.0 if a == start_actions[i] else 0.0
             _external_regret(utilities[i, :k], value, instant_ext[i, :k])
+            if expected and internal_kind:
+                _mixed_internal_regret(played[i, :k], utilities[i, :k], instant_int[i, :k, :k])
         if greedy and t > 1:
             weight = max(weight_sum[0], 1e-300)
             at = 0
@@ -615,7 +844,10 @@ def _run_profiles(
                     for a in range(k):
                         if internal_kind:
                             history[at] = accumulated[i, b, a] / weight
-                            new[at] = instant_ext[i, a] if b == start_actions[i] else 0.0
+                            if expected:
+                                new[at] = instant_int[i, b, a]
+                            else:
+                                new[at] = instant_ext[i, a] if b == start_actions[i] else 0.0
                         else:
                             history[at] = external[i, a] / weight
                             new[at] = instant_ext[i, a]
@@ -647,7 +879,9 @@ def _run_profiles(
                 for a in range(k):
                     accumulated[i, chosen, a] += c_avg * instant_ext[i, a]
             payoff_sum[i] = d_avg * payoff_sum[i] + c_avg * start_values[i]
-        if track_joint:
+        if track_joint and expected:  # two players' mixed strategies (internal RM)
+            _accumulate_joint(d_avg, c_avg, joint, played[0, : num_actions[0]], played[1, : num_actions[1]])
+        elif track_joint:
             for a in range(joint.shape[0]):
                 for b in range(joint.shape[1]):
                     joint[a, b] *= d_avg
@@ -667,12 +901,15 @@ def _run_profiles(
                     value = _utilities_at(flat, num_actions, strides, actions, i, utilities[i])
                 own_actions[i] = actions[i]
                 _external_regret(utilities[i, :k], value, instant_ext[i, :k])
+                if expected and internal_kind:
+                    _mixed_internal_regret(current[i, :k], utilities[i, :k], instant_int[i, :k, :k])
             evaluation += 1
             chosen = own_actions[i]
             if internal_kind:
                 # padding beyond k stays exactly zero, so whole padded rows can be updated
-                instant_int[i] = 0.0
-                instant_int[i, chosen, :k] = instant_ext[i, :k]
+                if not expected:
+                    instant_int[i] = 0.0
+                    instant_int[i, chosen, :k] = instant_ext[i, :k]
                 _discount_add(regret[i].reshape(-1), instant_int[i].reshape(-1), d_pos, d_neg, c, plus)
                 _guide(
                     regret[i].reshape(-1),
@@ -682,6 +919,9 @@ def _run_profiles(
                     predictive,
                     guide_matrix.reshape(-1),
                 )
+                if expected:  # the stationary distribution of the chain with rates [guide]_+
+                    stationary_distribution(guide_matrix[:k, :k], current[i, :k], chain_work, chain_labels)
+                    continue
                 # conditional regret matching with inertia after playing `chosen`
                 inertia_t = _inertia_at(inertia, t, weighting_scheme)
                 total = 0.0

@@ -47,6 +47,7 @@ from rmviz.solvers.regret_matching import (
     snap_ties,
 )
 from rmviz.solvers.scale import payoff_scale, zero_sum
+from rmviz.solvers.threads import ensure_threads
 from rmviz.solvers.weighting import Step, greedy_step, inertia_at, scheduled_step
 
 # In expected play the CE accumulator costs |A_i|^2 per player and iteration and the joint
@@ -104,6 +105,7 @@ class RegretMinimizer:
     def __init__(self, game: NormalFormGame, config: MatrixConfig | None = None) -> None:
         self.game = game
         self.config = config = (config or MatrixConfig()).validated()
+        ensure_threads()  # BLAS pools loaded since the count was set obey it too
         self.backend = get_backend(config.device, payoff_entries=game.payoffs.size)
         self.fixed = validated_fixed(game, config.fixed_strategies)
         self.learners = [i for i in range(game.n_players) if i not in self.fixed]
@@ -112,7 +114,8 @@ class RegretMinimizer:
         # iterations run on payoffs / scale (a power of two, :mod:`rmviz.solvers.scale`);
         # metrics and regrets are multiplied back
         self.scale = payoff_scale(game.payoffs)
-        payoffs = game.payoffs / self.scale
+        # (the game's own read-only array when the scale is 1: no second copy of a large game)
+        payoffs = game.payoffs / self.scale if self.scale != 1.0 else game.payoffs
         self.payoffs = self.backend.asarray(payoffs)
         n, shape = game.n_players, game.num_actions
         strides = np.cumprod((1, *shape[::-1]))[:-1][::-1]  # element strides of one tensor
@@ -234,6 +237,7 @@ class RegretMinimizer:
                 "plus": config.plus,
                 "predictive": config.predictive,
                 "seed": config.seed,
+                "dtype": config.dtype,
                 "greedy_floor": self.greedy_floor if config.weighting == "greedy" else None,
                 "fixed": {str(i + 1): s.tolist() for i, s in self.fixed.items()},
                 "start": {str(i + 1): s.tolist() for i, s in self.start.items()},
