@@ -196,7 +196,7 @@ class CFRSolver:
         """Run ``iterations`` iterations."""
         start = time.perf_counter()
         if self.releases_gil:
-            kernels.run_full_traversal(self.tree, self.config, self.state, iterations)
+            kernels.run_full_traversal(self.tree, self.config, self.state, iterations, self.greedy_floor)
         else:
             for _ in range(iterations):
                 self._iterate(record=False)
