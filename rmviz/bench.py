@@ -202,9 +202,11 @@ def run_bench(
         _rate(numpy_path.step, budget, 100),
     )
     _bench_trees(budget, line)
+    _bench_greedy(budget, line)
     line()
     line("speed-up: rmviz / baseline (seed loop; for 3-player expected play rmviz's own NumPy code;")
     line("          for trees OpenSpiel's C++ CFRSolver);")
+    line("cost: plain it/s / greedy it/s, the price of one greedy iteration in plain iterations;")
     line("vs floor: rmviz time per iteration / matvec floor")
     return 0
 
@@ -241,3 +243,37 @@ def _bench_trees(budget: float, line: Callable[[str], None]) -> None:
             line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}{cpp:16,.1f}{ours / cpp:9.1f}x{python:10,.1f}")
     if pyspiel is None:
         line("  (install open-spiel for the peer columns)")
+
+
+def _bench_greedy(budget: float, line: Callable[[str], None]) -> None:
+    """Greedy weights (Zhang, Lerer & Brown, AAAI 2022) beside the same solver with uniform
+    weights and the same updates, per iteration: what the exact line search adds.
+
+    Matrix games: greedy-rm against rm (simultaneous, expected play) on rps-crash (3x3) and
+    a random zero-sum 100x100 game. Trees: greedy-cfr against CFR with simultaneous updates
+    (greedy-cfr's schedule: one traversal per iteration) on Kuhn and Leduc poker."""
+    from rmviz.games.trees import kuhn_poker, leduc_poker
+    from rmviz.solvers.tree.config import preset as cfr_preset
+    from rmviz.solvers.tree.solver import CFRSolver
+
+    line()
+    line(f"{'greedy weights beside uniform ones':<44}{'greedy it/s':>14}{'plain it/s':>16}{'cost':>10}")
+
+    def pair(label: str, greedy: Callable[[int], None], plain: Callable[[int], None], first: int) -> None:
+        plain_rate = _rate(plain, budget, first)
+        greedy_rate = _rate(greedy, budget, first)
+        line(f"{label:<44}{greedy_rate:14,.0f}{plain_rate:16,.0f}{plain_rate / greedy_rate:9.2f}x")
+
+    for label, game, first in (
+        ("rps-crash (3x3)", catalog_game("rps-crash"), 1000),
+        ("random zero-sum 100x100", random_game("zero-sum", (100, 100), seed=0), 100),
+    ):
+        pair(f"{label} greedy-rm / rm", solver_run(game, "greedy-rm"), solver_run(game, "rm"), first)
+    for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
+        tree = build()
+        pair(
+            f"{name} greedy-cfr / cfr (simultaneous)",
+            CFRSolver(tree, cfr_preset("greedy-cfr")).step,
+            CFRSolver(tree, cfr_preset("cfr", updates="simultaneous")).step,
+            1,
+        )
