@@ -11,14 +11,14 @@ import pytest
 
 from rmviz.solvers import weighting
 from rmviz.solvers.jit import jit
-from rmviz.solvers.weighting import GREEDY_INSERTION_MAX, greedy_lambda, greedy_lambda_scan, greedy_scratch
+from rmviz.solvers.weighting import GREEDY_SORT_ALL_MAX, greedy_lambda, greedy_lambda_scan, greedy_scratch
 
 pytest.importorskip("numba")
 
 
 scan = jit(greedy_lambda_scan)  # numba's on-disk cache: loads the kernels' compilation
 
-SIZES = (1, 2, 3, 6, 17, GREEDY_INSERTION_MAX, GREEDY_INSERTION_MAX + 1, 80, 400)
+SIZES = (1, 2, 3, 6, 17, GREEDY_SORT_ALL_MAX, GREEDY_SORT_ALL_MAX + 1, 80, 400)
 BOUNDS = ((1.0, 0.9), (0.95, 0.9), (1 / (1 + 0.5 / 3), 0.75), (1 / (1 + 0.5 / 99), 0.99))
 
 
