@@ -219,6 +219,10 @@ GREEDY_TREES = {
         300,
     ),
     "teaching tree": (teaching_tree, 300),
+    "constant payoffs (g flat: the uniform weight)": (
+        lambda: normal_form_tree(catalog_game("rps").with_payoffs(np.zeros((2, 3, 3)))),
+        100,
+    ),
 }
 
 
@@ -235,6 +239,7 @@ def test_compiled_greedy_cfr_gives_the_numpy_iterates(name, floor):
     slow = CFRSolver(game, cfr_preset("greedy-cfr", greedy_floor=floor))
     assert fast.releases_gil
     assert fast.greedy_floor == (floor if floor is not None else (0.0 if "general" in name else 0.5))
+    flat = name.startswith("constant")
     lambdas = []
     for _ in range(20):  # one at a time: every weight compared
         fast.step(1)
@@ -251,6 +256,8 @@ def test_compiled_greedy_cfr_gives_the_numpy_iterates(name, floor):
     ours, theirs = np.array(lambdas).T
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-11)
     assert 0 < ours[-1] < 1 and len(set(ours[1:].tolist())) > 1  # weights chosen, not fixed
+    if flat:  # every weight minimises g: the one of uniform weights, (t - 1) / t
+        np.testing.assert_array_equal(ours[1:20], [(t - 1) / t for t in range(2, 21)])
     for attribute in ("strategy", "regret", "strategy_sum", "true_regret"):
         np.testing.assert_allclose(
             getattr(fast.state, attribute),
