@@ -19,8 +19,8 @@ The schedules (:func:`.weighting.regret_discounts`, :func:`.weighting.averaging_
 and the greedy line search (:func:`.weighting.greedy_lambda_scan`, the loop form of
 :func:`.weighting.greedy_lambda`) are the very functions of :mod:`.weighting`, compiled;
 ``tests/solvers/matrix/test_kernels.py`` checks every configuration against the generic
-code. Internal regret with expected play (a least-squares stationary
-distribution per iteration) and the GPU use the generic code.
+code. Internal regret with expected play (a least-squares stationary distribution per
+iteration) and the GPU use the generic code.
 """
 
 from __future__ import annotations
