@@ -360,11 +360,20 @@ def greedy_lambda_scan(x: Any, r: Any, lam_max: float, lam_tie: float, work: Any
                 continue
             if d < 0.0 and b <= 0.0:
                 continue
-        work[_KEY, m], work[_D2, m], work[_DR, m], work[_D, m] = b, d * d, d * rs, d
-        order[0, m] = m
+        work[_D2, m], work[_DR, m], work[_D, m] = d * d, d * rs, d
+        if sort_all:  # insertion sort as the terms come (no call for a handful of numbers)
+            j = m - 1
+            while j >= 0 and work[_KEY, j] > b:
+                work[_KEY, j + 1] = work[_KEY, j]
+                order[0, j + 1] = order[0, j]
+                j -= 1
+            work[_KEY, j + 1], order[0, j + 1] = b, m
+        else:
+            work[_KEY, m], order[0, m] = b, m
         m += 1
-    # sort by breakpoint, ties by index: work[_KEY, i] is the breakpoint of term order[0, i]
-    _stable_sort(work, order, m)
+    # sorted by breakpoint, ties by index: work[_KEY, i] is the breakpoint of term order[0, i]
+    if not sort_all:
+        _stable_sort(work, order, m)
     # rising terms: breakpoints ascending, prefix sums; falling: descending, suffix sums
     work[_RISE_D2, 0], work[_RISE_DR, 0] = rise_base_d2, rise_base_dr
     n_rise = 0
