@@ -209,12 +209,57 @@ GREEDY_SCRATCH_ROWS = 13
 GREEDY_SORT_ALL_MAX = 32
 # runs of this many breakpoints are sorted by insertion, then merged
 _RUN = 16
+# the bucket sort gives up (to the merges) when a bucket holds more keys than this
+_BUCKET_MAX = 32
 
 
 def greedy_scratch(size: int) -> tuple[np.ndarray, np.ndarray]:
     """The buffers :func:`greedy_lambda_scan` works in for vectors of up to ``size`` regrets:
     ``(work, order)``, allocated once per kernel call and reused every iteration."""
-    return np.empty((GREEDY_SCRATCH_ROWS, size + 2)), np.empty((2, size + 2), dtype=np.int64)
+    return np.empty((GREEDY_SCRATCH_ROWS, size + 2)), np.empty((3, size + 2), dtype=np.int64)
+
+
+@jit
+def _bucket_sort(work: Any, order: Any, m: int, upper: float) -> bool:
+    """Sort ``work[_KEY, :m]``, keys in ``[0, upper)``, carrying ``order[0, :m]``, stably, in
+    O(m) when the keys are spread: ``m`` equal buckets counted in ``order[2]``, the terms
+    scattered bucket by bucket (in index order) into row ``_KEY_TMP`` and ``order[1]``, then
+    one insertion pass back, which moves each term only within its bucket. Returns False,
+    having changed nothing, when a bucket holds more than :data:`_BUCKET_MAX` keys
+    (clustered breakpoints): then :func:`_stable_sort` sorts.
+
+    Against the merge sort on random breakpoints (CPU time, under load): 70 keys 0.8 us
+    against 3.3 us, 250 keys 2.9 us against 18 us: the merges' comparisons are coin flips
+    for the branch predictor, the counting and scattering have no data-dependent branch.
+    """
+    scale = m / upper
+    for b in range(m + 1):
+        order[2, b] = 0
+    for i in range(m):
+        b = min(max(int(work[_KEY, i] * scale), 0), m - 1)
+        order[2, b + 1] += 1
+    largest = 0
+    for b in range(m):
+        largest = max(largest, order[2, b + 1])
+        order[2, b + 1] += order[2, b]  # bucket b starts at order[2, b]
+    if largest > _BUCKET_MAX:
+        return False
+    for i in range(m):
+        b = min(max(int(work[_KEY, i] * scale), 0), m - 1)
+        at = order[2, b]
+        order[2, b] = at + 1
+        work[_KEY_TMP, at] = work[_KEY, i]
+        order[1, at] = order[0, i]
+    for i in range(m):
+        key, item = work[_KEY_TMP, i], order[1, i]
+        j = i - 1
+        while j >= 0 and work[_KEY, j] > key:
+            work[_KEY, j + 1] = work[_KEY, j]
+            order[0, j + 1] = order[0, j]
+            j -= 1
+        work[_KEY, j + 1] = key
+        order[0, j + 1] = item
+    return True
 
 
 @jit
@@ -306,12 +351,13 @@ def greedy_lambda_scan(x: Any, r: Any, lam_max: float, lam_tie: float, work: Any
     ``g' >= -tol`` (respectively ``> tol``) and the root of ``g'`` in the segment before it
     bound the minimisers; of them the one nearest ``lam_tie`` is returned.
 
-    Here the breakpoints are sorted once, stably (:func:`_stable_sort`), and one sweep
-    gives ``g'`` at every candidate: O(K) after the sort, where the array version sorts
-    three times and binary-searches every candidate. Above :data:`GREEDY_SORT_ALL_MAX`
-    terms only those whose activity changes inside ``(0, lam_max)`` are sorted; the others
-    enter the sums in index order, so sums may differ from the array version's in the last
-    bits (the minimiser by ~1e-15).
+    Here the breakpoints are sorted once, stably, and one sweep gives ``g'`` at every
+    candidate, where the array version sorts three times and binary-searches every
+    candidate. Up to :data:`GREEDY_SORT_ALL_MAX` terms every one that is not flat is
+    insertion-sorted as it comes. Above, only those whose activity changes inside
+    ``(0, lam_max)`` are sorted (:func:`_bucket_sort`, O(K) for spread breakpoints, else
+    :func:`_stable_sort`); the others enter the sums in index order, so sums may differ
+    from the array version's in the last bits (the minimiser by ~1e-15).
 
     ``work`` and ``order`` come from :func:`greedy_scratch` (at least ``K + 2`` columns).
     """
@@ -372,7 +418,7 @@ def greedy_lambda_scan(x: Any, r: Any, lam_max: float, lam_tie: float, work: Any
             work[_KEY, m], order[0, m] = b, m
         m += 1
     # sorted by breakpoint, ties by index: work[_KEY, i] is the breakpoint of term order[0, i]
-    if not sort_all:
+    if not sort_all and not _bucket_sort(work, order, m, lam_max):
         _stable_sort(work, order, m)
     # rising terms: breakpoints ascending, prefix sums; falling: descending, suffix sums
     work[_RISE_D2, 0], work[_RISE_DR, 0] = rise_base_d2, rise_base_dr

@@ -102,3 +102,24 @@ def test_scratch_is_reused_across_sizes():
         expected = float(greedy_lambda(x, r, 0.9, 0.8, np))
         assert greedy_lambda_scan(x, r, 0.9, 0.8, work, order) == pytest.approx(expected, rel=4e-15)
     assert weighting.GREEDY_SCRATCH_ROWS == work.shape[0]
+
+
+def test_both_sorts_of_long_vectors_give_the_stable_order():
+    """Spread breakpoints go to buckets, clustered ones (a bucket over 32 keys) to merges;
+    ties keep the terms' order either way."""
+    from rmviz.solvers.weighting import _bucket_sort, _stable_sort
+
+    rng = np.random.default_rng(11)
+    spread = rng.uniform(0, 0.9, 300)
+    spread[::60] = spread[3]  # ties
+    clustered = np.concatenate([rng.uniform(0.5, 0.5001, 40), rng.uniform(0, 0.9, 60)])
+    for keys, bucketed in ((spread, True), (clustered, False)):
+        m = keys.shape[0]
+        work, order = greedy_scratch(m)
+        work[0, :m], order[0, :m] = keys, np.arange(m)
+        assert _bucket_sort(work, order, m, 0.9) == bucketed
+        if not bucketed:
+            np.testing.assert_array_equal(order[0, :m], np.arange(m))  # untouched
+            _stable_sort(work, order, m)
+        np.testing.assert_array_equal(order[0, :m], np.argsort(keys, kind="stable"))
+        np.testing.assert_array_equal(work[0, :m], np.sort(keys))
