@@ -256,7 +256,7 @@ def _bench_greedy(budget: float, line: Callable[[str], None]) -> None:
     from rmviz.solvers.tree.config import preset as cfr_preset
     from rmviz.solvers.tree.solver import CFRSolver
 
-    line()
+    line("")
     line(f"{'greedy weights beside uniform ones':<44}{'greedy it/s':>14}{'plain it/s':>16}{'cost':>10}")
 
     def pair(label: str, greedy: Callable[[int], None], plain: Callable[[int], None], first: int) -> None:
@@ -264,8 +264,10 @@ def _bench_greedy(budget: float, line: Callable[[str], None]) -> None:
         greedy_rate = _rate(greedy, budget, first)
         line(f"{label:<44}{greedy_rate:14,.0f}{plain_rate:16,.0f}{plain_rate / greedy_rate:9.2f}x")
 
+    rps = catalog_game("rps-crash")
+    assert isinstance(rps, NormalFormGame)
     for label, game, first in (
-        ("rps-crash (3x3)", catalog_game("rps-crash"), 1000),
+        ("rps-crash (3x3)", rps, 1000),
         ("random zero-sum 100x100", random_game("zero-sum", (100, 100), seed=0), 100),
     ):
         pair(f"{label} greedy-rm / rm", solver_run(game, "greedy-rm"), solver_run(game, "rm"), first)
