@@ -19,7 +19,7 @@ import os
 import platform
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, cast
 
 import numpy as np
 
@@ -264,8 +264,7 @@ def _bench_greedy(budget: float, line: Callable[[str], None]) -> None:
         greedy_rate = _rate(greedy, budget, first)
         line(f"{label:<44}{greedy_rate:14,.0f}{plain_rate:16,.0f}{plain_rate / greedy_rate:9.2f}x")
 
-    rps = catalog_game("rps-crash")
-    assert isinstance(rps, NormalFormGame)
+    rps = cast(NormalFormGame, catalog_game("rps-crash"))  # a matrix game of the catalog
     for label, game, first in (
         ("rps-crash (3x3)", rps, 1000),
         ("random zero-sum 100x100", random_game("zero-sum", (100, 100), seed=0), 100),
