@@ -195,11 +195,11 @@ def greedy_lambda_for(xp: ModuleType) -> Callable[[Any, Any, float, float], Any]
 
 
 # Rows of the scan's scratch (:func:`greedy_scratch`): ``work`` holds the breakpoints being
-# sorted (and a copy for the merges), the terms' d^2, d r and d, the rising and falling
+# sorted (and a copy for the sorts), the terms' d^2, d r and d, the rising and falling
 # breakpoints with their prefix sums, the candidates and g' there; ``order`` the terms'
-# indices (and a copy). The scan indexes these 2-D arrays by row instead of taking row
-# views: in numba every view is a reference-counted object (two atomic operations), and a
-# dozen of them cost more than the whole search on a 3x3 game.
+# indices (and a copy) and the bucket counts. The scan indexes these 2-D arrays by row
+# instead of taking row views: in numba every view is a reference-counted object (two
+# atomic operations), and a dozen of them cost more than the whole search on a 3x3 game.
 _KEY, _KEY_TMP, _D2, _DR, _D, _RISE_BP, _RISE_D2, _RISE_DR, _FALL_BP, _FALL_D2, _FALL_DR, _CAND, _SLOPE = (
     range(13)
 )
