@@ -257,11 +257,13 @@ def run_bench(
         line(f"{'  same game, rm (expected)':<44}{_rate(solver_run(internal_game, 'rm'), budget, 10):14,.0f}")
     _bench_trees(budget, line)
     bench_monte_carlo(budget, line)
+    _bench_greedy(budget, line)
     line()
     line("speed-up: rmviz / baseline (seed loop; for 3-player expected play and internal RM rmviz's")
     line("          own NumPy code, internal RM's by least squares; for trees OpenSpiel's C++")
     line("          CFRSolver; for Monte-Carlo CFR OpenSpiel's C++ External/OutcomeSamplingMCCFRSolver,")
     line("          one iteration = one traversal per player);")
+    line("cost: plain it/s / greedy it/s, the price of one greedy iteration in plain iterations;")
     line("vs floor: time per iteration / single-pass floor's time per pass, in the row's dtype")
     line("          (alternating updates need two dependent passes: 2.00x is their floor)")
     return 0
@@ -340,3 +342,38 @@ def bench_monte_carlo(budget: float, line: Callable[[str], None]) -> None:
             line(f"{label:<44}{ours:14,.1f}{cpp:16,.1f}{ours / cpp:9.1f}x{numpy_rate:10,.1f}")
     if pyspiel is None:
         line("  (install open-spiel for the peer column)")
+
+
+def _bench_greedy(budget: float, line: Callable[[str], None]) -> None:
+    """Greedy weights (Zhang, Lerer & Brown, AAAI 2022) beside the same solver with uniform
+    weights and the same updates, per iteration: what the exact line search adds.
+
+    Matrix games: greedy-rm against rm (simultaneous, expected play) on rps-crash (3x3) and
+    a random zero-sum 100x100 game. Trees: greedy-cfr against CFR with simultaneous updates
+    (greedy-cfr's schedule: one traversal per iteration) on Kuhn and Leduc poker."""
+    from rmviz.games.trees import kuhn_poker, leduc_poker
+    from rmviz.solvers.tree.config import preset as cfr_preset
+    from rmviz.solvers.tree.solver import CFRSolver
+
+    line("")
+    line(f"{'greedy weights beside uniform ones':<44}{'greedy it/s':>14}{'plain it/s':>16}{'cost':>10}")
+
+    def pair(label: str, greedy: Callable[[int], None], plain: Callable[[int], None], first: int) -> None:
+        plain_rate = _rate(plain, budget, first)
+        greedy_rate = _rate(greedy, budget, first)
+        line(f"{label:<44}{greedy_rate:14,.0f}{plain_rate:16,.0f}{plain_rate / greedy_rate:9.2f}x")
+
+    rps = cast(NormalFormGame, catalog_game("rps-crash"))  # a matrix game of the catalog
+    for label, game, first in (
+        ("rps-crash (3x3)", rps, 1000),
+        ("random zero-sum 100x100", random_game("zero-sum", (100, 100), seed=0), 100),
+    ):
+        pair(f"{label} greedy-rm / rm", solver_run(game, "greedy-rm"), solver_run(game, "rm"), first)
+    for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
+        tree = build()
+        pair(
+            f"{name} greedy-cfr / cfr (simultaneous)",
+            CFRSolver(tree, cfr_preset("greedy-cfr")).step,
+            CFRSolver(tree, cfr_preset("cfr", updates="simultaneous")).step,
+            1,
+        )

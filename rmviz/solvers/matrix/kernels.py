@@ -18,10 +18,11 @@ and the GIL released:
   both produce the same iterates.
 
 The schedules (:func:`.weighting.regret_discounts`, :func:`.weighting.averaging_step`)
-and the greedy line search (:func:`.weighting.greedy_lambda_for`) are the very functions of
-:mod:`.weighting`, compiled; ``tests/solvers/matrix/test_kernels.py`` checks every configuration
-against the generic code. Internal regret with expected play (a least-squares stationary
-distribution per iteration) and the GPU use the generic code.
+and the greedy line search (:func:`.weighting.greedy_lambda_scan`, the loop form of
+:func:`.weighting.greedy_lambda`) are the very functions of :mod:`.weighting`, compiled;
+``tests/solvers/matrix/test_kernels.py`` checks every configuration against the generic
+code. Internal regret with expected play (a least-squares stationary distribution per
+iteration) and the GPU use the generic code.
 """
 
 from __future__ import annotations
@@ -311,7 +312,8 @@ class ProfileKernel:
 
 _regret_discounts = jit(weighting.regret_discounts)
 _averaging_step = jit(weighting.averaging_step)
-_greedy_lambda = jit(weighting.greedy_lambda_for(np))
+_greedy_lambda = jit(weighting.greedy_lambda_scan)
+_greedy_scratch = jit(weighting.greedy_scratch)
 _greedy_bounds = jit(weighting.greedy_bounds)
 _inertia_at = jit(weighting.inertia_at)
 
@@ -586,6 +588,7 @@ def _run_bimatrix_expected(
     guide0, guide1 = np.empty(rows), np.empty(columns)
     greedy = weighting_scheme == "greedy"
     history, new = np.empty(rows + columns), np.empty(rows + columns)
+    work, order = _greedy_scratch(rows + columns)
     for step in range(iterations):
         t = t0 + step + 1
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
@@ -631,15 +634,17 @@ def _run_bimatrix_expected(
             size = 0
             weight = max(weight_sum[0], 1e-300)
             if learn0:
-                history[:rows] = external0 / weight
-                new[:rows] = instant0
+                for a in range(rows):
+                    history[a] = external0[a] / weight
+                    new[a] = instant0[a]
                 size = rows
             if learn1:
-                history[size : size + columns] = external1 / weight
-                new[size : size + columns] = instant1
+                for b in range(columns):
+                    history[size + b] = external1[b] / weight
+                    new[size + b] = instant1[b]
                 size += columns
             lam_max, lam_tie = _greedy_bounds(t, floor)
-            lam = float(_greedy_lambda(history[:size], new[:size], lam_max, lam_tie))
+            lam = _greedy_lambda(history[:size], new[:size], lam_max, lam_tie, work, order)
             last_lambda[0] = lam
             d_pos = d_neg = d_avg = lam
             c = c_avg = (1.0 - lam) * weight_sum[0]
@@ -809,6 +814,7 @@ def _run_profiles(
         if learners[i]:
             size += num_actions[i] * num_actions[i] if internal_kind else num_actions[i]
     history, new = np.empty(size), np.empty(size)
+    greedy_work, greedy_order = _greedy_scratch(size)
     work = np.empty((2, flat.shape[1] if expected else 1))  # expected play's contraction buffers
     for step in range(iterations):
         t = t0 + step + 1
@@ -853,7 +859,7 @@ def _run_profiles(
                             new[at] = instant_ext[i, a]
                         at += 1
             lam_max, lam_tie = _greedy_bounds(t, floor)
-            lam = float(_greedy_lambda(history, new, lam_max, lam_tie))
+            lam = _greedy_lambda(history, new, lam_max, lam_tie, greedy_work, greedy_order)
             last_lambda[0] = lam
             d_pos = d_neg = d_avg = lam
             c = c_avg = (1.0 - lam) * weight_sum[0]

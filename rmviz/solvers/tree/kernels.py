@@ -1,10 +1,12 @@
 """Compiled CFR iterations (numba) over a :class:`~rmviz.solvers.tree.compiled_tree.CompiledTree`.
 
 The same update as :meth:`rmviz.solvers.tree.solver.CFRSolver._iterate` for the full-traversal
-variants (CFR, CFR+, linear CFR, DCFR; simultaneous or alternating), written as loops over
-node ids: nodes are numbered breadth first, so a parent always precedes its children and one
-forward loop computes reach probabilities, one reverse loop the values. Sums run in the same
-order as the NumPy passes. Greedy weights use the NumPy code; Monte-Carlo CFR runs in
+variants (CFR, CFR+, linear CFR, DCFR; simultaneous or alternating; greedy CFR), written as
+loops over node ids: nodes are numbered breadth first, so a parent always precedes its
+children and one forward loop computes reach probabilities, one reverse loop the values.
+Sums run in the same order as the NumPy passes. Greedy CFR (Zhang, Lerer & Brown, AAAI 2022,
+appendix) takes its one weight per iteration from :func:`.weighting.greedy_lambda_scan`, the
+loop form of the line search of :func:`.weighting.greedy_step`. Monte-Carlo CFR runs in
 :mod:`.sampling_kernels`.
 ``tests/solvers/tree/test_cfr.py`` checks both paths against each other and against OpenSpiel.
 """
@@ -22,13 +24,17 @@ from rmviz.solvers.tree.state import CFRState
 
 
 def runs(config: CFRConfig) -> bool:
-    """Whether :func:`run_full_traversal` runs this configuration (full traversals, not greedy)."""
-    return AVAILABLE and config.sampling == "none" and config.weighting != "greedy"
+    """Whether :func:`run_full_traversal` runs this configuration (full traversals)."""
+    return AVAILABLE and config.sampling == "none"
 
 
-def run_full_traversal(tree: CompiledTree, config: CFRConfig, state: CFRState, iterations: int) -> None:
-    """Run ``iterations`` full-traversal CFR iterations on ``state``, in place."""
+def run_full_traversal(
+    tree: CompiledTree, config: CFRConfig, state: CFRState, iterations: int, greedy_floor: float = 0.0
+) -> None:
+    """Run ``iterations`` full-traversal CFR iterations on ``state``, in place; ``greedy_floor``
+    is the greedy weight floor (:func:`.weighting.greedy_bounds`) when the weights are greedy."""
     weight_sum = np.array([state.weight_sum])
+    last_lambda = np.array([state.last_lambda])
     starts = np.array([s for s, _ in tree.player_slots], dtype=np.int64)
     ends = np.array([e for _, e in tree.player_slots], dtype=np.int64)
     _run(
@@ -52,6 +58,7 @@ def run_full_traversal(tree: CompiledTree, config: CFRConfig, state: CFRState, i
         state.strategy_sum,
         state.true_regret,
         weight_sum,
+        last_lambda,
         config.plus,
         config.updates == "alternating",
         config.weighting,
@@ -59,15 +66,20 @@ def run_full_traversal(tree: CompiledTree, config: CFRConfig, state: CFRState, i
         config.alpha,
         config.beta,
         config.gamma,
+        greedy_floor,
         state.iteration,
         iterations,
     )
     state.weight_sum = float(weight_sum[0])
+    state.last_lambda = float(last_lambda[0])
     state.iteration += iterations
 
 
 _regret_discounts = jit(weighting.regret_discounts)
 _averaging_step = jit(weighting.averaging_step)
+_greedy_bounds = jit(weighting.greedy_bounds)
+_greedy_lambda = jit(weighting.greedy_lambda_scan)
+_greedy_scratch = jit(weighting.greedy_scratch)
 
 
 @jit
@@ -92,6 +104,7 @@ def _run(
     strategy_sum,
     true_regret,
     weight_sum,
+    last_lambda,
     plus,
     alternating,
     weighting_scheme,
@@ -99,6 +112,7 @@ def _run(
     alpha,
     beta,
     gamma,
+    floor,
     t0,
     iterations,
 ):  # pragma: no cover - compiled
@@ -111,10 +125,15 @@ def _run(
     cfv = np.empty(slots)
     infoset_value = np.empty(infosets)
     infoset_scale = np.empty(infosets)
+    instant = np.empty(slots)
+    greedy = weighting_scheme == "greedy"  # simultaneous updates (CFRConfig.validated)
+    history = np.empty(slots if greedy else 0)
+    work, order = _greedy_scratch(slots if greedy else 0)
     for step in range(iterations):
         t = t0 + step + 1
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
         d_avg, c_avg = _averaging_step(averaging_scheme, t, gamma)
+        c_new = 1.0  # coefficient of the new regrets (greedy: (1 - lam) W)
         for traversal in range(n if alternating else 1):
             player = traversal if alternating else -1
             # edge probabilities and reach, parents before children
@@ -154,17 +173,31 @@ def _run(
             lo, hi = (player_start[player], player_end[player]) if alternating else (0, slots)
             for s in range(lo, hi):
                 info = slot_infoset[s]
-                instant = cfv[s] - infoset_value[info]
-                if abs(instant) <= TIE_TOLERANCE * infoset_scale[info]:  # exact ties: 0
-                    instant = 0.0
+                instant[s] = cfv[s] - infoset_value[info]
+                if abs(instant[s]) <= TIE_TOLERANCE * infoset_scale[info]:  # exact ties: 0
+                    instant[s] = 0.0
+            if greedy and t > 1:  # as weighting.greedy_step: history scaled by lam, new (1-lam) W
+                weight = max(weight_sum[0], 1e-300)
+                for s in range(slots):
+                    history[s] = true_regret[s] / weight
+                lam_max, lam_tie = _greedy_bounds(t, floor)
+                lam = _greedy_lambda(history, instant, lam_max, lam_tie, work, order)
+                last_lambda[0] = lam
+                d_pos = d_neg = d_avg = lam
+                c_new = c_avg = (1.0 - lam) * weight_sum[0]
+            elif greedy:
+                last_lambda[0] = 0.0
+            for s in range(lo, hi):
+                info = slot_infoset[s]
                 kept = d_pos * regret[s] if regret[s] > 0 else d_neg * regret[s]
-                updated = kept + instant
-                if abs(updated) <= TIE_TOLERANCE * (abs(kept) + abs(instant)):  # cancelled: 0
+                added = c_new * instant[s]
+                updated = kept + added
+                if abs(updated) <= TIE_TOLERANCE * (abs(kept) + abs(added)):  # cancelled: 0
                     updated = 0.0
                 regret[s] = max(updated, 0.0) if plus else updated
                 own = reach[infoset_player[info], infoset_first_node[info]]
-                strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * own * strategy[s]
-                true_regret[s] = d_avg * true_regret[s] + c_avg * instant
+                strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * (own * strategy[s])
+                true_regret[s] = d_avg * true_regret[s] + c_avg * instant[s]
             # regret matching at the updated information sets
             for info in range(infosets):
                 first = infoset_first_slot[info]

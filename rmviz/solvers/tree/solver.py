@@ -206,9 +206,9 @@ class CFRSolver:
         """Run ``iterations`` iterations."""
         start = time.perf_counter()
         if self.sampler is not None:
-            self.sampler.run(self.state, self.seed, iterations)
+            self.sampler.run(self.state, self.seed, iterations, self.greedy_floor)
         elif self.releases_gil:
-            kernels.run_full_traversal(self.tree, self.config, self.state, iterations)
+            kernels.run_full_traversal(self.tree, self.config, self.state, iterations, self.greedy_floor)
         else:
             for _ in range(iterations):
                 self._iterate(record=False)
