@@ -10,9 +10,12 @@ on Linux, ``~/Library/Caches/rmviz/numba`` on macOS, ``%LOCALAPPDATA%\\rmviz\\Ca
 on Windows), whatever the launch directory and however rmviz was installed: numba's
 default, a ``__pycache__`` beside each source file, is not writable in a system-wide or
 read-only install and does not exist in the PyInstaller bundle. ``NUMBA_CACHE_DIR``, when
-set, wins. A frozen app (the bundle) caches in a directory of its own per build: numba
-stamps a frozen app's kernels with the executable, the same PyInstaller bootloader in every
-build, not with their source, so a new bundle would load the old bundle's kernels.
+set, wins. Inside it, each version of the solver sources caches in a directory of its own,
+named by their hash: numba checks a cached kernel against the file that defines it only, so
+a kernel compiled before an edit of a function it calls in another module (the greedy line
+search of ``weighting.py`` inside the matrix and tree kernels) would load unchanged. A frozen
+app (the bundle) has directories of its own (``bundle-``): numba stamps a frozen app's
+kernels with the executable, the same PyInstaller bootloader in every build.
 
 The directory is chosen before numba reads its configuration (at import), and before the
 kernels are decorated (numba picks a function's cache location then).
@@ -31,18 +34,18 @@ import platformdirs
 
 def cache_dir() -> Path:
     """Where the compiled kernels are cached: ``NUMBA_CACHE_DIR`` if set, else the
-    per-user cache directory of rmviz."""
+    per-user cache directory of rmviz, one folder per version of the solver sources."""
     chosen = os.environ.get("NUMBA_CACHE_DIR")
     if chosen:
         return Path(chosen)
     base = Path(platformdirs.user_cache_dir("rmviz", appauthor=False)) / "numba"
-    return base / f"bundle-{_solvers_digest()}" if getattr(sys, "frozen", False) else base
+    kind = "bundle" if getattr(sys, "frozen", False) else "source"
+    return base / f"{kind}-{solvers_digest()}"
 
 
-def _solvers_digest() -> str:
-    """A short hash of the solver sources (the kernels and what they call)."""
+def solvers_digest(root: Path = Path(__file__).parent) -> str:
+    """A short hash of the solver sources under ``root`` (the kernels and what they call)."""
     digest = hashlib.sha256()
-    root = Path(__file__).parent
     for path in sorted(root.rglob("*.py")):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]

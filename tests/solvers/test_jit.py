@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +21,20 @@ def test_the_cache_is_the_variable_when_set(monkeypatch: pytest.MonkeyPatch, tmp
 def test_the_cache_is_per_user_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     path = jit.cache_dir()
-    assert path.name == "numba" and "rmviz" in path.parts
+    assert path.parent.name == "numba" and path.name.startswith("source-") and "rmviz" in path.parts
     assert path.is_absolute() and not path.is_relative_to(Path(jit.__file__).parents[2])
+
+
+def test_an_edit_of_any_solver_source_gives_a_fresh_cache(tmp_path: Path) -> None:
+    """numba checks a cached kernel against its own file only: an edit of the greedy line
+    search in weighting.py must not load the matrix kernel compiled before it."""
+    solvers = Path(jit.__file__).parent
+    copy = tmp_path / "solvers"
+    shutil.copytree(solvers, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert jit.solvers_digest(copy) == jit.solvers_digest(solvers)
+    weighting = copy / "weighting.py"
+    weighting.write_text(weighting.read_text() + "\n# an edit\n")
+    assert jit.solvers_digest(copy) != jit.solvers_digest(solvers)
 
 
 def test_a_frozen_app_caches_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
