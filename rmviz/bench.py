@@ -20,6 +20,8 @@ games' floors and rmviz rows are measured in turn, twice, and keep their best ra
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import platform
 import time
@@ -258,6 +260,7 @@ def run_bench(
     _bench_trees(budget, line)
     bench_monte_carlo(budget, line)
     _bench_greedy(budget, line)
+    _bench_liteefg(budget, line)
     line()
     line("speed-up: rmviz / baseline (seed loop; for 3-player expected play and internal RM rmviz's")
     line("          own NumPy code, internal RM's by least squares; for trees OpenSpiel's C++")
@@ -377,3 +380,49 @@ def _bench_greedy(budget: float, line: Callable[[str], None]) -> None:
             CFRSolver(tree, cfr_preset("cfr", updates="simultaneous")).step,
             1,
         )
+
+
+def _bench_liteefg(budget: float, line: Callable[[str], None]) -> None:
+    """CFR and external-sampling MCCFR beside LiteEFG 1.0 (Liu et al. 2024, a C++ engine
+    driven by a Python computation graph) when it is installed (``pip install LiteEFG``).
+
+    LiteEFG's CFR baseline updates both players at once, so rmviz runs CFR with
+    simultaneous updates here; its "External" traversal with the same graph is
+    external-sampling MCCFR (Lanctot et al. 2009). One LiteEFG iteration is one
+    ``update_graph`` + ``update_strategy`` call, as in LiteEFG's own training loop."""
+    try:
+        import LiteEFG
+        import pyspiel
+        from LiteEFG.baselines.CFR import graph as cfr_graph
+    except ImportError:
+        line()
+        line("  (install LiteEFG and open-spiel for the LiteEFG peer rows)")
+        return
+    from rmviz.games.trees import kuhn_poker, leduc_poker
+    from rmviz.solvers.tree.config import preset as cfr_preset
+    from rmviz.solvers.tree.solver import CFRSolver
+
+    def liteefg_run(name: str, traversal: str) -> Callable[[int], None]:
+        with contextlib.redirect_stdout(io.StringIO()):  # LiteEFG prints a banner per graph
+            graph = cfr_graph()
+            env = LiteEFG.OpenSpielEnv(pyspiel.load_game(name), traverse_type=traversal, regenerate=False)
+            env.set_graph(graph)
+
+        def run(n: int) -> None:
+            for _ in range(n):
+                graph.update_graph(env)
+                env.update_strategy(graph.current_strategy(), update_best=False)
+
+        return run
+
+    line()
+    line(f"{'beside LiteEFG 1.0':<44}{'it/s':>14}{'LiteEFG':>16}{'speed-up':>10}")
+    for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
+        game = build()
+        for algorithm, traversal, config in (
+            ("cfr (simultaneous)", "Enumerate", cfr_preset("cfr", updates="simultaneous")),
+            ("mccfr-external", "External", cfr_preset("mccfr-external")),
+        ):
+            ours = _rate(CFRSolver(game, config).step, budget)
+            peer = _rate(liteefg_run(name, traversal), budget)
+            line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}{peer:16,.1f}{ours / peer:9.1f}x")

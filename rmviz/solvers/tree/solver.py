@@ -206,7 +206,7 @@ class CFRSolver:
         """Run ``iterations`` iterations."""
         start = time.perf_counter()
         if self.sampler is not None:
-            self.sampler.run(self.state, self.seed, iterations, self.greedy_floor)
+            self.sampler.run(self.state, self.seed, iterations)
         elif self.releases_gil:
             kernels.run_full_traversal(self.tree, self.config, self.state, iterations, self.greedy_floor)
         else:
