@@ -6,7 +6,10 @@ start), and prints each run's outcome and time, then a summary. Exit status 0 wh
 run passed. Timing races in UI tests (asserting a label before the redraw timer caught up)
 show up here, not on an idle machine.
 
-    python tests/benchmarks/ui_under_load.py [--runs 20] [--busy 2] [--tests tests/ui]
+    python tests/benchmarks/ui_under_load.py [--runs 20] [--busy 2] [--workers 2] [--tests tests/ui]
+
+``--workers N`` runs each pass as the README's test command does (``pytest -n N``, pytest-xdist):
+two windows' tests side by side, beside the busy processes.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--busy", type=int, default=2, help="CPU-bound processes beside the tests")
     parser.add_argument("--tests", default="tests/ui")
+    parser.add_argument("--workers", type=int, default=0, help="pytest-xdist workers (0: one process)")
     args = parser.parse_args()
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
     busy = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.busy)]
@@ -43,7 +47,17 @@ def main() -> int:
         for run in range(1, args.runs + 1):
             started = time.perf_counter()
             done = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", args.tests],
+                [
+                    sys.executable,
+                    "-m",
+                    "pytest",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "-n",
+                    str(args.workers),
+                    args.tests,
+                ],
                 cwd=ROOT,
                 env=env,
                 capture_output=True,
@@ -63,7 +77,8 @@ def main() -> int:
     finally:
         for process in busy:
             process.kill()
-    print(f"{sum(outcomes)} of {len(outcomes)} runs passed with {args.busy} busy processes")
+    workers = f", {args.workers} pytest workers" if args.workers else ""
+    print(f"{sum(outcomes)} of {len(outcomes)} runs passed with {args.busy} busy processes{workers}")
     return 0 if all(outcomes) else 1
 
 
