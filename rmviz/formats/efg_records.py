@@ -1,0 +1,280 @@
+"""The fast path of the .efg reader: one regular expression per node record, straight into
+flat arrays (:class:`~rmviz.games.flat_tree.FlatTreeBuilder`), no token objects and no node
+objects.
+
+A record (Gambit manual, "The .efg file format")::
+
+    c "name" infoset ["infoset name" { "move" prob ... }] outcome ["name" { payoffs }]
+    p "name" player infoset ["infoset name" { "move" ... }] outcome ["name" { payoffs }]
+    t "name" outcome ["name" { payoffs }]
+
+is matched whole by :data:`_RECORD` (its strings, numbers and separators spelled as
+:mod:`rmviz.formats.gambit_tokens` spells tokens, so a match splits the text into the same
+tokens the tokenizer would), and read with the rules of :mod:`rmviz.formats.efg` (the same
+helpers: exact chance probabilities rescaled to sum to 1, payoffs as :meth:`TokenStream.payoff`
+reads them, outcomes added down the tree, Gambit's information-set numbering and labels).
+
+Anything else (a record the expressions do not match, a rule broken, a number that needs
+the exact reading's checks) makes :func:`read_records` return None, and the reader starts
+over with the token-by-token reader, whose message names the line. So this path only ever
+reads files the token reader reads, into the same game, and never explains a refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from fractions import Fraction
+
+from rmviz.errors import Cancelled, GameError
+from rmviz.formats.gambit_tokens import (
+    _SHORT_DECIMAL,
+    MAX_NUMBER_LENGTH,
+    normalized_labels,
+    parse_number,
+    to_float,
+    unescape,
+)
+from rmviz.games.flat_tree import FlatTree, FlatTreeBuilder
+from rmviz.games.normal_form import MAX_PAYOFF, check_payoff
+
+PROGRESS_EVERY = 1 << 16  # records between two progress calls
+Progress = Callable[[int], bool]
+
+
+# a Gambit string: to the first quote not preceded by a backslash (gambit_tokens._TOKEN);
+# written so that no match can run past such a quote, whatever follows
+_STRING = r'"([^"\\]*(?:\\+[^\\][^"\\]*)*)"'
+_NUMBER = r'[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(?![^\s{},"])'
+_COUNT = r'(\d{1,18})(?![^\s{},"])'
+# payoffs: numbers and commas; each word is then read as a number (_payoffs)
+_OUTCOME = rf"\s*{_COUNT}(?:\s*{_STRING}\s*\{{([^{{}}\"]*)\}})?\s*"
+_QUOTED = _STRING.replace("(", "(?:", 1)
+_CHANCE_MOVES = rf"((?:\s*{_QUOTED}\s*{_NUMBER}\s*,?)*)"
+_DECISION_MOVES = rf"((?:\s*{_QUOTED})*)"
+_RECORD = {
+    "c": re.compile(
+        rf'c(?![^\s{{}},"])\s*{_STRING}\s*{_COUNT}(?:\s*{_STRING}\s*\{{{_CHANCE_MOVES}\s*\}})?{_OUTCOME}'
+    ),
+    "p": re.compile(
+        rf'p(?![^\s{{}},"])\s*{_STRING}\s*{_COUNT}\s*{_COUNT}(?:\s*{_STRING}\s*\{{{_DECISION_MOVES}\s*\}})?{_OUTCOME}'
+    ),
+    "t": re.compile(rf't(?![^\s{{}},"])\s*{_STRING}{_OUTCOME}'),
+}
+_NOT_PAYOFFS = re.compile(r"[^0-9+\-.eE/,\s]")  # what no number or separator holds
+_STRINGS = re.compile(_STRING)
+_CHANCE_PAIRS = re.compile(rf"{_STRING}\s*({_NUMBER})")
+_NUMBERS = re.compile(_NUMBER)
+_SPACE = re.compile(r"\s*")
+
+
+_Infoset = tuple[str, tuple[str, ...], tuple[float, ...], tuple[Fraction, ...]]
+
+
+class _Fallback(Exception):
+    """The fast path cannot read this; the token reader will."""
+
+
+def read_records(
+    text: str, start: int, players: list[str], tolerance: Fraction, progress: Progress | None = None
+) -> tuple[FlatTree, int] | None:
+    """The tree whose records begin at ``text[start:]`` as flat arrays, and where the records
+    end; None when the token reader must read it (see the module docstring)."""
+    try:
+        return _Records(text, players, tolerance, progress).read(start)
+    except _Fallback:
+        return None
+
+
+class _Records:
+    def __init__(self, text: str, players: list[str], tolerance: Fraction, progress: Progress | None) -> None:
+        self.text = text
+        self.n = len(players)
+        self.tolerance = tolerance
+        self.progress = progress
+        self.builder = FlatTreeBuilder(self.n)
+        self.zeros = (0.0,) * self.n
+        # (player, number) -> (name, moves, probabilities, exact probabilities); player 0 is chance
+        self.infosets: dict[tuple[int, int], _Infoset] = {}
+        self.named: dict[tuple[int, str], int] = {}
+        self.outcomes: dict[int, tuple[str, tuple[float, ...]]] = {}
+        self.bodies: dict[
+            tuple[int, str], tuple[tuple[str, ...], tuple[float, ...], tuple[Fraction, ...]]
+        ] = {}
+        self.carried: dict[int, tuple[float, ...]] = {}  # non-zero outcomes above, by node
+
+    def read(self, start: int) -> tuple[FlatTree, int]:
+        """The records one by one; the common ones (no definition, or an outcome's) inline."""
+        text, builder, records, zeros, n = self.text, self.builder, _RECORD, self.zeros, self.n
+        infosets, outcomes, carried = self.infosets, self.outcomes, self.carried
+        terminal_node, chance, decision = builder.terminal_node, builder.chance, builder.decision
+        progress = self.progress
+        position = _SPACE.match(text, start).end()  # type: ignore[union-attr]
+        count = 0
+        while not builder.complete:
+            kind = text[position : position + 1]
+            pattern = records.get(kind)
+            match = pattern.match(text, position) if pattern is not None else None
+            if match is None:
+                raise _Fallback
+            position = match.end()
+            count += 1
+            if progress is not None and not count % PROGRESS_EVERY and not progress(count):
+                raise Cancelled(f"stopped after {count:,} histories")
+            if kind == "t":
+                name, number, outcome_name, body = match.groups()
+            elif kind == "p":
+                name, player_text, infoset_text, infoset_name, moves_body, number, outcome_name, body = (
+                    match.groups()
+                )
+            else:
+                name, infoset_text, infoset_name, moves_body, number, outcome_name, body = match.groups()
+            if "\\" in name:
+                name = unescape(name)
+            # the outcome: none, one given before, or defined here
+            if outcome_name is not None:
+                own = self._outcome(int(number), outcome_name, body)
+            elif number == "0":
+                own = zeros
+            else:
+                known = outcomes.get(int(number))
+                if known is None:
+                    raise _Fallback
+                own = known[1]
+            if carried:  # outcomes above add to this one (rare: most files put them at leaves)
+                parent = builder.next_parent()
+                above = carried.get(parent) if parent >= 0 else None
+                if above is not None:
+                    own = tuple(a + b for a, b in zip(above, own, strict=True))
+            if kind == "t":
+                terminal_node(own, name)
+                continue
+            player = int(player_text) if kind == "p" else 0
+            if kind == "p" and not 1 <= player <= n:
+                raise _Fallback
+            if infoset_name is None:
+                entry = infosets.get((player, int(infoset_text)))
+                if entry is None:
+                    raise _Fallback
+            else:
+                entry = self._infoset(player, int(infoset_text), infoset_name, moves_body)
+            if player:
+                node = decision(player - 1, int(infoset_text), entry[1], name)
+            else:
+                node = chance(entry[1], entry[2], name)
+            if own is not zeros and any(own):
+                carried[node] = own
+        return builder.finish(self._labels()), position
+
+    def _infoset(self, player: int, number: int, name: str, body: str) -> _Infoset:
+        """An information set defined (again) here, checked as the token reader checks it."""
+        key = (player, number)
+        known = self.infosets.get(key)
+        name = _unquoted(name)
+        parsed = self.bodies.get((player, body))
+        if parsed is None:
+            parsed = self.bodies[(player, body)] = self._moves(player, body)
+        entry = (name, *parsed)
+        if known is not None:
+            if known != entry:
+                raise _Fallback
+            return known
+        if name and self.named.setdefault((player, name), number) != number:
+            raise _Fallback
+        self.infosets[key] = entry
+        return entry
+
+    def _moves(
+        self, player: int, body: str
+    ) -> tuple[tuple[str, ...], tuple[float, ...], tuple[Fraction, ...]]:
+        """A move list's labels (made distinct as Gambit does), and for chance the
+        probabilities rescaled to sum to 1, as floats and exactly (compared exactly)."""
+        if player:
+            labels = [_unquoted(m) for m in _STRINGS.findall(body)]
+            if not labels:
+                raise _Fallback
+            return tuple(normalized_labels(labels)), (), ()
+        pairs = _CHANCE_PAIRS.findall(body)
+        if not pairs:
+            raise _Fallback
+        exact: list[Fraction] = []
+        for _, word in pairs:
+            try:
+                value = parse_number(word)
+            except ValueError:
+                raise _Fallback from None
+            if not 0 <= value <= 1:
+                raise _Fallback
+            exact.append(value)
+        total = sum(exact, Fraction(0))
+        if abs(total - 1) > self.tolerance:
+            raise _Fallback
+        moves = tuple(normalized_labels([_unquoted(m) for m, _ in pairs]))
+        rescaled = tuple(p / total for p in exact)
+        return moves, tuple(float(p) for p in rescaled), rescaled
+
+    def _outcome(self, number: int, name: str, body: str) -> tuple[float, ...]:
+        """An outcome defined here (not outcome 0): its payoffs, read as the token reader
+        reads them; defined again, it must repeat its name and payoffs."""
+        if number == 0 or _NOT_PAYOFFS.search(body):
+            raise _Fallback
+        values = tuple(_payoff(word) for word in body.replace(",", " ").split())
+        if len(values) != self.n:
+            raise _Fallback
+        entry = (_unquoted(name), values)
+        if self.outcomes.setdefault(number, entry) != entry:
+            raise _Fallback
+        return values
+
+    def _labels(self) -> list[str]:
+        """Each information set's label (:func:`information_set_labels`), in the builder's order."""
+        names = {key: entry[0] for key, entry in self.infosets.items()}
+        labels = information_set_labels(names, set(self.named))
+        return [labels[(player + 1, int(number))] for player, number in self.builder.infoset_ids]  # type: ignore[call-overload]
+
+
+def _unquoted(raw: str) -> str:
+    return unescape(raw) if "\\" in raw else raw
+
+
+def _payoff(word: str) -> float:
+    """A payoff as :meth:`TokenStream.payoff` reads it; refusals go to the token reader.
+    ``word`` holds only digits, signs, points, exponents and slashes (``_NOT_PAYOFFS``), so
+    ``float`` reads what the tokenizer reads as a number, and refuses the rest."""
+    if len(word) <= _SHORT_DECIMAL and "/" not in word:
+        try:
+            number = float(word)
+        except ValueError:
+            raise _Fallback from None
+        if abs(number) <= MAX_PAYOFF:
+            return number
+    if len(word) > MAX_NUMBER_LENGTH:
+        raise _Fallback
+    try:
+        number = to_float(parse_number(word), word)
+        check_payoff(number, "a payoff")
+    except (ValueError, GameError):
+        raise _Fallback from None
+    return number
+
+
+def information_set_labels(
+    names: dict[tuple[int, int], str], taken: set[tuple[int, str]]
+) -> dict[tuple[int, int], str]:
+    """The label of each decision information set ``(player, number)`` (player 0, chance,
+    gets none): its name, or ``#number`` when unnamed, primed (``#k'``) while the player has a
+    set of that name. ``taken``: the named sets' ``(player, name)``."""
+    labels: dict[tuple[int, int], str] = {}
+    taken = set(taken)
+    for key in sorted(names):
+        player, number = key
+        name = names[key]
+        if player == 0:
+            continue
+        if not name:
+            name = f"#{number}"
+            while (player, name) in taken:
+                name += "'"
+            taken.add((player, name))
+        labels[key] = name
+    return labels
