@@ -94,20 +94,23 @@ class _Records:
         self.progress = progress
         self.builder = FlatTreeBuilder(self.n)
         self.zeros = (0.0,) * self.n
-        # (player, number) -> (name, moves, probabilities, exact probabilities); player 0 is chance
-        self.infosets: dict[tuple[int, int], _Infoset] = {}
-        self.named: dict[tuple[int, str], int] = {}
-        self.outcomes: dict[int, tuple[str, tuple[float, ...]]] = {}
+        # (player, number) -> (name, moves, probabilities, exact probabilities); player 0 is
+        # chance; numbers are kept as written (canonical: no leading zero, see _number)
+        self.infosets: dict[tuple[int, str], _Infoset] = {}
+        self.named: dict[tuple[int, str], str] = {}
+        self.outcomes: dict[str, tuple[str, tuple[float, ...]]] = {}  # number -> name, payoffs
+        self.payoffs: dict[str, tuple[float, ...]] = {}  # payoff list as written -> values
         self.bodies: dict[
             tuple[int, str], tuple[tuple[str, ...], tuple[float, ...], tuple[Fraction, ...]]
         ] = {}
-        self.carried: dict[int, tuple[float, ...]] = {}  # non-zero outcomes above, by node
+        self.above: dict[int, tuple[float, ...]] = {}  # non-zero outcomes of inner nodes
 
     def read(self, start: int) -> tuple[FlatTree, int]:
-        """The records one by one; the common ones (no definition, or an outcome's) inline."""
+        """The records one by one: the common ones (no definition, or an outcome's) inline."""
         text, builder, records, zeros, n = self.text, self.builder, _RECORD, self.zeros, self.n
-        infosets, outcomes, carried = self.infosets, self.outcomes, self.carried
-        terminal_node, chance, decision = builder.terminal_node, builder.chance, builder.decision
+        infosets, outcomes, above = self.infosets, self.outcomes, self.above
+        terminal_node, chance, decision_at = builder.terminal_node, builder.chance, builder.decision_at
+        ids: dict[tuple[int, str], int] = {}  # (player, number) -> the builder's information set
         progress = self.progress
         position = _SPACE.match(text, start).end()  # type: ignore[union-attr]
         count = 0
@@ -124,49 +127,74 @@ class _Records:
             if kind == "t":
                 name, number, outcome_name, body = match.groups()
             elif kind == "p":
-                name, player_text, infoset_text, infoset_name, moves_body, number, outcome_name, body = (
+                name, player_text, infoset, infoset_name, moves_body, number, outcome_name, body = (
                     match.groups()
                 )
             else:
-                name, infoset_text, infoset_name, moves_body, number, outcome_name, body = match.groups()
+                name, infoset, infoset_name, moves_body, number, outcome_name, body = match.groups()
             if "\\" in name:
                 name = unescape(name)
             # the outcome: none, one given before, or defined here
-            if outcome_name is not None:
-                own = self._outcome(int(number), outcome_name, body)
-            elif number == "0":
+            if number == "0":
+                if outcome_name is not None:
+                    raise _Fallback  # outcome 0 cannot be defined
                 own = zeros
+            elif outcome_name is not None:
+                own = self._outcome(number, outcome_name, body)
             else:
-                known = outcomes.get(int(number))
+                known = outcomes.get(number)
                 if known is None:
                     raise _Fallback
                 own = known[1]
-            if carried:  # outcomes above add to this one (rare: most files put them at leaves)
-                parent = builder.next_parent()
-                above = carried.get(parent) if parent >= 0 else None
-                if above is not None:
-                    own = tuple(a + b for a, b in zip(above, own, strict=True))
             if kind == "t":
                 terminal_node(own, name)
                 continue
             player = int(player_text) if kind == "p" else 0
             if kind == "p" and not 1 <= player <= n:
                 raise _Fallback
+            key = (player, infoset)
             if infoset_name is None:
-                entry = infosets.get((player, int(infoset_text)))
+                entry = infosets.get(key)
                 if entry is None:
                     raise _Fallback
             else:
-                entry = self._infoset(player, int(infoset_text), infoset_name, moves_body)
+                entry = self._infoset(player, _number(infoset), infoset_name, moves_body)
             if player:
-                node = decision(player - 1, int(infoset_text), entry[1], name)
+                info = ids.get(key)
+                if info is None:
+                    info = ids[key] = builder.infoset(player - 1, infoset, entry[1])
+                node = decision_at(info, entry[1], name)
             else:
                 node = chance(entry[1], entry[2], name)
             if own is not zeros and any(own):
-                carried[node] = own
-        return builder.finish(self._labels()), position
+                above[node] = own
+        flat = builder.finish(self._labels())
+        if above:
+            self._add_outcomes_above(flat)
+        return flat, position
 
-    def _infoset(self, player: int, number: int, name: str, body: str) -> _Infoset:
+    def _add_outcomes_above(self, flat: FlatTree) -> None:
+        """Outcomes of inner nodes add to every terminal below them, in the order the token
+        reader adds them (from the root down, then the terminal's own)."""
+        above, zeros = self.above, self.zeros
+        parents, terminals = flat.parent.tolist(), flat.terminal.tolist()
+        totals: dict[int, tuple[float, ...]] = {}
+        for node, parent in enumerate(parents):
+            inherited = totals.get(parent) if parent >= 0 else None
+            own = above.get(node)
+            if inherited is None and own is None:
+                continue
+            if terminals[node] >= 0:
+                if inherited is not None:
+                    row = terminals[node]
+                    flat.payoffs[row] = [
+                        a + b for a, b in zip(inherited, flat.payoffs[row].tolist(), strict=True)
+                    ]
+            else:
+                totals[node] = tuple(a + b for a, b in zip(inherited or zeros, own or zeros, strict=True))
+        flat.payoffs[...] += 0.0  # no -0.0
+
+    def _infoset(self, player: int, number: str, name: str, body: str) -> _Infoset:
         """An information set defined (again) here, checked as the token reader checks it."""
         key = (player, number)
         known = self.infosets.get(key)
@@ -213,24 +241,36 @@ class _Records:
         rescaled = tuple(p / total for p in exact)
         return moves, tuple(float(p) for p in rescaled), rescaled
 
-    def _outcome(self, number: int, name: str, body: str) -> tuple[float, ...]:
+    def _outcome(self, number: str, name: str, body: str) -> tuple[float, ...]:
         """An outcome defined here (not outcome 0): its payoffs, read as the token reader
         reads them; defined again, it must repeat its name and payoffs."""
-        if number == 0 or _NOT_PAYOFFS.search(body):
-            raise _Fallback
-        values = tuple(_payoff(word) for word in body.replace(",", " ").split())
-        if len(values) != self.n:
-            raise _Fallback
-        entry = (_unquoted(name), values)
-        if self.outcomes.setdefault(number, entry) != entry:
+        values = self.payoffs.get(body)
+        if values is None:
+            if _NOT_PAYOFFS.search(body):
+                raise _Fallback
+            values = tuple([_payoff(word) for word in body.replace(",", " ").split()])
+            if len(values) != self.n:
+                raise _Fallback
+            self.payoffs[body] = values
+        entry = (name, values)
+        known = self.outcomes.setdefault(_number(number), entry)
+        if known is not entry and (_unquoted(known[0]), known[1]) != (_unquoted(name), values):
             raise _Fallback
         return values
 
     def _labels(self) -> list[str]:
         """Each information set's label (:func:`information_set_labels`), in the builder's order."""
-        names = {key: entry[0] for key, entry in self.infosets.items()}
+        names = {(player, int(number)): entry[0] for (player, number), entry in self.infosets.items()}
         labels = information_set_labels(names, set(self.named))
         return [labels[(player + 1, int(number))] for player, number in self.builder.infoset_ids]  # type: ignore[call-overload]
+
+
+def _number(written: str) -> str:
+    """An information set's or outcome's number as written, when that is how it is known:
+    ``07`` and ``7`` are one number to the token reader, so a leading zero goes to it."""
+    if written[0] == "0" and written != "0":
+        raise _Fallback
+    return written
 
 
 def _unquoted(raw: str) -> str:

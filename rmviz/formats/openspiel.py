@@ -115,9 +115,8 @@ def tree_of(
     terminal_player = pyspiel.PlayerId.TERMINAL
     n = game.num_players()
     builder = FlatTreeBuilder(n)
-    moves_of: dict[tuple[int, str], tuple[list[int], tuple[str, ...]]] = {}
-    raws: dict[tuple[int, str], str] = {}
-    labels: dict[str, str] = {}  # information-state string -> label
+    raws: dict[tuple[int, str], str] = {}  # (player, label) -> the string it was made from
+    seen: list[dict[str, tuple[int, list[int], tuple[str, ...]]]] = [{} for _ in range(n)]
     stack: list[Any] = [game.new_initial_state()]
     made = 0
     while stack:
@@ -141,25 +140,27 @@ def tree_of(
             if not 0 <= player < n:  # a simultaneous node left in a converted game, or an error
                 raise RmvizError(f"{spec!r}: a history has no single acting player ({player})")
             raw = state.information_state_string(player)
-            label = labels.get(raw)
-            if label is None:
-                label = labels[raw] = infoset_label(raw)
-            if raws.setdefault((player, label), raw) != raw:
-                raise RmvizError(
-                    f"{spec!r}: two information-state strings of player {player + 1} read {label!r} "
-                    "on one line"
-                )
             actions = state.legal_actions(player)
-            known = moves_of.get((player, label))
+            known = seen[player].get(raw)  # (information set id, actions, labels)
             if known is None:
-                known = moves_of[(player, label)] = (actions, _labels(state, player, actions))
-            elif known[0] != actions:
+                label = infoset_label(raw)
+                if raws.setdefault((player, label), raw) != raw:
+                    raise RmvizError(
+                        f"{spec!r}: two information-state strings of player {player + 1} read "
+                        f"{label!r} on one line"
+                    )
+                moves = _labels(state, player, actions)
+                known = seen[player][raw] = (builder.infoset(player, label, moves), actions, moves)
+            elif known[1] != actions:
                 raise RmvizError(
-                    f"{spec!r}: information set {label!r} of player {player + 1} offers different "
-                    "legal actions at different histories"
+                    f"{spec!r}: information set {infoset_label(raw)!r} of player {player + 1} offers "
+                    "different legal actions at different histories"
                 )
-            builder.decision(player, label, known[1])
-        stack.extend([state.child(action) for action in reversed(actions)])
+            builder.decision_at(known[0], known[2])
+        if actions:  # the children; the first reuses this state (one clone fewer)
+            stack.extend([state.child(action) for action in reversed(actions[1:])])
+            state.apply_action(actions[0])
+            stack.append(state)
     names = tuple(f"Player {i + 1}" for i in range(n))
     title = game.get_type().long_name
     try:

@@ -33,6 +33,7 @@ from rmviz.games.normal_form import MAX_PAYOFF
 
 CHANCE_KIND, DECISION_KIND, TERMINAL_KIND = 0, 1, 2
 KIND_NAMES = ("chance", "decision", "terminal")
+AFTER_THE_END = "the tree is complete: a history after the root's last descendant"
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,42 +89,37 @@ class FlatTree:
 
 class FlatTreeBuilder:
     """Appends histories in prefix order: each new history is the next child of the nearest
-    open history above it (one whose moves are not all filled yet); the tree is complete
-    when the root's last descendant is added (:attr:`complete`).
+    history above it whose moves are not all filled yet; the tree is complete when the
+    root's last descendant is added (:attr:`complete`).
 
-    Information sets are named by a key (``(player, label)``, or a .efg file's
-    ``(player, number)``) given with the decision; their labels default to the key's second
-    item and may be set later (:meth:`finish`). Nothing is validated beyond the shape: a
-    decision whose moves differ from its information set's first ones, or a player out of
-    range, is recorded for :func:`check` to find.
+    Adding a history appends three numbers (kind, move list, and the information set, chance
+    distribution or payoff row); :meth:`finish` then derives parents, depths, move indices
+    and each decision's last own move in one pass over the prefix order, with a stack.
+    Information sets are named by a key (a label, or a .efg file's number) with their
+    player; their labels are the keys unless given to :meth:`finish`. Nothing is validated
+    beyond the shape: a decision whose moves differ from its information set's first ones,
+    or a player out of range, is recorded for :func:`check` to find.
     """
 
     def __init__(self, n_players: int) -> None:
         self.n = n_players
         self.kind = array("b")
-        self.parent = array("q")
-        self.depth = array("i")
-        self.move_index = array("i")
         self.moveset = array("q")
-        self.chance_set = array("q")
-        self.infoset = array("q")
-        self.own_before = array("q")
-        self.terminal = array("q")
+        self.ref = array("q")  # information set, chance distribution or payoff row, by kind
         self.payoffs = array("d")
         self.labels: dict[int, str] = {}
         self.movesets: dict[tuple[str, ...], int] = {}
+        self.widths: list[int] = []  # of each move list
         self.chance_sets: dict[tuple[float, ...], int] = {}
         self.infoset_ids: dict[tuple[int, object], int] = {}
         self.infoset_player: list[int] = []
         self.infoset_key: list[object] = []
         self.infoset_moveset: list[int] = []
+        self.infoset_moves: list[tuple[str, ...]] = []
         self.infoset_first_slot: list[int] = []
         self.slots = 0
-        # open histories: [id, moves left, next move, slot of move 0 (-1 unless a decision),
-        # player (-1 unless a decision), that player's last own move before it]
-        self._stack: list[list[int]] = []
-        self._last_own = [-1] * max(n_players, 0)  # per player, along the current path
-        self._pending = 0  # children announced but not added yet
+        self.terminals = 0
+        self._pending = 1  # histories still to come: the root, then each announced child
         self.complete = False
 
     def __len__(self) -> int:
@@ -134,136 +130,161 @@ class FlatTreeBuilder:
         known = self.movesets.get(moves)
         if known is None:
             known = self.movesets[moves] = len(self.movesets)
+            self.widths.append(len(moves))
         return known
 
     def chance(self, moves: tuple[str, ...], probabilities: tuple[float, ...], label: str = "") -> int:
         """A chance history with its moves and their probabilities (floats)."""
+        if self.complete:
+            raise ValueError(AFTER_THE_END)
+        self._pending += len(moves) - 1
+        self.complete = self._pending == 0
         probabilities = tuple([p + 0.0 for p in probabilities])  # -0.0 becomes 0.0, as in Node
         known = self.chance_sets.get(probabilities)
         if known is None:
             known = self.chance_sets[probabilities] = len(self.chance_sets)
-        node = self._add(CHANCE_KIND, self.intern_moves(moves), len(moves), label, -1, -1)
-        self.chance_set.append(known)
-        self.infoset.append(-1)
-        self.own_before.append(-1)
-        self.terminal.append(-1)
+        node = len(self.kind)
+        self.kind.append(CHANCE_KIND)
+        self.moveset.append(self.intern_moves(moves))
+        self.ref.append(known)
+        if label:
+            self.labels[node] = label
         return node
 
-    def decision(self, player: int, key: object, moves: tuple[str, ...], label: str = "") -> int:
-        """A decision history of ``player`` (0-based) in the information set ``key``."""
+    def infoset(self, player: int, key: object, moves: tuple[str, ...]) -> int:
+        """The id of ``player``'s information set ``key``, made with ``moves`` when new."""
         info = self.infoset_ids.get((player, key))
         if info is None:
             info = self.infoset_ids[(player, key)] = len(self.infoset_player)
             self.infoset_player.append(player)
             self.infoset_key.append(key)
             self.infoset_moveset.append(self.intern_moves(moves))
+            self.infoset_moves.append(moves)
             self.infoset_first_slot.append(self.slots)
             self.slots += len(moves)
-            moveset = self.infoset_moveset[info]
-        else:
+        return info
+
+    def decision(self, player: int, key: object, moves: tuple[str, ...], label: str = "") -> int:
+        """A decision history of ``player`` (0-based) in the information set ``key``."""
+        return self.decision_at(self.infoset(player, key, moves), moves, label)
+
+    def decision_at(self, info: int, moves: tuple[str, ...], label: str = "") -> int:
+        """A decision history in the information set ``info`` (:meth:`infoset`), offering
+        ``moves`` (other moves than the set's first ones are recorded for :func:`check`)."""
+        if self.complete:
+            raise ValueError(AFTER_THE_END)
+        self._pending += len(moves) - 1
+        self.complete = self._pending == 0
+        moveset = self.infoset_moveset[info]
+        first = self.infoset_moves[info]
+        if moves is not first and moves != first:
             moveset = self.intern_moves(moves)
-        if 0 <= player < self.n:
-            node = self._add(DECISION_KIND, moveset, len(moves), label, self.infoset_first_slot[info], player)
-            self.own_before.append(self._last_own[player])  # once attached: on its path
-        else:  # check() refuses it
-            node = self._add(DECISION_KIND, moveset, len(moves), label, -1, -1)
-            self.own_before.append(-2)
-        self.chance_set.append(-1)
-        self.infoset.append(info)
-        self.terminal.append(-1)
+        node = len(self.kind)
+        self.kind.append(DECISION_KIND)
+        self.moveset.append(moveset)
+        self.ref.append(info)
+        if label:
+            self.labels[node] = label
         return node
 
     def terminal_node(self, payoffs: tuple[float, ...], label: str = "") -> int:
         """A terminal history with one payoff per player."""
         if len(payoffs) != self.n:
             raise ValueError(f"{len(payoffs)} payoffs for {self.n} players")
-        node = self._add(TERMINAL_KIND, -1, 0, label, -1, -1)
-        self.chance_set.append(-1)
-        self.infoset.append(-1)
-        self.own_before.append(-1)
-        self.terminal.append(len(self.payoffs) // self.n)
-        self.payoffs.extend(payoffs)
-        return node
-
-    def next_parent(self) -> int:
-        """The id of the history the next one will be a child of (-1 before the root)."""
-        stack = self._stack
-        last_own = self._last_own
-        while stack and stack[-1][1] == 0:  # as _add: finished subtrees close
-            done = stack.pop()
-            if done[4] >= 0:
-                last_own[done[4]] = done[5]
-        return stack[-1][0] if stack else -1
-
-    def _add(self, kind: int, moveset: int, width: int, label: str, slot: int, player: int) -> int:
-        """Attach a history as the next child of the open one, and open it if it has moves."""
         if self.complete:
-            raise ValueError("the tree is complete: a history after the root's last descendant")
+            raise ValueError(AFTER_THE_END)
+        self._pending -= 1
+        self.complete = self._pending == 0
         node = len(self.kind)
-        stack = self._stack
-        last_own = self._last_own
-        if node:
-            while stack[-1][1] == 0:  # subtrees done: their players' last own moves come back
-                done = stack.pop()
-                if done[4] >= 0:
-                    last_own[done[4]] = done[5]
-            top = stack[-1]
-            move = top[2]
-            top[1] -= 1
-            top[2] = move + 1
-            if top[4] >= 0:
-                last_own[top[4]] = top[3] + move
-            self.parent.append(top[0])
-            self.depth.append(len(stack))
-            self.move_index.append(move)
-            self._pending -= 1
-        else:
-            self.parent.append(-1)
-            self.depth.append(0)
-            self.move_index.append(-1)
-        self.kind.append(kind)
-        self.moveset.append(moveset)
+        self.kind.append(TERMINAL_KIND)
+        self.moveset.append(-1)
+        self.ref.append(self.terminals)
+        self.terminals += 1
+        self.payoffs.extend(payoffs)
         if label:
             self.labels[node] = label
-        if width:
-            stack.append([node, width, 0, slot, player, last_own[player] if player >= 0 else -1])
-            self._pending += width
-        elif not self._pending:
-            self.complete = True
         return node
 
     def finish(self, labels: list[str] | None = None) -> FlatTree:
-        """The arrays; ``labels``: one per information set (default: the keys' labels)."""
+        """The arrays; ``labels``: one per information set (default: the keys)."""
         if not self.complete:
             raise ValueError("the tree is incomplete: some histories lack children")
-        n = max(self.n, 1)
-
-        def column(values: array, dtype: type) -> np.ndarray:
-            return np.frombuffer(values, dtype=values.typecode).astype(dtype, copy=False)
-
-        movesets = list(self.movesets)  # dicts keep insertion order: index order
-        chance = list(self.chance_sets)
+        kind = np.frombuffer(self.kind, dtype=np.int8)
+        moveset = np.frombuffer(self.moveset, dtype=np.int64)
+        ref = np.frombuffer(self.ref, dtype=np.int64)
+        parent, depth, move_index, own_before = self._structure()
         if labels is None:
             labels = [str(key) for key in self.infoset_key]
         return FlatTree(
             n_players=self.n,
-            kind=column(self.kind, np.int8),
-            parent=column(self.parent, np.int64),
-            depth=column(self.depth, np.int32),
-            move_index=column(self.move_index, np.int32),
-            moveset=column(self.moveset, np.int64),
-            chance_set=column(self.chance_set, np.int64),
-            infoset=column(self.infoset, np.int64),
-            own_before=column(self.own_before, np.int64),
-            terminal=column(self.terminal, np.int64),
-            payoffs=column(self.payoffs, np.float64).reshape(-1, n) + 0.0,  # -0.0 becomes 0.0
-            movesets=tuple(movesets),
-            chance_probabilities=tuple(chance),
+            kind=kind,
+            parent=parent,
+            depth=depth,
+            move_index=move_index,
+            moveset=moveset,
+            chance_set=np.where(kind == CHANCE_KIND, ref, -1),
+            infoset=np.where(kind == DECISION_KIND, ref, -1),
+            own_before=own_before,
+            terminal=np.where(kind == TERMINAL_KIND, ref, -1),
+            payoffs=np.frombuffer(self.payoffs, dtype=np.float64).reshape(-1, self.n) + 0.0,  # no -0.0
+            movesets=tuple(self.movesets),  # dicts keep insertion order: index order
+            chance_probabilities=tuple(self.chance_sets),
             infoset_player=np.array(self.infoset_player, dtype=np.int64),
             infoset_label=tuple(labels),
             infoset_moveset=np.array(self.infoset_moveset, dtype=np.int64),
             infoset_first_slot=np.array(self.infoset_first_slot, dtype=np.int64),
             labels=self.labels,
+        )
+
+    def _structure(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Parents, depths, move indices and each decision's last own move (the builder's
+        slot of its player's nearest decision above, -1 if none; -2 for a player out of
+        range), by one pass over the prefix order with a stack of open histories."""
+        count = len(self.kind)
+        parent = array("q", bytes(8 * count))
+        depth = array("i", bytes(4 * count))
+        move_index = array("i", bytes(4 * count))
+        own_before = array("q", [-1]) * count
+        widths = [*self.widths, 0]  # moveset -1 (terminals): no moves
+        kinds, movesets, refs = self.kind.tolist(), self.moveset.tolist(), self.ref.tolist()
+        players, first_slots, n = self.infoset_player, self.infoset_first_slot, self.n
+        last_own = [-1] * n  # per player, along the current path
+        # open histories: [id, moves left, next move, slot of move 0, player (-1 unless a
+        # decision), that player's last own move before it (restored when its subtree ends)]
+        stack: list[list[int]] = []
+        parent[0], move_index[0] = -1, -1
+        for node in range(count):
+            if node:
+                top = stack[-1]
+                while not top[1]:
+                    stack.pop()
+                    if top[4] >= 0:
+                        last_own[top[4]] = top[5]
+                    top = stack[-1]
+                move = top[2]
+                top[1] -= 1
+                top[2] = move + 1
+                if top[4] >= 0:
+                    last_own[top[4]] = top[3] + move
+                parent[node] = top[0]
+                depth[node] = len(stack)
+                move_index[node] = move
+            width = widths[movesets[node]]
+            if kinds[node] == DECISION_KIND:
+                player = players[refs[node]]
+                if 0 <= player < n:
+                    own_before[node] = last_own[player]
+                    if width:
+                        stack.append([node, width, 0, first_slots[refs[node]], player, last_own[player]])
+                    continue
+                own_before[node] = -2
+            if width:
+                stack.append([node, width, 0, -1, -1, -1])
+        return (
+            np.frombuffer(parent, dtype=np.int64),
+            np.frombuffer(depth, dtype=np.int32),
+            np.frombuffer(move_index, dtype=np.int32),
+            np.frombuffer(own_before, dtype=np.int64),
         )
 
 
