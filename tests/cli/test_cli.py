@@ -247,6 +247,7 @@ def test_bench_prints_side_by_side_ratios():
     text = out.getvalue()
     assert "speed-up" in text and "matvec floor" in text
     assert "rps-crash rm (expected)" in text and "3-player 3-action greedy-rm (sampled)" in text
+    assert "leduc_poker (OpenSpiel walk)" in text or "install open-spiel" in text
 
 
 def test_solve_kuhn_json_is_keyed_by_infoset_and_move(capsys):
