@@ -77,8 +77,8 @@ def read_efg(text: str, filename: str = "<efg>", progress: Progress | None = Non
     if fast is not None and fast[1] == len(text):
         try:
             return ExtensiveFormGame.from_flat(fast[0], names, title, comment)
-        except GameError as error:
-            raise ReadError(filename, str(error)) from None
+        except GameError:
+            pass  # the token reader refuses it too, naming the line where it can
     reader = _TreeReader(stream, players)
     root = reader.read()
     extra = stream.peek()

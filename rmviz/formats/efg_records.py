@@ -39,6 +39,7 @@ from rmviz.games.flat_tree import FlatTree, FlatTreeBuilder
 from rmviz.games.normal_form import MAX_PAYOFF, check_payoff
 
 PROGRESS_EVERY = 1 << 16  # records between two progress calls
+PAYOFF_CACHE = 1 << 16  # distinct payoff lists remembered (files repeat a few; random ones never)
 Progress = Callable[[int], bool]
 
 
@@ -60,6 +61,15 @@ _RECORD = {
         rf'p(?![^\s{{}},"])\s*{_STRING}\s*{_COUNT}\s*{_COUNT}(?:\s*{_STRING}\s*\{{{_DECISION_MOVES}\s*\}})?{_OUTCOME}'
     ),
     "t": re.compile(rf't(?![^\s{{}},"])\s*{_STRING}{_OUTCOME}'),
+}
+# the same records as rmviz and Gambit write them (one space between tokens, plain strings):
+# the same groups, matched about 20% faster; anything else goes to _RECORD
+_RIGID = {
+    "p": re.compile(
+        r'p "([^"\\]*)" (\d{1,18}) (\d{1,18})(?: "([^"\\]*)" \{((?: "[^"\\]*")*) \})? (\d{1,18})'
+        r'(?: "([^"\\]*)" \{([^{}"]*)\})?(?:\s+|\Z)'
+    ),
+    "t": re.compile(r't "([^"\\]*)" (\d{1,18})(?: "([^"\\]*)" \{([^{}"]*)\})?(?:\s+|\Z)'),
 }
 _NOT_PAYOFFS = re.compile(r"[^0-9+\-.eE/,\s]")  # what no number or separator holds
 _STRINGS = re.compile(_STRING)
@@ -107,7 +117,7 @@ class _Records:
 
     def read(self, start: int) -> tuple[FlatTree, int]:
         """The records one by one: the common ones (no definition, or an outcome's) inline."""
-        text, builder, records, zeros, n = self.text, self.builder, _RECORD, self.zeros, self.n
+        text, builder, records, rigid, zeros, n = self.text, self.builder, _RECORD, _RIGID, self.zeros, self.n
         infosets, outcomes, above = self.infosets, self.outcomes, self.above
         terminal_node, chance, decision_at = builder.terminal_node, builder.chance, builder.decision_at
         ids: dict[tuple[int, str], int] = {}  # (player, number) -> the builder's information set
@@ -116,10 +126,13 @@ class _Records:
         count = 0
         while not builder.complete:
             kind = text[position : position + 1]
-            pattern = records.get(kind)
+            pattern = rigid.get(kind)
             match = pattern.match(text, position) if pattern is not None else None
             if match is None:
-                raise _Fallback
+                pattern = records.get(kind)
+                match = pattern.match(text, position) if pattern is not None else None
+                if match is None:
+                    raise _Fallback
             position = match.end()
             count += 1
             if progress is not None and not count % PROGRESS_EVERY and not progress(count):
@@ -246,14 +259,15 @@ class _Records:
         reads them; defined again, it must repeat its name and payoffs."""
         values = self.payoffs.get(body)
         if values is None:
-            if _NOT_PAYOFFS.search(body):
-                raise _Fallback
-            values = tuple([_payoff(word) for word in body.replace(",", " ").split()])
+            values = _payoffs(body)
             if len(values) != self.n:
                 raise _Fallback
-            self.payoffs[body] = values
+            if len(self.payoffs) < PAYOFF_CACHE:
+                self.payoffs[body] = values
+        if number[0] == "0":  # a leading zero: see _number
+            raise _Fallback
         entry = (name, values)
-        known = self.outcomes.setdefault(_number(number), entry)
+        known = self.outcomes.setdefault(number, entry)
         if known is not entry and (_unquoted(known[0]), known[1]) != (_unquoted(name), values):
             raise _Fallback
         return values
@@ -275,6 +289,24 @@ def _number(written: str) -> str:
 
 def _unquoted(raw: str) -> str:
     return unescape(raw) if "\\" in raw else raw
+
+
+def _payoffs(body: str) -> tuple[float, ...]:
+    """The payoffs between an outcome's braces. The body holds only digits, signs, points,
+    exponents, slashes, commas and spaces (``_NOT_PAYOFFS``), so ``float`` reads what the
+    tokenizer reads as a number (correctly rounded, as the exact reading rounds) and refuses
+    the rest. Payoffs out of range pass here: the game's validation refuses them, and the
+    token reader then names the line. Rationals and bodies longer than
+    :data:`MAX_NUMBER_LENGTH` are read number by number (:func:`_payoff`)."""
+    if _NOT_PAYOFFS.search(body):
+        raise _Fallback
+    words = body.replace(",", " ").split()
+    if "/" in body or len(body) > MAX_NUMBER_LENGTH:
+        return tuple([_payoff(word) for word in words])
+    try:
+        return tuple(map(float, words))
+    except ValueError:
+        raise _Fallback from None
 
 
 def _payoff(word: str) -> float:
