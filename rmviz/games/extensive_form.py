@@ -18,6 +18,7 @@ validated in time and memory proportional to its size; messages abbreviate long 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -169,7 +170,11 @@ class ExtensiveFormGame:
     @property
     def flat(self) -> FlatTree:
         """The tree as flat arrays in prefix order (:mod:`rmviz.games.flat_tree`)."""
-        assert self._flat is not None  # every validated game has them
+        if self._flat is None:  # nodes the validation took but the arrays cannot hold
+            raise GameError(
+                "this tree cannot be compiled: its players must be whole numbers and its "
+                "information sets named by text"
+            )
         return self._flat
 
     @property
@@ -202,26 +207,36 @@ def flat_of_nodes(root: Node, n_players: int) -> FlatTree | None:
     nodes do not form a tree the arrays can hold (a shared node, an unknown kind, moves and
     children of different lengths, a payoff count other than ``n_players``...)."""
     builder = FlatTreeBuilder(n_players)
+    terminal_node, chance_node, decision_at = builder.terminal_node, builder.chance, builder.decision_at
+    infosets: dict[tuple[int, str], int] = {}  # (player, label) -> the builder's id
     seen: set[int] = set()
     stack = [root]
     try:
         while stack:
             node = stack.pop()
-            if id(node) in seen or not isinstance(node, Node) or len(node.moves) != len(node.children):
+            children = node.children
+            if id(node) in seen or not isinstance(node, Node) or len(node.moves) != len(children):
                 return None
             seen.add(id(node))
-            moves = tuple(node.moves)
-            if node.kind == TERMINAL:
-                if node.children:
+            moves = node.moves if type(node.moves) is tuple else tuple(node.moves)
+            kind = node.kind
+            if kind == TERMINAL:
+                if children:
                     return None
-                builder.terminal_node(tuple(float(u) for u in node.payoffs), node.label)
-            elif node.kind == CHANCE:
-                builder.chance(moves, tuple(float(p) for p in node.probabilities), node.label)
-            elif node.kind == DECISION and isinstance(node.player, int) and isinstance(node.infoset, str):
-                builder.decision(node.player, node.infoset, moves, node.label)
+                terminal_node(tuple(map(float, node.payoffs)), node.label)
+                continue
+            if kind == CHANCE:
+                chance_node(moves, tuple(map(float, node.probabilities)), node.label)
+            elif kind == DECISION and isinstance(node.infoset, str) and node.player is not None:
+                player = node.player if type(node.player) is int else operator.index(node.player)
+                key = (player, node.infoset)
+                info = infosets.get(key)
+                if info is None:
+                    info = infosets[key] = builder.infoset(player, node.infoset, moves)
+                decision_at(info, moves, node.label)
             else:
                 return None
-            stack.extend(reversed(node.children))
+            stack.extend(reversed(children))
         return builder.finish()
     except (TypeError, ValueError, OverflowError):  # not numbers, wrong counts: _validate says
         return None
