@@ -130,7 +130,7 @@ def tree_of(
         made += 1
         player = state.current_player()
         if player == terminal_player:
-            builder.terminal_node(tuple(state.returns()))
+            builder.terminal_node(state.returns())  # a list of floats
             continue
         if player == chance_player:
             outcomes = state.chance_outcomes()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -187,7 +188,7 @@ class FlatTreeBuilder:
             self.labels[node] = label
         return node
 
-    def terminal_node(self, payoffs: tuple[float, ...], label: str = "") -> int:
+    def terminal_node(self, payoffs: Sequence[float], label: str = "") -> int:
         """A terminal history with one payoff per player."""
         if len(payoffs) != self.n:
             raise ValueError(f"{len(payoffs)} payoffs for {self.n} players")
