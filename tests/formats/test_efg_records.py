@@ -82,7 +82,14 @@ def test_reference_files_take_the_fast_path_and_build_the_same_game(path):
 
 
 @pytest.mark.parametrize(
-    "game", [kuhn_poker(), leduc_poker(), hidden_chain(40), binary_tree(6), binary_tree(5, perfect=True)]
+    "game",
+    [
+        kuhn_poker(),
+        pytest.param(leduc_poker(), marks=pytest.mark.slow),  # ~2 s: the old path compiles it too
+        hidden_chain(40),
+        binary_tree(6),
+        binary_tree(5, perfect=True),
+    ],
 )
 def test_written_trees_take_the_fast_path_and_build_the_same_game(game):
     text = write_efg(game)
