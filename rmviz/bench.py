@@ -257,10 +257,10 @@ def _bench_loading(quick: bool, line: Callable[[str], None]) -> None:
 
         openspiel_game("kuhn_poker")
     except RmvizError:
-        line()
+        line("")
         line("  (install open-spiel for the tree-loading rows)")
         return
-    line()
+    line("")
     line(f"{'loading game trees (then compiling)':<44}{'histories/s':>14}{'seconds':>16}")
     for spec in ("leduc_poker",) if quick else ("leduc_poker", "liars_dice(dice_sides=5)"):
         started = time.perf_counter()
