@@ -30,6 +30,7 @@ from typing import TextIO, cast
 
 import numpy as np
 
+from rmviz.errors import RmvizError
 from rmviz.games.catalog import catalog_game
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
@@ -261,6 +262,7 @@ def run_bench(
     bench_monte_carlo(budget, line)
     _bench_greedy(budget, line)
     _bench_liteefg(budget, line)
+    _bench_loading(quick, line)
     line()
     line("speed-up: rmviz / baseline (seed loop; for 3-player expected play and internal RM rmviz's")
     line("          own NumPy code, internal RM's by least squares; for trees OpenSpiel's C++")
@@ -426,3 +428,34 @@ def _bench_liteefg(budget: float, line: Callable[[str], None]) -> None:
             ours = _rate(CFRSolver(game, config).step, budget)
             peer = _rate(liteefg_run(name, traversal), budget)
             line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}{peer:16,.1f}{ours / peer:9.1f}x")
+
+
+def _bench_loading(quick: bool, line: Callable[[str], None]) -> None:
+    """Loading game trees (issue 16): OpenSpiel's walk and the .efg reader, each followed by
+    compiling the tree for CFR, in histories per second (tests/benchmarks/tree_loading.py
+    measures bigger trees and memory)."""
+    from rmviz.formats.efg import read_efg, write_efg
+    from rmviz.solvers.tree.compiled_tree import compile_tree
+
+    try:
+        from rmviz.formats.openspiel import openspiel_game
+
+        openspiel_game("kuhn_poker")
+    except RmvizError:
+        line("")
+        line("  (install open-spiel for the tree-loading rows)")
+        return
+    line("")
+    line(f"{'loading game trees (then compiling)':<44}{'histories/s':>14}{'seconds':>16}")
+    for spec in ("leduc_poker",) if quick else ("leduc_poker", "liars_dice(dice_sides=5)"):
+        started = time.perf_counter()
+        game = openspiel_game(spec)
+        compile_tree(game)
+        seconds = time.perf_counter() - started
+        line(f"{spec + ' (OpenSpiel walk)':<44}{game.n_nodes / seconds:14,.0f}{seconds:16.2f}")
+        text = write_efg(game)
+        started = time.perf_counter()
+        compile_tree(read_efg(text))
+        seconds = time.perf_counter() - started
+        label = f"{spec} (.efg, {len(text) // 1024:,} kB)"
+        line(f"{label:<44}{game.n_nodes / seconds:14,.0f}{seconds:16.2f}")

@@ -31,10 +31,11 @@ from rmviz import __version__
 from rmviz.atomic import atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.figures.definitions import FIGURE_NAMES
-from rmviz.formats import load_game, write_game_file
+from rmviz.formats import write_game_file
 from rmviz.games.catalog import CATALOG
 from rmviz.games.generators import MAX_SEED
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.loading import load_with_progress
 from rmviz.numbers import format_number
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
@@ -370,7 +371,7 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     if args.trace is not None and args.trace.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--trace {args.trace}: write a .csv or a .json file")
-    game = load_game(args.game)
+    game = load_with_progress(args.game)
     solver = _solver(args, game, report=args.json)
     progress = _Progress(args.iterations, enabled=sys.stderr.isatty() and not args.json)
     solver.step(0)  # load the compiled kernel (numba's cache) before the clock starts
@@ -401,7 +402,7 @@ def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
     trees: :mod:`rmviz.solvers.tree.explain`)."""
     from rmviz.solvers.matrix.explain import format_step, step_explained
 
-    game = load_game(args.game)
+    game = load_with_progress(args.game)
     if family_of(game).name == "tree":
         return _step_tree(args, game, out)
     if args.infoset:
@@ -511,7 +512,7 @@ def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
     )
     from rmviz.solvers.rational import format_number
 
-    game = load_game(args.game)
+    game = load_with_progress(args.game)
     if family_of(game).name != "matrix":
         raise ConfigError(
             "rmviz equilibria takes matrix games; a game tree's are not listed profile by profile"
@@ -718,7 +719,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     if args.data is not None and args.data.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--data {args.data}: run data is written as .csv or .json")
-    game = load_game(args.game)
+    game = load_with_progress(args.game)
     algorithms = args.algorithm.split(",") if args.algorithm else []
     if len(algorithms) > 1 and args.figure != "compare":
         raise ConfigError(f"-a {args.algorithm}: several algorithms are drawn by --figure compare only")
@@ -738,7 +739,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    game = load_game(args.game)
+    game = load_with_progress(args.game)
     if args.out.suffix.lower() == ".tex":  # the game for LaTeX: a payoff table or a TikZ tree
         from rmviz.figures.tikz import game_document
 

@@ -38,3 +38,8 @@ class ReadError(FormatError):
         self.line = line
         where = f"{filename}, line {line}" if line is not None else filename
         super().__init__(f"{where}: {reason}")
+
+
+class Cancelled(RmvizError):
+    """The person stopped long work (a walk, a file being read): its ``progress`` callback
+    returned False."""

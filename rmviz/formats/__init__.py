@@ -15,6 +15,7 @@ from typing import Any
 from rmviz.atomic import atomic_write_text
 from rmviz.errors import FormatError, GameError, ReadError, RmvizError
 from rmviz.formats.efg import read_efg, write_efg
+from rmviz.formats.efg_records import Progress
 from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
 from rmviz.formats.openspiel import openspiel_game
@@ -36,10 +37,12 @@ MAX_FILE_BYTES = 512 * 1024**2
 things that are not regular files (``/dev/zero``, a pipe), are refused before reading."""
 
 
-def read_game_file(path: str | Path) -> Game:
+def read_game_file(path: str | Path, progress: Progress | None = None) -> Game:
     """Read a game file; the format follows the extension (.json, .nfg, .efg).
 
     Every refusal is a :class:`~rmviz.errors.ReadError` naming the file (and the line).
+    ``progress(histories)`` is called while a big .efg file is read (and may stop it:
+    :func:`~rmviz.formats.efg.read_efg`).
     """
     path = Path(path)
     reader = READERS.get(path.suffix.lower())
@@ -47,6 +50,8 @@ def read_game_file(path: str | Path) -> Game:
         raise ReadError(
             str(path), f"unknown file type {path.suffix or '(none)'!r}; rmviz reads {', '.join(READERS)}"
         )
+    if reader is read_efg:
+        return read_efg(read_text_file(path), str(path), progress)
     return reader(read_text_file(path), str(path))
 
 
@@ -99,17 +104,19 @@ def write_game_file(game: Game, path: str | Path) -> None:
     atomic_write_text(path, writer(game))
 
 
-def load_game(spec: str) -> Game:
+def load_game(spec: str, progress: Progress | None = None) -> Game:
     """The game a person names: a catalog id, a ``random:`` spec, a file path,
     ``openspiel:GAME(params)`` (needs OpenSpiel), or ``reduced:TREE`` (the reduced strategic
-    form of a tree given by id, file or OpenSpiel spec)."""
+    form of a tree given by id, file or OpenSpiel spec). ``progress(histories)`` is called
+    while a big tree is walked or read (an OpenSpiel game, a .efg file); when it returns
+    False the loading stops with :class:`~rmviz.errors.Cancelled`."""
     if spec.startswith("random:"):
         return parse_random_spec(spec)
     if spec.startswith(OPENSPIEL_PREFIX):
-        return openspiel_game(spec)
+        return openspiel_game(spec, progress=progress)
     if spec.startswith("reduced:"):
         inner = spec.removeprefix("reduced:")
-        tree = None if inner.startswith("reduced:") else load_game(inner)  # (recursion is one level)
+        tree = None if inner.startswith("reduced:") else load_game(inner, progress)  # (one level)
         if not isinstance(tree, ExtensiveFormGame):
             raise RmvizError(f"{spec!r}: the reduced strategic form is of a game tree, not a matrix game")
         try:
@@ -120,7 +127,7 @@ def load_game(spec: str) -> Game:
         return catalog_game(spec)
     path = Path(spec)
     if path.suffix or _exists(path):
-        return read_game_file(path)
+        return read_game_file(path, progress)
     raise RmvizError(
         f"{spec!r} is not a catalog game, a random:, openspiel: or reduced: spec, or a file; "
         f"catalog games: {', '.join(CATALOG)}"
@@ -136,6 +143,7 @@ def _exists(path: Path) -> bool:
 
 __all__ = [
     "Game",
+    "Progress",
     "load_game",
     "read_efg",
     "read_game_file",

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rmviz.errors import GameError, ReadError
+from rmviz.formats.efg_records import Progress, information_set_labels, read_records
 from rmviz.formats.gambit_tokens import (
     Token,
     TokenStream,
@@ -49,13 +50,18 @@ INDENT_LEVELS = 32
 """:func:`write_efg` indents nodes by their depth, up to this many levels (deep trees stay small)."""
 
 
-def read_efg(text: str, filename: str = "<efg>") -> ExtensiveFormGame:
+def read_efg(text: str, filename: str = "<efg>", progress: Progress | None = None) -> ExtensiveFormGame:
     """Parse the text of a .efg file; problems are :class:`ReadError` naming the line.
 
     As Gambit (src/games/file.cc): numbers are read exactly; outcome 0 (no outcome) cannot be
     given a name or payoffs; an outcome given again must repeat its name and payoffs; repeated
     or empty player names and move labels of one node are made distinct (``x_1``, ``x_2``).
-    Node records are read with an explicit stack, so depth is limited by memory only.
+
+    The records are read by :mod:`rmviz.formats.efg_records` (a regular expression per
+    record, into flat arrays); a file it does not read is read again token by token here,
+    with an explicit stack (depth is limited by memory only), which names the line of the
+    problem. ``progress(histories)`` is called every 65,536 histories of the fast path; when
+    it returns False the reading stops with :class:`~rmviz.formats.efg_records.Cancelled`.
     """
     stream = TokenStream(text, filename)
     title, players, precision = read_header(stream, "EFG", "2")
@@ -65,6 +71,14 @@ def read_efg(text: str, filename: str = "<efg>") -> ExtensiveFormGame:
     token = stream.peek()
     if token is not None and token.kind == "string":
         comment = stream.next("a comment").text
+    names = tuple(normalized_labels(players))
+    start = stream.offset()
+    fast = read_records(text, start, players, PROBABILITY_TOLERANCE, progress)
+    if fast is not None and fast[1] == len(text):
+        try:
+            return ExtensiveFormGame.from_flat(fast[0], names, title, comment)
+        except GameError:
+            pass  # the token reader refuses it too, naming the line where it can
     reader = _TreeReader(stream, players)
     root = reader.read()
     extra = stream.peek()
@@ -72,7 +86,7 @@ def read_efg(text: str, filename: str = "<efg>") -> ExtensiveFormGame:
         raise stream.error(extra, f"unexpected {extra.text!r} after the last node of the tree")
     reader.label_information_sets()
     try:
-        return ExtensiveFormGame(root, tuple(normalized_labels(players)), title, comment)
+        return ExtensiveFormGame(root, names, title, comment)
     except GameError as error:
         raise ReadError(filename, str(error)) from None
 
@@ -121,19 +135,8 @@ class _TreeReader:
 
     def label_information_sets(self) -> None:
         """Give every decision node its set's label: the name, or ``#number`` when unnamed."""
-        labels: dict[tuple[int, int], str] = {}
-        taken = set(self.named)
-        for key in sorted(self.infosets):
-            player, number = key
-            name = self.infosets[key].name
-            if player == 0:
-                continue
-            if not name:
-                name = f"#{number}"
-                while (player, name) in taken:
-                    name += "'"
-                taken.add((player, name))
-            labels[key] = name
+        names = {key: entry.name for key, entry in self.infosets.items()}
+        labels = information_set_labels(names, set(self.named))
         for node, player, number in self.decisions:
             node.infoset = labels[player, number]
 

@@ -242,6 +242,10 @@ class TokenStream:
         self.last = token
         return token
 
+    def offset(self) -> int:
+        """Where the text after the tokens consumed so far begins."""
+        return self._ahead.start if self._ahead is not None else self.last.end if self.last else 0
+
     def rest(self) -> str:
         """The text after the tokens consumed so far."""
         start = self._ahead.start if self._ahead is not None else self.last.end if self.last else 0

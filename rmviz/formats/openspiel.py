@@ -24,21 +24,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from rmviz.errors import GameError, RmvizError
-from rmviz.games.extensive_form import CHANCE, DECISION, ExtensiveFormGame, Node, terminal
+from rmviz.errors import Cancelled, GameError, RmvizError
+from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.games.flat_tree import FlatTreeBuilder
 
 PREFIX = "openspiel:"
 MAX_NODES = 1_000_000
-"""The most histories (nodes) a game may have. A node costs about 0.4 kB as a game and as
-much again while CFR's arrays are compiled; the walk takes about 20-50 microseconds per
-node (Leduc poker: 9,457 nodes; Liar's dice with one six-sided die each: about 295,000;
-tic-tac-toe: 549,946)."""
+"""The most histories (nodes) a game may have. A history costs about 60 bytes in the flat
+arrays the walk fills (:mod:`rmviz.games.flat_tree`) and about 0.3 kB compiled for CFR;
+the walk takes about 8-10 microseconds per history, mostly in OpenSpiel's own calls (Leduc
+poker: 9,457 histories; Liar's dice with one six-sided die each: 294,883; tic-tac-toe:
+549,946; goofspiel with 6 cards and imperfect information: 969,523)."""
 PROGRESS_EVERY = 10_000  # histories between two progress calls (a fraction of a second)
 Progress = Callable[[int], bool]
-
-
-class Cancelled(RmvizError):
-    """The person stopped the walk (``progress`` returned False)."""
 
 
 INSTALL_HINT = "install OpenSpiel: pip install 'rmviz[openspiel]' (Linux and macOS)"
@@ -109,65 +107,64 @@ def tree_of(
     game: Any, spec: str, max_nodes: int = MAX_NODES, progress: Progress | None = None
 ) -> ExtensiveFormGame:
     """Walk a loaded pyspiel game depth first with an explicit stack into an ExtensiveFormGame
-    (``progress``: see :func:`openspiel_game`)."""
+    (``progress``: see :func:`openspiel_game`). Histories go straight into flat arrays
+    (:class:`~rmviz.games.flat_tree.FlatTreeBuilder`, in the prefix order of the walk); an
+    information-state string met again reuses its label and moves."""
     pyspiel = _pyspiel()
     chance_player = pyspiel.PlayerId.CHANCE
+    terminal_player = pyspiel.PlayerId.TERMINAL
     n = game.num_players()
-    moves_of: dict[tuple[int, str], tuple[list[int], tuple[str, ...]]] = {}
-    raws: dict[tuple[int, str], str] = {}
-    made: list[Node] = []
-    top: list[Node] = []
-    # each entry: the state to build, and the list its node is appended to (its parent's children)
-    stack: list[tuple[Any, list[Node]]] = [(game.new_initial_state(), top)]
+    builder = FlatTreeBuilder(n)
+    raws: dict[tuple[int, str], str] = {}  # (player, label) -> the string it was made from
+    seen: list[dict[str, tuple[int, list[int], tuple[str, ...]]]] = [{} for _ in range(n)]
+    stack: list[Any] = [game.new_initial_state()]
+    made = 0
     while stack:
-        state, siblings = stack.pop()
-        if len(made) >= max_nodes:
+        state = stack.pop()
+        if made >= max_nodes:
             raise RmvizError(
                 f"{spec!r} has more than {max_nodes:,} histories, too large to build as a tree here"
             )
-        if progress is not None and len(made) % PROGRESS_EVERY == 0 and made and not progress(len(made)):
-            raise Cancelled(f"{spec!r}: stopped after {len(made):,} histories")
-        actions: list[int] = []
-        if state.is_terminal():
-            node = terminal(*state.returns())
-        elif state.is_chance_node():
+        if progress is not None and made % PROGRESS_EVERY == 0 and made and not progress(made):
+            raise Cancelled(f"{spec!r}: stopped after {made:,} histories")
+        made += 1
+        player = state.current_player()
+        if player == terminal_player:
+            builder.terminal_node(state.returns())  # a list of floats
+            continue
+        if player == chance_player:
             outcomes = state.chance_outcomes()
             actions = [a for a, _ in outcomes]
-            labels = _labels(state, chance_player, actions)
-            node = Node(CHANCE, labels, probabilities=tuple(float(p) for _, p in outcomes))
+            builder.chance(_labels(state, chance_player, actions), tuple(float(p) for _, p in outcomes))
         else:
-            player = state.current_player()
             if not 0 <= player < n:  # a simultaneous node left in a converted game, or an error
                 raise RmvizError(f"{spec!r}: a history has no single acting player ({player})")
             raw = state.information_state_string(player)
-            label = infoset_label(raw)
-            if raws.setdefault((player, label), raw) != raw:
-                raise RmvizError(
-                    f"{spec!r}: two information-state strings of player {player + 1} read {label!r} "
-                    "on one line"
-                )
-            actions = list(state.legal_actions(player))
-            known = moves_of.get((player, label))
+            actions = state.legal_actions(player)
+            known = seen[player].get(raw)  # (information set id, actions, labels)
             if known is None:
-                known = moves_of[(player, label)] = (actions, _labels(state, player, actions))
-            elif known[0] != actions:
+                label = infoset_label(raw)
+                if raws.setdefault((player, label), raw) != raw:
+                    raise RmvizError(
+                        f"{spec!r}: two information-state strings of player {player + 1} read "
+                        f"{label!r} on one line"
+                    )
+                moves = _labels(state, player, actions)
+                known = seen[player][raw] = (builder.infoset(player, label, moves), actions, moves)
+            elif known[1] != actions:
                 raise RmvizError(
-                    f"{spec!r}: information set {label!r} of player {player + 1} offers different "
-                    "legal actions at different histories"
+                    f"{spec!r}: information set {infoset_label(raw)!r} of player {player + 1} offers "
+                    "different legal actions at different histories"
                 )
-            node = Node(DECISION, known[1], player=player, infoset=label)
-        made.append(node)
-        siblings.append(node)
-        if actions:
-            children: list[Node] = []
-            node.children = children  # type: ignore[assignment]  # a tuple once the walk is done
-            stack.extend((state.child(action), children) for action in reversed(actions))
-    for node in made:
-        node.children = tuple(node.children)
+            builder.decision_at(known[0], known[2])
+        if actions:  # the children; the first reuses this state (one clone fewer)
+            stack.extend([state.child(action) for action in reversed(actions[1:])])
+            state.apply_action(actions[0])
+            stack.append(state)
     names = tuple(f"Player {i + 1}" for i in range(n))
     title = game.get_type().long_name
     try:
-        return ExtensiveFormGame(top[0], names, f"{title} (OpenSpiel)", f"{PREFIX}{game}")
+        return ExtensiveFormGame.from_flat(builder.finish(), names, f"{title} (OpenSpiel)", f"{PREFIX}{game}")
     except GameError as error:
         raise GameError(f"{spec!r}: {error}") from None
 

@@ -65,7 +65,7 @@ def matrix_html(game: Any) -> str:
 
 def tree_html(game: Any) -> str:
     """A summary: players, information sets and moves per player, nodes."""
-    nodes = sum(1 for _ in game.nodes())
+    nodes = game.n_nodes  # from the flat arrays: no node objects built for a summary
     rows = "".join(
         f"<tr><td>{escape(name)}</td><td>{len(labels)}</td>"
         f"<td>{sum(len(game.infoset_moves[(i, label)]) for label in labels)}</td></tr>"

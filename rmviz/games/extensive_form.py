@@ -18,10 +18,12 @@ validated in time and memory proportional to its size; messages abbreviate long 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rmviz.errors import GameError
+from rmviz.games.flat_tree import CHANCE_KIND, TERMINAL_KIND, FlatTree, FlatTreeBuilder, check
 from rmviz.games.normal_form import check_payoff
 
 CHANCE, DECISION, TERMINAL = "chance", "decision", "terminal"
@@ -100,28 +102,89 @@ def terminal(*payoffs: float, label: str = "") -> Node:
     return Node(TERMINAL, payoffs=tuple(float(u) for u in payoffs), label=label)
 
 
-@dataclass(eq=False)
 class ExtensiveFormGame:
     """A finite extensive-form game with perfect recall.
 
     ``infosets[i]`` lists player i's information-set labels in the order first met depth
     first; ``infoset_moves[(i, label)]`` gives their moves.
+
+    A game is made from a tree of :class:`Node` objects, or from a
+    :class:`~rmviz.games.flat_tree.FlatTree` (:meth:`from_flat`: readers of big trees), whose
+    nodes are then built the first time :attr:`root` is read. Either way the game keeps the
+    flat arrays (:attr:`flat`), which compiling for the solvers reads instead of the nodes.
+    Validation checks the flat arrays (:func:`~rmviz.games.flat_tree.check`); only a tree
+    they refuse is walked node by node, for the message naming the first problem.
     """
 
-    root: Node | None
-    player_names: tuple[str, ...]
-    title: str = "Untitled game"
-    description: str = ""
-    infosets: tuple[tuple[str, ...], ...] = field(init=False)
-    infoset_moves: dict[tuple[int, str], tuple[str, ...]] = field(init=False)
+    def __init__(
+        self,
+        root: Node | None,
+        player_names: Sequence[str],
+        title: str = "Untitled game",
+        description: str = "",
+    ) -> None:
+        self._root = root
+        self._flat: FlatTree | None = None
+        self.player_names = tuple(str(p) for p in player_names)
+        self.title = title
+        self.description = description
+        _check_players(self)
+        assert root is not None
+        flat = flat_of_nodes(root, self.n_players)
+        checked = check(flat) if flat is not None else None
+        if checked is None:
+            checked = _validate(self)
+            flat = flat_of_nodes(root, self.n_players)  # None only for trees _validate refuses
+        self._flat = flat
+        self.infosets, self.infoset_moves = checked
 
-    def __post_init__(self) -> None:
-        self.player_names = tuple(str(p) for p in self.player_names)
-        self.infosets, self.infoset_moves = _validate(self)
+    @classmethod
+    def from_flat(
+        cls, flat: FlatTree, player_names: Sequence[str], title: str = "Untitled game", description: str = ""
+    ) -> ExtensiveFormGame:
+        """The game of a flat tree (validated as :meth:`__init__` validates nodes)."""
+        game = cls.__new__(cls)
+        game._root = None
+        game._flat = flat
+        game.player_names = tuple(str(p) for p in player_names)
+        game.title = title
+        game.description = description
+        if len(game.player_names) != flat.n_players:
+            raise GameError(f"{flat.n_players} players in the tree but {len(game.player_names)} names")
+        _check_players(game)
+        checked = check(flat)
+        if checked is None:
+            game._root = nodes_of(flat)
+            checked = _validate(game)
+        game.infosets, game.infoset_moves = checked
+        return game
+
+    @property
+    def root(self) -> Node | None:
+        """The root node (built from the flat arrays on first use when the game was made
+        from them)."""
+        if self._root is None and self._flat is not None:
+            self._root = nodes_of(self._flat)
+        return self._root
+
+    @property
+    def flat(self) -> FlatTree:
+        """The tree as flat arrays in prefix order (:mod:`rmviz.games.flat_tree`)."""
+        if self._flat is None:  # nodes the validation took but the arrays cannot hold
+            raise GameError(
+                "this tree cannot be compiled: its players must be whole numbers and its "
+                "information sets named by text"
+            )
+        return self._flat
 
     @property
     def n_players(self) -> int:
         return len(self.player_names)
+
+    @property
+    def n_nodes(self) -> int:
+        """The number of histories (nodes)."""
+        return self.flat.n_nodes
 
     def nodes(self) -> Iterator[tuple[tuple[str, ...], Node]]:
         """Every node with its move path from the root, depth first."""
@@ -137,6 +200,90 @@ class ExtensiveFormGame:
         from rmviz.games.display import tree_html
 
         return tree_html(self)
+
+
+def flat_of_nodes(root: Node, n_players: int) -> FlatTree | None:
+    """The flat arrays of a tree of nodes (one walk with an explicit stack), or None when the
+    nodes do not form a tree the arrays can hold (a shared node, an unknown kind, moves and
+    children of different lengths, a payoff count other than ``n_players``...)."""
+    builder = FlatTreeBuilder(n_players)
+    terminal_node, chance_node, decision_at = builder.terminal_node, builder.chance, builder.decision_at
+    infosets: dict[tuple[int, str], int] = {}  # (player, label) -> the builder's id
+    seen: set[int] = set()
+    stack = [root]
+    try:
+        while stack:
+            node = stack.pop()
+            children = node.children
+            if id(node) in seen or not isinstance(node, Node) or len(node.moves) != len(children):
+                return None
+            seen.add(id(node))
+            moves = node.moves if type(node.moves) is tuple else tuple(node.moves)
+            kind = node.kind
+            if kind == TERMINAL:
+                if children:
+                    return None
+                terminal_node(tuple(map(float, node.payoffs)), node.label)
+                continue
+            if kind == CHANCE:
+                chance_node(moves, tuple(map(float, node.probabilities)), node.label)
+            elif kind == DECISION and isinstance(node.infoset, str) and node.player is not None:
+                player = node.player if type(node.player) is int else operator.index(node.player)
+                key = (player, node.infoset)
+                info = infosets.get(key)
+                if info is None:
+                    info = infosets[key] = builder.infoset(player, node.infoset, moves)
+                decision_at(info, moves, node.label)
+            else:
+                return None
+            stack.extend(reversed(children))
+        return builder.finish()
+    except (TypeError, ValueError, OverflowError):  # not numbers, wrong counts: _validate says
+        return None
+
+
+def nodes_of(flat: FlatTree) -> Node:
+    """The tree of nodes of flat arrays (built bottom-up with a stack, no recursion)."""
+    kinds = flat.kind.tolist()
+    movesets = flat.moveset.tolist()
+    chance_sets = flat.chance_set.tolist()
+    infosets = flat.infoset.tolist()
+    terminals = flat.terminal.tolist()
+    payoffs = flat.payoffs.tolist()
+    players = flat.infoset_player.tolist()
+    labels = flat.labels
+    built: list[Node] = []
+    for index in range(len(kinds) - 1, -1, -1):
+        kind = kinds[index]
+        label = labels.get(index, "")
+        if kind == TERMINAL_KIND:
+            node = Node(TERMINAL, payoffs=tuple(payoffs[terminals[index]]), label=label)
+        else:
+            moves = flat.movesets[movesets[index]]
+            children = tuple(built.pop() for _ in moves)
+            if kind == CHANCE_KIND:
+                node = Node(
+                    CHANCE,
+                    moves,
+                    children,
+                    probabilities=flat.chance_probabilities[chance_sets[index]],
+                    label=label,
+                )
+            else:
+                info = infosets[index]
+                node = Node(DECISION, moves, children, players[info], flat.infoset_label[info], label=label)
+        built.append(node)
+    return built[0]
+
+
+def _check_players(game: ExtensiveFormGame) -> None:
+    if game._root is None and game._flat is None:
+        raise GameError("the game tree is empty: add a root node")
+    n = game.n_players
+    if n < 1:
+        raise GameError("an extensive-form game needs at least one player")
+    if len(set(game.player_names)) != n:
+        raise GameError(f"player names must differ: {list(game.player_names)}")
 
 
 SHOWN_MOVES = 12
@@ -185,13 +332,8 @@ class _Links:
 def _validate(
     game: ExtensiveFormGame,
 ) -> tuple[tuple[tuple[str, ...], ...], dict[tuple[int, str], tuple[str, ...]]]:
-    if game.root is None:
-        raise GameError("the game tree is empty: add a root node")
+    _check_players(game)
     n = game.n_players
-    if n < 1:
-        raise GameError("an extensive-form game needs at least one player")
-    if len(set(game.player_names)) != n:
-        raise GameError(f"player names must differ: {list(game.player_names)}")
     seen: set[int] = set()
     moves_of: dict[tuple[int, str], tuple[str, ...]] = {}
     first_path: dict[tuple[int, str], int] = {}
@@ -208,6 +350,7 @@ def _validate(
         return "none" if not pairs else _abbreviated([f"{move} at {label!r}" for label, move in pairs], ", ")
 
     # iterative DFS carrying each node's path and each player's own history (as link ids)
+    assert game.root is not None
     stack: list[tuple[int, Node, tuple[int, ...]]] = [(0, game.root, (0,) * n)]
     while stack:
         path, node, own_ids = stack.pop()

@@ -105,7 +105,7 @@ def main(argv: list[str]) -> int:
         if problem is not None:
             sys.stderr.write(problem + "\n")
             return 2
-    from rmviz.formats import load_game
+    from rmviz.loading import load_with_progress
     from rmviz.runner.session import Session, is_session_file, read_session
 
     session: Session | None = None
@@ -113,8 +113,8 @@ def main(argv: list[str]) -> int:
         if is_session_file(args.game):  # a whole session: its game, settings, iteration and view
             session = read_session(args.game)
             game = session.game
-        else:
-            game = load_game(args.game)
+        else:  # before any window: a big tree shows its progress line on stderr
+            game = load_with_progress(args.game)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
         return 2

@@ -83,3 +83,34 @@ def test_the_walk_reports_progress_and_stops_when_asked(monkeypatch):
     assert seen == list(range(10, 58, 10)) and tree.root is not None  # Kuhn: 58 histories
     with pytest.raises(openspiel.Cancelled, match="stopped after 20 histories"):
         openspiel.openspiel_game("kuhn_poker", progress=lambda n: n < 20)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kuhn_poker",
+        "kuhn_poker(players=3)",
+        "liars_dice(dice_sides=3)",
+        "goofspiel(num_cards=3,imp_info=True)",
+    ],
+)
+def test_the_flat_walk_builds_the_tree_the_node_walk_built(spec):
+    """The walk into flat arrays gives the same game as the walk that made a Node per
+    history (tests/formats/reference_openspiel.py), compiled array for array."""
+    from rmviz.formats.openspiel import load_pyspiel_game, tree_of
+    from rmviz.solvers.tree.compiled_tree import compile_tree
+    from tests.formats.reference_openspiel import reference_tree_of
+    from tests.games.test_flat_tree import same_nodes
+    from tests.solvers.tree.compare import assert_same_compiled
+    from tests.solvers.tree.reference_compile import reference_compile_tree
+
+    game = load_pyspiel_game(spec)
+    new, old = tree_of(game, spec), reference_tree_of(game, spec)
+    assert (new.infosets, new.infoset_moves, new.title, new.description) == (
+        old.infosets,
+        old.infoset_moves,
+        old.title,
+        old.description,
+    )
+    assert_same_compiled(compile_tree(new), reference_compile_tree(old))
+    assert same_nodes(new.root, old.root)

@@ -1,0 +1,178 @@
+"""Flat trees (rmviz.games.flat_tree): the array validation accepts exactly the trees the
+node-by-node validation accepts, with the same information sets; nodes and arrays convert
+both ways without loss; the builder refuses shapes that are not one tree."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rmviz.errors import GameError
+from rmviz.games import extensive_form
+from rmviz.games.extensive_form import (
+    CHANCE,
+    DECISION,
+    TERMINAL,
+    ExtensiveFormGame,
+    Node,
+    flat_of_nodes,
+    nodes_of,
+)
+from rmviz.games.flat_tree import FlatTreeBuilder, check
+from rmviz.games.trees import kuhn_poker, leduc_poker
+from tests.formats.strategies import game_trees
+from tests.solvers.tree.builders import binary_tree, hidden_chain
+
+
+def same_nodes(a: Node, b: Node) -> bool:
+    """Equal trees: kinds, moves, players, labels, probabilities and payoffs, node by node."""
+    pairs = [(a, b)]
+    while pairs:
+        x, y = pairs.pop()
+        fields = ("kind", "moves", "player", "infoset", "probabilities", "payoffs", "label")
+        if any(getattr(x, f) != getattr(y, f) for f in fields) or len(x.children) != len(y.children):
+            return False
+        pairs.extend(zip(x.children, y.children, strict=True))
+    return True
+
+
+@st.composite
+def loose_trees(draw: st.DrawFn) -> tuple[Node, int]:
+    """Small trees whose information sets are drawn at random from a few labels: many break
+    perfect recall or give one set different moves; some chance nodes, payoffs, players or
+    labels are out of range (what a person editing a tree gets wrong)."""
+    n = draw(st.integers(1, 3))
+    budget = [draw(st.integers(1, 10))]
+
+    def build(depth: int) -> Node:
+        if depth >= 4 or budget[0] <= 0 or (depth > 0 and draw(st.booleans())):
+            value = draw(st.sampled_from([0.0, 1.0, -2.5, -0.0, float("nan"), 1e300]))
+            count = n if draw(st.integers(0, 9)) else n + 1
+            return Node(TERMINAL, payoffs=(value,) * count)
+        budget[0] -= 1
+        k = draw(st.integers(0, 3) if not draw(st.integers(0, 9)) else st.integers(1, 3))
+        moves = tuple(draw(st.lists(st.sampled_from("abc"), min_size=k, max_size=k)))
+        children = tuple(build(depth + 1) for _ in range(k))
+        if draw(st.integers(0, 4)) == 0:
+            p = draw(st.sampled_from([1.0, 0.5, -0.5, 0.999999]))
+            return Node(CHANCE, moves, children, probabilities=(p,) + (0.0,) * (k - 1) if k else ())
+        player = draw(st.integers(0, n)) if not draw(st.integers(0, 9)) else draw(st.integers(0, n - 1))
+        return Node(
+            DECISION, moves, children, player=player, infoset=draw(st.sampled_from(["x", "y", "z", ""]))
+        )
+
+    return build(0), n
+
+
+def validate_nodes(root: Node, n: int):
+    """The node-by-node validation alone: its result, or its message."""
+    game = ExtensiveFormGame.__new__(ExtensiveFormGame)
+    game._root, game._flat = root, None
+    game.player_names = tuple(f"P{i}" for i in range(n))
+    try:
+        return extensive_form._validate(game), None
+    except GameError as error:
+        return None, str(error)
+
+
+def checks_agree(drawn: tuple[Node, int]) -> None:
+    root, n = drawn
+    expected, message = validate_nodes(root, n)
+    flat = flat_of_nodes(root, n)
+    checked = check(flat) if flat is not None else None
+    assert (checked is None) == (expected is None), message
+    if checked is not None:
+        assert checked == expected
+    # the game gives the node validation's message, or the same information sets
+    try:
+        game = ExtensiveFormGame(root, tuple(f"P{i}" for i in range(n)))
+    except GameError as error:
+        assert str(error) == message
+    else:
+        assert (game.infosets, game.infoset_moves) == expected
+
+
+def quick(examples: int):
+    return settings(
+        max_examples=examples, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+
+
+@quick(40)
+@given(loose_trees())
+def test_the_array_check_accepts_what_the_node_validation_accepts(drawn):
+    checks_agree(drawn)
+
+
+@pytest.mark.slow
+@quick(1000)
+@given(loose_trees())
+def test_the_array_check_accepts_what_the_node_validation_accepts_long(drawn):
+    checks_agree(drawn)
+
+
+@quick(15)
+@given(game_trees())
+def test_nodes_and_arrays_convert_both_ways(game):
+    flat = flat_of_nodes(game.root, game.n_players)
+    assert flat is not None
+    assert same_nodes(nodes_of(flat), game.root)
+    again = ExtensiveFormGame.from_flat(flat, game.player_names, game.title)
+    assert (again.infosets, again.infoset_moves) == (game.infosets, game.infoset_moves)
+    assert same_nodes(again.root, game.root)
+
+
+@pytest.mark.parametrize("build", [kuhn_poker, leduc_poker, lambda: hidden_chain(30), lambda: binary_tree(5)])
+def test_built_in_trees_round_trip(build):
+    game = build()
+    flat = game.flat
+    assert flat.n_nodes == sum(1 for _ in game.nodes()) == game.n_nodes
+    assert same_nodes(nodes_of(flat), game.root)
+    assert flat.nbytes() < 80 * flat.n_nodes
+
+
+def test_shared_nodes_and_refusals_keep_their_messages():
+    leaf = Node(TERMINAL, payoffs=(1.0,))
+    shared = Node(DECISION, ("a", "b"), (leaf, leaf), player=0, infoset="i")
+    with pytest.raises(GameError, match="reached along two paths"):
+        ExtensiveFormGame(shared, ("P",))
+    chain = Node(
+        DECISION, ("a",), (Node(DECISION, ("b",), (leaf,), player=0, infoset="j"),), player=0, infoset="i"
+    )
+    forgetful = Node(
+        CHANCE,
+        ("h", "t"),
+        (chain, Node(DECISION, ("b",), (Node(TERMINAL, payoffs=(0.0,)),), 0, "j")),
+        probabilities=(0.5, 0.5),
+    )
+    with pytest.raises(GameError, match="perfect recall is required"):
+        ExtensiveFormGame(forgetful, ("P",))
+
+
+def test_the_builder_refuses_what_is_not_one_tree():
+    builder = FlatTreeBuilder(1)
+    with pytest.raises(ValueError, match="payoffs"):
+        builder.terminal_node((1.0, 2.0))
+    builder.decision(0, "i", ("a",))
+    with pytest.raises(ValueError, match="incomplete"):
+        builder.finish()
+    builder.terminal_node((1.0,))
+    assert builder.complete
+    with pytest.raises(ValueError, match="complete"):
+        builder.terminal_node((1.0,))
+    flat = builder.finish()
+    assert flat.n_nodes == 2 and flat.parent.tolist() == [-1, 0]
+
+
+@pytest.mark.slow
+def test_a_deep_chain_builds_without_recursion():
+    depth = 50_000
+    builder = FlatTreeBuilder(1)
+    for level in range(depth):
+        builder.decision(0, f"i{level}", ("stop", "go"))
+        builder.terminal_node((float(level),))
+    builder.terminal_node((0.0,))
+    game = ExtensiveFormGame.from_flat(builder.finish(), ("P",))
+    assert game.n_nodes == 2 * depth + 1
+    assert int(game.flat.depth.max()) == depth
