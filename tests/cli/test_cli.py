@@ -249,6 +249,8 @@ def test_bench_prints_side_by_side_ratios():
     assert "rps-crash rm (expected)" in text and "3-player 3-action greedy-rm (sampled)" in text
     assert "rps-crash (3x3) greedy-rm / rm" in text and "leduc_poker greedy-cfr / cfr (simultaneous)" in text
     assert "leduc_poker (OpenSpiel walk)" in text or "install open-spiel" in text
+    assert "leduc_poker mccfr-outcome" in text
+    assert "leduc_poker mccfr-external" in text.partition("beside LiteEFG")[2] or "install LiteEFG" in text
 
 
 def test_solve_with_a_float32_matrix_and_blas_threads(capsys):
