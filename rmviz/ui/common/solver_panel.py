@@ -36,7 +36,15 @@ from rmviz.solvers.protocol import Config
 # The family choices the panel sets, with their row labels, in panel order (the starting
 # strategies are the matrix window's own row; fixed strategies are set on the command line
 # or carried from a session).
-CHOICE_LABELS = {"play": "Play", "updates": "Updates", "seed": "Seed", "device": "Device"}
+CHOICE_LABELS = {
+    "play": "Play",
+    "updates": "Updates",
+    "seed": "Seed",
+    "device": "Device",
+    "dtype": "Precision",
+}
+# the payoffs as the solver reads them: single precision halves the memory a large game streams
+PRECISIONS = {"float64": "double (float64)", "float32": "single (float32)"}
 CADENCES = {"coarse (50 per decade)": 50, "normal (200 per decade)": 200, "fine (1000 per decade)": 1000}
 SPEEDS = {"full speed": None, **{f"{v:,} it/s": float(v) for v in (100_000, 10_000, 1_000, 100, 10, 1)}}
 
@@ -83,6 +91,12 @@ class SolverPanel(QWidget):
         self.device.addItem("CPU", "cpu")
         if gpu_available() and self._accepts_gpu():
             self.device.addItem(f"GPU ({gpu_name()})", "gpu")
+        self.dtype = QComboBox()
+        for dtype, label in PRECISIONS.items():
+            self.dtype.addItem(label, dtype)
+        self.dtype.setToolTip(
+            "the payoffs' precision in the solver: float32 halves the memory each iteration reads"
+        )
         self.choices = tuple(choice for choice in CHOICE_LABELS if choice in family.choices)
         for choice, label in CHOICE_LABELS.items():
             widget = self.choice_widget(choice)
@@ -102,7 +116,7 @@ class SolverPanel(QWidget):
         layout.addRow("Speed", self.speed)
 
         self.algorithm.currentIndexChanged.connect(self._algorithm_changed)
-        for combo in (self.play, self.updates, self.device, self.cadence):
+        for combo in (self.play, self.updates, self.device, self.dtype, self.cadence):
             combo.currentIndexChanged.connect(self._changed)
         self.seed.valueChanged.connect(self._changed)
         self.speed.currentIndexChanged.connect(self.speed_changed)
@@ -134,13 +148,19 @@ class SolverPanel(QWidget):
 
     def choice_widget(self, choice: str) -> QWidget:
         """The widget of one of :data:`CHOICE_LABELS`."""
-        return {"play": self.play, "updates": self.updates, "seed": self.seed, "device": self.device}[choice]
+        return {
+            "play": self.play,
+            "updates": self.updates,
+            "seed": self.seed,
+            "device": self.device,
+            "dtype": self.dtype,
+        }[choice]
 
     def _choice_value(self, choice: str) -> Any:
         if choice == "seed":
             return self.seed.value()
-        if choice == "device":
-            return self.device.currentData()
+        if choice in ("device", "dtype"):
+            return self.choice_widget(choice).currentData()  # type: ignore[attr-defined]
         return (self.play if choice == "play" else self.updates).currentText()
 
     def _accepts_gpu(self) -> bool:
@@ -212,7 +232,8 @@ class SolverPanel(QWidget):
         seed = getattr(config, "seed", 0)
         if "seed" in self.choices and not 0 <= seed <= self.seed.maximum():
             raise RmvizError(f"seed {seed} is larger than the solver panel takes ({self.seed.maximum():,})")
-        widgets = [self.algorithm, self.play, self.updates, self.seed, self.device, *self.parameters.values()]
+        rows = [self.algorithm, self.play, self.updates, self.seed, self.device, self.dtype]
+        widgets = [*rows, *self.parameters.values()]
         for widget in widgets:
             widget.blockSignals(True)
         try:
@@ -233,6 +254,8 @@ class SolverPanel(QWidget):
             if device < 0 and wanted != "auto":  # auto: the panel's first device, the CPU
                 notes.append(f"the session ran on device {getattr(config, 'device', '?')!r}; here on the CPU")
             self.device.setCurrentIndex(max(device, 0))
+            if "dtype" in self.choices:
+                self.dtype.setCurrentIndex(max(self.dtype.findData(getattr(config, "dtype", "float64")), 0))
         finally:
             for widget in widgets:
                 widget.blockSignals(False)

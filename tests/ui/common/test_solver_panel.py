@@ -79,6 +79,8 @@ def test_a_saved_config_comes_back_in_the_widgets(panel):
             options["updates"] = "simultaneous" if base.updates == "alternating" else "alternating"
         if "play" in family.choices:
             options["play"] = "sampled"
+        if "dtype" in family.choices:
+            options["dtype"] = "float32"
         config = family.config(name, **options)
         assert panel.set_config(config) == []
         assert panel.config() == config, name
@@ -116,3 +118,13 @@ def test_what_this_machine_lacks_is_replaced_and_said(panel):
     assert panel.set_speed(10.0) is None and panel.speed_limit() == 10.0
     with pytest.raises(RmvizError, match="seed 4294967296 is larger than the solver panel takes"):
         panel.set_config(dataclasses.replace(config, seed=2**32))
+
+
+def test_the_precision_row_chooses_the_payoffs_dtype(panel):
+    if "dtype" not in panel.family.choices:
+        pytest.skip("the family has one precision")
+    changed = []
+    panel.changed.connect(lambda: changed.append(panel.config()))
+    assert panel.config().dtype == "float64"
+    panel.dtype.setCurrentIndex(panel.dtype.findData("float32"))
+    assert changed[-1].dtype == "float32" == panel.config().dtype
