@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QWidget
 
 from rmviz.errors import RmvizError
 from rmviz.solvers.backend import gpu_available, gpu_name
@@ -43,6 +43,7 @@ CHOICE_LABELS = {
     "device": "Device",
     "dtype": "Precision",
 }
+SHARED_ROWS = {"dtype": "device"}  # in another choice's row: the panel fits a 540-pixel screen
 # the payoffs as the solver reads them: single precision halves the memory a large game streams
 PRECISIONS = {"float64": "double (float64)", "float32": "single (float32)"}
 CADENCES = {"coarse (50 per decade)": 50, "normal (200 per decade)": 200, "fine (1000 per decade)": 1000}
@@ -98,12 +99,17 @@ class SolverPanel(QWidget):
             "the payoffs' precision in the solver: float32 halves the memory each iteration reads"
         )
         self.choices = tuple(choice for choice in CHOICE_LABELS if choice in family.choices)
+        rows: dict[str, QHBoxLayout] = {}
         for choice, label in CHOICE_LABELS.items():
             widget = self.choice_widget(choice)
-            if choice in self.choices:
-                layout.addRow(label, widget)
-            else:
+            if choice not in self.choices:
                 widget.hide()
+            elif SHARED_ROWS.get(choice) in rows:
+                rows[SHARED_ROWS[choice]].addWidget(widget, 1)
+            else:
+                row = rows[choice] = QHBoxLayout()
+                row.addWidget(widget, 1)
+                layout.addRow(label, row)
         self.cadence = QComboBox()
         for label, points in CADENCES.items():
             self.cadence.addItem(label, points)
