@@ -231,6 +231,11 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)")
     parser.add_argument(
+        "--exploration",
+        type=float,
+        help="outcome-sampling MCCFR: the traverser's share of uniform exploration, in (0, 1] (default 0.6)",
+    )
+    parser.add_argument(
         "--dtype",
         choices=DTYPES,
         default=None,
@@ -362,6 +367,7 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
         gamma=args.gamma,
         greedy_floor=args.greedy_floor,
         inertia=args.inertia,
+        exploration=args.exploration,
         dtype=args.dtype,
         fixed_strategies=_parse_profile(game, args.fix, "--fix") if args.fix else None,
         start=_parse_profile(game, args.start, "--start") if args.start else None,

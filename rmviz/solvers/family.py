@@ -29,6 +29,7 @@ PARAMETER_LABELS = {
     "gamma": ("gamma", "2"),
     "greedy_floor": ("weight floor", "paper's default"),
     "inertia": ("inertia", "0.1 x payoff range"),
+    "exploration": ("exploration", "0.6"),
 }
 
 

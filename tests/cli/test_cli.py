@@ -340,3 +340,16 @@ def test_solve_the_reduced_strategic_form_of_kuhn(capsys):
     report = json.loads(out)
     assert report["value"][0] == pytest.approx(-1 / 18, abs=2e-3)
     assert report["exploitability"] < 2e-3
+
+
+def test_outcome_sampling_takes_its_exploration(capsys):
+    """--exploration reaches outcome sampling's config (the panel's row: tests/ui/common);
+    outside (0, 1] it is one line and exit 2, and matrix games refuse it."""
+    code, out, _ = run(
+        capsys, "solve", "kuhn", "-a", "mccfr-outcome", "--exploration", "0.3", "-n", "50", "--json"
+    )
+    assert code == 0 and json.loads(out)["config"]["exploration"] == 0.3
+    code, _, err = run(capsys, "solve", "kuhn", "-a", "mccfr-outcome", "--exploration", "1.5")
+    assert code == 2 and err.strip().splitlines() == ["rmviz: exploration must be in (0, 1]"]
+    code, _, err = run(capsys, "solve", "rps-crash", "--exploration", "0.3")
+    assert code == 2 and "exploration does not apply to matrix games" in err

@@ -39,7 +39,8 @@ class CFRConfig:
     def parameters(self) -> tuple[str, ...]:
         """The numerical parameters this configuration uses."""
         used: tuple[str, ...] = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
-        return used + (("greedy_floor",) if self.weighting == "greedy" else ())
+        used += ("greedy_floor",) if self.weighting == "greedy" else ()
+        return used + (("exploration",) if self.sampling == "outcome" else ())
 
     @property
     def schedule_locked(self) -> bool:
