@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rmviz.solvers import weighting
+from rmviz.solvers import greedy_scan
+from rmviz.solvers.greedy_scan import GREEDY_SORT_ALL_MAX, greedy_lambda_scan, greedy_scratch
 from rmviz.solvers.jit import jit
-from rmviz.solvers.weighting import GREEDY_SORT_ALL_MAX, greedy_lambda, greedy_lambda_scan, greedy_scratch
+from rmviz.solvers.weighting import greedy_lambda
 
 pytest.importorskip("numba")
 
@@ -101,13 +102,13 @@ def test_scratch_is_reused_across_sizes():
         x, r = rng.normal(size=size), rng.normal(size=size)
         expected = float(greedy_lambda(x, r, 0.9, 0.8, np))
         assert greedy_lambda_scan(x, r, 0.9, 0.8, work, order) == pytest.approx(expected, rel=4e-15)
-    assert weighting.GREEDY_SCRATCH_ROWS == work.shape[0]
+    assert greedy_scan.GREEDY_SCRATCH_ROWS == work.shape[0]
 
 
 def test_both_sorts_of_long_vectors_give_the_stable_order():
     """Spread breakpoints go to buckets, clustered ones (a bucket over 32 keys) to merges;
     ties keep the terms' order either way."""
-    from rmviz.solvers.weighting import _bucket_sort, _stable_sort
+    from rmviz.solvers.greedy_scan import _bucket_sort, _stable_sort
 
     rng = np.random.default_rng(11)
     spread = rng.uniform(0, 0.9, 300)

@@ -18,7 +18,7 @@ and the GIL released:
   both produce the same iterates.
 
 The schedules (:func:`.weighting.regret_discounts`, :func:`.weighting.averaging_step`)
-and the greedy line search (:func:`.weighting.greedy_lambda_scan`, the loop form of
+and the greedy line search (:func:`.greedy_scan.greedy_lambda_scan`, the loop form of
 :func:`.weighting.greedy_lambda`) are the very functions of :mod:`.weighting`, compiled;
 ``tests/solvers/matrix/test_kernels.py`` checks every configuration against the generic
 code. Internal regret with expected play (a least-squares stationary distribution per
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.solvers import weighting
+from rmviz.solvers import greedy_scan, weighting
 from rmviz.solvers.jit import AVAILABLE, jit, jit_reassociating
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
@@ -312,8 +312,8 @@ class ProfileKernel:
 
 _regret_discounts = jit(weighting.regret_discounts)
 _averaging_step = jit(weighting.averaging_step)
-_greedy_lambda = jit(weighting.greedy_lambda_scan)
-_greedy_scratch = jit(weighting.greedy_scratch)
+_greedy_lambda = jit(greedy_scan.greedy_lambda_scan)
+_greedy_scratch = jit(greedy_scan.greedy_scratch)
 _greedy_bounds = jit(weighting.greedy_bounds)
 _inertia_at = jit(weighting.inertia_at)
 

@@ -5,7 +5,7 @@ variants (CFR, CFR+, linear CFR, DCFR; simultaneous or alternating; greedy CFR),
 loops over node ids: nodes are numbered breadth first, so a parent always precedes its
 children and one forward loop computes reach probabilities, one reverse loop the values.
 Sums run in the same order as the NumPy passes. Greedy CFR (Zhang, Lerer & Brown, AAAI 2022,
-appendix) takes its one weight per iteration from :func:`.weighting.greedy_lambda_scan`, the
+appendix) takes its one weight per iteration from :func:`.greedy_scan.greedy_lambda_scan`, the
 loop form of the line search of :func:`.weighting.greedy_step`. Monte-Carlo CFR runs in
 :mod:`.sampling_kernels`.
 ``tests/solvers/tree/test_cfr.py`` checks both paths against each other and against OpenSpiel.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rmviz.solvers import weighting
+from rmviz.solvers import greedy_scan, weighting
 from rmviz.solvers.jit import AVAILABLE, jit
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
 from rmviz.solvers.tree.compiled_tree import CompiledTree
@@ -78,8 +78,8 @@ def run_full_traversal(
 _regret_discounts = jit(weighting.regret_discounts)
 _averaging_step = jit(weighting.averaging_step)
 _greedy_bounds = jit(weighting.greedy_bounds)
-_greedy_lambda = jit(weighting.greedy_lambda_scan)
-_greedy_scratch = jit(weighting.greedy_scratch)
+_greedy_lambda = jit(greedy_scan.greedy_lambda_scan)
+_greedy_scratch = jit(greedy_scan.greedy_scratch)
 
 
 @jit

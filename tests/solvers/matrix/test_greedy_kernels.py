@@ -1,5 +1,5 @@
 """Greedy weights in the compiled matrix kernels (the line search's loop form,
-``weighting.greedy_lambda_scan``) give the generic code's weights and iterates: the same
+``greedy_scan.greedy_lambda_scan``) give the generic code's weights and iterates: the same
 weight at every iteration and the same strategies, regrets and sums after hundreds."""
 
 from __future__ import annotations
