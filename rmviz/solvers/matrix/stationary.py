@@ -151,50 +151,55 @@ def _communicating_classes(
         component[a] = -1  # -1: unvisited; -2: visited by the first search
     finished = 0
     for root in range(k):
-        if component[root] != -1:
-            continue
-        depth = 0
-        stack[0], position[0] = root, 0
-        component[root] = -2
-        while depth >= 0:
-            node = stack[depth]
-            advanced = False
-            while position[depth] < k:
-                nxt = position[depth]
-                position[depth] += 1
-                if nxt != node and guide[node, nxt] > 0.0 and component[nxt] == -1:
-                    component[nxt] = -2
-                    depth += 1
-                    stack[depth], position[depth] = nxt, 0
-                    advanced = True
-                    break
-            if not advanced:
-                order[finished] = node
-                finished += 1
-                depth -= 1
+        if component[root] == -1:
+            finished = _depth_first(guide, k, root, False, -2, component, stack, position, order, finished)
     for a in range(k):
         component[a] = -1
     classes = 0
     for index in range(k - 1, -1, -1):  # the transposed graph, in decreasing finish time
         root = order[index]
-        if component[root] != -1:
-            continue
-        depth = 0
-        stack[0], position[0] = root, 0
-        component[root] = classes
-        while depth >= 0:
-            node = stack[depth]
-            advanced = False
-            while position[depth] < k:
-                previous = position[depth]
-                position[depth] += 1
-                if previous != node and guide[previous, node] > 0.0 and component[previous] == -1:
-                    component[previous] = classes
-                    depth += 1
-                    stack[depth], position[depth] = previous, 0
-                    advanced = True
-                    break
-            if not advanced:
-                depth -= 1
-        classes += 1
+        if component[root] == -1:
+            _depth_first(guide, k, root, True, classes, component, stack, position, order, -1)
+            classes += 1
     return classes
+
+
+@jit
+def _depth_first(
+    guide: Any,
+    k: int,
+    root: int,
+    transposed: bool,
+    label: int,
+    component: Any,
+    stack: Any,
+    position: Any,
+    order: Any,
+    finished: int,
+) -> int:  # pragma: no cover - compiled
+    """Label ``label`` every unvisited (-1) action reachable from ``root`` along
+    ``guide(b, a) > 0`` (``b -> a``; ``a -> b`` when ``transposed``), with an explicit stack;
+    when ``finished >= 0`` the actions are appended to ``order`` from there as they finish,
+    and the new count is returned."""
+    depth = 0
+    stack[0], position[0] = root, 0
+    component[root] = label
+    while depth >= 0:
+        node = stack[depth]
+        advanced = False
+        while position[depth] < k:
+            other = position[depth]
+            position[depth] += 1
+            weight = guide[other, node] if transposed else guide[node, other]
+            if other != node and weight > 0.0 and component[other] == -1:
+                component[other] = label
+                depth += 1
+                stack[depth], position[depth] = other, 0
+                advanced = True
+                break
+        if not advanced:
+            if finished >= 0:
+                order[finished] = node
+                finished += 1
+            depth -= 1
+    return finished
