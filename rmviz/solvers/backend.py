@@ -74,8 +74,10 @@ class Backend:
         return f"gpu ({gpu_name()})" if self.is_gpu else "cpu"
 
 
-# Below this many payoff entries a GPU loses to the CPU: each iteration is a handful of
-# tiny kernels whose launch latency (~5-10 us each) exceeds the whole CPU iteration.
+# Below this many payoff entries (both players' matrices) a GPU loses to the CPU: an H100
+# runs ~30,000 iterations/s of a 1000x1000 game (2,400-2,900 on one CPU core) but a 10x10
+# game's iteration costs more on the device than the CPU's whole iteration
+# (docs/performance.md, "GPU").
 AUTO_GPU_MIN_ENTRIES = 1_000_000
 
 

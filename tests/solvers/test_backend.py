@@ -76,3 +76,22 @@ def test_gpu_matches_cpu(spec, algorithm, play):
         for strategy in b.average_strategy:
             assert strategy.sum() == pytest.approx(1.0)
         assert b.metrics.ce_gap < 0.5
+
+
+def test_auto_takes_the_gpu_only_for_large_games_its_kernels_run(monkeypatch):
+    """``device="auto"`` with a GPU present: two-player expected play with a fixed schedule
+    from AUTO_GPU_MIN_ENTRIES entries; never sampled play or 3+ players (the generic code,
+    launch-bound on a GPU), never small games."""
+    import rmviz.solvers.backend as backend
+    from rmviz.solvers.matrix import device
+
+    monkeypatch.setattr(backend, "_cupy", lambda: np)  # a stand-in "GPU" module
+    monkeypatch.setattr(device, "kernel_for", lambda *a, **k: None)
+    large, small = random_game("zero-sum", (800, 700), seed=0), random_game("zero-sum", (10, 10), seed=0)
+    assert RegretMinimizer(large, preset("rm")).backend.is_gpu
+    assert not RegretMinimizer(small, preset("rm")).backend.is_gpu
+    assert not RegretMinimizer(large, preset("rm", play="sampled")).backend.is_gpu
+    assert not RegretMinimizer(large, preset("greedy-rm")).backend.is_gpu
+    assert not RegretMinimizer(
+        random_game("general-sum", (100, 100, 100), seed=0), preset("rm")
+    ).backend.is_gpu

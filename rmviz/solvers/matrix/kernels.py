@@ -64,10 +64,10 @@ def kernel_for(
     learners: Sequence[int],
     greedy_floor: float,
     inertia: float,
-    on_gpu: bool,
 ) -> BimatrixExpectedKernel | ProfileKernel | None:
-    """The compiled kernel that can run this solver's iterations, or ``None`` (generic code)."""
-    if not AVAILABLE or on_gpu:
+    """The compiled kernel that can run this solver's iterations on the CPU, or ``None``
+    (generic code)."""
+    if not AVAILABLE:
         return None
     constants = KernelConstants(game, payoffs, config, tuple(learners), greedy_floor, inertia)
     if config.play == "sampled":

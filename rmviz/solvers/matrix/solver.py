@@ -17,7 +17,8 @@ once per player in turn, each against the others' newest strategies):
 
 ``step(n)`` runs on the device without host synchronisation; on the CPU, two-player
 expected play and all sampled play run in compiled kernels (:mod:`.kernels`) that produce
-the same iterates. ``snapshot()`` is the one host copy.
+the same iterates, and on the GPU two-player expected play with external regrets and a fixed
+schedule runs in CUDA kernels (:mod:`.device`). ``snapshot()`` is the one host copy.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import numpy as np
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.backend import get_backend
 from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
-from rmviz.solvers.matrix import kernels
+from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.metrics import MatrixMetrics, expected_utilities, nash_conv, regret_bound
 from rmviz.solvers.matrix.start import validated_fixed, validated_start
@@ -106,7 +107,10 @@ class RegretMinimizer:
         self.game = game
         self.config = config = (config or MatrixConfig()).validated()
         ensure_threads()  # BLAS pools loaded since the count was set obey it too
-        self.backend = get_backend(config.device, payoff_entries=game.payoffs.size)
+        # "auto" takes the GPU for large games its CUDA kernels run (device.supports); the
+        # generic array code there is launch-bound (~100-900 iterations/s, docs/performance.md)
+        worth = device.supports(config, game.n_players)
+        self.backend = get_backend(config.device, payoff_entries=game.payoffs.size if worth else 0)
         self.fixed = validated_fixed(game, config.fixed_strategies)
         self.learners = [i for i in range(game.n_players) if i not in self.fixed]
         self.start = validated_start(game, config.start, self.fixed)
@@ -139,8 +143,10 @@ class RegretMinimizer:
         if inertia is None:
             inertia = 0.1 * game.payoff_range if game.payoff_range > 0 else 1.0
         self.inertia = inertia / self.scale
-        self._kernel = kernels.kernel_for(
-            game, payoffs, config, self.learners, self.greedy_floor, self.inertia, self.backend.is_gpu
+        self._kernel: Any = (
+            device.kernel_for(xp, payoffs, config, self.learners, self.track_ce, self.track_joint)
+            if self.backend.is_gpu
+            else kernels.kernel_for(game, payoffs, config, self.learners, self.greedy_floor, self.inertia)
         )
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
