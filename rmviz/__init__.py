@@ -21,7 +21,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-API = ("load", "solve", "Result", "set_threads")
+API = ("load", "solve", "Result", "set_threads", "BatchSolver")
 __all__ = ["__version__", *API]
 
 

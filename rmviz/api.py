@@ -18,7 +18,9 @@ every ``every`` iterations, so ``result.plot`` draws the figure the app shows. P
 (tqdm, when installed) appear when a run takes more than a second, or always with
 ``progress=True``. pandas is needed for the tables only (``pip install 'rmviz[notebook]'``).
 ``rmviz.set_threads(n)`` sets how many threads the BLAS pools may use (default
-``$RMVIZ_THREADS``, else 1: :mod:`rmviz.solvers.threads`).
+``$RMVIZ_THREADS``, else 1: :mod:`rmviz.solvers.threads`). ``rmviz.BatchSolver`` solves B
+two-player games of one shape at once (a ``(B, 2, rows, columns)`` array; one thread block per
+game on a GPU: :mod:`rmviz.solvers.matrix.batch`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from rmviz.numbers import format_number
 from rmviz.runner.record import write_run_data
 from rmviz.runner.trace import Trace
 from rmviz.solvers.protocol import Snapshot, Solver
+from rmviz.solvers.matrix.batch import BatchSolver as BatchSolver
 from rmviz.solvers.registry import family_of, make_solver
 from rmviz.solvers.threads import set_threads as set_threads
 

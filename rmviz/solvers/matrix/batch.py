@@ -1,0 +1,227 @@
+"""Many two-player games of one shape solved at once: a ``(B, 2, rows, columns)`` tensor.
+
+Sweeps over random games (and the experiments of Zhang, Lerer & Brown 2022, which average
+over hundreds of random games) run the same algorithm on B games of one shape. One
+:class:`~rmviz.solvers.matrix.solver.RegretMinimizer` per game pays Python and launch
+overheads B times per ``step``; :class:`BatchSolver` holds every game's state as one
+``(B, |A_i|)`` array per quantity and runs each ``step(n)`` as
+
+* on the GPU: one CUDA launch, one thread block per game looping over the n iterations
+  (:func:`rmviz.solvers.matrix.device.launch_loop`);
+* on the CPU: the compiled two-player kernel of :mod:`.kernels` game after game, on views of
+  the batched arrays (no per-game solver objects, no copies).
+
+Both compute, game by game, the iterates of ``RegretMinimizer`` with the same config (to
+rounding on the GPU; tests/solvers/matrix/test_batch.py). Supported: two players, expected
+play, external regrets, a fixed schedule (:func:`rmviz.solvers.matrix.device.supports`:
+``rm``, ``rm+``, ``linear-rm``, ``discounted-rm``, ``predictive-rm+``, simultaneous or
+alternating updates).
+
+Metrics per game, from the average strategies ``(x_bar, y_bar)`` and the averaging-weighted
+true regrets ``Rbar_i`` with weight sum ``W``:
+``NashConv = max_a (P_0 y_bar)_a - x_bar P_0 y_bar + max_b (x_bar P_1)_b - x_bar P_1 y_bar``
+and the CCE gap of the empirical distribution ``max_i max_a Rbar_i(a) / W`` (as
+:mod:`.metrics`), in payoff units.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rmviz.errors import ConfigError
+from rmviz.solvers.backend import get_backend
+from rmviz.solvers.matrix import device, kernels
+from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.matrix.products import exactly_zero_sum
+from rmviz.solvers.scale import payoff_scale
+from rmviz.solvers.threads import ensure_threads
+
+QUANTITIES = ("current", "regret", "prediction", "strategy_sum", "external")
+
+
+class BatchSolver:
+    """B two-player games of one shape, one config, solved side by side.
+
+    Args:
+        payoffs: ``(B, 2, rows, columns)``: game ``g``'s payoff matrices ``payoffs[g, 0]``
+            (row player) and ``payoffs[g, 1]`` (column player), finite.
+        config: what to run (see the module docstring for what is supported); ``device``
+            picks the GPU when ``"gpu"``, or ``"auto"`` with a GPU and at least
+            :data:`~rmviz.solvers.backend.AUTO_GPU_MIN_ENTRIES` entries in the batch.
+
+    Every game starts uniform; ``config.start`` and ``fixed_strategies`` are not supported.
+    """
+
+    def __init__(self, payoffs: Any, config: MatrixConfig | None = None) -> None:
+        config = (config or MatrixConfig()).validated()
+        payoffs = np.asarray(payoffs, dtype=np.float64)
+        if payoffs.ndim != 4 or payoffs.shape[1] != 2 or min(payoffs.shape) < 1:
+            raise ConfigError(
+                f"a batch of two-player games is a (B, 2, rows, columns) array, not {payoffs.shape}"
+            )
+        if not np.isfinite(payoffs).all():
+            raise ConfigError("every payoff of the batch must be a finite number")
+        if not device.supports(config, 2):
+            raise ConfigError(
+                "batches run two-player expected play with external regrets and a fixed schedule "
+                "(rm, rm+, linear-rm, discounted-rm, predictive-rm+); use RegretMinimizer for the rest"
+            )
+        if config.start or config.fixed_strategies:
+            raise ConfigError("batches start every game uniform and fix no player")
+        ensure_threads()
+        self.config = config
+        self.games, _, self.rows, self.columns = payoffs.shape
+        self.backend = get_backend(config.device, payoff_entries=payoffs.size)
+        # one power-of-two scale for the batch (rmviz.solvers.scale): exact, so the iterates of
+        # every game are those of its own solver
+        self.scale = payoff_scale(payoffs)
+        scaled = payoffs / self.scale if self.scale != 1.0 else payoffs
+        self.payoffs = scaled
+        dtype = np.float32 if config.dtype == "float32" else np.float64
+        matrix0 = np.ascontiguousarray(scaled[:, 0], dtype=dtype)
+        # the CPU's small loop reads P_1 itself; single-pass products (and the GPU) read P_0
+        # alone in a zero-sum game, with the column sums negated
+        self.fused = dtype == np.float32 or self.rows * self.columns > kernels.LOOP_MAX_ENTRIES
+        self.fused = self.fused or self.backend.is_gpu
+        if self.fused and exactly_zero_sum(scaled.transpose(1, 0, 2, 3)):
+            matrix1, self.sign1 = matrix0, -1.0
+        else:
+            matrix1, self.sign1 = np.ascontiguousarray(scaled[:, 1], dtype=dtype), 1.0
+        flags, self.exponent = device.schedule(config)
+        flags |= device.FLAG_LEARN0 | device.FLAG_LEARN1
+        flags |= device.FLAG_PLUS * config.plus | device.FLAG_PREDICTIVE * config.predictive
+        self.flags = flags | device.FLAG_ALTERNATING * (config.updates == "alternating")
+        xp = self.backend.xp
+        self.matrix0, self.matrix1 = xp.asarray(matrix0), xp.asarray(matrix1)
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to iteration 0: uniform strategies, zero regrets and sums."""
+        xp = self.backend.xp
+        self.iteration = 0
+        self.state: dict[str, list[Any]] = {}
+        for name in QUANTITIES:
+            self.state[name] = [xp.zeros((self.games, k)) for k in (self.rows, self.columns)]
+        self.state["current"] = [xp.full((self.games, k), 1.0 / k) for k in (self.rows, self.columns)]
+        self.payoff_sum = xp.zeros((self.games, 2))
+        self.weight_sum = xp.zeros(self.games)
+
+    def _flat_state(self) -> list[Any]:
+        """The ten arrays in the kernels' order: current0, current1, regret0, regret1, ..."""
+        return [array for name in QUANTITIES for array in self.state[name]]
+
+    def step(self, iterations: int = 1) -> None:
+        """Run ``iterations`` iterations of every game (no host synchronisation on the GPU)."""
+        if iterations <= 0:
+            return
+        if self.backend.is_gpu:
+            self._step_gpu(iterations)
+        else:
+            self._step_cpu(iterations)
+        self.iteration += iterations
+
+    def _step_gpu(self, iterations: int) -> None:
+        xp = self.backend.xp
+        dummy = xp.zeros(1)
+        if not hasattr(self, "_work"):
+            self._work = (
+                xp.empty((self.games, self.rows)),
+                xp.empty((self.games, self.columns)),
+                xp.empty((self.games, self.columns)),
+            )
+        device.launch_loop(
+            xp,
+            self.matrix0,
+            self.matrix1,
+            self.sign1,
+            self._flat_state(),
+            (dummy, dummy),
+            dummy,
+            self.payoff_sum,
+            self.weight_sum,
+            self._work,
+            self.iteration,
+            iterations,
+            self.flags,
+            self.config,
+            self.exponent,
+            games=self.games,
+        )
+
+    def _step_cpu(self, iterations: int) -> None:
+        config = self.config
+        dtype = self.matrix0.dtype
+        work = [np.empty(n, dtype=dtype) for n in (self.rows, self.columns, self.rows, self.columns)]
+        unused = np.zeros((1, 1))
+        weight = np.empty(1)
+        lam = np.zeros(1)
+        arrays = self._flat_state()
+        for g in range(self.games):
+            weight[0] = self.weight_sum[g]
+            kernels._run_bimatrix_expected(
+                self.matrix0[g],
+                self.matrix1[g],
+                *(array[g] for array in arrays),
+                unused,
+                unused,
+                self.payoff_sum[g],
+                weight,
+                unused,
+                lam,
+                self.sign1,
+                self.fused,
+                *work,
+                True,
+                True,
+                config.plus,
+                config.predictive,
+                config.updates == "alternating",
+                False,
+                False,
+                kernels.SCHEMES.index(config.weighting),
+                kernels.SCHEMES.index(config.averaging or config.weighting),
+                config.alpha,
+                config.beta,
+                config.gamma,
+                0.0,
+                self.iteration,
+                iterations,
+            )
+            self.weight_sum[g] = weight[0]
+
+    # -- results (host copies) ------------------------------------------------------------
+    def average_strategy(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each game's average strategies ``(B, rows)`` and ``(B, columns)`` (uniform before
+        the first iteration)."""
+        out = []
+        for total in self.state["strategy_sum"]:
+            total = self.backend.to_host(total)
+            mass = total.sum(axis=1, keepdims=True)
+            uniform = np.full_like(total, 1.0 / total.shape[1])
+            out.append(np.where(mass > 0, total / np.where(mass > 0, mass, 1.0), uniform))
+        return out[0], out[1]
+
+    def current_strategy(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each game's current strategies."""
+        first, second = (self.backend.to_host(s) for s in self.state["current"])
+        return first, second
+
+    def nash_conv(self) -> np.ndarray:
+        """NashConv of each game's average profile ``(B,)``, in payoff units (float64 on the
+        host, from the float64 payoffs whatever the run's dtype)."""
+        x, y = self.average_strategy()
+        row = np.einsum("gab,gb->ga", self.payoffs[:, 0], y)
+        column = np.einsum("ga,gab->gb", x, self.payoffs[:, 1])
+        gaps = row.max(axis=1) - (row * x).sum(axis=1) + column.max(axis=1) - (column * y).sum(axis=1)
+        return np.maximum(gaps, 0.0) * self.scale
+
+    def cce_gap(self) -> np.ndarray:
+        """The CCE gap of each game's weighted empirical distribution ``(B,)``."""
+        weight = self.backend.to_host(self.weight_sum)
+        regrets = [self.backend.to_host(r).max(axis=1) for r in self.state["external"]]
+        top = np.maximum(regrets[0], regrets[1])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            gap = np.where(weight > 0, top / np.where(weight > 0, weight, 1.0), 0.0)
+        return np.maximum(gap, 0.0) * self.scale
