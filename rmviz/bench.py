@@ -138,6 +138,9 @@ def single_pass_floor(game: NormalFormGame, dtype: str = "float64") -> Callable[
 
 
 def solver_run(game: NormalFormGame, algorithm: str, **options: object) -> Callable[[int], None]:
+    """``step`` of a fresh solver, on the CPU unless ``device`` says otherwise (the GPU's rows
+    wait for the device: :mod:`rmviz.bench_gpu`)."""
+    options.setdefault("device", "cpu")
     solver = RegretMinimizer(game, preset(algorithm, **options))
     return solver.step
 
@@ -148,6 +151,7 @@ def run_bench(
     out: TextIO | None = None,
     sizes: tuple[int, ...] | None = None,
     many_players: tuple[int, ...] = (10,) * 7,
+    device: str = "cpu",
 ) -> int:
     """Measure and print the table; returns 0.
 
@@ -171,6 +175,10 @@ def run_bench(
         f"budget {budget:g} s per measurement"
     )
     line(f"GPU: {gpu_name() if gpu_available() else 'none (CuPy missing or no CUDA device)'}")
+    if device == "gpu":  # first, so that a missing GPU is said at once
+        from rmviz.bench_gpu import run_gpu_bench
+
+        run_gpu_bench(line, budget, sizes=(1000, 4000) if quick else (1000, 4000, 10_000))
     line()
     line(f"{'case':<44}{'it/s':>14}{'baseline it/s':>16}{'speed-up':>10}{'vs floor':>10}")
 
@@ -212,13 +220,6 @@ def run_bench(
         row(f"{label} (expected)", best["rm"], baseline, floor)
         row(f"{label} float32", best["rm32"], baseline, floor32)
         row(f"{label} alternating", best["alternating"], baseline, floor)
-        if gpu_available() and size >= 1000:
-            row(
-                f"  same on GPU ({gpu_name()})",
-                _rate(solver_run(game, "rm", device="gpu"), budget),
-                baseline,
-                floor,
-            )
         line(f"{'  single-pass floor (float64)':<44}{floor:14,.0f}")
         line(f"{'  single-pass floor (float32)':<44}{floor32:14,.0f}")
         line(
@@ -239,7 +240,7 @@ def run_bench(
         )
     for size in (10, 50):
         three = random_game("general-sum", (size,) * 3, seed=0)
-        numpy_path = RegretMinimizer(three, preset("rm"))
+        numpy_path = RegretMinimizer(three, preset("rm", device="cpu"))
         numpy_path._kernel = None  # the generic array code: the baseline of n-player expected play
         row(
             f"3-player {size}x{size}x{size} rm (expected)",
@@ -250,7 +251,7 @@ def run_bench(
         ("rps-crash", rps),
         ("random zero-sum 30x30", random_game("zero-sum", (30, 30), seed=0)),
     ):
-        least_squares = RegretMinimizer(internal_game, preset("internal-rm"))
+        least_squares = RegretMinimizer(internal_game, preset("internal-rm", device="cpu"))
         least_squares._kernel = None  # the generic code: a least-squares solve per player
         row(
             f"{name} internal-rm (expected)",

@@ -183,6 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N,N,...",
         help="the square zero-sum games (default 100,1000,4000; --quick 100,1000); 8000 needs ~1.5 GB",
     )
+    bench.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        default="cpu",
+        help="gpu: add the GPU's rows (large RM, batched games) beside the CPU's (needs CuPy)",
+    )
     _add_threads_argument(bench)
 
     sweep = commands.add_parser(
@@ -805,7 +811,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench":
             from rmviz.bench import run_bench
 
-            return run_bench(quick=args.quick, seconds=args.seconds, out=sys.stdout, sizes=args.sizes)
+            return run_bench(
+                quick=args.quick, seconds=args.seconds, out=sys.stdout, sizes=args.sizes, device=args.device
+            )
         if args.command == "sweep":
             return cmd_sweep(args, sys.stdout)
     except RmvizError as error:

@@ -1,0 +1,142 @@
+"""``rmviz bench --device gpu``: the GPU's rows beside the CPU's, measured in one run.
+
+* **bound**: the time to read the payoff matrix once at the device's memory bandwidth,
+  measured here as a large device-to-device copy (bytes read plus bytes written over its
+  time). Expected play with simultaneous updates reads each payoff entry once per iteration
+  (a zero-sum game's ``P_1 = -P_0`` not at all; :mod:`rmviz.solvers.matrix.device`), so
+  ``bound it/s = bandwidth / (rows x columns x bytes per entry)`` and ``vs bound`` is the
+  measured time per iteration over that.
+* **large RM**: RM on random zero-sum n x n games, float64 and float32, GPU beside the CPU's
+  compiled kernel (the same solver, ``device="cpu"``).
+* **small games**: one 10x10 game (the GPU's device loop against the CPU kernel) and a
+  batch of random 10x10 games solved at once (:class:`~rmviz.solvers.matrix.batch.BatchSolver`,
+  one thread block per game) against the same batch on the CPU.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rmviz.errors import ConfigError
+from rmviz.games.generators import random_game
+from rmviz.solvers.backend import get_backend, gpu_available, gpu_name
+from rmviz.solvers.matrix.batch import BatchSolver
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
+
+BATCH_GAMES, BATCH_ITERATIONS = 1000, 10_000
+
+
+def copy_bandwidth(xp: Any, gib: float = 2.0) -> float:
+    """Bytes per second of a device-to-device copy of ``gib`` GiB, read plus written (best of
+    20 copies timed with CUDA events after a warm-up)."""
+    source = xp.ones(int(gib * 2**30) // 8)
+    target = xp.empty_like(source)
+    target[...] = source
+    start, end = xp.cuda.Event(), xp.cuda.Event()
+    best = float("inf")
+    for _ in range(20):
+        start.record()
+        target[...] = source
+        end.record()
+        end.synchronize()
+        best = min(best, xp.cuda.get_elapsed_time(start, end) / 1e3)
+    return 2 * source.nbytes / best
+
+
+def _device_rate(
+    step: Callable[[int], None], synchronize: Callable[[], None], seconds: float, first: int
+) -> float:
+    """Iterations per second of ``step(n)`` including the wait for the device to finish."""
+    step(first)
+    synchronize()
+    n, done, elapsed = first, 0, 0.0
+    while elapsed < seconds:
+        start = time.perf_counter()
+        step(n)
+        synchronize()
+        elapsed += time.perf_counter() - start
+        done += n
+        n *= 2
+    return done / elapsed
+
+
+def run_gpu_bench(
+    line: Callable[[str], None],
+    seconds: float,
+    sizes: tuple[int, ...] = (1000, 4000, 10_000),
+    batch_games: int = BATCH_GAMES,
+) -> None:
+    """Print the GPU section of ``rmviz bench``."""
+    if not gpu_available():
+        raise ConfigError("--device gpu needs CuPy and an NVIDIA GPU, and none was found")
+    xp = get_backend("gpu").xp
+    synchronize = xp.cuda.Device().synchronize
+    bandwidth = copy_bandwidth(xp)
+    line()
+    line(f"GPU: {gpu_name()}; device-to-device copy {bandwidth / 1e9:,.0f} GB/s (read + written)")
+    line(f"{'case':<44}{'it/s':>14}{'CPU it/s':>14}{'GPU/CPU':>9}{'GB/s':>8}{'vs bound':>10}")
+
+    def row(label: str, rate: float, cpu: float | None, matrix_bytes: int | None = None) -> None:
+        text = f"{label:<44}{rate:14,.0f}"
+        text += f"{cpu:14,.0f}{rate / cpu:8.1f}x" if cpu else " " * 23
+        if matrix_bytes:
+            text += f"{matrix_bytes * rate / 1e9:8,.0f}{bandwidth / (matrix_bytes * rate):9.2f}x"
+        line(text)
+
+    for size in sizes:
+        game = random_game("zero-sum", (size, size), seed=0)
+        for dtype in ("float64", "float32"):
+            gpu = RegretMinimizer(game, preset("rm", device="gpu", dtype=dtype))
+            rate = _device_rate(gpu.step, synchronize, seconds, 1)
+            cpu_rate = None
+            if size <= 4000:  # above, a CPU iteration takes a large share of the budget
+                cpu = RegretMinimizer(game, preset("rm", device="cpu", dtype=dtype))
+                cpu_rate = _device_rate(cpu.step, lambda: None, seconds, 1)
+            row(
+                f"random zero-sum {size}x{size} rm {dtype}",
+                rate,
+                cpu_rate,
+                size * size * np.dtype(dtype).itemsize,
+            )
+            del gpu
+        alternating = RegretMinimizer(game, preset("rm", device="gpu", updates="alternating"))
+        rate = _device_rate(alternating.step, synchronize, seconds, 1)
+        row("  alternating (two passes) float64", rate, None, 2 * size * size * 8)
+        del game, alternating
+        xp.get_default_memory_pool().free_all_blocks()
+
+    small = random_game("zero-sum", (10, 10), seed=0)
+    gpu_small = RegretMinimizer(small, preset("rm", device="gpu"))
+    cpu_small = RegretMinimizer(small, preset("rm", device="cpu"))
+    row(
+        "random zero-sum 10x10 rm (one game)",
+        _device_rate(gpu_small.step, synchronize, seconds, 1000),
+        _device_rate(cpu_small.step, lambda: None, seconds, 1000),
+    )
+    payoffs = np.stack([random_game("general-sum", (10, 10), seed=g).payoffs for g in range(batch_games)])
+    timings = {}
+    for where in ("gpu", "cpu"):
+        batch = BatchSolver(payoffs, preset("rm+", device=where))
+        batch.step(1)  # compile
+        synchronize()
+        start = time.perf_counter()
+        batch.step(BATCH_ITERATIONS)
+        synchronize()
+        timings[where] = time.perf_counter() - start
+        gaps = batch.nash_conv()
+    label = f"{batch_games} random 10x10 games x {BATCH_ITERATIONS:,} rm+"
+    row(
+        f"{label} (game-it/s)",
+        batch_games * BATCH_ITERATIONS / timings["gpu"],
+        batch_games * BATCH_ITERATIONS / timings["cpu"],
+    )
+    line(
+        f"  batch wall time: GPU {timings['gpu']:.3f} s, CPU {timings['cpu']:.2f} s; "
+        f"median NashConv {np.median(gaps):.2e}"
+    )
+    line("vs bound: time per iteration / time to read the matrix once at the copy bandwidth")
