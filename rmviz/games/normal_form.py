@@ -225,7 +225,8 @@ def _validated_payoffs(payoffs: object) -> np.ndarray:
     for i, k in enumerate(array.shape[1:]):
         if k < 1:
             raise GameError(f"player {i + 1} has no actions; every player needs at least one")
-    check_size(array.shape[1:], n)
+    # (no byte budget here: the array exists already; readers, generators and pastes call
+    # check_size before they allocate one)
     with np.errstate(invalid="ignore"):
         bad = ~(np.abs(array) <= MAX_PAYOFF)  # NaN compares false: refused too
     if bad.any():

@@ -228,3 +228,25 @@ def test_shutdown_does_not_wait_for_a_warming_up_solver():
     assert time.perf_counter() - started < 4  # it would wait the whole timeout (5 s)
     worker.loop.solver.go.set()
     assert wait_for(lambda: not worker.is_alive())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("size", [20, 600])  # the device loop and the tiled pass
+def test_a_gpu_run_streams_to_the_trace_like_a_cpu_run(size):
+    """What the window's plots read (latest snapshot, trace columns) from a run on the GPU."""
+    game = random_game("zero-sum", (size, size), seed=1)
+    running = RunLoop(RegretMinimizer(game, preset("rm+", device="gpu")))
+    assert running.solver.backend.is_gpu
+    thread = threading.Thread(target=running.serve, daemon=True)
+    thread.start()
+    try:
+        running.run()
+        assert wait_for(lambda: running.latest()[1].iteration > 2000)
+        running.pause()
+        iterations, columns = running.trace_columns((Column("exploitability"),))
+        gaps = columns[Column("exploitability")]
+        assert iterations[0] == 1 and np.all(np.diff(iterations) > 0)
+        assert np.isfinite(gaps).all() and gaps[-1] < gaps[0]
+    finally:
+        running.stop()
+        thread.join(5)
