@@ -316,41 +316,28 @@ __device__ void tile(const P* payoff0, const P* payoff1, const double* x, const 
 
 extern "C" {
 
-__global__ void bimatrix_loop_f64(const double* payoff0, const double* payoff1, double sign1, double* current0,
-                                  double* current1, double* regret0, double* regret1, double* prediction0,
-                                  double* prediction1, double* sum0, double* sum1, double* external0,
-                                  double* external1, double* internal0, double* internal1, double* joint,
-                                  double* payoff_sum, double* weight_sum, double* utilities0, double* utilities1,
-                                  double* own1, int rows, int columns, long long t0, int iterations, int flags,
-                                  double alpha, double beta, double exponent) {
-    loop(payoff0, payoff1, sign1, current0, current1, regret0, regret1, prediction0, prediction1, sum0, sum1,
-         external0, external1, internal0, internal1, joint, payoff_sum, weight_sum, utilities0, utilities1, own1,
-         rows, columns, t0, iterations, flags, alpha, beta, exponent);
-}
+// The kernels CuPy loads by name, for double and float payoffs.
+#define LOOP_KERNEL(NAME, P)                                                                                   \
+    __global__ void NAME(const P* payoff0, const P* payoff1, double sign1, double* current0, double* current1,   \
+                         double* regret0, double* regret1, double* prediction0, double* prediction1, double* sum0, \
+                         double* sum1, double* external0, double* external1, double* internal0, double* internal1, \
+                         double* joint, double* payoff_sum, double* weight_sum, double* utilities0,               \
+                         double* utilities1, double* own1, int rows, int columns, long long t0, int iterations,  \
+                         int flags, double alpha, double beta, double exponent) {                                \
+        loop(payoff0, payoff1, sign1, current0, current1, regret0, regret1, prediction0, prediction1, sum0, sum1, \
+             external0, external1, internal0, internal1, joint, payoff_sum, weight_sum, utilities0, utilities1,   \
+             own1, rows, columns, t0, iterations, flags, alpha, beta, exponent);                                   \
+    }
+#define TILE_KERNEL(NAME, P)                                                                                   \
+    __global__ void NAME(const P* payoff0, const P* payoff1, const double* x, const double* y, int rows,        \
+                         int columns, double* row_parts, double* column_parts, int rows_too, int columns_too) {   \
+        tile(payoff0, payoff1, x, y, rows, columns, row_parts, column_parts, rows_too, columns_too);             \
+    }
 
-__global__ void bimatrix_loop_f32(const float* payoff0, const float* payoff1, double sign1, double* current0,
-                                  double* current1, double* regret0, double* regret1, double* prediction0,
-                                  double* prediction1, double* sum0, double* sum1, double* external0,
-                                  double* external1, double* internal0, double* internal1, double* joint,
-                                  double* payoff_sum, double* weight_sum, double* utilities0, double* utilities1,
-                                  double* own1, int rows, int columns, long long t0, int iterations, int flags,
-                                  double alpha, double beta, double exponent) {
-    loop(payoff0, payoff1, sign1, current0, current1, regret0, regret1, prediction0, prediction1, sum0, sum1,
-         external0, external1, internal0, internal1, joint, payoff_sum, weight_sum, utilities0, utilities1, own1,
-         rows, columns, t0, iterations, flags, alpha, beta, exponent);
-}
-
-__global__ void tile_products_f64(const double* payoff0, const double* payoff1, const double* x, const double* y,
-                                  int rows, int columns, double* row_parts, double* column_parts, int rows_too,
-                                  int columns_too) {
-    tile(payoff0, payoff1, x, y, rows, columns, row_parts, column_parts, rows_too, columns_too);
-}
-
-__global__ void tile_products_f32(const float* payoff0, const float* payoff1, const double* x, const double* y,
-                                  int rows, int columns, double* row_parts, double* column_parts, int rows_too,
-                                  int columns_too) {
-    tile(payoff0, payoff1, x, y, rows, columns, row_parts, column_parts, rows_too, columns_too);
-}
+LOOP_KERNEL(bimatrix_loop_f64, double)
+LOOP_KERNEL(bimatrix_loop_f32, float)
+TILE_KERNEL(tile_products_f64, double)
+TILE_KERNEL(tile_products_f32, float)
 
 // The tiled pass's other kernels run on a grid of GRID_THREADS-thread blocks over the actions;
 // a sum over the whole vector is left as one partial per block and every block of the next
