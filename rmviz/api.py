@@ -39,8 +39,8 @@ from rmviz.formats import Game, load_game
 from rmviz.numbers import format_number
 from rmviz.runner.record import write_run_data
 from rmviz.runner.trace import Trace
-from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.matrix.batch import BatchSolver as BatchSolver
+from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of, make_solver
 from rmviz.solvers.threads import set_threads as set_threads
 

@@ -11,6 +11,9 @@
 * **small games**: one 10x10 game (the GPU's device loop against the CPU kernel) and a
   batch of random 10x10 games solved at once (:class:`~rmviz.solvers.matrix.batch.BatchSolver`,
   one thread block per game) against the same batch on the CPU.
+* **trees**: CFR and CFR+ (alternating updates) on liar's dice and goofspiel with 6 cards,
+  read through OpenSpiel, GPU (:mod:`rmviz.solvers.tree.device`) beside the CPU's compiled
+  kernel.
 """
 
 from __future__ import annotations
@@ -139,4 +142,35 @@ def run_gpu_bench(
         f"  batch wall time: GPU {timings['gpu']:.3f} s, CPU {timings['cpu']:.2f} s; "
         f"median NashConv {np.median(gaps):.2e}"
     )
+    _tree_rows(row, line, synchronize, seconds)
     line("vs bound: time per iteration / time to read the matrix once at the copy bandwidth")
+
+
+TREE_GAMES = ("liars_dice(dice_sides=6)", "goofspiel(num_cards=6,imp_info=True,points_order=descending)")
+
+
+def _tree_rows(
+    row: Callable[..., None], line: Callable[[str], None], synchronize: Any, seconds: float
+) -> None:
+    """CFR and CFR+ on OpenSpiel's liar's dice (294,883 histories) and goofspiel with 6 cards
+    (969,523), GPU beside the CPU's compiled kernel, when OpenSpiel is installed."""
+    from rmviz.formats import load_game
+    from rmviz.solvers.tree.config import preset as cfr_preset
+    from rmviz.solvers.tree.solver import CFRSolver
+
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        line("  (install open-spiel for the tree CFR rows: liar's dice, goofspiel 6)")
+        return
+    for spec in TREE_GAMES:
+        game = load_game(f"openspiel:{spec}")
+        name = spec.split("(")[0]
+        for algorithm in ("cfr", "cfr+"):
+            gpu = CFRSolver(game, cfr_preset(algorithm, device="gpu"))
+            cpu = CFRSolver(game, cfr_preset(algorithm, device="cpu"))
+            row(
+                f"{name} ({gpu.tree.n_nodes:,} nodes) {algorithm}",
+                _device_rate(gpu.step, synchronize, seconds, 1),
+                _device_rate(cpu.step, lambda: None, seconds, 1),
+            )

@@ -79,21 +79,26 @@ class Backend:
 # game's iteration costs more on the device than the CPU's whole iteration
 # (docs/performance.md, "GPU").
 AUTO_GPU_MIN_ENTRIES = 1_000_000
+# Trees: CFR on the GPU runs ~50 launches per iteration (one per depth and traversal), ~0.4 ms
+# whatever the tree; the CPU's compiled CFR takes that long from ~10^4 nodes (liar's dice,
+# 294,883 nodes: ~50-100 iterations/s on one core; docs/performance.md, "GPU").
+AUTO_GPU_MIN_NODES = 100_000
 
 
-def get_backend(device: str = "auto", payoff_entries: int = 0) -> Backend:
+def get_backend(device: str = "auto", large: bool = False) -> Backend:
     """The backend for ``device``.
 
     ``"cpu"`` is NumPy; ``"gpu"`` is CuPy (an error when there is none); ``"auto"`` takes
-    the GPU when one is available *and* the game has at least ``AUTO_GPU_MIN_ENTRIES``
-    payoff entries, else the CPU.
+    the GPU when one is available *and* the caller says the problem is ``large`` enough for
+    it (a matrix game of at least :data:`AUTO_GPU_MIN_ENTRIES` payoff entries, a tree of at
+    least :data:`AUTO_GPU_MIN_NODES` nodes, that the GPU's kernels run), else the CPU.
     """
     if device not in DEVICES:
         raise ConfigError(f"unknown device {device!r}; choose one of {', '.join(DEVICES)}")
     if device == "cpu":
         return Backend(np, "cpu")
     cupy = _cupy()
-    if cupy is not None and (device == "gpu" or payoff_entries >= AUTO_GPU_MIN_ENTRIES):
+    if cupy is not None and (device == "gpu" or large):
         return Backend(cupy, "gpu")
     if device == "gpu":
         raise ConfigError(

@@ -34,7 +34,7 @@ def test_cupy_is_imported_in_backend_py_alone():
 def test_cpu_and_auto_without_gpu():
     assert get_backend("cpu").xp is np
     if not gpu_available():
-        assert get_backend("auto", payoff_entries=10**9).device == "cpu"
+        assert get_backend("auto", large=True).device == "cpu"
         with pytest.raises(ConfigError, match="needs CuPy"):
             get_backend("gpu")
     with pytest.raises(ConfigError, match="unknown device"):

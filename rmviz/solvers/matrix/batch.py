@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.errors import ConfigError
-from rmviz.solvers.backend import get_backend
+from rmviz.solvers.backend import AUTO_GPU_MIN_ENTRIES, get_backend
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.products import exactly_zero_sum
@@ -73,7 +73,7 @@ class BatchSolver:
         ensure_threads()
         self.config = config
         self.games, _, self.rows, self.columns = payoffs.shape
-        self.backend = get_backend(config.device, payoff_entries=payoffs.size)
+        self.backend = get_backend(config.device, payoffs.size >= AUTO_GPU_MIN_ENTRIES)
         # one power-of-two scale for the batch (rmviz.solvers.scale): exact, so the iterates of
         # every game are those of its own solver
         self.scale = payoff_scale(payoffs)

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.solvers.backend import get_backend
+from rmviz.solvers.backend import AUTO_GPU_MIN_ENTRIES, get_backend
 from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
@@ -109,8 +109,8 @@ class RegretMinimizer:
         ensure_threads()  # BLAS pools loaded since the count was set obey it too
         # "auto" takes the GPU for large games its CUDA kernels run (device.supports); the
         # generic array code there is launch-bound (~100-900 iterations/s, docs/performance.md)
-        worth = device.supports(config, game.n_players)
-        self.backend = get_backend(config.device, payoff_entries=game.payoffs.size if worth else 0)
+        large = device.supports(config, game.n_players) and game.payoffs.size >= AUTO_GPU_MIN_ENTRIES
+        self.backend = get_backend(config.device, large)
         self.fixed = validated_fixed(game, config.fixed_strategies)
         self.learners = [i for i in range(game.n_players) if i not in self.fixed]
         self.start = validated_start(game, config.start, self.fixed)

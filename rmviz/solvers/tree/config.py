@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rmviz.errors import ConfigError
+from rmviz.solvers.backend import DEVICES
 from rmviz.solvers.family import SCHEDULES
 from rmviz.solvers.presets import PresetTable, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
@@ -34,7 +35,7 @@ class CFRConfig:
     sampling: str = "none"
     exploration: float = 0.6  # outcome sampling: the traverser samples eps-uniform + (1-eps) sigma
     seed: int = 0
-    device: str = "cpu"
+    device: str = "auto"  # the GPU for large trees whose algorithm runs there (solver.py)
 
     def parameters(self) -> tuple[str, ...]:
         """The numerical parameters this configuration uses."""
@@ -47,6 +48,12 @@ class CFRConfig:
         """Greedy weights need simultaneous updates, external and outcome sampling
         alternating ones."""
         return self.weighting == "greedy" or self.sampling in ("external", "outcome")
+
+    @property
+    def runs_on_gpu(self) -> bool:
+        """Full traversals with a fixed schedule run on a GPU (:mod:`.device`); greedy weights
+        and Monte-Carlo sampling on the CPU only."""
+        return self.sampling == "none" and self.weighting != "greedy"
 
     def validated(self) -> CFRConfig:
         if self.weighting not in WEIGHTINGS:
@@ -69,10 +76,13 @@ class CFRConfig:
             self.weighting != "uniform" or self.averaging not in (None, "uniform")
         ):
             raise ConfigError("Monte-Carlo CFR runs with uniform weights in this version")
-        if self.device == "gpu":
-            raise ConfigError("tree solvers run on the CPU in this version; use --device cpu or auto")
-        if self.device not in ("auto", "cpu"):
-            raise ConfigError(f"unknown device {self.device!r}; choose auto or cpu")
+        if self.device not in DEVICES:
+            raise ConfigError(f"unknown device {self.device!r}; choose one of {', '.join(DEVICES)}")
+        if self.device == "gpu" and not self.runs_on_gpu:
+            raise ConfigError(
+                "greedy CFR and Monte-Carlo CFR run on the CPU (CFR, CFR+, linear CFR and DCFR run "
+                "on a GPU); use --device cpu or auto"
+            )
         for name in ("alpha", "beta", "gamma"):
             if not math.isfinite(getattr(self, name)):
                 raise ConfigError(f"{name} must be a finite number")

@@ -26,6 +26,8 @@ Variants are the normal-form pieces (:mod:`.weighting`) applied per information 
 
 Monte-Carlo CFR runs compiled in :mod:`.sampling_kernels` (each iteration touches only the
 sampled nodes); recorded steps run the NumPy passes on the same samples (:mod:`.sampling`).
+On an NVIDIA GPU (``device="gpu"``, or ``"auto"`` from ``AUTO_GPU_MIN_NODES`` nodes) CFR,
+CFR+, linear CFR and DCFR run in CUDA kernels, one per depth (:mod:`.device`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
 from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
@@ -46,6 +49,7 @@ from rmviz.solvers.scale import payoff_scale, zero_sum
 from rmviz.solvers.tree import kernels, sampling, sampling_kernels
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.tree.config import CFRConfig
+from rmviz.solvers.tree.device import DeviceCFR
 from rmviz.solvers.tree.metrics import TreeMetrics
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
@@ -155,7 +159,10 @@ class CFRSolver:
         self.sampler = (
             sampling_kernels.Sampler(tree, self.config) if sampling_kernels.runs(self.config) else None
         )
-        self.releases_gil = kernels.runs(self.config) or self.sampler is not None
+        large = self.config.runs_on_gpu and tree.n_nodes >= AUTO_GPU_MIN_NODES
+        self.backend = get_backend(self.config.device, large)
+        self.device = DeviceCFR(self.backend.xp, tree, self.config) if self.backend.is_gpu else None
+        self.releases_gil = kernels.runs(self.config) or self.sampler is not None or self.device is not None
         traced = range(tree.n_slots) if tree.n_slots <= MAX_TRACED_SLOTS else range(0)
         first = tree.infoset_first_slot[tree.slot_infoset]
         self.columns = metric_columns(METRICS) + tuple(
@@ -207,6 +214,8 @@ class CFRSolver:
         start = time.perf_counter()
         if self.sampler is not None:
             self.sampler.run(self.state, self.seed, iterations)
+        elif self.device is not None:
+            self.device.run(self.state, iterations)
         elif self.releases_gil:
             kernels.run_full_traversal(self.tree, self.config, self.state, iterations, self.greedy_floor)
         else:
@@ -260,7 +269,7 @@ class CFRSolver:
         return {
             "average_strategy": self.strategy_table(snapshot.average_strategy),
             "current_strategy": self.strategy_table(snapshot.current_strategy),
-            "device": "cpu",
+            "device": self.backend.describe(),
             "config": {
                 "updates": config.updates,
                 "weighting": config.weighting,

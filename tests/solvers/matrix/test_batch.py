@@ -13,6 +13,7 @@ from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
 
 BATCH_PRESETS = ("rm", "rm+", "linear-rm", "discounted-rm", "predictive-rm+")
+UPDATES = ("simultaneous", "alternating")
 
 
 def games(kind: str, shape: tuple[int, int], count: int, seed: int = 0) -> np.ndarray:
@@ -32,11 +33,20 @@ def one_by_one(payoffs: np.ndarray, config, iterations: int):
     return np.stack(averages[0]), np.stack(averages[1]), np.array(gaps)
 
 
-@pytest.mark.parametrize("algorithm", BATCH_PRESETS)
-@pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
-@pytest.mark.parametrize(
-    ("kind", "shape"), [("zero-sum", (4, 6)), ("general-sum", (5, 3)), ("zero-sum", (40, 35))]
-)
+CPU_CASES = [
+    *((algorithm, updates, "zero-sum", (4, 6)) for algorithm in BATCH_PRESETS for updates in UPDATES),
+    *(
+        (algorithm, updates, "general-sum", (5, 3))
+        for algorithm in ("rm", "predictive-rm+")
+        for updates in UPDATES
+    ),
+    # above the small loop's 1024 entries: the single-pass products, P_1 = -P_0 not read
+    ("rm+", "alternating", "zero-sum", (40, 35)),
+    ("linear-rm", "simultaneous", "zero-sum", (40, 35)),
+]
+
+
+@pytest.mark.parametrize(("algorithm", "updates", "kind", "shape"), CPU_CASES)
 def test_cpu_batch_equals_one_solver_per_game(algorithm, updates, kind, shape):
     payoffs = games(kind, shape, 4)
     config = preset(algorithm, updates=updates, device="cpu")

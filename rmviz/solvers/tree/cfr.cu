@@ -1,0 +1,104 @@
+// Full-traversal CFR on an NVIDIA GPU (rmviz.solvers.tree.device): the loops of the CPU
+// kernel _run (kernels.py) as one kernel per depth and two over slots and information sets.
+//
+// Nodes are numbered breadth first (compiled_tree.py): a depth is a contiguous range, the
+// children of a node are contiguous, and a node's parent lies in the depth above. So
+//   forward(depth):  probability[c] = chance or strategy[slot[c]];
+//                    reach[q, c] = reach[q, parent] * (probability[c] if q owns the edge)
+//   backward(depth): values[i, h] = payoff (terminal) or sum over children p(c) values[i, c]
+//   counterfactual:  cfv(s) = sum over the decision edges c of slot s, in node order, of
+//                    pi_{-i}(parent) values[i, c] (edges listed per slot: no atomics)
+//   infosets:        instantaneous regret, regret update, sums and regret matching per
+//                    information set (one thread each), as _run does them.
+// Every sum runs in the CPU kernel's order and the module is compiled without fused
+// multiply-adds, so the iterates are the CPU's bit for bit (tests/solvers/tree/test_device.py).
+
+#define TIE_TOLERANCE 1e-12
+
+extern "C" {
+
+__global__ void forward(const long long* parent, const long long* owner, const long long* slot,
+                        const double* chance_probability, const double* strategy, double* probability,
+                        double* reach, long long nodes, int players, long long start, long long end) {
+    long long c = start + (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= end) return;
+    double p = slot[c] < 0 ? chance_probability[c] : strategy[slot[c]];
+    probability[c] = p;
+    long long h = parent[c];
+    for (int q = 0; q <= players; ++q) {
+        double r = reach[q * nodes + h];
+        reach[q * nodes + c] = owner[c] == q ? r * p : r;
+    }
+}
+
+__global__ void backward(const long long* child_start, const long long* child_count, const double* payoffs,
+                         const double* probability, double* values, long long nodes, int players, long long start,
+                         long long end) {
+    long long h = start + (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (h >= end) return;
+    long long first = child_start[h], count = child_count[h];
+    for (int i = 0; i < players; ++i) {
+        if (count == 0) {
+            values[i * nodes + h] = payoffs[i * nodes + h];
+            continue;
+        }
+        double total = 0.0;
+        for (long long c = first; c < first + count; ++c) total += values[i * nodes + c] * probability[c];
+        values[i * nodes + h] = total;
+    }
+}
+
+// cfv[s] for the slots [lo, hi); edge_offsets (S+1) and edges: the decision edges of each slot
+__global__ void counterfactual(const long long* edge_offsets, const long long* edges, const long long* parent,
+                               const long long* node_player, const double* reach, const double* values, double* cfv,
+                               long long nodes, int players, long long lo, long long hi) {
+    long long s = lo + (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= hi) return;
+    double total = 0.0;
+    for (long long e = edge_offsets[s]; e < edge_offsets[s + 1]; ++e) {
+        long long c = edges[e], h = parent[c];
+        long long acting = node_player[h];
+        double others = 1.0;
+        for (int q = 0; q <= players; ++q)
+            if (q != acting) others *= reach[q * nodes + h];
+        total += others * values[acting * nodes + c];
+    }
+    cfv[s] = total;
+}
+
+// the information sets [first, last): instantaneous regret (ties exact zeros), guiding regret
+// (cancellations exact zeros, RM+ clipped), own-reach-weighted strategy sum, averaging-weighted
+// true regret, then regret matching
+__global__ void infosets(const long long* first_slot, const long long* size, const long long* infoset_player,
+                         const long long* infoset_first_node, const double* reach, const double* cfv,
+                         double* strategy, double* regret, double* strategy_sum, double* true_regret,
+                         long long nodes, long long first, long long last, double d_pos, double d_neg,
+                         double d_avg, double c_avg, int plus) {
+    long long info = first + (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (info >= last) return;
+    long long lo = first_slot[info], hi = lo + size[info];
+    double value = 0.0, scale = 0.0;
+    for (long long s = lo; s < hi; ++s) {
+        value += strategy[s] * cfv[s];
+        scale = fmax(scale, fabs(cfv[s]));
+    }
+    double own = reach[infoset_player[info] * nodes + infoset_first_node[info]];
+    for (long long s = lo; s < hi; ++s) {
+        double instant = cfv[s] - value;
+        if (fabs(instant) <= TIE_TOLERANCE * scale) instant = 0.0;
+        double kept = regret[s] > 0 ? d_pos * regret[s] : d_neg * regret[s];
+        double added = instant;  // c = 1 in every fixed schedule
+        double updated = kept + added;
+        if (fabs(updated) <= TIE_TOLERANCE * (fabs(kept) + fabs(added))) updated = 0.0;
+        regret[s] = plus ? fmax(updated, 0.0) : updated;
+        strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * (own * strategy[s]);
+        true_regret[s] = d_avg * true_regret[s] + c_avg * instant;
+    }
+    double total = 0.0;
+    for (long long s = lo; s < hi; ++s) total += regret[s] > 0 ? regret[s] : 0.0;
+    for (long long s = lo; s < hi; ++s) {
+        double positive = regret[s] > 0 ? regret[s] : 0.0;
+        strategy[s] = total > 0 ? positive / total : 1.0 / (double)(hi - lo);
+    }
+}
+}

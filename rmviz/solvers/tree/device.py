@@ -1,0 +1,175 @@
+"""Full-traversal CFR on an NVIDIA GPU: the kernels of ``cfr.cu``, launched from CuPy.
+
+The CPU runs CFR in one compiled loop over node ids (:mod:`.kernels`); on a GPU the same
+loops become one kernel per depth (nodes are numbered breadth first, so a depth is a
+contiguous range whose parents all lie in the depth above) and two over slots and
+information sets (``cfr.cu``). Per iteration and traversal: ``depths - 1`` forward launches
+(edge probabilities, reach), ``depths`` backward launches (values), one counterfactual-value
+launch over the traverser's slots (each slot sums its decision edges, listed in node order:
+no atomics, the CPU's order of summation) and one launch over its information sets (regret
+update, sums, regret matching). The module is compiled without fused multiply-adds, so the
+iterates equal the CPU kernel's bit for bit.
+
+Runs CFR, CFR+, linear CFR and DCFR, simultaneous or alternating (fixed schedules: the
+discounts are the host's :func:`~rmviz.solvers.weighting.scheduled_step` floats); greedy CFR
+and Monte-Carlo CFR stay on the CPU. The solver's :class:`~.state.CFRState` stays on the host:
+``run`` uploads its four slot arrays, runs the iterations and copies them back (a few
+kilobytes per ``step(n)``, against megabytes of tree per iteration).
+
+CuPy arrives as ``xp`` from :mod:`rmviz.solvers.backend`, the one module that imports it.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.config import CFRConfig
+from rmviz.solvers.tree.state import CFRState
+from rmviz.solvers.weighting import scheduled_step
+
+SOURCE = Path(__file__).with_name("cfr.cu")
+THREADS = 256
+
+
+@functools.cache
+def _module(xp: ModuleType) -> Any:
+    return xp.RawModule(code=SOURCE.read_text(), options=("-std=c++17", "--fmad=false"))
+
+
+class DeviceCFR:
+    """One compiled tree on the GPU (``CFRSolver``'s full traversals with ``device="gpu"``)."""
+
+    def __init__(self, xp: ModuleType, tree: CompiledTree, config: CFRConfig) -> None:
+        self.xp, self.tree, self.config = xp, tree, config
+        first = tree.infoset_first_slot
+        if np.any(np.diff(first) <= 0):  # compile_flat numbers them so; the ranges rely on it
+            raise ValueError("information sets must be numbered in slot order")
+        n, nodes = tree.n_players, tree.n_nodes
+
+        def put(array: np.ndarray, dtype: Any = np.int64) -> Any:
+            return xp.asarray(np.ascontiguousarray(array, dtype=dtype))
+
+        self.parent, self.owner, self.slot = put(tree.parent), put(tree.edge_owner), put(tree.edge_slot)
+        self.chance = put(tree.chance_probability, np.float64)
+        self.child_start, self.child_count = put(tree.child_start), put(tree.child_count)
+        self.payoffs = put(tree.payoffs, np.float64)
+        self.node_player = put(tree.player)
+        self.infoset_player, self.infoset_first_node = put(tree.infoset_player), put(tree.infoset_first_node)
+        self.first_slot, self.size = put(first), put(tree.infoset_size)
+        # the decision edges of each slot in node order (the CPU kernel's order of summation)
+        edges = np.flatnonzero(tree.edge_slot >= 0)
+        edges = edges[np.argsort(tree.edge_slot[edges], kind="stable")]
+        offsets = np.zeros(tree.n_slots + 1, dtype=np.int64)
+        np.cumsum(np.bincount(tree.edge_slot[edges], minlength=tree.n_slots), out=offsets[1:])
+        self.edges, self.edge_offsets = put(edges), put(offsets)
+        self.probability = xp.ones(nodes)
+        self.reach = xp.ones((n + 1, nodes))
+        self.values = xp.zeros((n, nodes))
+        self.cfv = xp.zeros(tree.n_slots)
+        # slot and information-set ranges of each traversal (all at once when simultaneous)
+        ranges = tree.player_slots if config.updates == "alternating" else ((0, tree.n_slots),)
+        self.traversals = [
+            (lo, hi, int(np.searchsorted(first, lo)), int(np.searchsorted(first, hi))) for lo, hi in ranges
+        ]
+        self.kernels = {
+            name: _module(xp).get_function(name)
+            for name in ("forward", "backward", "counterfactual", "infosets")
+        }
+
+    def _launch(self, name: str, count: int, *args: Any) -> None:
+        if count > 0:
+            self.kernels[name]((-(-count // THREADS),), (THREADS,), args)
+
+    def run(self, state: CFRState, iterations: int) -> None:
+        """``iterations`` iterations on ``state`` (host arrays, updated in place)."""
+        if iterations <= 0:
+            return
+        xp, tree, config = self.xp, self.tree, self.config
+        strategy, regret = xp.asarray(state.strategy), xp.asarray(state.regret)
+        strategy_sum, true_regret = xp.asarray(state.strategy_sum), xp.asarray(state.true_regret)
+        nodes, players = np.int64(tree.n_nodes), np.int32(tree.n_players)
+        weight_sum = state.weight_sum
+        for step in range(iterations):
+            t = state.iteration + step + 1
+            s = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
+            for lo, hi, first, last in self.traversals:
+                for start, end in tree.depth_ranges[1:]:
+                    self._launch(
+                        "forward",
+                        end - start,
+                        self.parent,
+                        self.owner,
+                        self.slot,
+                        self.chance,
+                        strategy,
+                        self.probability,
+                        self.reach,
+                        nodes,
+                        players,
+                        np.int64(start),
+                        np.int64(end),
+                    )
+                for start, end in reversed(tree.depth_ranges):
+                    self._launch(
+                        "backward",
+                        end - start,
+                        self.child_start,
+                        self.child_count,
+                        self.payoffs,
+                        self.probability,
+                        self.values,
+                        nodes,
+                        players,
+                        np.int64(start),
+                        np.int64(end),
+                    )
+                self._launch(
+                    "counterfactual",
+                    hi - lo,
+                    self.edge_offsets,
+                    self.edges,
+                    self.parent,
+                    self.node_player,
+                    self.reach,
+                    self.values,
+                    self.cfv,
+                    nodes,
+                    players,
+                    np.int64(lo),
+                    np.int64(hi),
+                )
+                self._launch(
+                    "infosets",
+                    last - first,
+                    self.first_slot,
+                    self.size,
+                    self.infoset_player,
+                    self.infoset_first_node,
+                    self.reach,
+                    self.cfv,
+                    strategy,
+                    regret,
+                    strategy_sum,
+                    true_regret,
+                    nodes,
+                    np.int64(first),
+                    np.int64(last),
+                    np.float64(s.d_pos),
+                    np.float64(s.d_neg),
+                    np.float64(s.d_avg),
+                    np.float64(s.c_avg),
+                    np.int32(config.plus),
+                )
+            weight_sum = s.d_avg * weight_sum + s.c_avg
+        state.strategy[:] = xp.asnumpy(strategy)
+        state.regret[:] = xp.asnumpy(regret)
+        state.strategy_sum[:] = xp.asnumpy(strategy_sum)
+        state.true_regret[:] = xp.asnumpy(true_regret)
+        state.weight_sum = weight_sum
+        state.iteration += iterations

@@ -1,0 +1,105 @@
+"""CFR on the GPU (rmviz.solvers.tree.device) gives the CPU kernel's iterates bit for bit.
+
+GPU tests are marked ``gpu`` and skip cleanly without one; the choice of device is checked
+without CuPy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
+from rmviz.solvers import backend
+from rmviz.solvers.tree import solver as tree_solver
+from rmviz.solvers.tree.config import PRESETS, preset
+from rmviz.solvers.tree.solver import CFRSolver
+from tests.solvers import cuda_emulator
+
+FULL_TRAVERSALS = ("cfr", "cfr+", "linear-cfr", "dcfr")
+
+
+def test_which_algorithms_run_on_a_gpu():
+    for name in PRESETS:
+        assert preset(name).runs_on_gpu == (name in FULL_TRAVERSALS), name
+
+
+def test_auto_takes_the_gpu_for_large_trees_only(monkeypatch):
+    chosen = []
+    monkeypatch.setattr(
+        tree_solver, "get_backend", lambda device, large: chosen.append(large) or backend.get_backend("cpu")
+    )
+    CFRSolver(kuhn_poker(), preset("cfr"))
+    monkeypatch.setattr(tree_solver, "AUTO_GPU_MIN_NODES", 50)  # Kuhn has 58 nodes
+    CFRSolver(kuhn_poker(), preset("cfr"))
+    CFRSolver(kuhn_poker(), preset("greedy-cfr"))
+    CFRSolver(kuhn_poker(), preset("mccfr-external"))
+    assert chosen == [False, True, False, False]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("build", [kuhn_poker, leduc_poker, teaching_tree])
+@pytest.mark.parametrize("algorithm", FULL_TRAVERSALS)
+@pytest.mark.parametrize("updates", ["alternating", "simultaneous"])
+def test_gpu_cfr_equals_the_cpu_kernel(build, algorithm, updates):
+    game = build()
+    cpu = CFRSolver(game, preset(algorithm, updates=updates, device="cpu"))
+    gpu = CFRSolver(game, preset(algorithm, updates=updates, device="gpu"))
+    assert gpu.device is not None and gpu.backend.is_gpu
+    for n in (1, 29):
+        cpu.step(n)
+        gpu.step(n)
+        a, b = cpu.snapshot(), gpu.snapshot()
+        for field in ("current_strategy", "average_strategy", "cumulative_regret"):
+            np.testing.assert_array_equal(getattr(b, field), getattr(a, field), err_msg=field)
+        assert b.metrics.nash_conv == a.metrics.nash_conv
+        assert gpu.state.weight_sum == cpu.state.weight_sum
+
+
+@pytest.mark.gpu
+def test_gpu_cfr_interleaves_with_recorded_steps():
+    """The step-by-step view's recorded iterations (NumPy) and GPU steps share the state."""
+    game = leduc_poker()
+    cpu = CFRSolver(game, preset("cfr+", device="cpu"))
+    gpu = CFRSolver(game, preset("cfr+", device="gpu"))
+    for solver in (cpu, gpu):
+        solver.step(5)
+        solver.step_recorded()
+        solver.step(5)
+    np.testing.assert_allclose(gpu.snapshot().average_strategy, cpu.snapshot().average_strategy, atol=1e-12)
+    assert gpu.report(gpu.snapshot())["device"].startswith("gpu (")
+
+
+@pytest.mark.skipif(cuda_emulator.compiler() is None, reason="needs a C++ compiler")
+@pytest.mark.parametrize(
+    ("build", "iterations", "algorithm", "updates"),
+    [
+        *((kuhn_poker, 25, a, u) for a in FULL_TRAVERSALS for u in ("alternating", "simultaneous")),
+        (teaching_tree, 25, "cfr", "alternating"),
+        (teaching_tree, 25, "dcfr", "simultaneous"),
+        (leduc_poker, 3, "cfr", "alternating"),
+        (leduc_poker, 3, "cfr+", "alternating"),
+        (leduc_poker, 3, "dcfr", "simultaneous"),
+    ],
+)
+def test_cuda_kernels_emulated_on_the_cpu_equal_the_cpu_kernel(
+    build, iterations, algorithm, updates, monkeypatch
+):
+    """Without a GPU: cfr.cu's kernels, compiled for the CPU and run thread by thread (exact:
+    their threads never communicate), with device.py's launches, give the CPU kernel's
+    iterates bit for bit."""
+    emulated = backend.Backend(cuda_emulator.EmulatedCuPy(), "gpu")
+    monkeypatch.setattr(tree_solver, "get_backend", lambda device, large: emulated)
+    game = build()
+    on_gpu = CFRSolver(game, preset(algorithm, updates=updates))
+    assert on_gpu.device is not None
+    monkeypatch.undo()
+    cpu = CFRSolver(game, preset(algorithm, updates=updates, device="cpu"))
+    for n in (1, iterations):
+        cpu.step(n)
+        on_gpu.step(n)
+    np.testing.assert_array_equal(on_gpu.state.strategy, cpu.state.strategy)
+    np.testing.assert_array_equal(on_gpu.state.regret, cpu.state.regret)
+    np.testing.assert_array_equal(on_gpu.state.strategy_sum, cpu.state.strategy_sum)
+    np.testing.assert_array_equal(on_gpu.state.true_regret, cpu.state.true_regret)
+    assert on_gpu.state.weight_sum == cpu.state.weight_sum
