@@ -94,6 +94,9 @@ class BatchSolver:
         flags |= device.FLAG_PLUS * config.plus | device.FLAG_PREDICTIVE * config.predictive
         self.flags = flags | device.FLAG_ALTERNATING * (config.updates == "alternating")
         xp = self.backend.xp
+        if not self.backend.is_gpu:  # read-only, as the solver's: the kernel's compiled signature
+            matrix0.setflags(write=False)
+            matrix1.setflags(write=False)
         self.matrix0, self.matrix1 = xp.asarray(matrix0), xp.asarray(matrix1)
         self.reset()
 
