@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from rmviz.bench import _rate
 from rmviz.errors import ConfigError
 from rmviz.games.generators import random_game
 from rmviz.solvers.backend import get_backend, gpu_available, gpu_name
@@ -54,18 +55,13 @@ def copy_bandwidth(xp: Any, gib: float = 2.0) -> float:
 def _device_rate(
     step: Callable[[int], None], synchronize: Callable[[], None], seconds: float, first: int
 ) -> float:
-    """Iterations per second of ``step(n)`` including the wait for the device to finish."""
-    step(first)
-    synchronize()
-    n, done, elapsed = first, 0, 0.0
-    while elapsed < seconds:
-        start = time.perf_counter()
+    """:func:`rmviz.bench._rate` of ``step(n)`` including the wait for the device to finish."""
+
+    def run(n: int) -> None:
         step(n)
         synchronize()
-        elapsed += time.perf_counter() - start
-        done += n
-        n *= 2
-    return done / elapsed
+
+    return _rate(run, seconds, first)
 
 
 def run_gpu_bench(
@@ -99,7 +95,7 @@ def run_gpu_bench(
             cpu_rate = None
             if size <= 4000:  # above, a CPU iteration takes a large share of the budget
                 cpu = RegretMinimizer(game, preset("rm", device="cpu", dtype=dtype))
-                cpu_rate = _device_rate(cpu.step, lambda: None, seconds, 1)
+                cpu_rate = _rate(cpu.step, seconds, 1)
             row(
                 f"random zero-sum {size}x{size} rm {dtype}",
                 rate,
@@ -119,7 +115,7 @@ def run_gpu_bench(
     row(
         "random zero-sum 10x10 rm (one game)",
         _device_rate(gpu_small.step, synchronize, seconds, 1000),
-        _device_rate(cpu_small.step, lambda: None, seconds, 1000),
+        _rate(cpu_small.step, seconds, 1000),
     )
     payoffs = np.stack([random_game("general-sum", (10, 10), seed=g).payoffs for g in range(batch_games)])
     timings = {}
@@ -172,5 +168,5 @@ def _tree_rows(
             row(
                 f"{name} ({gpu.tree.n_nodes:,} nodes) {algorithm}",
                 _device_rate(gpu.step, synchronize, seconds, 1),
-                _device_rate(cpu.step, lambda: None, seconds, 1),
+                _rate(cpu.step, seconds, 1),
             )

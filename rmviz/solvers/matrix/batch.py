@@ -89,15 +89,15 @@ class BatchSolver:
             matrix1, self.sign1 = matrix0, -1.0
         else:
             matrix1, self.sign1 = np.ascontiguousarray(scaled[:, 1], dtype=dtype), 1.0
-        flags, self.exponent = device.schedule(config)
-        flags |= device.FLAG_LEARN0 | device.FLAG_LEARN1
-        flags |= device.FLAG_PLUS * config.plus | device.FLAG_PREDICTIVE * config.predictive
-        self.flags = flags | device.FLAG_ALTERNATING * (config.updates == "alternating")
+        self.flags, self.exponent = device.flags_for(config)
         xp = self.backend.xp
         if not self.backend.is_gpu:  # read-only, as the solver's: the kernel's compiled signature
             matrix0.setflags(write=False)
             matrix1.setflags(write=False)
         self.matrix0, self.matrix1 = xp.asarray(matrix0), xp.asarray(matrix1)
+        if self.backend.is_gpu:  # the device loop's scratch: U_0, U_1, x' P_1 per game
+            self._work = tuple(xp.empty((self.games, k)) for k in (self.rows, self.columns, self.columns))
+            self._unused = xp.zeros(1)  # no CE accumulator or joint distribution in batches
         self.reset()
 
     def reset(self) -> None:
@@ -126,22 +126,14 @@ class BatchSolver:
         self.iteration += iterations
 
     def _step_gpu(self, iterations: int) -> None:
-        xp = self.backend.xp
-        dummy = xp.zeros(1)
-        if not hasattr(self, "_work"):
-            self._work = (
-                xp.empty((self.games, self.rows)),
-                xp.empty((self.games, self.columns)),
-                xp.empty((self.games, self.columns)),
-            )
         device.launch_loop(
-            xp,
+            self.backend.xp,
             self.matrix0,
             self.matrix1,
             self.sign1,
             self._flat_state(),
-            (dummy, dummy),
-            dummy,
+            (self._unused, self._unused),
+            self._unused,
             self.payoff_sum,
             self.weight_sum,
             self._work,

@@ -189,9 +189,9 @@ __device__ void block_columns(const P* payoff, const double* x, int rows, int co
     }
 }
 
-// The totals and both players' updates of one iteration, given U_0, U_1 of the start profile
-// (utilities0/1). Alternating updates: player 1 learns from own1 = x' P_1, computed here by
-// `columns_again` when called from the block loop, or passed in (phase 2 of respond).
+// The totals and both players' updates of one iteration of the device loop, given U_0, U_1 of
+// the start profile (utilities0/1). Alternating updates: player 2 learns from own1 = x' P_1,
+// computed here after player 1's update.
 template <typename P>
 __device__ void iterate(const P* payoff1, double sign1, int rows, int columns, double* current0, double* current1,
                         double* regret0, double* regret1, double* prediction0, double* prediction1,
@@ -220,10 +220,8 @@ __device__ void iterate(const P* payoff1, double sign1, int rows, int columns, d
     if (flags & FLAG_LEARN0) learn(rows, utilities0, value0, scale0, regret0, prediction0, current0, flags, s, scratch);
     if (!(flags & FLAG_LEARN1)) return;
     if ((flags & FLAG_ALTERNATING) && (flags & FLAG_LEARN0)) {  // player 2 answers x'
-        if (payoff1 != nullptr) {
-            block_columns(payoff1, current0, rows, columns, sign1, own1);
-            __syncthreads();
-        }
+        block_columns(payoff1, current0, rows, columns, sign1, own1);
+        __syncthreads();
         value_and_scale(own1, current1, columns, scratch, &value1, &scale1);
         learn(columns, own1, value1, scale1, regret1, prediction1, current1, flags, s, scratch);
     } else {

@@ -64,9 +64,13 @@ def supports(config: MatrixConfig, n_players: int) -> bool:
     )
 
 
-def schedule(config: MatrixConfig) -> tuple[int, float]:
-    """The schedule's part of the kernels' flags, and the averaging exponent (weights ~ t^e)."""
+def flags_for(config: MatrixConfig, learners: Any = (0, 1)) -> tuple[int, float]:
+    """The kernels' flags (which players learn, RM+, predictive, alternating, the schedule)
+    and the averaging exponent (weights ~ t^e)."""
     flags = WEIGHTING_CODES[config.weighting] << 8
+    flags |= FLAG_LEARN0 * (0 in learners) | FLAG_LEARN1 * (1 in learners)
+    flags |= FLAG_PLUS * config.plus | FLAG_PREDICTIVE * config.predictive
+    flags |= FLAG_ALTERNATING * (config.updates == "alternating")
     averaging = config.averaging or config.weighting
     if averaging == "uniform":
         return flags | FLAG_AVERAGE_UNIFORM, 0.0
@@ -172,11 +176,7 @@ class DeviceBimatrixKernel:
             self.payoff1, self.sign1 = self.payoff0, -1.0
         else:
             self.payoff1, self.sign1 = xp.asarray(np.ascontiguousarray(payoffs[1], dtype=dtype)), 1.0
-        flags, self.exponent = schedule(config)
-        flags |= FLAG_LEARN0 * (0 in learners) | FLAG_LEARN1 * (1 in learners)
-        flags |= FLAG_PLUS * config.plus | FLAG_PREDICTIVE * config.predictive
-        flags |= FLAG_ALTERNATING * (config.updates == "alternating")
-        self.flags = flags
+        self.flags, self.exponent = flags_for(config, learners)
         self.tiled = rows * columns > LOOP_MAX_ENTRIES
         self.work = (xp.empty(rows), xp.empty(columns), xp.empty(columns))
         self._dummy = xp.zeros(1)
@@ -194,11 +194,11 @@ class DeviceBimatrixKernel:
         if iterations <= 0:
             return
         xp = self.xp
-        arrays = [*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret]
-        arrays = [xp.ascontiguousarray(a, dtype=xp.float64) for a in arrays]
-        state = arrays  # (current0, current1, regret0, regret1, ...) as the kernels take them
-        s.current[:], s.regret[:], s.prediction[:] = arrays[0:2], arrays[2:4], arrays[4:6]
-        s.strategy_sum[:], s.external_regret[:] = arrays[6:8], arrays[8:10]
+        # (current0, current1, regret0, regret1, ...) as the kernels take them
+        state = [*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret]
+        state = [xp.ascontiguousarray(a, dtype=xp.float64) for a in state]
+        s.current[:], s.regret[:], s.prediction[:] = state[0:2], state[2:4], state[4:6]
+        s.strategy_sum[:], s.external_regret[:] = state[6:8], state[8:10]
         if not self.tiled:
             track_ce = s.internal_regret is not None
             track_joint = s.joint is not None
