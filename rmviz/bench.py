@@ -37,21 +37,9 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.backend import gpu_available, gpu_name
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
+from rmviz.timing import rate as _rate
 
 ROUNDS = 2  # the square games' floors and rmviz rows: best of this many turns each
-
-
-def _rate(run: Callable[[int], None], seconds: float, first: int = 1) -> float:
-    """Iterations per second of ``run(n)``, doubling ``n`` until the budget is spent."""
-    run(first)  # warm-up (compilation, caches)
-    n, done, elapsed = first, 0, 0.0
-    while elapsed < seconds:
-        start = time.perf_counter()
-        run(n)
-        elapsed += time.perf_counter() - start
-        done += n
-        n *= 2
-    return done / elapsed
 
 
 def _strategy(cumulative_regret: np.ndarray) -> np.ndarray:

@@ -24,13 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from rmviz.bench import _rate
 from rmviz.errors import ConfigError
 from rmviz.games.generators import random_game
 from rmviz.solvers.backend import get_backend, gpu_available, gpu_name
 from rmviz.solvers.matrix.batch import BatchSolver
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
+from rmviz.timing import rate as _rate
 
 BATCH_GAMES, BATCH_ITERATIONS = 1000, 10_000
 
@@ -55,7 +55,7 @@ def copy_bandwidth(xp: Any, gib: float = 2.0) -> float:
 def _device_rate(
     step: Callable[[int], None], synchronize: Callable[[], None], seconds: float, first: int
 ) -> float:
-    """:func:`rmviz.bench._rate` of ``step(n)`` including the wait for the device to finish."""
+    """The :func:`rmviz.timing.rate` of ``step(n)`` including the wait for the device to finish."""
 
     def run(n: int) -> None:
         step(n)
