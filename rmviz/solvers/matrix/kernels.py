@@ -38,7 +38,7 @@ from rmviz.solvers.jit import AVAILABLE, jit, jit_reassociating
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.state import MatrixState
-from rmviz.solvers.matrix.stationary import stationary_distribution
+from rmviz.solvers.matrix.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
 
 # Up to this many payoff entries the two-player products are plain loops (the matrices sit
@@ -808,7 +808,8 @@ def _run_profiles(
     instant_int = np.zeros((n, width, width))
     guide_vector, guide_matrix = np.zeros(width), np.zeros((width, width))
     chain_work = np.empty((width, width) if expected and internal_kind else (1, 1))
-    chain_labels = np.empty((5, width), dtype=np.int64)
+    chain_labels = np.empty((4, width), dtype=np.int64)
+    chain_bit_rows = chain_bits(width)
     size = 0
     for i in range(n):
         if learners[i]:
@@ -926,7 +927,9 @@ def _run_profiles(
                     guide_matrix.reshape(-1),
                 )
                 if expected:  # the stationary distribution of the chain with rates [guide]_+
-                    stationary_distribution(guide_matrix[:k, :k], current[i, :k], chain_work, chain_labels)
+                    stationary_distribution(
+                        guide_matrix[:k, :k], current[i, :k], chain_work, chain_labels, chain_bit_rows
+                    )
                     continue
                 # conditional regret matching with inertia after playing `chosen`
                 inertia_t = _inertia_at(inertia, t, weighting_scheme)

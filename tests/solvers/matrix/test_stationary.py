@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rmviz.solvers.matrix.stationary import stationary_distribution
+from rmviz.solvers.matrix.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.regret_matching import internal_regret_matching
 
 pytest.importorskip("numba")
@@ -15,7 +15,7 @@ pytest.importorskip("numba")
 def _solve(guide: np.ndarray) -> np.ndarray:
     k = guide.shape[0]
     out = np.empty(k)
-    stationary_distribution(guide, out, np.empty((k, k)), np.empty((5, k), dtype=np.int64))
+    stationary_distribution(guide, out, np.empty((k, k)), np.empty((4, k), dtype=np.int64), chain_bits(k))
     return out
 
 
@@ -69,3 +69,17 @@ def test_large_irreducible_chains(k):
     pi = _solve(guide)
     np.testing.assert_allclose(pi @ _generator(guide), 0.0, atol=1e-13)
     np.testing.assert_allclose(pi, internal_regret_matching(guide, np), rtol=0, atol=1e-12)
+
+
+def test_wide_chains_with_classes_across_bit_words():
+    """Over 64 actions the class search's bit rows span several words: sparse random chains
+    (closed classes, transient actions) of 60 to 200 actions against least squares."""
+    rng = np.random.default_rng(7)
+    for trial in range(40):
+        k = int(rng.integers(60, 200))
+        guide = rng.standard_normal((k, k)) * (rng.random((k, k)) < rng.choice([0.005, 0.02, 0.1, 0.5]))
+        if trial % 4 == 0:  # blocks: several closed classes whatever the density
+            guide *= np.add.outer(np.arange(k) % 3, -(np.arange(k) % 3)) == 0
+        pi = _solve(guide)
+        np.testing.assert_allclose(pi @ _generator(guide), 0.0, atol=1e-12)
+        np.testing.assert_allclose(pi, internal_regret_matching(guide, np), rtol=0, atol=1e-10)
