@@ -296,19 +296,25 @@ def _loads_deep(text: str, reject_constant: Callable[[str], float] | None = None
             value, pos = container, pos + 1
 
 
-def check_header(data: Any, filename: str, name: str, version: int, what: str) -> None:
-    """Refuse, naming ``filename``, a file whose ``"format"`` is not ``name`` or whose
-    ``"version"`` is not ``version`` (the header every rmviz JSON file starts with; ``what``:
-    "game", "session")."""
+def check_header(data: Any, filename: str, name: str, versions: int | range, what: str) -> int:
+    """The ``"version"`` of a file whose ``"format"`` is ``name``; refuse, naming ``filename``,
+    any other file or a version not in ``versions`` (one version, or the range of those this
+    rmviz reads: sessions read every version up to the one they write). The header every rmviz
+    JSON file starts with; ``what``: "game", "session"."""
     if not isinstance(data, dict) or data.get("format") != name:
         raise ReadError(filename, f'not an rmviz {what} file (its "format" is not {name!r})')
+    readable = range(versions, versions + 1) if isinstance(versions, int) else versions
     found = data.get("version")
-    if found != version:
+    if not isinstance(found, int | float) or found not in readable:
         shown = repr(found) if len(repr(found)) <= 40 else repr(found)[:37] + "..."
+        known = f"version {readable[0]}"
+        if len(readable) > 1:
+            known = f"versions {readable[0]} to {readable[-1]}"
         raise ReadError(
             filename,
-            f"rmviz {what} format version {shown} is not supported; this rmviz reads version {version}",
+            f"rmviz {what} format version {shown} is not supported; this rmviz reads {known}",
         )
+    return int(found)
 
 
 def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:

@@ -13,7 +13,7 @@ array, without storing any of it.
 The file (``NAME.rmviz-session.json``, :data:`SUFFIX`; docs/session-format.md)::
 
     {
-      "format": "rmviz-session", "version": 1, "rmviz": "0.1.0",
+      "format": "rmviz-session", "version": 2, "rmviz": "0.1.0",
       "family": "matrix",
       "game": { ...an rmviz JSON game ("format": "rmviz-game")... },
       "solver": {"algorithm": "discounted-rm",
@@ -33,6 +33,13 @@ validate it. Reading takes the care of the game readers (:mod:`rmviz.formats`): 
 file of bounded size, every field checked for its type and range before it is used, and a
 bad file refused with one :class:`~rmviz.errors.ReadError` naming it and the field. Writing
 is atomic (:mod:`rmviz.atomic`).
+
+Version 2 is version 1 written after Monte-Carlo CFR changed how it draws its samples
+(2026-11-23: splitmix64 keyed by the seed, iteration, traversal and node), and both are read.
+A version-1 session of a tree with a Monte-Carlo preset replays a new run with the same seed,
+not the one saved: it still opens, with :data:`MONTE_CARLO_NOTICE` in
+:attr:`Session.notices`, which the window and ``rmviz FILE`` show; every other version-1
+session replays as it was saved.
 """
 
 from __future__ import annotations
@@ -59,7 +66,13 @@ from rmviz.solvers.protocol import Config
 from rmviz.solvers.registry import FAMILIES, family_of
 
 FORMAT_NAME = "rmviz-session"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = range(1, FORMAT_VERSION + 1)
+MONTE_CARLO_VERSION = 2  # the first version written since Monte-Carlo CFR samples anew
+MONTE_CARLO_NOTICE = (
+    "saved by an older rmviz: its Monte-Carlo samples are drawn differently now, "
+    "so the replay is a new run with the same seed, not the saved one"
+)
 SUFFIX = ".rmviz-session.json"
 MAX_ITERATION = 2**53  # iteration counts stay exact in the float weights t, t^gamma (as rmviz solve -n)
 MAX_POINTS_PER_DECADE = 10_000
@@ -97,7 +110,12 @@ class View:
 
 @dataclass(frozen=True)
 class Session:
-    """A game, the config of its run, how far the run went and the view (module docstring)."""
+    """A game, the config of its run, how far the run went and the view (module docstring).
+
+    ``notices``: what a person reopening the file must know (one sentence each, for the
+    window's status bar and one line of ``rmviz FILE``), such as :data:`MONTE_CARLO_NOTICE`;
+    set by the reader, never written.
+    """
 
     game: Game
     config: Config
@@ -105,6 +123,7 @@ class Session:
     points_per_decade: int = 200
     speed: float | None = None  # iterations per second; None: as fast as possible
     view: View = field(default_factory=View)
+    notices: tuple[str, ...] = ()
 
     @property
     def family(self) -> Family:
@@ -185,7 +204,8 @@ def _plain(value: Any) -> Any:
 # -- reading -----------------------------------------------------------------------------------
 def read_session(path: str | Path) -> Session:
     """The session in file ``path``; a :class:`~rmviz.errors.ReadError` naming the file and
-    the problem when it is not one this rmviz can reopen."""
+    the problem when it is not one this rmviz can reopen. A file this rmviz reopens but
+    replays differently from the run saved holds that in its ``notices``."""
     filename = str(path)
     text = read_text_file(path, "session file")
     return session_from_dict(parse_json(text, filename, "numbers"), filename)
@@ -193,7 +213,7 @@ def read_session(path: str | Path) -> Session:
 
 def session_from_dict(data: Any, filename: str = "<session>") -> Session:
     """The session a dictionary in session-file form describes (see :func:`read_session`)."""
-    check_header(data, filename, FORMAT_NAME, FORMAT_VERSION, "session")
+    version = check_header(data, filename, FORMAT_NAME, READABLE_VERSIONS, "session")
     if "game" not in data:
         raise ReadError(filename, 'the session holds no "game"')
     try:
@@ -221,6 +241,7 @@ def session_from_dict(data: Any, filename: str = "<session>") -> Session:
             ),
             speed=_optional(run.get("speed"), lambda v: _positive(v, "run.speed")),
             view=view,
+            notices=_notices(version, family, config),
         )
     except ReadError:
         raise
@@ -228,6 +249,15 @@ def session_from_dict(data: Any, filename: str = "<session>") -> Session:
         raise ReadError(filename, str(error)) from None
     except _FieldError as error:
         raise ReadError(filename, str(error)) from None
+
+
+def _notices(version: int, family: Family, config: Config) -> tuple[str, ...]:
+    """What replays differently from the saved run: a Monte-Carlo CFR run saved before its
+    samples were drawn anew (version 1)."""
+    if version < MONTE_CARLO_VERSION and family.name == "tree":
+        if typing.cast(Any, config).sampling != "none":  # a CFR config (the family says)
+            return (MONTE_CARLO_NOTICE,)
+    return ()
 
 
 class _FieldError(Exception):
@@ -397,6 +427,8 @@ def _shown(value: Any) -> str:
 
 
 __all__ = [
+    "FORMAT_VERSION",
+    "MONTE_CARLO_NOTICE",
     "SUFFIX",
     "Session",
     "View",

@@ -17,6 +17,24 @@ search of ``weighting.py`` inside the matrix and tree kernels) would load unchan
 app (the bundle) has directories of its own (``bundle-``): numba stamps a frozen app's
 kernels with the executable, the same PyInstaller bootloader in every build.
 
+Every upgrade would leave the old version's directory behind (1 to 16 MB each), so choosing
+the directory also prunes (:func:`prune_stale_caches`, only when rmviz chose it, never in a
+``NUMBA_CACHE_DIR`` of the person's): the current directory's modification time is set to
+now, so it says when this version last started, and every sibling ``source-HASH`` or
+``bundle-HASH`` directory that nothing touched for :data:`STALE_AFTER` (30 days) is removed.
+A version started in the last 30 days keeps its kernels, whether it is running now or not (a
+process running for longer loses only the kernels it has not loaded yet: numba compiles them
+again and makes the folder anew), and a version run once a month at most pays one compiling
+(12 to 80 s) on its next start; that is the trade against the megabytes kept. What is
+checked: one listing of the cache directory and the modification time of each sibling (numba
+writes its index files, by rename, into a folder per source directory, one level down: a
+sibling's own time changes only when one of those is made or the version starts); only a
+sibling old by its own time is walked, and it is kept if anything in it (a kernel compiled
+since by an rmviz that does not prune) is younger. Symbolic links are never followed nor
+removed, names that are not exactly ``source-``/``bundle-`` and 16 hexadecimal digits are
+left alone, and an error (a read-only cache, a folder removed meanwhile) leaves things as
+they are: pruning never fails an import.
+
 The directory is chosen before numba reads its configuration (at import), and before the
 kernels are decorated (numba picks a function's cache location then).
 """
@@ -25,11 +43,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
+import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+STALE_AFTER = 30 * 24 * 3600.0  # seconds a version's cache may go unused before it is pruned
+VERSION_FOLDER = re.compile(r"(source|bundle)-[0-9a-f]{16}")  # cache_dir's names, and only them
 
 
 def cache_dir() -> Path:
@@ -51,7 +76,73 @@ def solvers_digest(root: Path = Path(__file__).parent) -> str:
     return digest.hexdigest()[:16]
 
 
-os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
+def choose_cache_dir() -> Path:
+    """:func:`cache_dir`, given to numba through ``NUMBA_CACHE_DIR``; when rmviz chose it
+    (the variable was not set), the stale folders of other versions beside it are pruned."""
+    chosen_by_rmviz = not os.environ.get("NUMBA_CACHE_DIR")
+    folder = cache_dir()
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if chosen_by_rmviz:
+        prune_stale_caches(folder)
+    return folder
+
+
+def prune_stale_caches(current: Path, max_age: float = STALE_AFTER, now: float | None = None) -> list[Path]:
+    """Mark ``current`` as used ``now`` (its modification time) and remove the sibling
+    version folders (:data:`VERSION_FOLDER`: real directories, never symbolic links) in which
+    nothing is younger than ``max_age`` seconds; the folders removed. Best effort: what
+    cannot be read or removed stays, and no ``OSError`` escapes."""
+    now = time.time() if now is None else now
+    cutoff = now - max_age
+    try:
+        os.utime(current, (now, now))
+    except OSError:  # not made yet (numba makes it with the first kernel), or read-only
+        pass
+    removed: list[Path] = []
+    try:
+        with os.scandir(current.parent) as listing:
+            siblings = [entry for entry in listing if _stale_candidate(entry, current.name, cutoff)]
+    except OSError:
+        return removed
+    for entry in siblings:
+        folder = Path(entry.path)
+        if not _younger_inside(folder, cutoff):
+            shutil.rmtree(folder, ignore_errors=True)
+            if not os.path.lexists(folder):
+                removed.append(folder)
+    return removed
+
+
+def _stale_candidate(entry: os.DirEntry[str], current: str, cutoff: float) -> bool:
+    """Whether ``entry`` is another version's real cache folder, untouched since ``cutoff``."""
+    if entry.name == current or not VERSION_FOLDER.fullmatch(entry.name):
+        return False
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_mtime < cutoff
+
+
+def _younger_inside(folder: Path, cutoff: float) -> bool:
+    """Whether anything under ``folder`` (folders and files, links not followed) was modified
+    after ``cutoff``; True too when part of it cannot be read (it is kept)."""
+    stack = [folder]
+    try:
+        while stack:
+            with os.scandir(stack.pop()) as listing:
+                for entry in listing:
+                    info = entry.stat(follow_symlinks=False)
+                    if info.st_mtime >= cutoff:
+                        return True
+                    if stat.S_ISDIR(info.st_mode):
+                        stack.append(Path(entry.path))
+    except OSError:
+        return True
+    return False
+
+
+choose_cache_dir()
 
 try:
     import numba

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QLibraryInfo, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
@@ -32,6 +32,9 @@ from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.options import app_parser
 from rmviz.ui.tree.window import TreeWindow
+
+if TYPE_CHECKING:
+    from rmviz.runner.session import Session
 
 # game family name -> the window that shows its games
 WINDOWS: Mapping[str, type[RunWindow]] = {"matrix": MatrixWindow, "tree": TreeWindow}
@@ -92,6 +95,22 @@ def app_icon() -> QIcon:
     return icon
 
 
+def read_argument(argument: str) -> tuple[Any, Session | None]:
+    """The game ``rmviz GAME`` opens and, for a session file, the session: its game, settings,
+    iteration and view. Each of the session's notices (a replay that differs from the run
+    saved) is one line on stderr; the window says it too, after the re-run. Raises the
+    readers' :class:`~rmviz.errors.RmvizError`."""
+    from rmviz.loading import load_with_progress
+    from rmviz.runner.session import is_session_file, read_session
+
+    if not is_session_file(argument):  # before any window: a big tree shows its progress line on stderr
+        return load_with_progress(argument), None
+    session = read_session(argument)
+    for notice in session.notices:
+        sys.stderr.write(f"rmviz: {argument}: {notice}\n")
+    return session.game, session
+
+
 def main(argv: list[str]) -> int:
     """Open the window on the game and run it (exit code of the Qt event loop; 2 when Qt
     cannot show a window here or the game cannot be read)."""
@@ -105,16 +124,8 @@ def main(argv: list[str]) -> int:
         if problem is not None:
             sys.stderr.write(problem + "\n")
             return 2
-    from rmviz.loading import load_with_progress
-    from rmviz.runner.session import Session, is_session_file, read_session
-
-    session: Session | None = None
     try:
-        if is_session_file(args.game):  # a whole session: its game, settings, iteration and view
-            session = read_session(args.game)
-            game = session.game
-        else:  # before any window: a big tree shows its progress line on stderr
-            game = load_with_progress(args.game)
+        game, session = read_argument(args.game)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
         return 2

@@ -94,6 +94,7 @@ def test_broken_nfg_files_get_messages_naming_the_problem(text, message):
         ("{not json", "line 1: not valid JSON"),
         ('{"format": "other"}', "not an rmviz game file"),
         ('{"format": "rmviz-game", "version": 9}', "version 9 is not supported"),
+        ('{"format": "rmviz-game", "version": 2}', "version 2 is not supported; this rmviz reads version 1"),
         (
             '{"format": "rmviz-game", "version": 1, "players": [{"name": "A", "actions": ["x"]},'
             ' {"name": "B", "actions": ["y"]}], "payoffs": [[[NaN]], [[1]]]}',

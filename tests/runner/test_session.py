@@ -13,6 +13,8 @@ from rmviz.formats import read_game_file, write_json
 from rmviz.games import catalog_game
 from rmviz.games.generators import random_game
 from rmviz.runner.session import (
+    FORMAT_VERSION,
+    MONTE_CARLO_NOTICE,
     SUFFIX,
     Session,
     View,
@@ -61,9 +63,9 @@ def test_a_session_comes_back_as_it_was_saved(make, tmp_path):
         session.points_per_decade,
         session.speed,
     )
-    assert back.view == session.view
+    assert back.view == session.view and back.notices == ()  # the MCCFR tree too: written now
     data = json.loads(path.read_text())
-    assert data["format"] == "rmviz-session" and data["version"] == 1
+    assert data["format"] == "rmviz-session" and data["version"] == FORMAT_VERSION == 2
     assert data["game"]["format"] == "rmviz-game"  # the game itself, embedded
 
 
@@ -102,6 +104,46 @@ def assert_same_snapshot(one, other):
         for x, y in zip(a if isinstance(a, tuple) else [a], b if isinstance(b, tuple) else [b], strict=True):
             assert (x is None and y is None) or np.array_equal(x, y, equal_nan=True), name
     np.testing.assert_array_equal(one.trace_values(), other.trace_values())
+
+
+def saved_by_version_1(session: Session, path) -> None:
+    """Write ``session`` as rmviz wrote it before Monte-Carlo CFR drew its samples anew
+    (version 1: the same fields)."""
+    data = session_to_dict(session)
+    data["version"] = 1
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("algorithm", ["mccfr-external", "mccfr-chance", "mccfr-outcome"])
+def test_a_version_1_monte_carlo_session_opens_and_says_its_replay_is_a_new_run(algorithm, tmp_path):
+    game = catalog_game("kuhn")
+    session = Session(game, family_of(game).config(algorithm, seed=5), 40, view=View(infoset="1pb"))
+    path = tmp_path / f"old{SUFFIX}"
+    saved_by_version_1(session, path)
+    back = read_session(path)
+    assert back.notices == (MONTE_CARLO_NOTICE,)
+    assert "\n" not in MONTE_CARLO_NOTICE and "new run with the same seed" in MONTE_CARLO_NOTICE
+    assert back.config.algorithm == algorithm and back.config.seed == 5
+    assert (back.iteration, back.view) == (40, session.view)
+    write_session(back, path)  # saved again: version 2, the run it replays now
+    assert json.loads(path.read_text())["version"] == 2 and read_session(path).notices == ()
+
+
+@pytest.mark.parametrize(
+    "session",
+    [
+        matrix_session(),  # sampled play: its random stream did not change
+        Session(catalog_game("kuhn"), family_of(catalog_game("kuhn")).config("cfr+", seed=5), 40),
+        Session(catalog_game("leduc"), family_of(catalog_game("leduc")).config("dcfr"), 3),
+    ],
+    ids=["matrix-sampled", "cfr+", "dcfr"],
+)
+def test_a_version_1_session_without_monte_carlo_replays_as_saved_with_no_notice(session, tmp_path):
+    path = tmp_path / f"old{SUFFIX}"
+    saved_by_version_1(session, path)
+    back = read_session(path)
+    assert back.notices == ()
+    assert config_fields(back.config) == config_fields(session.config) and back.iteration == session.iteration
 
 
 def test_session_file_names():
@@ -154,9 +196,12 @@ HOSTILE = {
         "not an rmviz session file",
     ),
     "a newer version": (
-        changed(version=2),
-        "session format version 2 is not supported; this rmviz reads version 1",
+        changed(version=3),
+        "session format version 3 is not supported; this rmviz reads versions 1 to 2",
     ),
+    "version 0": (changed(version=0), "session format version 0 is not supported"),
+    "version a string": (changed(version="2"), "session format version '2' is not supported"),
+    "no version": (changed(version=None), "session format version None is not supported"),
     "no game": (changed(game=None), 'the session holds no "game"'),
     "a broken game": (
         changed(game={"format": "rmviz-game", "version": 1, "players": 3}),

@@ -18,10 +18,19 @@ from rmviz.formats import write_json
 from rmviz.games import catalog_game
 from rmviz.games.generators import random_game
 from rmviz.games.trees import kuhn_poker, teaching_tree
-from rmviz.runner.session import SUFFIX, Session, View, read_session, session_to_dict, write_session
+from rmviz.runner.session import (
+    MONTE_CARLO_NOTICE,
+    SUFFIX,
+    Session,
+    View,
+    read_session,
+    session_to_dict,
+    write_session,
+)
 from rmviz.solvers.registry import family_of
+from rmviz.ui.app import read_argument
 from rmviz.ui.tree.window import TreeWindow
-from tests.runner.test_session import assert_same_snapshot, config_fields
+from tests.runner.test_session import assert_same_snapshot, config_fields, saved_by_version_1
 from tests.ui.matrix.conftest import make_window
 from tests.ui.tree.conftest import make_tree_window
 
@@ -106,8 +115,55 @@ def test_a_tree_session_reopens_with_its_recorded_step_and_information_set(qtbot
     assert fresh.tree.infoset_label[fresh.infoset] == "1pb" and fresh.side_tabs.currentIndex() == 1
     assert fresh.panel.config().algorithm == "mccfr-external" and fresh.panel.seed.value() == 3
     assert not fresh.document.modified and not fresh.errors
+    assert MONTE_CARLO_NOTICE not in fresh.statusBar().currentMessage()  # saved now: the same run
     for shown in (window, fresh):
         shown.shutdown()
+
+
+def old_monte_carlo_session(path, iteration):
+    """A session of external-sampling MCCFR on Kuhn poker as rmviz wrote it before the
+    Monte-Carlo samples were drawn anew (version 1)."""
+    game = kuhn_poker()
+    saved_by_version_1(Session(game, family_of(game).config("mccfr-external", seed=4), iteration), path)
+
+
+def test_an_old_monte_carlo_session_reopens_and_the_window_says_its_replay_is_a_new_run(qtbot, tmp_path):
+    path = tmp_path / f"old{SUFFIX}"
+    old_monte_carlo_session(path, 300)
+    window = make_tree_window(qtbot, teaching_tree())
+    assert window.open_session(path)  # opened, not refused
+    bar = window.statusBar()
+    qtbot.waitUntil(lambda: bar.currentMessage().startswith("Session restored"), timeout=120_000)
+    assert bar.currentMessage() == f"Session restored at iteration 300; {MONTE_CARLO_NOTICE}"
+    assert window.thread.loop.latest()[1].iteration == 300 and not window.errors
+    assert window.panel.config().algorithm == "mccfr-external" and window.panel.seed.value() == 4
+    window.shutdown()
+
+
+def test_the_notice_stays_while_re_running_and_when_the_person_takes_over(qtbot, tmp_path):
+    path = tmp_path / f"old{SUFFIX}"
+    old_monte_carlo_session(path, 50_000_000)
+    window = make_tree_window(qtbot, kuhn_poker())
+    assert window.open_session(path)
+    bar = window.statusBar()
+    qtbot.waitUntil(lambda: bar.currentMessage().startswith("Re-running the session"), timeout=120_000)
+    assert bar.currentMessage().endswith(f"of 50,000,000…; {MONTE_CARLO_NOTICE}")
+    window.toggle_run()  # Space: the person takes the run over before it got there
+    assert not window.catching_up() and bar.currentMessage() == MONTE_CARLO_NOTICE
+    window.toggle_run()
+    qtbot.waitUntil(lambda: not window.thread.loop.busy, timeout=60_000)
+    window.shutdown()
+
+
+def test_rmviz_file_says_the_notice_in_one_line_on_stderr(tmp_path, capsys):
+    path = tmp_path / f"old{SUFFIX}"
+    old_monte_carlo_session(path, 30)
+    game, session = read_argument(str(path))
+    assert session is not None and session.game is game and session.notices == (MONTE_CARLO_NOTICE,)
+    assert capsys.readouterr().err == f"rmviz: {path}: {MONTE_CARLO_NOTICE}\n"
+    write_session(session, path)  # saved again by this rmviz: nothing to say
+    read_argument(str(path))
+    assert capsys.readouterr().err == ""
 
 
 def test_a_session_of_the_other_family_opens_in_its_own_window(qtbot, tmp_path, registry):
@@ -235,6 +291,10 @@ def test_the_app_opens_a_session_file_from_the_command_line(tmp_path):
         result.stderr.strip()
         == f"rmviz: {path}: not an rmviz session file (its \"format\" is not 'rmviz-session')"
     )
+    old_monte_carlo_session(path, 20)  # opens, and says on stderr that it replays a new run
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    assert f"rmviz: {path}: {MONTE_CARLO_NOTICE}\n" in result.stderr
 
 
 def starts(window):

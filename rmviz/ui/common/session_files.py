@@ -14,6 +14,11 @@ run back to the person. A window adds to what the view holds (:meth:`SessionFile
 :meth:`SessionFiles.apply_view`): the matrix window its simplex faces and *Step* tab, the
 tree window its information set, side tab and the last recorded iteration, which is
 recorded again.
+
+What the person must know about the reopened run (a GPU run on the CPU, a cadence the panel
+lacks, a Monte-Carlo session saved by an older rmviz that replays a new run: the session's
+``notices``) stays in the status bar after the count while the run re-runs, after *Session
+restored* once there, and on its own when the person takes the run over before.
 """
 
 from __future__ import annotations
@@ -151,6 +156,7 @@ class SessionFiles:
         cadence = self.panel.set_cadence(session.points_per_decade)
         speed = self.panel.set_speed(session.speed)
         notes += [note for note in (cadence, speed) if note]
+        notes += session.notices
         if self.thread is not None:
             self.thread.loop.pause()  # the fresh run starts paused
         if self.document.game is session.game:  # the window opened on it (rmviz SESSION_FILE)
@@ -184,16 +190,16 @@ class SessionFiles:
             return
         loop = self.thread.loop
         bar = self.statusBar()
+        notes = "".join(f"; {note}" for note in catch_up.notes)
         if loop.busy:
             if bar.currentMessage() != PREPARING:
                 done = loop.latest()[1].iteration
-                bar.showMessage(f"Re-running the session: iteration {done:,} of {catch_up.final:,}…")
+                bar.showMessage(f"Re-running the session: iteration {done:,} of {catch_up.final:,}…{notes}")
             return
         self.cancel_catch_up()
         if loop.latest()[1].iteration == catch_up.target:
             if catch_up.recorded:
                 self.step_one()
-            notes = "".join(f"; {note}" for note in catch_up.notes)
             bar.showMessage(f"Session restored at iteration {catch_up.final:,}{notes}", 10_000)
 
     def catching_up(self) -> bool:
@@ -202,12 +208,16 @@ class SessionFiles:
 
     def cancel_catch_up(self) -> None:
         """Stop following a reopened session's run (the person took over): the panel's speed
-        applies again."""
+        applies again, and the count in the status bar gives way to the session's notes."""
         if self._catch_up is not None:
+            notes = self._catch_up.notes
             self._catch_up = None
             self._apply_speed()
-            if self.statusBar().currentMessage().startswith("Re-running the session"):
-                self.statusBar().clearMessage()
+            bar = self.statusBar()
+            if bar.currentMessage().startswith("Re-running the session"):
+                bar.clearMessage()
+                if notes:
+                    bar.showMessage("; ".join(notes), 10_000)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
