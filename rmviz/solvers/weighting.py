@@ -35,6 +35,9 @@ from typing import Any
 
 WEIGHTINGS = ("uniform", "linear", "discounted", "greedy")
 AVERAGINGS = ("uniform", "linear", "quadratic")
+# every scheme name once: the compiled kernels take a scheme as its index here (numba types a
+# string argument through its slow path on every call, ~10 us) and look the name up inside
+SCHEMES = tuple(dict.fromkeys(WEIGHTINGS + AVERAGINGS))
 
 
 @dataclass(frozen=True)

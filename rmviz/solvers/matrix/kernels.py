@@ -54,7 +54,7 @@ LOOP_MAX_ENTRIES = 32 * 32
 PROFILE_LOOP_MAX_ENTRIES = 10_000_000
 # The weighting and averaging schemes travel into the kernels as their index here: numba
 # types a Python str argument on every call through its slow path (~18 us of a step(1) call).
-SCHEMES = tuple(dict.fromkeys(weighting.WEIGHTINGS + weighting.AVERAGINGS))
+SCHEMES = weighting.SCHEMES
 
 
 def kernel_for(

@@ -24,55 +24,65 @@ from rmviz.solvers.tree.state import CFRState
 
 
 def runs(config: CFRConfig) -> bool:
-    """Whether :func:`run_full_traversal` runs this configuration (full traversals)."""
+    """Whether a :class:`FullTraversal` runs this configuration (full traversals)."""
     return AVAILABLE and config.sampling == "none"
 
 
-def run_full_traversal(
-    tree: CompiledTree, config: CFRConfig, state: CFRState, iterations: int, greedy_floor: float = 0.0
-) -> None:
-    """Run ``iterations`` full-traversal CFR iterations on ``state``, in place; ``greedy_floor``
-    is the greedy weight floor (:func:`.weighting.greedy_bounds`) when the weights are greedy."""
-    weight_sum = np.array([state.weight_sum])
-    last_lambda = np.array([state.last_lambda])
-    starts = np.array([s for s, _ in tree.player_slots], dtype=np.int64)
-    ends = np.array([e for _, e in tree.player_slots], dtype=np.int64)
-    _run(
-        tree.parent,
-        tree.edge_owner,
-        tree.edge_slot,
-        tree.chance_probability,
-        tree.child_start,
-        tree.child_count,
-        tree.payoffs,
-        tree.player,
-        tree.slot_infoset,
-        tree.infoset_player,
-        tree.infoset_first_node,
-        tree.infoset_size,
-        tree.infoset_first_slot,
-        starts,
-        ends,
-        state.strategy,
-        state.regret,
-        state.strategy_sum,
-        state.true_regret,
-        weight_sum,
-        last_lambda,
-        config.plus,
-        config.updates == "alternating",
-        config.weighting,
-        config.averaging or config.weighting,
-        config.alpha,
-        config.beta,
-        config.gamma,
-        greedy_floor,
-        state.iteration,
-        iterations,
-    )
-    state.weight_sum = float(weight_sum[0])
-    state.last_lambda = float(last_lambda[0])
-    state.iteration += iterations
+class FullTraversal:
+    """Full-traversal CFR of one configuration on one tree: the kernel's arguments are
+    gathered once and the schemes passed as integers (:data:`.weighting.SCHEMES`), so a call
+    costs numba's dispatch and the iterations (``step(1)`` on Kuhn: 30 us before, when each
+    call rebuilt the arguments and numba typed two strings through its slow path)."""
+
+    def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
+        """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
+        self.weight_sum, self.last_lambda = np.zeros(1), np.zeros(1)
+        self.tree_arguments = (
+            tree.parent,
+            tree.edge_owner,
+            tree.edge_slot,
+            tree.chance_probability,
+            tree.child_start,
+            tree.child_count,
+            tree.payoffs,
+            tree.player,
+            tree.slot_infoset,
+            tree.infoset_player,
+            tree.infoset_first_node,
+            tree.infoset_size,
+            tree.infoset_first_slot,
+            np.array([s for s, _ in tree.player_slots], dtype=np.int64),
+            np.array([e for _, e in tree.player_slots], dtype=np.int64),
+        )
+        self.options = (
+            config.plus,
+            config.updates == "alternating",
+            weighting.SCHEMES.index(config.weighting),
+            weighting.SCHEMES.index(config.averaging or config.weighting),
+            config.alpha,
+            config.beta,
+            config.gamma,
+            greedy_floor,
+        )
+
+    def run(self, state: CFRState, iterations: int) -> None:
+        """Run ``iterations`` iterations on ``state``, in place."""
+        self.weight_sum[0], self.last_lambda[0] = state.weight_sum, state.last_lambda
+        _run(
+            *self.tree_arguments,
+            state.strategy,
+            state.regret,
+            state.strategy_sum,
+            state.true_regret,
+            self.weight_sum,
+            self.last_lambda,
+            *self.options,
+            state.iteration,
+            iterations,
+        )
+        state.weight_sum = float(self.weight_sum[0])
+        state.last_lambda = float(self.last_lambda[0])
+        state.iteration += iterations
 
 
 _regret_discounts = jit(weighting.regret_discounts)
@@ -116,6 +126,10 @@ def _run(
     t0,
     iterations,
 ):  # pragma: no cover - compiled
+    weighting_scheme, averaging_scheme = (
+        weighting.SCHEMES[weighting_scheme],
+        weighting.SCHEMES[averaging_scheme],
+    )
     n, nodes = payoffs.shape
     slots = slot_infoset.shape[0]
     infosets = infoset_player.shape[0]

@@ -162,7 +162,12 @@ class CFRSolver:
         large = self.config.runs_on_gpu and tree.n_nodes >= AUTO_GPU_MIN_NODES
         self.backend = get_backend(self.config.device, large)
         self.device = DeviceCFR(self.backend.xp, tree, self.config) if self.backend.is_gpu else None
-        self.releases_gil = kernels.runs(self.config) or self.sampler is not None or self.device is not None
+        self.traversal = (
+            kernels.FullTraversal(tree, self.config, floor)
+            if kernels.runs(self.config) and self.device is None
+            else None
+        )
+        self.releases_gil = self.traversal is not None or self.sampler is not None or self.device is not None
         traced = range(tree.n_slots) if tree.n_slots <= MAX_TRACED_SLOTS else range(0)
         first = tree.infoset_first_slot[tree.slot_infoset]
         self.columns = metric_columns(METRICS) + tuple(
@@ -216,8 +221,8 @@ class CFRSolver:
             self.sampler.run(self.state, self.seed, iterations)
         elif self.device is not None:
             self.device.run(self.state, iterations)
-        elif self.releases_gil:
-            kernels.run_full_traversal(self.tree, self.config, self.state, iterations, self.greedy_floor)
+        elif self.traversal is not None:
+            self.traversal.run(self.state, iterations)
         else:
             for _ in range(iterations):
                 self._iterate(record=False)
