@@ -35,9 +35,13 @@ from typing import Any
 
 WEIGHTINGS = ("uniform", "linear", "discounted", "greedy")
 AVERAGINGS = ("uniform", "linear", "quadratic")
-# every scheme name once: the compiled kernels take a scheme as its index here (numba types a
-# string argument through its slow path on every call, ~10 us) and look the name up inside
+# every scheme name once, and their indexes: the compiled kernels take a scheme as its index
+# (numba types a string argument through its slow path on every call, ~10 us, and string
+# comparisons inside a kernel cost seconds of compiling) and call the ``*_of`` functions
 SCHEMES = tuple(dict.fromkeys(WEIGHTINGS + AVERAGINGS))
+UNIFORM, LINEAR, DISCOUNTED, GREEDY, QUADRATIC = (
+    SCHEMES.index(name) for name in ("uniform", "linear", "discounted", "greedy", "quadratic")
+)
 
 
 @dataclass(frozen=True)
@@ -53,9 +57,14 @@ class Step:
 
 def regret_discounts(scheme: str, t: int, alpha: float, beta: float) -> tuple[float, float]:
     """``(d_pos, d_neg)`` applied to the guiding regrets before adding iteration ``t``."""
-    if scheme in ("uniform", "greedy") or t <= 1:
+    return regret_discounts_of(SCHEMES.index(scheme), t, alpha, beta)
+
+
+def regret_discounts_of(scheme: int, t: int, alpha: float, beta: float) -> tuple[float, float]:
+    """:func:`regret_discounts` of the scheme ``SCHEMES[scheme]``."""
+    if scheme == UNIFORM or scheme == GREEDY or t <= 1:
         return 1.0, 1.0
-    if scheme == "linear":
+    if scheme == LINEAR:
         d = (t - 1) / t
         return d, d
     # discounted: DCFR applies s^a/(s^a+1) after iteration s. For a > 0 that is computed as
@@ -76,9 +85,14 @@ def averaging_step(scheme: str, t: int, gamma: float) -> tuple[float, float]:
     iterations for e < -38); both factors are then divided by it, so that neither exceeds 1
     and the weight sum stays at most t: the same ratios, the same average.
     """
-    if t <= 1 or scheme in ("uniform", "greedy"):
+    return averaging_step_of(SCHEMES.index(scheme), t, gamma)
+
+
+def averaging_step_of(scheme: int, t: int, gamma: float) -> tuple[float, float]:
+    """:func:`averaging_step` of the scheme ``SCHEMES[scheme]``."""
+    if t <= 1 or scheme == UNIFORM or scheme == GREEDY:
         return 1.0, 1.0
-    exponent = 1.0 if scheme == "linear" else 2.0 if scheme == "quadratic" else gamma
+    exponent = 1.0 if scheme == LINEAR else 2.0 if scheme == QUADRATIC else gamma
     if exponent >= 0:
         return ((t - 1) / t) ** exponent, 1.0
     return 1.0, ((t - 1) / t) ** -exponent
@@ -104,7 +118,12 @@ def inertia_at(inertia: float, t: int, scheme: str) -> float:
     RM lost to internal RM (docs/algorithms.md). Zhang, Lerer & Brown 2022 (Algorithm 1 and
     the proof of Theorem 1) accumulate regrets with weights scaled to sum to t.
     """
-    return inertia / t if scheme == "greedy" else inertia
+    return inertia_at_of(inertia, t, SCHEMES.index(scheme))
+
+
+def inertia_at_of(inertia: float, t: int, scheme: int) -> float:
+    """:func:`inertia_at` of the scheme ``SCHEMES[scheme]``."""
+    return inertia / t if scheme == GREEDY else inertia
 
 
 def greedy_lambda(x: Any, r: Any, lam_max: float, lam_tie: float, xp: ModuleType) -> Any:

@@ -310,12 +310,12 @@ class ProfileKernel:
         _store_totals(s, payoff_sum, weight_sum, last_lambda, iterations)
 
 
-_regret_discounts = jit(weighting.regret_discounts)
-_averaging_step = jit(weighting.averaging_step)
+_regret_discounts = jit(weighting.regret_discounts_of)
+_averaging_step = jit(weighting.averaging_step_of)
 _greedy_lambda = jit(greedy_scan.greedy_lambda_scan)
 _greedy_scratch = jit(greedy_scan.greedy_scratch)
 _greedy_bounds = jit(weighting.greedy_bounds)
-_inertia_at = jit(weighting.inertia_at)
+_inertia_at = jit(weighting.inertia_at_of)
 
 
 @jit
@@ -577,7 +577,6 @@ def _run_bimatrix_expected(
     t0,
     iterations,
 ):  # pragma: no cover - compiled
-    weighting_scheme, averaging_scheme = SCHEMES[weighting_scheme], SCHEMES[averaging_scheme]
     rows, columns = payoff0.shape
     # single-pass products (and, alternating, the start's x P_1 kept from the last iteration)
     reuse = alternating and learn0 and learn1
@@ -586,7 +585,7 @@ def _run_bimatrix_expected(
     played0, played1 = np.empty(rows), np.empty(columns)
     instant0, instant1 = np.empty(rows), np.empty(columns)
     guide0, guide1 = np.empty(rows), np.empty(columns)
-    greedy = weighting_scheme == "greedy"
+    greedy = weighting_scheme == weighting.GREEDY
     history, new = np.empty(rows + columns), np.empty(rows + columns)
     work, order = _greedy_scratch(rows + columns)
     for step in range(iterations):
@@ -794,10 +793,9 @@ def _run_profiles(
     expected,
     track_ce,
 ):  # pragma: no cover
-    weighting_scheme, averaging_scheme = SCHEMES[weighting_scheme], SCHEMES[averaging_scheme]
     n, width = current.shape
     iterations = draws.shape[0]
-    greedy = weighting_scheme == "greedy"
+    greedy = weighting_scheme == weighting.GREEDY
     start_actions = np.empty(n, dtype=np.int64)
     own_actions = np.empty(n, dtype=np.int64)
     actions = np.empty(n, dtype=np.int64)

@@ -85,8 +85,8 @@ class FullTraversal:
         state.iteration += iterations
 
 
-_regret_discounts = jit(weighting.regret_discounts)
-_averaging_step = jit(weighting.averaging_step)
+_regret_discounts = jit(weighting.regret_discounts_of)
+_averaging_step = jit(weighting.averaging_step_of)
 _greedy_bounds = jit(weighting.greedy_bounds)
 _greedy_lambda = jit(greedy_scan.greedy_lambda_scan)
 _greedy_scratch = jit(greedy_scan.greedy_scratch)
@@ -126,10 +126,6 @@ def _run(
     t0,
     iterations,
 ):  # pragma: no cover - compiled
-    weighting_scheme, averaging_scheme = (
-        weighting.SCHEMES[weighting_scheme],
-        weighting.SCHEMES[averaging_scheme],
-    )
     n, nodes = payoffs.shape
     slots = slot_infoset.shape[0]
     infosets = infoset_player.shape[0]
@@ -140,7 +136,7 @@ def _run(
     infoset_value = np.empty(infosets)
     infoset_scale = np.empty(infosets)
     instant = np.empty(slots)
-    greedy = weighting_scheme == "greedy"  # simultaneous updates (CFRConfig.validated)
+    greedy = weighting_scheme == weighting.GREEDY  # simultaneous updates (CFRConfig.validated)
     history = np.empty(slots if greedy else 0)
     work, order = _greedy_scratch(slots if greedy else 0)
     for step in range(iterations):
