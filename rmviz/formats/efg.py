@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rmviz.errors import GameError, ReadError
-from rmviz.formats.efg_records import Progress, information_set_labels, read_records
+from rmviz.formats.efg_records import Progress, TooBig, information_set_labels, read_records
 from rmviz.formats.gambit_tokens import (
     Token,
     TokenStream,
@@ -57,11 +57,13 @@ def read_efg(text: str, filename: str = "<efg>", progress: Progress | None = Non
     given a name or payoffs; an outcome given again must repeat its name and payoffs; repeated
     or empty player names and move labels of one node are made distinct (``x_1``, ``x_2``).
 
-    The records are read by :mod:`rmviz.formats.efg_records` (a regular expression per
-    record, into flat arrays); a file it does not read is read again token by token here,
-    with an explicit stack (depth is limited by memory only), which names the line of the
-    problem. ``progress(histories)`` is called every 65,536 histories of the fast path; when
-    it returns False the reading stops with :class:`~rmviz.formats.efg_records.Cancelled`.
+    The records are read by :mod:`rmviz.formats.efg_records` (regular expressions, many
+    records at a time, into flat arrays); a file it does not read is read again token by
+    token here, with an explicit stack (depth is limited by memory only), which names the
+    line of the problem. ``progress(histories)`` is called at every 65,536 histories of the
+    fast path; when it returns False the reading stops with
+    :class:`~rmviz.errors.Cancelled`. A tree needing more than
+    :func:`~rmviz.formats.efg_records.memory_limit` is refused (:class:`ReadError`).
     """
     stream = TokenStream(text, filename)
     title, players, precision = read_header(stream, "EFG", "2")
@@ -73,7 +75,10 @@ def read_efg(text: str, filename: str = "<efg>", progress: Progress | None = Non
         comment = stream.next("a comment").text
     names = tuple(normalized_labels(players))
     start = stream.offset()
-    fast = read_records(text, start, players, PROBABILITY_TOLERANCE, progress)
+    try:
+        fast = read_records(text, start, players, PROBABILITY_TOLERANCE, progress)
+    except TooBig as error:
+        raise ReadError(filename, str(error)) from None
     if fast is not None and fast[1] == len(text):
         try:
             return ExtensiveFormGame.from_flat(fast[0], names, title, comment)
