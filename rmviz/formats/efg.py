@@ -41,6 +41,7 @@ from rmviz.formats.efg_records import (
     RecordReader,
     TooBig,
     information_set_labels,
+    no_cycle_collection,
     read_records,
 )
 from rmviz.formats.files import MAX_FILE_BYTES, open_regular_file, read_text_file
@@ -138,7 +139,7 @@ def read_efg_file(
     larger one is refused naming the line where streaming stopped."""
     filename = str(path)
     handle, size = open_regular_file(path)
-    with handle:
+    with handle, no_cycle_collection():
         try:
             result = _stream(handle, filename, progress, chunk_bytes, limit)
         except OSError as error:

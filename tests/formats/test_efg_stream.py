@@ -271,3 +271,12 @@ def test_a_record_longer_than_the_stream_keeps_is_read_whole(tmp_path, monkeypat
         read_efg_file(write(tmp_path, text), chunk_bytes=16), read_efg(text.removeprefix("\ufeff"))
     )
     assert read == [True]
+
+
+@pytest.mark.parametrize("levels", [1, 2, 5, 8])
+def test_the_benchmark_writes_binary_trees_as_write_efg_does(tmp_path, levels):
+    """tests/benchmarks/tree_loading.py writes the 10^7-history files line by line."""
+    from tests.benchmarks.tree_loading import write_binary_efg
+
+    write_binary_efg(levels, str(tmp_path / "b.efg"))
+    assert (tmp_path / "b.efg").read_text(encoding="utf-8") == write_efg(binary_tree(levels))
