@@ -108,13 +108,14 @@ _RECORD = {
 }
 # ``p`` and ``t`` records as rmviz, Gambit and OpenSpiel write them (one space between
 # tokens, or more inside braces; plain strings, ASCII digits), each followed by a space or
-# the end. Groups: 1 "p" (None for
+# the end. Quantifiers are possessive (``*+``: nothing they take is given back, which no
+# match here needs, and the engine then keeps no backtracking state). Groups: 1 "p" (None for
 # "t"), 2 name, 3 player, 4 information set, 5 its name and 6 its moves (None unless
 # defined), 7 outcome, 8 its name and 9 its payoffs (None unless defined).
 _BULK = re.compile(
-    r'\s*(?:(p)|t) "([^"\\]*)"'
-    r'(?(1) ([0-9]{1,18}) ([0-9]{1,18})(?: "([^"\\]*)" \{((?: +"[^"\\]*")*) +\})?)'
-    r' ([0-9]{1,18})(?: "([^"\\]*)" \{([^{}"]*)\})?(?=\s|\Z)'
+    r'\s*+(?:(p)|t) "([^"\\]*+)"'
+    r'(?(1) ([0-9]{1,18}+) ([0-9]{1,18}+)(?: "([^"\\]*+)" \{((?: ++"[^"\\]*+")*+) ++\})?)'
+    r' ([0-9]{1,18}+)(?: "([^"\\]*+)" \{([^{}"]*+)\})?(?=\s|\Z)'
 )
 _FIELDS = 10  # what _BULK.split gives for a record: the text before it, then its 9 groups
 _NOT_PAYOFFS = re.compile(r"[^0-9+\-.eE/,\s]")  # what no number or separator holds
