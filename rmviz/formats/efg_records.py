@@ -286,34 +286,58 @@ class RecordReader:
         return size if final else position
 
     def _region(self, text: str, position: int, cut: int) -> int:
-        """Read the records of :data:`_BULK`'s spelling at the start of ``text[position:cut]``
-        (one ``split`` of the region gives their fields, column by column, in its slices);
-        returns where they end. The region's size then follows how far its records went: a
-        region stopped early (by a record of another spelling) makes the next one about
-        twice as long as what it read, so ``split`` never reads far past such records."""
+        """Read the records at the start of ``text[position:cut]``; returns where they end.
+
+        One ``split`` of the region by :data:`_BULK` gives the fields of its records, column
+        by column, in its slices, and the text between them. That text, where not empty, is
+        records of another spelling (a chance node, other spacing): read alone
+        (:func:`_alone`), after which the batch goes on. Text that is not whole records stops
+        the region there; the next region is then about twice as long as what this one read,
+        so ``split`` does not read far past such places."""
         region = text[position:cut]
         parts = _BULK.split(region)
         between = parts[0::_FIELDS]  # the text before, between and after the records
         matched = len(between) - 1
-        clean = matched if between[:-1].count("") == matched else between.index(next(filter(None, between)))
-        if not clean:
-            self.region = MIN_REGION
-            return position
-        columns = [parts[i : _FIELDS * clean : _FIELDS] for i in range(1, _FIELDS)]
-        try:
-            self._columns(columns)
-        except Fallback:  # where the record read alone stopped (for the message)
-            self.at = _SPACE.match(text, cut - len(_after(region, self.failed))).end()  # type: ignore[union-attr]
-            raise
-        if clean == matched:
-            self.region = min(REGION_CHARS, 2 * self.region)
-            end = cut - len(between[-1])
-        else:
-            end = cut - len(_after(region, clean))
-            self.region = max(MIN_REGION, 2 * (end - position))
-        self.at = end
-        self._count(clean)
-        return end
+        done = 0  # records read
+
+        def after(records: int) -> int:  # where the text after so many records begins
+            return cut - len(_after(region, records))
+
+        stops = list(compress(range(matched + 1), between))  # where text is between records
+        if not stops or stops[-1] != matched:
+            stops.append(matched)  # (the records after the last such text)
+        for stop in stops:
+            if stop > done:
+                self.failed = 0
+                try:
+                    self._columns(
+                        [parts[i + _FIELDS * done : _FIELDS * stop : _FIELDS] for i in range(1, _FIELDS)]
+                    )
+                except Fallback:  # where the record that stopped the reading begins (for the message)
+                    self.at = _SPACE.match(text, after(done + self.failed)).end()  # type: ignore[union-attr]
+                    raise
+                try:
+                    self._count(stop - done)
+                except TooBig:
+                    self.at = after(stop)
+                    raise
+                done = stop
+            if stop == matched and not between[stop]:
+                break
+            alone = _alone(between[stop])
+            if alone is None:  # not whole records: read from the full text (or with more text)
+                end = after(stop)
+                self.region = max(MIN_REGION, 2 * (end - position))
+                return end
+            for kind, match in alone:
+                try:
+                    self._record(kind, *_general(kind, match.groups()))
+                    self._count(1)
+                except (Fallback, TooBig):
+                    self.at = after(stop) + match.start()
+                    raise
+        self.region = min(REGION_CHARS, 2 * self.region)
+        return cut
 
     def _columns(self, columns: list[list[Any]]) -> None:
         """Records matched by :data:`_BULK`, as columns of their fields: read at once
@@ -649,6 +673,26 @@ def _after(region: str, records: int) -> str:
     """The text of ``region`` after its first ``records`` records of :data:`_BULK`'s
     spelling (``split`` stops after that many; 0 would mean no limit)."""
     return _BULK.split(region, records)[-1] if records else region
+
+
+def _alone(piece: str) -> list[tuple[str, re.Match[str]]] | None:
+    """The records of other spellings (:data:`_RECORD`) that ``piece``, text between two
+    records of a region's split, is made of (none for spaces); None when it is not whole
+    records (a string the split cut, a mistake). Matched before any is read, so None leaves
+    nothing read. The last one ends where the piece does, followed in the full text by a
+    record (the split's next) or by a line that begins one (where regions end): so each
+    match is the one the full text gives."""
+    found: list[tuple[str, re.Match[str]]] = []
+    at = _SPACE.match(piece).end()  # type: ignore[union-attr]
+    while at < len(piece):
+        kind = piece[at]
+        pattern = _RECORD.get(kind)
+        match = pattern.match(piece, at) if pattern is not None else None
+        if match is None or match.end() == at:
+            return None
+        found.append((kind, match))
+        at = match.end()
+    return found
 
 
 def _general(kind: str, groups: tuple[Any, ...]) -> tuple[Any, ...]:

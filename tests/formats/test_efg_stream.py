@@ -21,7 +21,13 @@ from rmviz.formats.efg import read_efg_file
 from rmviz.formats.files import read_text_file
 from rmviz.games.trees import kuhn_poker, normal_form_tree
 from tests.formats.strategies import game_trees, matrix_games, mutations
-from tests.formats.test_efg_records import assert_same_game, outcome, token_read, uses_fast_path
+from tests.formats.test_efg_records import (
+    assert_same_game,
+    outcome,
+    token_read,
+    uses_fast_path,
+    with_records_inside_labels,
+)
 from tests.solvers.tree.builders import binary_tree, hidden_chain
 
 FILES = sorted(glob.glob("tests/data/**/*.efg", recursive=True))
@@ -280,3 +286,9 @@ def test_the_benchmark_writes_binary_trees_as_write_efg_does(tmp_path, levels):
 
     write_binary_efg(levels, str(tmp_path / "b.efg"))
     assert (tmp_path / "b.efg").read_text(encoding="utf-8") == write_efg(binary_tree(levels))
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 50, 1 << 22])
+def test_labels_that_hold_records_read_the_same_in_chunks(tmp_path, no_fallback, chunk):
+    text = with_records_inside_labels()
+    assert_same_game(read_efg_file(write(tmp_path, text), chunk_bytes=chunk), read_efg(text))
