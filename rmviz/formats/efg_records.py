@@ -8,27 +8,28 @@ A record (Gambit manual, "The .efg file format")::
     p "name" player infoset ["infoset name" { "move" ... }] outcome ["name" { payoffs }]
     t "name" outcome ["name" { payoffs }]
 
-Records spelled as rmviz and Gambit write them (``p`` and ``t`` records, one space between
-tokens, strings without backslashes) are matched by :data:`_BULK`, one after the other in a
-single pass over the text (``Pattern.scanner``), and read a batch at a time
-(:meth:`RecordReader._bulk`): columns of the batch taken with ``map`` and ``itertools``, the
-payoffs of all its outcomes parsed in one ``split`` and ``float`` pass, the histories handed
-to the builder as arrays (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_block`). A
-batch with anything less common (an outcome above the leaves, one defined again or used in
-the batch that defines it, a rational payoff...) is read record by record instead
-(:meth:`RecordReader._record`), as is every other record (chance nodes, other spacing,
-escapes), matched by :data:`_RECORD`. Both spell strings, numbers and separators as
-:mod:`rmviz.formats.gambit_tokens` spells tokens, so a match splits the text into the same
-tokens the tokenizer would, and both read them with the rules of :mod:`rmviz.formats.efg`
-(the same helpers: exact chance probabilities rescaled to sum to 1, payoffs as
-:meth:`TokenStream.payoff` reads them, outcomes added down the tree, Gambit's
-information-set numbering and labels).
+Records spelled as rmviz, Gambit and OpenSpiel write them (``p`` and ``t`` records, one
+space between tokens, strings without backslashes) are matched by :data:`_BULK`, a region
+of a few MB of whole lines at a time: one ``re.split`` of the region gives every record's
+fields, and its slices give them column by column. The columns are read at once
+(:meth:`RecordReader._bulk`: taken apart with ``map``, ``itertools`` and ``set``, the
+payoffs of all outcomes parsed in one ``split`` and ``float`` pass, the histories handed to
+the builder as arrays, :meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_block`). Records
+with anything less common (an outcome above the leaves, one defined again or used where it
+is defined, a rational payoff...) are read record by record instead
+(:meth:`RecordReader._record`), as is the text the split leaves between records (chance
+nodes, other spacing, escapes), matched by :data:`_RECORD`. Both expressions spell strings,
+numbers and separators as :mod:`rmviz.formats.gambit_tokens` spells tokens, so a match
+splits the text into the same tokens the tokenizer would, and both are read with the rules
+of :mod:`rmviz.formats.efg` (the same helpers: exact chance probabilities rescaled to sum
+to 1, payoffs as :meth:`TokenStream.payoff` reads them, outcomes added down the tree,
+Gambit's information-set numbering and labels).
 
 Text in pieces (:meth:`RecordReader.feed`): only records that cannot change when more text
-follows are read. The batches stop before a line that begins a record (so the last record
-of a batch is followed by the first letter of another, and an outcome's definition on the
-next line, or a string still open, is not cut off); a record read alone must be followed by
-the first letter of the next record too. The rest waits for the next piece.
+follows are read. Regions end before a line that begins a record (so a region's last
+record is followed by the first letter of another: an outcome's definition on the next
+line, or a string still open, is not cut off); a record read alone must be followed by the
+first letter of the next record too. The rest waits for the next piece.
 
 Anything else (a record the expressions do not match, a rule broken, a number that needs
 the exact reading's checks) raises :class:`Fallback`, and the reader starts over with the
@@ -69,8 +70,9 @@ REGION_CHARS = 1 << 22  # text split into records at once, at most (whole lines)
 MIN_REGION = 1 << 12  # ... at least, after a region stopped early
 BYTES_PER_HISTORY = 256
 """What one history costs once read and compiled for the solvers, about (the flat arrays,
-the compiled tree and the work arrays between them; measured: 150-260 bytes on trees of a
-million histories, docs/performance.md). The memory limit is counted in these."""
+the compiled tree and the work arrays between them; measured at the peak: 180-290 bytes a
+history on trees of 0.3 to 17 million histories, docs/performance.md). The memory limit is
+counted in these."""
 MEMORY_SHARE = 2
 """A file's tree may use at most 1/MEMORY_SHARE of the machine's memory (:func:`memory_limit`)."""
 Progress = Callable[[int], bool]
