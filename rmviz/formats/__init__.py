@@ -7,15 +7,15 @@ an OpenSpiel game (``openspiel:leduc_poker``, :mod:`rmviz.formats.openspiel`).
 
 from __future__ import annotations
 
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rmviz.atomic import atomic_write_text
 from rmviz.errors import FormatError, GameError, ReadError, RmvizError
-from rmviz.formats.efg import read_efg, write_efg
+from rmviz.formats.efg import read_efg, read_efg_file, write_efg
 from rmviz.formats.efg_records import Progress
+from rmviz.formats.files import MAX_FILE_BYTES, read_text_file
 from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
 from rmviz.formats.openspiel import openspiel_game
@@ -32,17 +32,13 @@ READERS = {".json": read_json, ".nfg": read_nfg, ".efg": read_efg}
 WRITERS: dict[str, Callable[[Any], str]] = {".json": write_json, ".nfg": write_nfg, ".efg": write_efg}
 
 
-MAX_FILE_BYTES = 512 * 1024**2
-"""The largest game file rmviz reads (a 2,000 x 2,000 .nfg is about 30 MB). Larger files, and
-things that are not regular files (``/dev/zero``, a pipe), are refused before reading."""
-
-
 def read_game_file(path: str | Path, progress: Progress | None = None) -> Game:
     """Read a game file; the format follows the extension (.json, .nfg, .efg).
 
     Every refusal is a :class:`~rmviz.errors.ReadError` naming the file (and the line).
-    ``progress(histories)`` is called while a big .efg file is read (and may stop it:
-    :func:`~rmviz.formats.efg.read_efg`).
+    A .efg file is streamed (:func:`~rmviz.formats.efg.read_efg_file`: any size, memory
+    bounded by the tree it holds); the others are read whole, up to :data:`MAX_FILE_BYTES`.
+    ``progress(histories)`` is called while a big .efg file is read (and may stop it).
     """
     path = Path(path)
     reader = READERS.get(path.suffix.lower())
@@ -51,37 +47,8 @@ def read_game_file(path: str | Path, progress: Progress | None = None) -> Game:
             str(path), f"unknown file type {path.suffix or '(none)'!r}; rmviz reads {', '.join(READERS)}"
         )
     if reader is read_efg:
-        return read_efg(read_text_file(path), str(path), progress)
+        return read_efg_file(path, progress)
     return reader(read_text_file(path), str(path))
-
-
-def read_text_file(path: str | Path, what: str = "game file") -> str:
-    """The text of ``path`` (UTF-8, a byte-order mark allowed), read with the care every
-    reader of rmviz takes: a regular file of at most :data:`MAX_FILE_BYTES`, checked before
-    it is read; a :class:`~rmviz.errors.ReadError` naming the file otherwise. ``what`` names
-    the kind of file in messages (``"session file"``)."""
-    path = Path(path)
-    try:
-        status = path.stat()
-        if stat.S_ISDIR(status.st_mode):
-            raise ReadError(str(path), f"is a folder, not a {what}")
-        if not stat.S_ISREG(status.st_mode):
-            raise ReadError(str(path), "is not a regular file (a device, a pipe or a socket)")
-        if status.st_size > MAX_FILE_BYTES:
-            size, limit = status.st_size // 1024**2, MAX_FILE_BYTES // 1024**2
-            raise ReadError(str(path), f"is {size} MB; rmviz reads {what}s up to {limit} MB")
-        with path.open("rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise ReadError(str(path), "no such file") from None
-    except OSError as error:  # permission, a name too long, a symbolic link loop, a path under a file
-        raise ReadError(str(path), f"cannot read ({error.strerror or error})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise ReadError(str(path), f"grew past {MAX_FILE_BYTES // 1024**2} MB while being read")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ReadError(str(path), f"not a text file ({error.reason} at byte {error.start})") from None
 
 
 def write_game_file(game: Game, path: str | Path) -> None:
@@ -142,10 +109,12 @@ def _exists(path: Path) -> bool:
 
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "Game",
     "Progress",
     "load_game",
     "read_efg",
+    "read_efg_file",
     "read_game_file",
     "read_json",
     "read_nfg",

@@ -28,11 +28,23 @@ sum in exact arithmetic, so they sum to 1 (``0.3333333333333333`` becomes 1/3).
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import BinaryIO, Literal
 
 from rmviz.errors import GameError, ReadError
-from rmviz.formats.efg_records import Progress, information_set_labels, read_records
+from rmviz.formats.efg_records import (
+    Fallback,
+    Progress,
+    RecordReader,
+    TooBig,
+    information_set_labels,
+    no_cycle_collection,
+    read_records,
+)
+from rmviz.formats.files import MAX_FILE_BYTES, open_regular_file, read_text_file
 from rmviz.formats.gambit_tokens import (
     Token,
     TokenStream,
@@ -49,6 +61,14 @@ PROBABILITY_TOLERANCE = Fraction(1, 10**9)
 INDENT_LEVELS = 32
 """:func:`write_efg` indents nodes by their depth, up to this many levels (deep trees stay small)."""
 
+CHUNK_BYTES = 1 << 22
+""":func:`read_efg_file` reads and decodes a file this many bytes at a time."""
+
+MAX_PENDING_CHARS = 1 << 26
+"""Text :func:`read_efg_file` keeps waiting for the end of a record (a header, or records
+not yet complete): past this many characters it stops streaming, and the file is read
+whole instead (within :data:`~rmviz.formats.files.MAX_FILE_BYTES`)."""
+
 
 def read_efg(text: str, filename: str = "<efg>", progress: Progress | None = None) -> ExtensiveFormGame:
     """Parse the text of a .efg file; problems are :class:`ReadError` naming the line.
@@ -57,11 +77,13 @@ def read_efg(text: str, filename: str = "<efg>", progress: Progress | None = Non
     given a name or payoffs; an outcome given again must repeat its name and payoffs; repeated
     or empty player names and move labels of one node are made distinct (``x_1``, ``x_2``).
 
-    The records are read by :mod:`rmviz.formats.efg_records` (a regular expression per
-    record, into flat arrays); a file it does not read is read again token by token here,
-    with an explicit stack (depth is limited by memory only), which names the line of the
-    problem. ``progress(histories)`` is called every 65,536 histories of the fast path; when
-    it returns False the reading stops with :class:`~rmviz.formats.efg_records.Cancelled`.
+    The records are read by :mod:`rmviz.formats.efg_records` (regular expressions, many
+    records at a time, into flat arrays); a file it does not read is read again token by
+    token here, with an explicit stack (depth is limited by memory only), which names the
+    line of the problem. ``progress(histories)`` is called at every 65,536 histories of the
+    fast path; when it returns False the reading stops with
+    :class:`~rmviz.errors.Cancelled`. A tree needing more than
+    :func:`~rmviz.formats.efg_records.memory_limit` is refused (:class:`ReadError`).
     """
     stream = TokenStream(text, filename)
     title, players, precision = read_header(stream, "EFG", "2")
@@ -73,7 +95,10 @@ def read_efg(text: str, filename: str = "<efg>", progress: Progress | None = Non
         comment = stream.next("a comment").text
     names = tuple(normalized_labels(players))
     start = stream.offset()
-    fast = read_records(text, start, players, PROBABILITY_TOLERANCE, progress)
+    try:
+        fast = read_records(text, start, players, PROBABILITY_TOLERANCE, progress)
+    except TooBig as error:
+        raise ReadError(filename, str(error)) from None
     if fast is not None and fast[1] == len(text):
         try:
             return ExtensiveFormGame.from_flat(fast[0], names, title, comment)
@@ -89,6 +114,148 @@ def read_efg(text: str, filename: str = "<efg>", progress: Progress | None = Non
         return ExtensiveFormGame(root, names, title, comment)
     except GameError as error:
         raise ReadError(filename, str(error)) from None
+
+
+def read_efg_file(
+    path: str | Path,
+    progress: Progress | None = None,
+    *,
+    chunk_bytes: int = CHUNK_BYTES,
+    limit: int | None = None,
+) -> ExtensiveFormGame:
+    """Read a .efg file as a stream: ``chunk_bytes`` at a time, decoded (UTF-8, a byte-order
+    mark allowed) as they come, the records read by
+    :class:`~rmviz.formats.efg_records.RecordReader` and only the unread end of the last
+    one kept for the next chunk. So memory is the tree's arrays, not the text, whatever the
+    file's size; the tree may need at most ``limit`` bytes
+    (:func:`~rmviz.formats.efg_records.memory_limit`, half the machine's memory, when
+    None), a :class:`ReadError` past it.
+
+    A file the streaming reader cannot read (records not spelled as rmviz and Gambit write
+    them, a mistake anywhere, text that is not UTF-8) is read again whole, as
+    :func:`read_efg` reads text, whose token reader names the line of a mistake: the same
+    game, or the same message, as before streaming. That needs the whole text in memory,
+    so only files up to :data:`~rmviz.formats.files.MAX_FILE_BYTES` are read again; a
+    larger one is refused naming the line where streaming stopped."""
+    filename = str(path)
+    handle, size = open_regular_file(path)
+    with handle, no_cycle_collection():
+        try:
+            result = _stream(handle, filename, progress, chunk_bytes, limit)
+        except OSError as error:
+            raise ReadError(filename, f"cannot read ({error.strerror or error})") from None
+    if isinstance(result, ExtensiveFormGame):
+        return result
+    if size <= MAX_FILE_BYTES:
+        return _read_whole(path, filename, progress)
+    raise result
+
+
+def _read_whole(path: str | Path, filename: str, progress: Progress | None) -> ExtensiveFormGame:
+    """The file's whole text read by :func:`read_efg` (where streaming stopped)."""
+    return read_efg(read_text_file(path), filename, progress)
+
+
+_BOM = codecs.BOM_UTF8
+
+
+def _stream(
+    handle: BinaryIO, filename: str, progress: Progress | None, chunk_bytes: int, limit: int | None
+) -> ExtensiveFormGame | ReadError:
+    """The game of a .efg file read a chunk at a time, or why streaming stopped (the
+    message for a file too large to read again whole)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    text, position = "", 0
+    lines = 0  # line breaks in the text already dropped
+    decoded = 0  # bytes given to the decoder
+    start: bytes | None = b""  # the file's first bytes, until a byte-order mark is ruled out
+    header: tuple[str, list[str], str] | None = None
+    reader: RecordReader | None = None
+    while True:
+        data = handle.read(chunk_bytes)
+        final = not data
+        if start is not None:  # a byte-order mark is skipped (as "utf-8-sig" does)
+            start += data
+            if len(start) < len(_BOM) and not final:
+                continue
+            data = start
+            if start.startswith(_BOM):
+                data, decoded = start[len(_BOM) :], len(_BOM)
+            start = None
+        held = len(decoder.getstate()[0])
+        try:
+            piece = decoder.decode(data, final)
+        except UnicodeDecodeError as error:
+            at = decoded - held + error.start
+            return ReadError(filename, f"not a text file ({error.reason} at byte {at})")
+        decoded += len(data)
+        if position:
+            lines += text.count("\n", 0, position)
+            text = text[position:]
+            position = 0
+        text += piece
+        if reader is None:
+            found = _header(text, final)
+            if found is None:
+                if len(text) <= MAX_PENDING_CHARS:
+                    continue
+                found = False
+            if found is False:
+                return _stopped(filename, 1)
+            title, players, comment, position = found
+            header = (title, players, comment)
+            reader = RecordReader(players, PROBABILITY_TOLERANCE, progress, limit)
+        try:
+            position = reader.feed(text, position, final)
+        except Fallback:
+            return _stopped(filename, lines + text.count("\n", 0, reader.at) + 1)
+        except TooBig as error:
+            raise ReadError(filename, str(error), lines + text.count("\n", 0, reader.at) + 1) from None
+        if final:
+            break
+        if len(text) - position > MAX_PENDING_CHARS:
+            return _stopped(filename, lines + text.count("\n", 0, position) + 1)
+    assert header is not None
+    try:
+        flat = reader.finish()
+    except Fallback:
+        return _stopped(filename, lines + text.count("\n") + 1)
+    title, players, comment = header
+    try:
+        return ExtensiveFormGame.from_flat(flat, tuple(normalized_labels(players)), title, comment)
+    except GameError as error:
+        return ReadError(filename, str(error))
+
+
+def _header(text: str, final: bool) -> tuple[str, list[str], str, int] | Literal[False] | None:
+    """The title, players and comment of a .efg file's header at the start of ``text``, and
+    where the records begin; None when more text may complete it, False when it is not one
+    the streaming reader reads (the token reader will say why)."""
+    stream = TokenStream(text, "")
+    try:
+        title, players, _ = read_header(stream, "EFG", "2")
+        token = stream.peek()
+        if token is None:
+            return False if final else None
+        comment = stream.next("a comment").text if token.kind == "string" else ""
+    except ReadError:  # a token cut off, or a mistake
+        return False if final else None
+    if not players:
+        return False
+    return title, players, comment, stream.offset()
+
+
+def _stopped(filename: str, line: int) -> ReadError:
+    """Why a file over :data:`~rmviz.formats.files.MAX_FILE_BYTES` is not read (a smaller one
+    is read again whole, token by token, and the message names the mistake)."""
+    limit = MAX_FILE_BYTES // 1024**2
+    return ReadError(
+        filename,
+        f"a .efg file over {limit} MB is read in one pass, which reads records as rmviz and Gambit "
+        f"write them, and stopped here (at a mistake, or a record written otherwise); smaller files "
+        f"are read again token by token, which names the mistake",
+        line,
+    )
 
 
 @dataclass(frozen=True)
@@ -353,4 +520,4 @@ def _format_fraction(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-__all__ = ["format_number", "read_efg", "write_efg"]
+__all__ = ["format_number", "read_efg", "read_efg_file", "write_efg"]

@@ -2,7 +2,7 @@
 
 Readers and walkers that meet a tree's histories in prefix order (a Gambit .efg file, an
 OpenSpiel walk, a conversion of :class:`~rmviz.games.extensive_form.Node` trees) append
-them to a :class:`FlatTreeBuilder`: a few integers per history in ``array`` columns (8 bytes
+them to a :class:`FlatTreeBuilder`: a few integers per history in ``array`` columns (4 bytes
 each), strings interned in tables (move lists, chance distributions and information sets
 are stored once however many histories share them). :meth:`FlatTreeBuilder.finish` gives a
 :class:`FlatTree`, the columns as NumPy arrays.
@@ -14,8 +14,8 @@ Perfect recall is checked in its sequence form (Koller, Megiddo & von Stengel 19
 history of an information set has the same *last own move* of its player (the information
 set and move of the player's nearest decision above it, or none); by induction on the
 number of own decisions above, that is the same as every history sharing the player's whole
-own history (Kuhn 1953), which is what the per-node validation compares. The builder tracks
-each player's last own move along its stack, so nothing is walked twice.
+own history (Kuhn 1953), which is what the per-node validation compares. The builder finds
+each decision's last own move with array operations when it finishes (:func:`_structure`).
 
 When :func:`check` finds a problem the caller builds the :class:`Node` tree
 (:func:`nodes_of`) and runs the per-node validation, whose message names the history.
@@ -35,6 +35,7 @@ from rmviz.games.normal_form import MAX_PAYOFF
 CHANCE_KIND, DECISION_KIND, TERMINAL_KIND = 0, 1, 2
 KIND_NAMES = ("chance", "decision", "terminal")
 AFTER_THE_END = "the tree is complete: a history after the root's last descendant"
+MAX_HISTORIES = 2**31 - 1  # the columns are int32
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,7 +49,8 @@ class FlatTree:
     tables; -1 unless decision), ``own_before`` (decision histories: the builder's slot of
     the player's last own move above, -1 if none), ``terminal`` (row of ``payoffs``; -1
     unless terminal). Information sets are numbered in the order first met; their slots (one
-    per move) are numbered ``infoset_first_slot[i] + k`` in that order.
+    per move) are numbered ``infoset_first_slot[i] + k`` in that order. The per-history
+    columns are int32 (``kind`` int8), the per-information-set tables int64.
     """
 
     n_players: int
@@ -94,30 +96,32 @@ class FlatTreeBuilder:
     root's last descendant is added (:attr:`complete`).
 
     Adding a history appends three numbers (kind, move list, and the information set, chance
-    distribution or payoff row); :meth:`finish` then derives parents, depths, move indices
-    and each decision's last own move in one pass over the prefix order, with a stack.
-    Information sets are named by a key (a label, or a .efg file's number) with their
-    player; their labels are the keys unless given to :meth:`finish`. Nothing is validated
-    beyond the shape: a decision whose moves differ from its information set's first ones,
-    or a player out of range, is recorded for :func:`check` to find.
+    distribution or payoff row), one at a time or a block at a time (:meth:`append_block`,
+    for readers that parse many records at once); :meth:`finish` then derives parents,
+    depths, move indices and each decision's last own move with array operations
+    (:func:`_structure`). Information sets are named by a key (a label, or a .efg file's
+    number) with their player; their labels are the keys unless given to :meth:`finish`.
+    Nothing is validated beyond the shape: a decision whose moves differ from its
+    information set's first ones, or a player out of range, is recorded for :func:`check`
+    to find.
     """
 
     def __init__(self, n_players: int) -> None:
         self.n = n_players
         self.kind = array("b")
-        self.moveset = array("q")
-        self.ref = array("q")  # information set, chance distribution or payoff row, by kind
+        self.moveset = array("i")
+        self.ref = array("i")  # information set, chance distribution or payoff row, by kind
         self.payoffs = array("d")
         self.labels: dict[int, str] = {}
         self.movesets: dict[tuple[str, ...], int] = {}
-        self.widths: list[int] = []  # of each move list
+        self.widths = array("i")  # of each move list
         self.chance_sets: dict[tuple[float, ...], int] = {}
         self.infoset_ids: dict[tuple[int, object], int] = {}
-        self.infoset_player: list[int] = []
+        self.infoset_player = array("q")
         self.infoset_key: list[object] = []
-        self.infoset_moveset: list[int] = []
+        self.infoset_moveset = array("i")
         self.infoset_moves: list[tuple[str, ...]] = []
-        self.infoset_first_slot: list[int] = []
+        self.infoset_first_slot = array("q")
         self.slots = 0
         self.terminals = 0
         self._pending = 1  # histories still to come: the root, then each announced child
@@ -156,8 +160,8 @@ class FlatTreeBuilder:
         """The id of ``player``'s information set ``key``, made with ``moves`` when new."""
         info = self.infoset_ids.get((player, key))
         if info is None:
-            info = self.infoset_ids[(player, key)] = len(self.infoset_player)
-            self.infoset_player.append(player)
+            self.infoset_player.append(player)  # first: a player out of range is refused here
+            info = self.infoset_ids[(player, key)] = len(self.infoset_key)
             self.infoset_key.append(key)
             self.infoset_moveset.append(self.intern_moves(moves))
             self.infoset_moves.append(moves)
@@ -206,14 +210,52 @@ class FlatTreeBuilder:
             self.labels[node] = label
         return node
 
+    def append_block(self, terminal: np.ndarray, infoset: np.ndarray, payoffs: np.ndarray) -> None:
+        """Decision and terminal histories at once, in prefix order, as :meth:`decision_at`
+        (with the set's own moves) and :meth:`terminal_node` would append them one by one.
+
+        ``terminal``: 1 where the history is terminal, 0 where it is a decision (uint8);
+        ``infoset``: the information set of each decision (ignored at terminals);
+        ``payoffs``: one row per terminal, in order. Refused (``ValueError``, nothing
+        appended) when a history would come after the tree is complete."""
+        count = terminal.shape[0]
+        if not count:
+            return
+        if payoffs.shape != (int(terminal.sum()), self.n):
+            raise ValueError(f"payoffs of shape {payoffs.shape} for {int(terminal.sum())} terminals")
+        decision = terminal == 0
+        moveset = np.full(count, -1, dtype=np.int32)
+        moveset[decision] = np.frombuffer(self.infoset_moveset, dtype=np.int32)[infoset[decision]]
+        width = np.zeros(count, dtype=np.int64)
+        width[decision] = np.frombuffer(self.widths, dtype=np.int32)[moveset[decision]]
+        pending = self._pending + np.cumsum(width - 1)
+        if self.complete or (pending[:-1] <= 0).any():
+            raise ValueError(AFTER_THE_END)
+        ref = infoset.astype(np.int32)
+        ref[~decision] = np.arange(self.terminals, self.terminals + payoffs.shape[0], dtype=np.int32)
+        self.kind.frombytes((terminal.astype(np.int8) + DECISION_KIND).tobytes())
+        self.moveset.frombytes(moveset.tobytes())
+        self.ref.frombytes(ref.tobytes())
+        self.payoffs.frombytes(np.ascontiguousarray(payoffs, dtype=np.float64).tobytes())
+        self.terminals += payoffs.shape[0]
+        self._pending = int(pending[-1])
+        self.complete = self._pending == 0
+
     def finish(self, labels: list[str] | None = None) -> FlatTree:
         """The arrays; ``labels``: one per information set (default: the keys)."""
         if not self.complete:
             raise ValueError("the tree is incomplete: some histories lack children")
+        if len(self.kind) > MAX_HISTORIES:
+            raise ValueError(f"more than {MAX_HISTORIES:,} histories")
         kind = np.frombuffer(self.kind, dtype=np.int8)
-        moveset = np.frombuffer(self.moveset, dtype=np.int64)
-        ref = np.frombuffer(self.ref, dtype=np.int64)
-        parent, depth, move_index, own_before = self._structure()
+        moveset = np.frombuffer(self.moveset, dtype=np.int32)
+        ref = np.frombuffer(self.ref, dtype=np.int32)
+        infoset_player = np.array(self.infoset_player, dtype=np.int64)
+        first_slot = np.array(self.infoset_first_slot, dtype=np.int64)
+        widths = np.array(self.widths, dtype=np.int64)
+        parent, depth, move_index, own_before = _structure(
+            kind, moveset, ref, widths, infoset_player, first_slot, self.n
+        )
         if labels is None:
             labels = [str(key) for key in self.infoset_key]
         return FlatTree(
@@ -223,70 +265,146 @@ class FlatTreeBuilder:
             depth=depth,
             move_index=move_index,
             moveset=moveset,
-            chance_set=np.where(kind == CHANCE_KIND, ref, -1),
-            infoset=np.where(kind == DECISION_KIND, ref, -1),
+            chance_set=np.where(kind == CHANCE_KIND, ref, np.int32(-1)),
+            infoset=np.where(kind == DECISION_KIND, ref, np.int32(-1)),
             own_before=own_before,
-            terminal=np.where(kind == TERMINAL_KIND, ref, -1),
+            terminal=np.where(kind == TERMINAL_KIND, ref, np.int32(-1)),
             payoffs=np.frombuffer(self.payoffs, dtype=np.float64).reshape(-1, self.n) + 0.0,  # no -0.0
             movesets=tuple(self.movesets),  # dicts keep insertion order: index order
             chance_probabilities=tuple(self.chance_sets),
-            infoset_player=np.array(self.infoset_player, dtype=np.int64),
+            infoset_player=infoset_player,
             infoset_label=tuple(labels),
             infoset_moveset=np.array(self.infoset_moveset, dtype=np.int64),
-            infoset_first_slot=np.array(self.infoset_first_slot, dtype=np.int64),
+            infoset_first_slot=first_slot,
             labels=self.labels,
         )
 
-    def _structure(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Parents, depths, move indices and each decision's last own move (the builder's
-        slot of its player's nearest decision above, -1 if none; -2 for a player out of
-        range), by one pass over the prefix order with a stack of open histories."""
-        count = len(self.kind)
-        parent = array("q", bytes(8 * count))
-        depth = array("i", bytes(4 * count))
-        move_index = array("i", bytes(4 * count))
-        own_before = array("q", [-1]) * count
-        widths = [*self.widths, 0]  # moveset -1 (terminals): no moves
-        kinds, movesets, refs = self.kind.tolist(), self.moveset.tolist(), self.ref.tolist()
-        players, first_slots, n = self.infoset_player, self.infoset_first_slot, self.n
-        last_own = [-1] * n  # per player, along the current path
-        # open histories: [id, moves left, next move, slot of move 0, player (-1 unless a
-        # decision), that player's last own move before it (restored when its subtree ends)]
-        stack: list[list[int]] = []
-        parent[0], move_index[0] = -1, -1
-        for node in range(count):
-            if node:
-                top = stack[-1]
-                while not top[1]:
-                    stack.pop()
-                    if top[4] >= 0:
-                        last_own[top[4]] = top[5]
-                    top = stack[-1]
-                move = top[2]
-                top[1] -= 1
-                top[2] = move + 1
-                if top[4] >= 0:
-                    last_own[top[4]] = top[3] + move
-                parent[node] = top[0]
-                depth[node] = len(stack)
-                move_index[node] = move
-            width = widths[movesets[node]]
-            if kinds[node] == DECISION_KIND:
-                player = players[refs[node]]
-                if 0 <= player < n:
-                    own_before[node] = last_own[player]
-                    if width:
-                        stack.append([node, width, 0, first_slots[refs[node]], player, last_own[player]])
-                    continue
-                own_before[node] = -2
-            if width:
-                stack.append([node, width, 0, -1, -1, -1])
-        return (
-            np.frombuffer(parent, dtype=np.int64),
-            np.frombuffer(depth, dtype=np.int32),
-            np.frombuffer(move_index, dtype=np.int32),
-            np.frombuffer(own_before, dtype=np.int64),
-        )
+
+def _structure(
+    kind: np.ndarray,
+    moveset: np.ndarray,
+    ref: np.ndarray,
+    widths: np.ndarray,
+    infoset_player: np.ndarray,
+    first_slot: np.ndarray,
+    n: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Parents, depths, move indices and each decision's last own move (the slot of its
+    player's nearest decision above, -1 if none; -2 for a player out of range) of a complete
+    tree in prefix order (int32 arrays), with array operations only.
+
+    Parents: read in prefix order, the tree is a stack of open move slots: history ``i``
+    takes the top slot and pushes its own ``w[i]`` slots (its first move on top). With
+    ``P[i]`` the stack's height before ``i`` (``1 + sum(w[j] - 1 for j < i)``), ``i`` pushes
+    heights ``P[i] .. P[i] + w[i] - 1`` and takes the slot at height ``P[i]``: the one pushed
+    last at that height before ``i``. A history after an inner one is its first child; for
+    the others (after a terminal) the parent is the last ``j < i`` that pushed height
+    ``P[i]`` below its top: one sort of those pushes by (height, history), one search of
+    the sorted queries. The move is counted from the top: ``P[j] + w[j] - 1 - P[i]``.
+
+    Depths and last own moves: the histories fall into *runs*, chains of first children
+    begun by the root or by a history after a terminal. Within a run the depth grows by one
+    a history, and the nearest history above with a property is the last one before it in
+    the run (a running maximum); above a run's first history the answer is its parent's,
+    found by pointer doubling over the runs (``log2`` of the number of runs on a path)."""
+    count = kind.shape[0]
+    width = np.zeros(count, dtype=np.int64)
+    inner = kind != TERMINAL_KIND
+    width[inner] = widths[moveset[inner]]
+    height = np.empty(count, dtype=np.int64)  # P: the stack's height before each history
+    height[0] = 1
+    np.cumsum(width[:-1] - 1, out=height[1:])
+    height[1:] += 1
+    parent = np.empty(count, dtype=np.int32)
+    move_index = np.zeros(count, dtype=np.int32)
+    parent[0] = move_index[0] = -1
+    after_inner = width[:-1] > 0
+    parent[1:][after_inner] = np.flatnonzero(after_inner)  # first children
+    starts = np.flatnonzero(~after_inner) + 1  # histories after a terminal: runs begin there
+    below_top = np.maximum(width - 1, 0)  # the pushes such a history can take
+    pusher = np.repeat(np.arange(count, dtype=np.int64), below_top)
+    first_push = np.cumsum(below_top) - below_top
+    pushes = ((height[pusher] + np.arange(pusher.size) - first_push[pusher]) << 32) | pusher
+    del pusher, first_push, below_top
+    pushes.sort()
+    queries = (height[starts] << 32) | starts
+    queries.sort()  # by (height, history): the search moves forward only
+    found = pushes[np.searchsorted(pushes, queries) - 1]
+    del pushes
+    child, up = queries & 0xFFFFFFFF, found & 0xFFFFFFFF
+    parent[child] = up
+    move_index[child] = height[up] + width[up] - 1 - (found >> 32)
+    del found, queries, child, up, height, width
+
+    # runs: 0 is the root's; run r > 0 begins at starts[r - 1]
+    starts = np.concatenate(([0], starts))
+    run = np.zeros(count, dtype=np.int32)
+    run[starts[1:]] = 1
+    np.cumsum(run, out=run)
+    above = parent[starts[1:]]  # the parent of each run's first history
+    above_run = np.concatenate(([-1], run[above])).astype(np.int32)
+    position = np.arange(count, dtype=np.int64)
+    offset = position - starts[run]  # place in the run
+    run_depth = _sum_up(above_run, np.concatenate(([0], offset[above] + 1)))
+    depth = (run_depth[run] + offset).astype(np.int32)
+
+    # the edge into each history: its owner (a decision's player in range, else -1) and slot
+    decision = kind == DECISION_KIND
+    player = np.full(count, -1, dtype=np.int64)
+    player[decision] = infoset_player[ref[decision]]
+    in_range = decision & (player >= 0) & (player < n)
+    own_before = np.full(count, -1, dtype=np.int32)
+    own_before[decision & ~in_range] = -2
+    from_parent = np.maximum(parent, 0)
+    edge_owner = np.where(in_range[from_parent], player[from_parent], -1)
+    edge_owner[0] = -1
+    base = np.zeros(count, dtype=np.int64)  # a decision's first slot
+    base[in_range] = first_slot[ref[in_range]]
+    edge_slot = base[from_parent] + move_index
+    run_start = starts[run]
+    for p in np.unique(player[in_range]).tolist():
+        last = np.maximum.accumulate(np.where(edge_owner == p, position, -1))  # in prefix order
+        here = last >= run_start  # ... and in the history's own run
+        # above each run: the nearest such history at or above the parent of its first
+        nearest = np.where(here[above], last[above], -1)
+        pending = np.concatenate(([-1], np.where(here[above], -1, run[above])))
+        answer = _resolve(np.concatenate(([-1], nearest)), pending)
+        mine = np.flatnonzero(in_range & (player == p))
+        at = np.where(here[mine], last[mine], answer[run[mine]])
+        own_before[mine] = np.where(at >= 0, edge_slot[np.maximum(at, 0)], -1)
+    return parent, depth, move_index, own_before
+
+
+def _sum_up(target: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """For each item of a forest given by ``target`` (-1 at roots), the sum of ``step`` along
+    its path to its root (itself included), by pointer doubling (Wyllie's list ranking):
+    each pass adds the target's partial sum and jumps to the target's target."""
+    total = step.astype(np.int64)
+    target = target.copy()
+    active = np.flatnonzero(target >= 0)
+    while active.size:
+        via = target[active]
+        total[active] += total[via]
+        onward = target[via]
+        target[active] = onward
+        active = active[onward >= 0]
+    return total
+
+
+def _resolve(answer: np.ndarray, pending: np.ndarray) -> np.ndarray:
+    """Answers of items that take another's: item ``i`` with ``pending[i] >= 0`` has the
+    answer of item ``pending[i]`` (which may itself be pending); found by pointer doubling."""
+    answer = answer.copy()
+    pending = pending.copy()
+    open_ = np.flatnonzero(pending >= 0)
+    while open_.size:
+        via = pending[open_]
+        onward = pending[via]
+        done = onward < 0
+        answer[open_[done]] = answer[via[done]]
+        pending[open_] = onward
+        open_ = open_[~done]
+    return answer
 
 
 def check(

@@ -15,7 +15,10 @@ Cases, about 10^4, 10^5 and 10^6 histories:
 * ``gen-*``: complete binary trees of 16,383 / 131,071 / 1,048,575 nodes built as Node trees
   (tests/solvers/tree/builders.py: most of the load is the builder's own Python), and
   ``efg-gen-1m`` their .efg file; for these the CPU seconds of validating the built tree
-  again (``ExtensiveFormGame(root, names)``, rmviz's part) are printed too.
+  again (``ExtensiveFormGame(root, names)``, rmviz's part) are printed too;
+* on request only (``--only``): ``efg-gen-8m`` and ``efg-gen-16m``, the .efg files of binary
+  trees of 8,388,607 and 16,777,215 histories (0.7 and 1.4 GB, written line by line:
+  :func:`write_binary_efg`), which need a few GB of memory to load.
 
     python tests/benchmarks/tree_loading.py [--only NAME ...] [--workdir DIR]
 
@@ -46,12 +49,14 @@ OPENSPIEL = {
     "leduc3": "leduc_poker(players=3)",
 }
 LEVELS = {"16k": 13, "131k": 16, "1m": 19}
+BIG_LEVELS = {"8m": 22, "16m": 23}  # .efg files written directly (no Node objects), on request
 CASES = (
     [f"os-{k}" for k in OPENSPIEL]
     + [f"efg-{k}" for k in OPENSPIEL if k != "leduc3"]
     + [f"gen-{k}" for k in LEVELS]
     + ["efg-gen-1m"]
 )
+BIG_CASES = [f"efg-gen-{k}" for k in BIG_LEVELS]
 
 
 def rss_mb() -> float:
@@ -76,9 +81,52 @@ def efg_path(workdir: Path, key: str) -> Path:
 
 
 def write(key: str, path: str) -> None:
+    if key.removeprefix("gen-") in BIG_LEVELS:
+        write_binary_efg(BIG_LEVELS[key.removeprefix("gen-")], path)
+        return
     from rmviz.formats import write_game_file
 
     write_game_file(build(key), path)
+
+
+def write_binary_efg(levels: int, path: str) -> None:
+    """The .efg file of ``binary_tree(levels)`` (tests/solvers/tree/builders.py) written as
+    ``write_efg`` writes it, line by line in prefix order without building the game, so trees
+    of 10^7 histories fit: the same text (checked against write_efg for small trees)."""
+    import numpy as np
+
+    from rmviz.formats.gambit_tokens import format_number
+
+    payoffs = np.random.default_rng(0).uniform(-1.0, 1.0, 2**levels).tolist()
+    numbers: list[dict[str, int]] = [{}, {}]  # each player's information sets, first met first
+    leaf = 0
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        out.write(f'EFG 2 R "binary tree {levels}" {{ "Player 1" "Player 2" }}\n""\n\n')
+        stack = [(0, 0)]  # (level, index among the level's nodes)
+        lines = []
+        while stack:
+            level, index = stack.pop()
+            indent = "  " * min(level, 32)
+            if level == levels:
+                u = payoffs[leaf]
+                leaf += 1
+                lines.append(f'{indent}t "" {leaf} "" {{ {format_number(u)}, {format_number(-u)} }}\n')
+            else:
+                player = level % 2
+                seen = "".join("ab"[(index >> (level - 1 - d)) & 1] for d in range(player, level, 2))
+                label = f"{player}:{seen}"
+                known = numbers[player].get(label)
+                if known is None:
+                    known = numbers[player][label] = len(numbers[player]) + 1
+                    lines.append(f'{indent}p "" {player + 1} {known} "{label}" {{ "a" "b" }} 0\n')
+                else:
+                    lines.append(f'{indent}p "" {player + 1} {known} 0\n')
+                stack.append((level + 1, 2 * index + 1))
+                stack.append((level + 1, 2 * index))
+            if len(lines) >= 1 << 16:
+                out.write("".join(lines))
+                lines.clear()
+        out.write("".join(lines))
 
 
 def build(key: str):
@@ -136,7 +184,7 @@ def measure(case: str, workdir: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=CASES, action="append")
+    parser.add_argument("--only", choices=CASES + BIG_CASES, action="append")
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "rmviz-tree-loading")
     parser.add_argument("--case", help=argparse.SUPPRESS)  # one case, in this process (JSON line)
     parser.add_argument("--write", nargs=2, help=argparse.SUPPRESS)

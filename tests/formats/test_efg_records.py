@@ -175,3 +175,52 @@ def test_progress_is_reported_and_can_stop_the_reading(monkeypatch):
     assert counts and counts == sorted(counts) and counts[0] == 100
     with pytest.raises(Cancelled):
         read_efg(text, progress=lambda n: n < 1000)
+
+
+def test_a_tree_past_the_memory_limit_is_refused(monkeypatch):
+    """Not read token by token either (that would need more): a one-line refusal."""
+    monkeypatch.setattr(efg_records, "memory_limit", lambda: 100 * efg_records.BYTES_PER_HISTORY)
+    monkeypatch.setattr(efg, "_TreeReader", None)
+    with pytest.raises(
+        ReadError, match=r"^big\.efg: the tree needs more memory .* stopped after [\d,]+ histories"
+    ):
+        read_efg(write_efg(binary_tree(9)), "big.efg")
+
+
+def test_records_of_other_spellings_among_batches_read_the_same(monkeypatch):
+    """A record the batches do not read (a chance node, other spacing) is read alone and
+    makes the next region small; regions then grow again."""
+    monkeypatch.setattr(efg_records, "MIN_REGION", 64)
+    lines = write_efg(binary_tree(7)).splitlines()
+    for k in range(5, len(lines), 7):  # every 7th record spelled otherwise (two spaces)
+        lines[k] = lines[k].replace('"" ', '""  ', 1)
+    text = "\n".join(lines) + "\n"
+    assert uses_fast_path(text)
+    assert_same_game(read_efg(text), token_read(text))
+
+
+def with_records_inside_labels(levels: int = 6) -> str:
+    """A binary tree's file where some decisions above the leaves are chance nodes whose
+    name and set name, read from inside, spell a record of the batches' spelling: a split
+    of the text finds ``p " 1 " 2 3 4`` there (player 2, set 3, outcome 4)."""
+    lines = write_efg(binary_tree(levels)).splitlines()
+    changed = 0
+    for k in range(8, len(lines) - 1, 9):
+        if (
+            lines[k].lstrip().startswith("p ")
+            and "{" not in lines[k]
+            and lines[k + 1].lstrip().startswith("t ")
+        ):
+            indent = lines[k][: len(lines[k]) - len(lines[k].lstrip())]
+            lines[k] = indent + 'c "p " 9 " 2 3 4 x" { "a" 1/2 "b" 1/2 } 0'
+            changed += 1
+    assert changed >= 3
+    return "\n".join(lines) + "\n"
+
+
+def test_labels_that_hold_records_read_the_same():
+    """The text before such a record is not whole records: the region stops there and the
+    chance node is read from the full text."""
+    text = with_records_inside_labels()
+    assert uses_fast_path(text)
+    assert_same_game(read_efg(text), token_read(text))

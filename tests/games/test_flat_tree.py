@@ -4,6 +4,7 @@ both ways without loss; the builder refuses shapes that are not one tree."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -176,3 +177,132 @@ def test_a_deep_chain_builds_without_recursion():
     game = ExtensiveFormGame.from_flat(builder.finish(), ("P",))
     assert game.n_nodes == 2 * depth + 1
     assert int(game.flat.depth.max()) == depth
+
+
+def reference_structure(builder: FlatTreeBuilder):
+    """Parents, depths, move indices and last own moves by the one-pass stack walk that
+    FlatTreeBuilder.finish used before its array version (kept here as the reference)."""
+    count = len(builder.kind)
+    parent, depth, move_index, own_before = [-1] * count, [0] * count, [-1] * count, [-1] * count
+    widths = [*builder.widths, 0]
+    kinds, movesets, refs = builder.kind.tolist(), builder.moveset.tolist(), builder.ref.tolist()
+    players, first_slots, n = builder.infoset_player.tolist(), builder.infoset_first_slot.tolist(), builder.n
+    last_own = [-1] * n
+    stack: list[list[int]] = []
+    for node in range(count):
+        if node:
+            top = stack[-1]
+            while not top[1]:
+                stack.pop()
+                if top[4] >= 0:
+                    last_own[top[4]] = top[5]
+                top = stack[-1]
+            move = top[2]
+            top[1] -= 1
+            top[2] = move + 1
+            if top[4] >= 0:
+                last_own[top[4]] = top[3] + move
+            parent[node], depth[node], move_index[node] = top[0], len(stack), move
+        width = widths[movesets[node]]
+        if kinds[node] == 1:
+            player = players[refs[node]]
+            if 0 <= player < n:
+                own_before[node] = last_own[player]
+                if width:
+                    stack.append([node, width, 0, first_slots[refs[node]], player, last_own[player]])
+                continue
+            own_before[node] = -2
+        if width:
+            stack.append([node, width, 0, -1, -1, -1])
+    return parent, depth, move_index, own_before
+
+
+def same_structure(flat, builder) -> None:
+    expected = reference_structure(builder)
+    got = tuple(a.tolist() for a in (flat.parent, flat.depth, flat.move_index, flat.own_before))
+    assert got == expected
+    assert all(a.dtype == np.int32 for a in (flat.parent, flat.depth, flat.move_index, flat.own_before))
+
+
+def built(root: Node, n: int):
+    """flat_of_nodes with its builder kept (None when the nodes are not one tree)."""
+    kept = []
+    original = extensive_form.FlatTreeBuilder
+
+    class Keeping(original):  # type: ignore[misc, valid-type]
+        def __init__(self, n_players: int) -> None:
+            super().__init__(n_players)
+            kept.append(self)
+
+    extensive_form.FlatTreeBuilder = Keeping
+    try:
+        flat = flat_of_nodes(root, n)
+    finally:
+        extensive_form.FlatTreeBuilder = original
+    return flat, kept[0]
+
+
+@quick(60)
+@given(loose_trees())
+def test_the_array_structure_is_the_stack_walks(drawn):
+    """Parents, depths, moves and last own moves, also with players out of range and
+    decisions whose moves differ from their set's."""
+    root, n = drawn
+    flat, builder = built(root, n)
+    if flat is not None:
+        same_structure(flat, builder)
+
+
+@pytest.mark.parametrize("build", [kuhn_poker, leduc_poker, lambda: hidden_chain(30), lambda: binary_tree(6)])
+def test_the_array_structure_of_built_in_trees(build):
+    game = build()
+    flat, builder = built(game.root, game.n_players)
+    same_structure(flat, builder)
+
+
+def test_a_chain_deeper_than_the_doubling_passes_matter():
+    builder = FlatTreeBuilder(2)
+    for level in range(3000):
+        builder.decision(level % 2, f"i{level}", ("stop", "go"))
+        builder.terminal_node((float(level), 0.0))
+    builder.terminal_node((0.0, 0.0))
+    same_structure(builder.finish(), builder)
+
+
+def test_blocks_append_what_single_histories_append():
+    one, block = FlatTreeBuilder(2), FlatTreeBuilder(2)
+    for builder in (one, block):
+        builder.infoset(0, "i", ("a", "b"))
+        builder.infoset(1, "j", ("x", "y", "z"))
+    one.decision_at(0, ("a", "b"))
+    one.decision_at(1, ("x", "y", "z"))
+    for k in range(3):
+        one.terminal_node((k, -k))
+    one.decision_at(0, ("a", "b"))
+    one.terminal_node((5.0, 6.0))
+    one.terminal_node((7.0, 8.0))
+    terminal = np.array([0, 0, 1, 1, 1], dtype=np.uint8)
+    block.append_block(terminal, np.array([0, 1, -1, -1, -1]), np.array([[0.0, 0.0], [1, -1], [2, -2]]))
+    assert not block.complete
+    with pytest.raises(ValueError, match="complete"):  # three histories after the last one
+        block.append_block(
+            np.array([0, 1, 1, 1], dtype=np.uint8), np.array([0, -1, -1, -1]), np.zeros((3, 2))
+        )
+    assert len(block) == 5  # nothing appended
+    block.append_block(
+        np.array([0, 1, 1], dtype=np.uint8), np.array([0, -1, -1]), np.array([[5.0, 6], [7, 8]])
+    )
+    assert block.complete
+    a, b = one.finish(), block.finish()
+    for field in (
+        "kind",
+        "parent",
+        "depth",
+        "move_index",
+        "moveset",
+        "infoset",
+        "terminal",
+        "own_before",
+        "payoffs",
+    ):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field

@@ -18,7 +18,6 @@ the breadth-first number of a prefix id:
 
 from __future__ import annotations
 
-import operator
 from itertools import pairwise
 from typing import Any
 
@@ -51,29 +50,33 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
     pre_of = np.argsort(flat.depth, kind="stable")  # prefix id of each breadth-first number
     bfs = np.empty(count, dtype=np.int64)
     bfs[pre_of] = np.arange(count)
-    kind_pre = flat.kind.astype(np.int64)
     parent_pre = flat.parent[pre_of]
     has_parent = parent_pre >= 0
     parent = np.where(has_parent, bfs[np.maximum(parent_pre, 0)], -1)
-    kind = kind_pre[pre_of]
+    del parent_pre
+    kind = flat.kind[pre_of].astype(np.int64)
     decision = kind == DECISION_KIND
-    info_pre = flat.infoset[pre_of]
-    node_infoset = np.where(decision, compiled_of[np.maximum(info_pre, 0)], -1)
+    node_infoset = np.where(decision, compiled_of[np.maximum(flat.infoset[pre_of], 0)], -1)
     player = np.where(decision, infoset_player[np.maximum(node_infoset, 0)], -1)
     moveset = flat.moveset[pre_of]
     child_count = widths[moveset]
     child_count[kind == TERMINAL_KIND] = 0
-    child_start = 1 + np.concatenate([[0], np.cumsum(child_count)[:-1]]).astype(np.int64)
+    child_start = np.empty(count, dtype=np.int64)  # 1 + the children counted before
+    child_start[0] = 1
+    np.cumsum(child_count[:-1], out=child_start[1:])
+    child_start[1:] += 1
 
     # edges into each node, from the parent's columns
     move = flat.move_index[pre_of].astype(np.int64)
     safe_parent = np.maximum(parent, 0)
     parent_kind = np.where(has_parent, kind[safe_parent], -1)
     edge_owner = np.where(parent_kind == CHANCE_KIND, n, np.where(has_parent, player[safe_parent], -1))
-    from_decision = parent_kind == DECISION_KIND
-    edge_slot = np.where(from_decision, first_slot[np.maximum(node_infoset[safe_parent], 0)] + move, -1)
+    edge_slot = np.where(
+        parent_kind == DECISION_KIND, first_slot[np.maximum(node_infoset[safe_parent], 0)] + move, -1
+    )
     chance_probability = np.ones(count)
     from_chance = np.flatnonzero(parent_kind == CHANCE_KIND)
+    del safe_parent, parent_kind, has_parent
     if from_chance.size:
         tables = flat.chance_probabilities
         offsets = np.concatenate([[0], np.cumsum([len(t) for t in tables])[:-1]]).astype(np.int64)
@@ -82,13 +85,15 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         chance_probability[from_chance] = values[offsets[chance_of_parent] + move[from_chance]]
 
     # move labels: the parent's moveset at the move's index, gathered from one flat table
+    # (an object array: no Python int per node)
     label_offsets = np.concatenate([[0], np.cumsum(widths[:-1])]).astype(np.int64)
-    table = [m for moves in flat.movesets for m in moves]
-    move_label: tuple[str, ...] = ("",)
+    table = np.array([m for moves in flat.movesets for m in moves] or [""], dtype=object)
+    labels = np.empty(count, dtype=object)
+    labels[0] = ""
     if count > 1:
-        where = label_offsets[moveset[parent[1:]]] + move[1:]
-        picked = operator.itemgetter(*where.tolist())(table)
-        move_label += picked if count > 2 else (picked,)
+        labels[1:] = table[label_offsets[moveset[parent[1:]]] + move[1:]]
+    move_label: tuple[str, ...] = tuple(labels.tolist())
+    del labels, table, move, moveset
 
     payoffs = np.zeros((n, count))
     terminals = np.flatnonzero(kind == TERMINAL_KIND)
@@ -103,19 +108,19 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         first_node[ids] = decisions[first_index]
     return {
         "n_players": n,
-        "parent": parent.astype(np.int64),
+        "parent": parent.astype(np.int64, copy=False),
         "depth_ranges": tuple(pairwise(bounds)),
         "kind": kind,
-        "player": player.astype(np.int64),
-        "node_infoset": node_infoset.astype(np.int64),
-        "edge_owner": edge_owner.astype(np.int64),
-        "edge_slot": edge_slot.astype(np.int64),
+        "player": player.astype(np.int64, copy=False),
+        "node_infoset": node_infoset.astype(np.int64, copy=False),
+        "edge_owner": edge_owner.astype(np.int64, copy=False),
+        "edge_slot": edge_slot.astype(np.int64, copy=False),
         "chance_probability": chance_probability,
         "child_start": child_start,
         "child_count": child_count,
         "payoffs": payoffs,
         "move_label": move_label,
-        "infoset_player": infoset_player.astype(np.int64),
+        "infoset_player": infoset_player.astype(np.int64, copy=False),
         "infoset_label": tuple(flat.infoset_label[i] for i in order_infosets.tolist()),
         "infoset_first_slot": first_slot,
         "infoset_size": sizes,
