@@ -160,8 +160,15 @@ def chain_bits(k: int) -> Any:
 
 
 @jit
-def _communicating_classes(guide: Any, k: int, component: Any, order: Any, stack: Any, bits: Any) -> int:
-    # pragma: no cover - compiled
+def _mask(a: int) -> Any:  # pragma: no cover - compiled
+    """The bit of action ``a`` in its 64-bit word (the word is ``a >> 6``)."""
+    return np.uint64(1) << np.uint64(a & 63)
+
+
+@jit
+def _communicating_classes(
+    guide: Any, k: int, component: Any, order: Any, stack: Any, bits: Any
+) -> int:  # pragma: no cover - compiled
     """Kosaraju: ``component[a]`` = the class of ``a`` in the graph ``b -> a`` iff
     ``guide(b, a) > 0``, ``b != a``; returns the number of classes.
 
@@ -174,7 +181,6 @@ def _communicating_classes(guide: Any, k: int, component: Any, order: Any, stack
     for row in range(2 * k):
         for w in range(words):
             bits[row, w] = 0
-    one = np.uint64(1)
     for b in range(k):
         for a in range(k):
             edge = np.uint64(guide[b, a] > 0.0)
@@ -183,19 +189,19 @@ def _communicating_classes(guide: Any, k: int, component: Any, order: Any, stack
     for w in range(words):
         bits[unvisited, w] = 0
     for a in range(k):  # no self-loops; unvisited: every action
-        bits[a, a >> 6] &= ~(one << np.uint64(a & 63))
-        bits[k + a, a >> 6] &= ~(one << np.uint64(a & 63))
-        bits[unvisited, a >> 6] |= one << np.uint64(a & 63)
+        bits[a, a >> 6] &= ~_mask(a)
+        bits[k + a, a >> 6] &= ~_mask(a)
+        bits[unvisited, a >> 6] |= _mask(a)
     finished = 0
     for root in range(k):
-        if bits[unvisited, root >> 6] >> np.uint64(root & 63) & one:
+        if bits[unvisited, root >> 6] & _mask(root):
             finished = _depth_first(bits, 0, root, -1, component, stack, order, finished)
     for a in range(k):
-        bits[unvisited, a >> 6] |= one << np.uint64(a & 63)
+        bits[unvisited, a >> 6] |= _mask(a)
     classes = 0
     for index in range(k - 1, -1, -1):  # the transposed graph, in decreasing finish time
         root = order[index]
-        if bits[unvisited, root >> 6] >> np.uint64(root & 63) & one:
+        if bits[unvisited, root >> 6] & _mask(root):
             _depth_first(bits, k, root, classes, component, stack, order, -1)
             classes += 1
     return classes
@@ -211,7 +217,7 @@ def _depth_first(
     ``order`` from there as they finish, and return the new count."""
     unvisited = bits[bits.shape[0] - 1]
     one = np.uint64(1)
-    unvisited[root >> 6] &= ~(one << np.uint64(root & 63))
+    unvisited[root >> 6] &= ~_mask(root)
     if label >= 0:
         component[root] = label
     depth = 0
@@ -227,7 +233,7 @@ def _depth_first(
                 following = w * 64 + _LOWEST_BIT[(lowest * _DE_BRUIJN) >> np.uint64(58)]
                 break
         if following >= 0:
-            unvisited[following >> 6] &= ~(one << np.uint64(following & 63))
+            unvisited[following >> 6] &= ~_mask(following)
             if label >= 0:
                 component[following] = label
             depth += 1
