@@ -47,7 +47,7 @@ from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 
 EXIT_USAGE = 2
-COMMANDS = ("games", "solve", "step", "equilibria", "export", "convert", "bench", "sweep")
+COMMANDS = ("games", "solve", "step", "equilibria", "export", "convert", "bench", "sweep", "precompile")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -190,6 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="gpu: add the GPU's rows (large RM, batched games) beside the CPU's (needs CuPy)",
     )
     _add_threads_argument(bench)
+
+    precompile = commands.add_parser(
+        "precompile",
+        help="compile the solver kernels now, in parallel, so that a first run starts at once "
+        "(after installing or upgrading)",
+    )
+    precompile.add_argument(
+        "--jobs", type=_positive_int, default=None, help="processes (default: one per CPU core)"
+    )
 
     sweep = commands.add_parser(
         "sweep", help="run a grid of games x algorithms x seeds into one table and figures (rmviz.sweep)"
@@ -784,6 +793,19 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_precompile(args: argparse.Namespace, out: TextIO) -> int:
+    """Compile every kernel into numba's cache (:mod:`rmviz.solvers.precompile`)."""
+    from rmviz.solvers.jit import AVAILABLE, cache_dir
+    from rmviz.solvers.precompile import precompile
+
+    if not AVAILABLE:
+        out.write("numba is not installed: the solvers run their NumPy code, nothing to compile\n")
+        return 0
+    seconds = precompile(args.jobs)
+    out.write(f"kernels compiled or loaded in {seconds:.1f} s, cached in {cache_dir()}\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rmviz`` command: a subcommand, or the desktop app."""
     argv = sys.argv[1:] if argv is None else argv
@@ -816,6 +838,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         if args.command == "sweep":
             return cmd_sweep(args, sys.stdout)
+        if args.command == "precompile":
+            return cmd_precompile(args, sys.stdout)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
         return EXIT_USAGE

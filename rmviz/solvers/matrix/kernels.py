@@ -95,9 +95,20 @@ class KernelConstants:
     ) -> None:
         self.game, self.config, self.learners = game, config, learners
         self.greedy_floor, self.inertia = greedy_floor, inertia
-        self.payoffs = np.ascontiguousarray(payoffs, dtype=np.float64)
+        self.payoffs = read_only(np.ascontiguousarray(payoffs, dtype=np.float64))
         shape = game.num_actions
         self.strides = np.cumprod((1, *shape[::-1]))[:-1][::-1].astype(np.int64)
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only view of ``array``: what the kernels get for every payoff array they read.
+
+    numba compiles a kernel once per argument type, and an array's writeable flag is part of
+    its type: a game's own (read-only) payoffs and a rescaled (writable) copy would otherwise
+    compile every kernel twice (~20 s each for the two large ones)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _float_arrays(arrays: Any) -> list[np.ndarray]:
@@ -132,11 +143,11 @@ class BimatrixExpectedKernel:
         payoffs = constants.payoffs
         dtype = np.float32 if constants.config.dtype == "float32" else np.float64
         self.fused = dtype == np.float32 or payoffs[0].size > LOOP_MAX_ENTRIES
-        self.matrix0 = np.ascontiguousarray(payoffs[0], dtype=dtype)
+        self.matrix0 = read_only(np.ascontiguousarray(payoffs[0], dtype=dtype))
         if self.fused and exactly_zero_sum(payoffs):
             self.matrix1, self.sign1 = self.matrix0, -1.0
         else:
-            self.matrix1, self.sign1 = np.ascontiguousarray(payoffs[1], dtype=dtype), 1.0
+            self.matrix1, self.sign1 = read_only(np.ascontiguousarray(payoffs[1], dtype=dtype)), 1.0
         rows, columns = payoffs[0].shape
         self.work = [np.empty(n, dtype=dtype) for n in (rows, columns, rows, columns)]
 
@@ -263,13 +274,15 @@ class ProfileKernel:
         # sampled play: the generic code's random stream, drawn in advance; expected play draws
         # none (an empty array whose first axis still counts the iterations)
         draws = np.empty((iterations, 0, n)) if expected else s.rng.random((iterations, evaluations, n))
+        # external regrets travel as (n, width, 1) views: one compiled kernel for both kinds
+        depth = slice(None) if internal_kind else np.newaxis
         _run_profiles(
             k.payoffs.reshape(n, -1),
             np.array(shape, dtype=np.int64),
             k.strides,
             current,
-            regret,
-            prediction,
+            regret[:, :, depth],
+            prediction[:, :, depth],
             strategy_sum,
             external,
             accumulated,
