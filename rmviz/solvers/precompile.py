@@ -23,13 +23,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from typing import Any
 
 from rmviz.errors import ConfigError
 from rmviz.games.catalog import catalog_game
 from rmviz.solvers.registry import make_solver
 
 
-def _run(game: str, algorithm: str, **options: str) -> Callable[[], None]:
+def _run(game: str, algorithm: str, **options: Any) -> Callable[[], None]:
     def workload() -> None:
         solver = make_solver(catalog_game(game), algorithm, **options)
         solver.step(2)

@@ -73,6 +73,20 @@ def test_the_window_fits_the_screen_with_its_run_controls_visible(any_window, qt
         assert not clipped_plots(window.plots)
 
 
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s.width()}x{s.height()}")
+def test_every_algorithms_description_is_shown_whole(any_window, qtbot, screen):
+    """The line under the Algorithm box gets the height its wrapped text needs (a three-line
+    Monte-Carlo CFR description was once clipped to two)."""
+    window = any_window
+    window.fit_to_screen(QSize(1480, 900), QRect(QPoint(0, 0), screen))
+    panel, label = window.panel, window.panel.description
+    for name in window.family.presets:
+        panel.algorithm.setCurrentIndex(panel.algorithm.findData(name))
+        settle(qtbot)
+        assert label.text() and inside(label, window), name
+        assert label.height() >= label.heightForWidth(label.width()), name
+
+
 def test_a_small_screen_gets_the_whole_screen_a_large_one_the_preferred_size(any_window):
     window = any_window
     window.fit_to_screen(QSize(1480, 900), QRect(0, 0, 960, 540))  # 1920x1080 at 200%

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QWidget
 
 from rmviz.errors import RmvizError
@@ -50,6 +51,27 @@ CADENCES = {"coarse (50 per decade)": 50, "normal (200 per decade)": 200, "fine 
 SPEEDS = {"full speed": None, **{f"{v:,} it/s": float(v) for v in (100_000, 10_000, 1_000, 100, 10, 1)}}
 
 
+class WrappedLabel(QLabel):
+    """A word-wrapped label that keeps the height its lines need at its width: a window too
+    short for every widget's preferred height shrinks the others, not this text (a plain
+    wrapped QLabel may be squeezed to its one-line minimum, its second line cut off)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWordWrap(True)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._keep_lines()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._keep_lines()
+
+    def _keep_lines(self) -> None:
+        self.setMinimumHeight(self.heightForWidth(self.width()) if self.text() else 0)
+
+
 class SolverPanel(QWidget):
     """The choices that define a run of ``family``; ``changed`` fires when the configuration
     changes, and ``speed_changed`` when only the speed does (the run goes on)."""
@@ -65,10 +87,9 @@ class SolverPanel(QWidget):
         for name, (description, _) in family.presets.items():
             self.algorithm.addItem(name, name)
             self.algorithm.setItemData(self.algorithm.count() - 1, description, 3)  # tooltip role
-        self.description = QLabel()
-        self.description.setWordWrap(True)
+        self.description = WrappedLabel()
         layout.addRow("Algorithm", self.algorithm)
-        layout.addRow("", self.description)
+        layout.addRow(self.description)  # the panel's whole width: fewer lines
         self.parameters: dict[str, QLineEdit] = {}
         for name in family.parameters:
             label, placeholder = PARAMETER_LABELS[name]
@@ -77,9 +98,8 @@ class SolverPanel(QWidget):
             edit.editingFinished.connect(self._changed)
             self.parameters[name] = edit
             layout.addRow(label, edit)
-        self.problem = QLabel()
+        self.problem = WrappedLabel()
         self.problem.setStyleSheet("color: #c62828")
-        self.problem.setWordWrap(True)
         layout.addRow("", self.problem)
 
         self.play = QComboBox()
