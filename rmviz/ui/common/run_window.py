@@ -17,7 +17,8 @@ drives what is the same in both windows:
   unsaved edits are lost, closing and shutting the threads down;
 * *Export figure* (:meth:`export_figure`): any figure of the registry for this family
   (:mod:`rmviz.figures`), drawn by matplotlib from the run as it stands; a figure that
-  cannot be written says why in a dialog;
+  cannot be written says why in a dialog; *Export run data* (:meth:`export_data`): the
+  trace with its game, configuration and seed, as .csv or .json (:func:`write_run_data`);
 * the window's own autosave file (:mod:`~.autosave`, written off the GUI thread) and the
   offer to restore those of windows that died;
 * session files (:class:`~.session_files.SessionFiles`): *Save Session...* writes the game,
@@ -69,6 +70,7 @@ from rmviz.formats import load_game, read_game_file, write_game_file
 from rmviz.formats.openspiel import INSTALL_HINT, Cancelled, fitting_games, openspiel_game
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
 from rmviz.runner.loop import RunLoop
+from rmviz.runner.record import write_run_data
 from rmviz.runner.session import is_session_file
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.family import Family
@@ -409,6 +411,25 @@ class RunWindow(SessionFiles, QMainWindow):
         request = ask_figure(self, self.family.name)
         if request is not None:
             self.export_figure(request.path, request.figure, request.size, request.dpi, request.style)
+
+    def export_data(self, path: str | Path) -> bool:
+        """Write the run's trace with its game, configuration and seed (.csv or .json)."""
+        if self.thread is None:
+            return False
+        trace = self.run_data().trace
+        try:
+            write_run_data(path, self.thread.loop.solver, trace.iterations, trace.columns)
+        except RmvizError as error:
+            self.show_error(str(error))
+            return False
+        return True
+
+    def export_data_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export run data", "run.csv", "CSV (*.csv);;JSON (*.json)"
+        )
+        if path:
+            self.export_data(path)
 
     # -- games and files -----------------------------------------------------------------------
     def shows(self, game: Any) -> bool:

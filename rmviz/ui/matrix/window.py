@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from rmviz.document import GameDocument
 from rmviz.errors import RmvizError
@@ -33,7 +33,6 @@ from rmviz.games.catalog import CATALOG, catalog_game
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.runner.loop import RunLoop
-from rmviz.runner.record import write_run_data
 from rmviz.runner.session import View
 from rmviz.solvers.exact import Reference, reference
 from rmviz.solvers.matrix.family import FAMILY
@@ -359,26 +358,6 @@ class MatrixWindow(RunWindow):
             action.setEnabled(Path(path).exists())
         if self.recent_menu.isEmpty():
             self.recent_menu.addAction("(none yet)").setEnabled(False)
-
-    # -- export ------------------------------------------------------------------------------
-    def export_data(self, path: str | Path) -> bool:
-        """Write the run's trace with its game, configuration and seed (.csv or .json)."""
-        if self.thread is None:
-            return False
-        trace = self.run_data().trace
-        try:
-            write_run_data(path, self.thread.loop.solver, trace.iterations, trace.columns)
-        except RmvizError as error:
-            self.show_error(str(error))
-            return False
-        return True
-
-    def export_data_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export run data", "run.csv", "CSV (*.csv);;JSON (*.json)"
-        )
-        if path:
-            self.export_data(path)
 
     # -- presentation ----------------------------------------------------------------------
     def show_presentation(self, on: bool) -> None:

@@ -190,6 +190,7 @@ class TreeWindow(RunWindow):
         self._action(file_menu, "Save Sessio&n...", self.save_session_dialog)
         file_menu.addSeparator()
         self._action(file_menu, "Export &Figure...", self.export_figure_dialog, QKeySequence("Ctrl+E"))
+        self._action(file_menu, "Export Run &Data...", self.export_data_dialog, QKeySequence("Ctrl+Shift+E"))
         file_menu.addSeparator()
         self._action(file_menu, "&Close", self.close, keys.Close)
         edit = self.menuBar().addMenu("&Edit")

@@ -3,6 +3,8 @@ information-set panel, the plots, compare mode, files and the windows it opens."
 
 from __future__ import annotations
 
+import csv
+import json
 import threading
 
 import numpy as np
@@ -11,6 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
+from rmviz.formats import write_json
+from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.config import preset as cfr_preset
 from rmviz.solvers.tree.solver import CFRSolver
@@ -116,6 +120,36 @@ def test_export_the_tree_figures(kuhn, qtbot, tmp_path, figure):
     assert path.stat().st_size > 1000
     assert not kuhn.export_figure(tmp_path / "kuhn.svg", "joint")  # a matrix figure: says why
     assert "not drawn for tree games" in kuhn.errors[-1]
+
+
+def test_export_run_data_from_the_file_menu(kuhn, qtbot, tmp_path, monkeypatch):
+    """File > Export Run Data writes the tree run's trace (.json and .csv) with its game,
+    configuration and seed; the last row is the snapshot of the iteration reached."""
+    from PySide6.QtWidgets import QFileDialog
+
+    kuhn.panel.seed.setValue(3)
+    kuhn.step(40)
+    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration == 40, timeout=60_000)
+    snapshot = kuhn.thread.loop.latest()[1]
+    action = next(
+        a for a in kuhn.menuBar().actions()[0].menu().actions() if a.text() == "Export Run &Data..."
+    )
+    for name in ("run.json", "run.csv"):
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, n=name: (str(tmp_path / n), ""))
+        action.trigger()
+        assert write_json(read_run_game(tmp_path / name)) == write_json(kuhn.document.game)
+    data = json.loads((tmp_path / "run.json").read_text())
+    assert data["seed"] == 3 and data["config"]["algorithm"] == "cfr"
+    trace = data["trace"]
+    assert trace["iteration"][-1] == 40
+    assert trace["exploitability"][-1] == snapshot.metrics.exploitability
+    solver = kuhn.thread.loop.solver
+    averages = [c for c in solver.columns if solver.column_name(c).startswith("average[")]
+    assert [trace[solver.column_name(c)][-1] for c in averages] == snapshot.average_strategy.tolist()
+    rows = list(csv.DictReader(line for line in (tmp_path / "run.csv").open() if not line.startswith("#")))
+    assert [float(rows[-1][name]) for name in trace if name != "iteration"] == [
+        values[-1] for name, values in trace.items() if name != "iteration"
+    ]
 
 
 def test_run_reaches_the_kuhn_value(kuhn, qtbot):
