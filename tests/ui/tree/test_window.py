@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
-from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
 from rmviz.formats import write_json
+from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
 from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.config import preset as cfr_preset
