@@ -5,10 +5,10 @@ embedded), the algorithm with every setting of the solver panel (its parameters,
 update schedule, seed, device and the starting or fixed strategies the panel's config
 holds), the metric cadence and speed, the iteration the run had reached, and the view worth
 keeping (:class:`View`: the tab, the simplex faces, presentation mode and text size, the
-tree window's information set). Runs are deterministic given the config and its seed
-(the solvers' random streams do not depend on how the iterations are chunked), so
-reopening re-runs the solver to that iteration and gets the very same state, array for
-array, without storing any of it.
+tree window's information set, the algorithms checked in compare mode). Runs are
+deterministic given the config and its seed (the solvers' random streams do not depend on
+how the iterations are chunked), so reopening re-runs the solver to that iteration and
+gets the very same state, array for array, without storing any of it.
 
 The file (``NAME.rmviz-session.json``, :data:`SUFFIX`; docs/session-format.md)::
 
@@ -23,7 +23,8 @@ The file (``NAME.rmviz-session.json``, :data:`SUFFIX`; docs/session-format.md)::
                              "fixed_strategies": {}, "start": {"0": [0.8, 0.1, 0.1]}}},
       "run": {"iteration": 12345, "points_per_decade": 200, "speed": null},
       "view": {"tab": "run", "faces": {"0": [0, 2, 3]}, "presentation": false,
-               "text_steps": 0, "infoset": null, "side_tab": null, "recorded": false}
+               "text_steps": 0, "infoset": null, "side_tab": null, "recorded": false,
+               "compared": ["rm", "rm+", "greedy-rm"]}
     }
 
 ``options`` are the family's choices and numerical parameters
@@ -97,6 +98,8 @@ class View:
         side_tab: the tree window's side panel, one of :data:`SIDE_TABS`.
         recorded: the tree window showed the last iteration recorded (*Step 1*): reopening
             records it again, so its numbers are on the tree and in the panel.
+        compared: the algorithms checked in compare mode, or None for the family's default
+            (``Family.compare_default``).
     """
 
     tab: str | None = None
@@ -106,6 +109,7 @@ class View:
     infoset: str | None = None
     side_tab: str | None = None
     recorded: bool = False
+    compared: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
             "infoset": view.infoset,
             "side_tab": view.side_tab,
             "recorded": view.recorded,
+            "compared": None if view.compared is None else list(view.compared),
         },
     }
 
@@ -362,6 +367,7 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         if not isinstance(flag, bool):
             raise _FieldError(f"view.{name} must be true or false, not {_shown(flag)}")
     infoset = _optional(data.get("infoset"), lambda v: _typed(v, str, "view.infoset"))
+    compared = _optional(data.get("compared"), lambda v: _algorithms(v, family, "view.compared"))
     return View(
         tab=tab,
         faces=faces,
@@ -370,7 +376,18 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         infoset=infoset,
         side_tab=_optional(data.get("side_tab"), lambda v: _choice(v, SIDE_TABS, "view.side_tab")),
         recorded=recorded,
+        compared=compared,
     )
+
+
+def _algorithms(value: Any, family: Family, where: str) -> tuple[str, ...]:
+    """A list of different algorithm names of ``family``."""
+    if not isinstance(value, list):
+        raise _FieldError(f"{where} must be a list of algorithm names, not {_shown(value)}")
+    names = tuple(_choice(name, list(family.presets), where) for name in value)
+    if len(set(names)) != len(names):
+        raise _FieldError(f"{where} names an algorithm twice: {_shown(value)}")
+    return names
 
 
 def _optional(value: Any, read: Any) -> Any:

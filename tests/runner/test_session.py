@@ -38,7 +38,13 @@ def matrix_session() -> Session:
     config = family_of(game).config(
         "discounted-rm", alpha=3.0, play="sampled", seed=11, start={0: [0.7, 0.1, 0.1, 0.1]}
     )
-    view = View(tab="compare", faces={0: (0, 2, 3), 1: (1, 3, 4)}, presentation=True, text_steps=2)
+    view = View(
+        tab="compare",
+        faces={0: (0, 2, 3), 1: (1, 3, 4)},
+        presentation=True,
+        text_steps=2,
+        compared=("rm+", "greedy-rm"),
+    )
     return Session(game, config, 12_345, points_per_decade=50, speed=1000.0, view=view)
 
 
@@ -281,6 +287,15 @@ HOSTILE = {
         "view.text_steps must be a whole number from -50 to 50",
     ),
     "infoset a number": (changed(view={"infoset": 3}), "view.infoset must be a string"),
+    "compared not a list": (
+        changed(view={"compared": "rm"}),
+        'view.compared must be a list of algorithm names, not "rm"',
+    ),
+    "compared another family's": (
+        changed(view={"compared": ["rm", "cfr"]}),
+        'view.compared is "cfr"; choose',
+    ),
+    "compared twice": (changed(view={"compared": ["rm", "rm"]}), "view.compared names an algorithm twice"),
 }
 
 

@@ -91,6 +91,34 @@ def test_a_matrix_session_reopens_paused_at_the_same_iteration_in_the_same_state
         shown.shutdown()
 
 
+@pytest.mark.parametrize("family", ["matrix", "tree"])
+def test_a_session_keeps_the_algorithms_checked_in_compare_mode(qtbot, tmp_path, family):
+    if family == "matrix":
+        window, chosen = make_window(qtbot, tmp_path, game="rps"), ["rm+", "predictive-rm+", "greedy-rm"]
+    else:
+        window, chosen = make_tree_window(qtbot, kuhn_poker()), ["cfr+", "dcfr", "mccfr-outcome"]
+    window.tabs.setCurrentWidget(window.compare)
+    window.compare.set_checked(chosen)
+    assert set(window.compare.threads) == set(chosen)
+    assert window.save_session(tmp_path / "compare") and not window.errors
+    path = tmp_path / f"compare{SUFFIX}"
+    assert read_session(path).view.compared == tuple(chosen)
+
+    fresh = (
+        make_window(qtbot, tmp_path, game="rps")
+        if family == "matrix"
+        else make_tree_window(qtbot, teaching_tree())
+    )
+    assert fresh.open_file(path)
+    caught_up(fresh, qtbot)
+    assert fresh.tabs.currentWidget() is fresh.compare
+    assert fresh.compare.checked() == chosen and set(fresh.compare.threads) == set(chosen)
+    fresh.tabs.setCurrentWidget(fresh.run_tab)
+    assert fresh.session().view.compared == tuple(chosen)  # kept while another tab is shown
+    for shown in (window, fresh):
+        shown.shutdown()
+
+
 def test_a_tree_session_reopens_with_its_recorded_step_and_information_set(qtbot, tmp_path):
     window = make_tree_window(qtbot, kuhn_poker())
     choose(window.panel.algorithm, "mccfr-external")

@@ -90,12 +90,18 @@ class CompareView(QWidget):
         ]
 
     def set_checked(self, names: list[str]) -> None:
+        """Check ``names`` alone; their solvers start now if the view is the window's tab
+        shown, else when it is next (:meth:`activate`)."""
         self.algorithms.blockSignals(True)
         for k in range(self.algorithms.count()):
             item = self.algorithms.item(k)
             item.setCheckState(Qt.CheckState.Checked if item.text() in names else Qt.CheckState.Unchecked)
         self.algorithms.blockSignals(False)
-        self.restart()
+        if self.isVisibleTo(self.window()):
+            self.restart()
+        else:
+            self.stop()
+            self.stale = True
 
     def set_game(self, game: Any, base: Any) -> None:
         """Compare on ``game`` with what the family carries from the panel's configuration

@@ -65,10 +65,18 @@ class SessionFiles:
         """What the window shows besides the run, for a session (windows add theirs)."""
         current = self.tabs.currentWidget()
         tab = next((key for key, widget in self.tab_keys().items() if widget is current), None)
-        return View(tab=tab, presentation=self.presentation, text_steps=self.text_steps)
+        return View(
+            tab=tab,
+            presentation=self.presentation,
+            text_steps=self.text_steps,
+            compared=tuple(self.compare.checked()),
+        )
 
     def apply_view(self, view: View) -> None:
         """Show a session's ``view`` (windows add theirs); a tab this window lacks is ignored."""
+        self.compare.set_checked(
+            list(self.family.compare_default if view.compared is None else view.compared)
+        )
         widget = self.tab_keys().get(view.tab or "run")
         if widget is not None:
             self.tabs.setCurrentWidget(widget)
