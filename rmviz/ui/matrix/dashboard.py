@@ -48,6 +48,7 @@ class Dashboard(QSplitter):
         self.addWidget(top)
         self.addWidget(self.plots)
         self._drawn: tuple[object, ...] | None = None  # what the views show of the game
+        self._segments: bool | None = None  # whether the strategies are drawn as segments
 
     def set_scale(self, scale: float) -> None:
         for view in (self.plots, self.simplex, self.joint):
@@ -71,9 +72,15 @@ class Dashboard(QSplitter):
         self.joint.set_game(game)
         self.joint.setVisible(game.n_players == 2)  # the joint of more players is not drawn
         self._face_selectors(game)
+        # the strategy views' share of the height: segments need less than triangles; set
+        # when the kind of view changes, so a split the person dragged outlives other edits
         segments = not self.simplex.square and max(game.num_actions[:3]) <= 2
-        total = sum(self.sizes()) or 800
-        self.setSizes([total // 5, total - total // 5] if segments else [total * 7 // 20, total * 13 // 20])
+        if segments != self._segments:
+            self._segments = segments
+            total = sum(self.sizes()) or 800
+            self.setSizes(
+                [total // 5, total - total // 5] if segments else [total * 7 // 20, total * 13 // 20]
+            )
 
     def columns(self) -> tuple[Column, ...]:
         """The trace columns the views read."""

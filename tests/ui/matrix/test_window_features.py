@@ -39,6 +39,23 @@ def test_add_rename_and_remove_actions_through_the_editor(window):
     assert window.document.game == catalog_game("battle-of-partners")
 
 
+def test_a_dragged_split_outlives_edits_that_rebuild_the_views(window, qtbot):
+    """The strategy views' share of the height is set when their kind changes (segments for
+    three players of two actions, a square or triangles otherwise), not on every rebuild."""
+    window.resize(1280, 720)
+    window.show()
+    window.show_game(catalog_game("rps"), "RPS")
+    dashboard = window.dashboard
+    qtbot.waitUntil(lambda: sum(dashboard.sizes()) > 0)
+    total = sum(dashboard.sizes())
+    dashboard.setSizes([total // 2, total - total // 2])
+    dragged = dashboard.sizes()
+    window.editor.attempt(lambda: window.document.add_action(0))  # rebuilt: a new action
+    assert window.dashboard.simplex.columns() and dashboard.sizes() == dragged
+    window.show_game(catalog_game("three-player-pennies"), "Pennies")  # segments: less height
+    assert dashboard.sizes()[0] < dragged[0]
+
+
 def test_add_and_remove_a_player_keeps_the_others_payoffs(window):
     before = window.document.game
     window.editor.attempt(window.document.add_player)
