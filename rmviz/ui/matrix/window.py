@@ -282,8 +282,11 @@ class MatrixWindow(RunWindow):
             self.start_edit.set_game(game)
             self.panel.refresh(quiet=True)  # a start of the old shape is cleared
             self.dashboard.set_game(game)
-            self.restart()
+        # the reference first: the fresh run's first iterations record every one of them,
+        # Python holding the GIL, and would slow the LP and the star's Qt calls 5-10 fold
         self._show_reference()
+        if restart:
+            self.restart()
 
     def _show_reference(self) -> None:
         """The star and the Equilibria tab for the game shown: the catalog's equilibrium or
