@@ -9,16 +9,15 @@ starts at once; the test suite's controller does the same before its workers sta
 compiling the same ones.
 
 Each :data:`WORKLOADS` entry runs a solver for two iterations on a small catalog game and
-takes a snapshot with its metrics: that compiles the kernels of its kind with the argument types every run
-of that kind passes (the payoffs are read-only views, the regrets float64; see
-:func:`.matrix.kernels.read_only`). The groups of :func:`groups` are balanced by the
+takes a snapshot with its metrics: that compiles the kernels of its kind with the argument
+types every run of that kind passes (the payoffs are read-only views, the regrets float64;
+see :func:`.matrix.kernels.read_only`). The groups of :func:`groups` are balanced by the
 compile times measured on this project's 2-core machine (seconds, idle).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +26,7 @@ from typing import Any
 
 from rmviz.errors import ConfigError
 from rmviz.games.catalog import catalog_game
+from rmviz.solvers.jit import AVAILABLE
 from rmviz.solvers.registry import make_solver
 
 
@@ -76,8 +76,6 @@ def compile_group(names: list[str]) -> float:
 def precompile(jobs: int | None = None) -> float:
     """Compile (or load, when cached) every kernel, in ``jobs`` processes (default: the CPUs
     this process may use, at most one per group); the seconds it took."""
-    from rmviz.solvers.jit import AVAILABLE
-
     if not AVAILABLE:
         return 0.0
     if jobs is None:
@@ -90,7 +88,3 @@ def precompile(jobs: int | None = None) -> float:
         with ProcessPoolExecutor(len(split), mp_context=get_context("spawn")) as pool:
             list(pool.map(compile_group, split))
     return time.perf_counter() - start
-
-
-if __name__ == "__main__":  # pragma: no cover - python -m rmviz.solvers.precompile [JOBS]
-    print(f"compiled in {precompile(int(sys.argv[1]) if len(sys.argv) > 1 else None):.1f} s")
