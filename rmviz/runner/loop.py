@@ -90,6 +90,7 @@ class RunLoop:
         with self._condition:
             self._stopped = True
             self._condition.notify()
+        self._gui_idle.set()  # a worker waiting for a redraw to end stops now
 
     def set_speed(self, iterations_per_second: float | None) -> None:
         with self._condition:
@@ -204,7 +205,12 @@ class RunLoop:
             count = pace.chunk if self._running else min(pace.chunk, self._pending)
             speed = self._speed
         count = max(1, min(count, self.trace.next_iteration - self.solver.iteration))  # land on grid points
-        if self._yield_to_gui:
+        # A chunk that ends on a grid point records a snapshot in Python, holding the GIL
+        # (~0.5 ms on 3x3). Where that outweighs the stepping (a fresh run records every
+        # iteration at first), the worker is as good as a GIL-holding solver and waits
+        # while the GUI draws too: an edit's repaint used to take several times longer.
+        records = self.solver.iteration + count >= self.trace.next_iteration
+        if self._yield_to_gui or (records and pace.recording_bound()):
             self._gui_idle.wait(GUI_WAIT_SECONDS)
         started = time.perf_counter()
         with self._step_lock:
@@ -218,6 +224,7 @@ class RunLoop:
             if self.solver.iteration >= self.trace.next_iteration:
                 snapshot = self.solver.snapshot(metrics=True)
                 self.trace.add(snapshot.iteration, snapshot.trace_values())
+                pace.recorded(time.perf_counter() - started - elapsed)
             now = time.perf_counter()
             pace.measured(count, now)
             if pace.publish_due(now) or (not self._running and not self._pending):
@@ -242,6 +249,7 @@ class _Pace:
         self.chunk = 1
         self.iterations_per_second = 0.0
         self._last_publish = self._publish_cost = 0.0
+        self._record_seconds = self._step_seconds = 0.0
         self._window_start, self._window_iterations = time.perf_counter(), 0
 
     def measured(self, count: int, now: float) -> None:
@@ -250,6 +258,14 @@ class _Pace:
         if now - self._window_start >= 0.25:
             self.iterations_per_second = self._window_iterations / (now - self._window_start)
             self._window_start, self._window_iterations = now, 0
+
+    def recorded(self, seconds: float) -> None:
+        """Recording the last grid point took ``seconds`` (a snapshot and its metrics)."""
+        self._record_seconds = seconds
+
+    def recording_bound(self) -> bool:
+        """Whether recording a grid point takes longer than stepping the last chunk did."""
+        return self._record_seconds > self._step_seconds
 
     def publish_due(self, now: float) -> bool:
         """A frame apart, or further when measuring costs more than 5% of the time (exact
@@ -263,6 +279,7 @@ class _Pace:
     def next_chunk(self, count: int, elapsed: float, speed: float | None, yield_to_gui: bool) -> None:
         """Size the next chunk from this one's time, and sleep where the speed limit (or a
         solver holding the GIL) asks for it."""
+        self._step_seconds = elapsed
         target = self.frame_seconds / 2
         self.chunk = int(
             min(max(1, self.chunk * target / max(elapsed, 1e-7)), 2 * self.chunk + 1, 10_000_000)

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: tests.formats
+
 from rmviz.cli import main
 from rmviz.formats import read_game_file, write_game_file
 from rmviz.games.catalog import CATALOG, catalog_game

@@ -129,6 +129,38 @@ def test_a_solver_holding_the_gil_steps_aside_while_the_gui_draws():
         assert thread.shutdown()
 
 
+def test_a_fresh_run_recording_every_iteration_waits_while_the_gui_draws(monkeypatch):
+    """A compiled solver runs on while the GUI draws, except where recording the trace's
+    grid points (Python, holding the GIL) outweighs its steps: a fresh run records every
+    iteration, and the window's repaint after an edit comes first. Stopping wakes it.
+    (That it runs on once its chunks outweigh the recording, the throughput of
+    tests/benchmarks/gui_responsiveness.py shows: 3.2-3.4M it/s on rps-crash.)"""
+    from rmviz.runner import loop as loop_module
+    from rmviz.runner.worker import SolverThread
+
+    monkeypatch.setattr(loop_module, "GUI_WAIT_SECONDS", 60.0)  # waits as long as the GUI draws
+    solver = RegretMinimizer(catalog_game("rps-crash"), preset("rm"))
+    assert solver.releases_gil
+    thread = SolverThread(solver)
+    thread.loop.gui_drawing(True)  # as the window does before it starts a fresh run
+    thread.start()
+    thread.loop.run()
+    assert wait_for(lambda: solver.iteration >= 1)  # the first chunk: nothing measured yet
+    stopped_at = solver.iteration
+    time.sleep(0.2)
+    assert solver.iteration == stopped_at <= 2  # then it waits for the repaint
+    thread.loop.gui_drawing(False)
+    assert wait_for(lambda: solver.iteration > 100_000)
+    assert thread.shutdown()
+
+    waiting = SolverThread(RegretMinimizer(catalog_game("rps-crash"), preset("rm")))
+    waiting.loop.gui_drawing(True)
+    waiting.start()
+    waiting.loop.run()
+    assert wait_for(lambda: waiting.loop.solver.iteration >= 1)
+    assert waiting.shutdown()  # stop() wakes the worker: it does not wait the 60 s out
+
+
 def test_after_a_pause_the_latest_snapshot_is_where_the_solver_stopped(loop):
     """However a pause falls against the worker's publication, once the worker is idle the
     window is shown the solver's own iteration (not a snapshot a chunk behind)."""

@@ -225,7 +225,11 @@ class RunWindow(SessionFiles, QMainWindow):
             self.show_error(str(error))
             return
         self.thread = SolverThread(solver, points_per_decade=self.panel.points_per_decade())
-        self.thread.loop.set_speed(self.panel.speed_limit())
+        loop = self.thread.loop
+        loop.set_speed(self.panel.speed_limit())
+        # the repaint this change queued comes first; then the fresh run records its points
+        loop.gui_drawing(True)
+        QTimer.singleShot(1, lambda: loop.gui_drawing(False))
         self.thread.start()
         self._seen_version = -1
         self.compare.set_game(self.document.game, self.panel.config())
