@@ -50,7 +50,13 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+)
 
 from rmviz.figures.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_colour
 from rmviz.figures.layout import (
@@ -68,6 +74,7 @@ from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0  # at text scale 1
 BAR_WIDTH = 28.0
+LABEL_BACKING = QColor(255, 255, 255, 210)  # behind node labels: arcs crossing them fade out
 TEXT_POINTS = 7.5  # the labels' size in scene units at text scale 1
 MAX_ZOOM = 1.6  # a small tree is magnified at most this much
 LEGIBLE_POINTS = 7.0  # nor a large one shrunk so far that its labels fall below this size on
@@ -269,6 +276,7 @@ class TreeView(QGraphicsView):
             infoset = int(tree.node_infoset[h])
             label = scene.addSimpleText(tree.infoset_label[infoset], font)
             label.setPos(here.x() + r + 2 * g, here.y() - r - label.boundingRect().height() / 2)
+            self._backed(label)
             tip = f"{game.player_names[player]}, information set {tree.infoset_label[infoset]}"
             if trace is not None:
                 others = [q for q in range(tree.n_players + 1) if q != player]
@@ -277,6 +285,7 @@ class TreeView(QGraphicsView):
                 text = scene.addSimpleText(f"cfv={format_number(reach * value, '.3g')}", font)
                 text.setBrush(QBrush(QColor(player_colour(player))))
                 text.setPos(here.x() + r + 2 * g, here.y() + g)
+                self._backed(text)
                 tip += (
                     f"\nreach of the others and chance P(h | pi_-i) = {format_number(reach, '.4g')}"
                     f"\nvalue U_i(pi | h) = {format_number(value, '.4g')}"
@@ -301,6 +310,12 @@ class TreeView(QGraphicsView):
         item.setData(0, h)
         item.setZValue(1)
         self.node_items[h] = item
+
+    def _backed(self, text: QGraphicsSimpleTextItem) -> None:
+        """A light box behind ``text``, above the information-set arcs (z -1) and below the
+        nodes: a dashed arc crossing a label no longer runs through its glyphs."""
+        box = self.scene().addRect(text.sceneBoundingRect(), QPen(Qt.PenStyle.NoPen), QBrush(LABEL_BACKING))
+        box.setZValue(-0.5)
 
     def path(self, h: int) -> tuple[str, ...]:
         """The moves from the root to node ``h``."""

@@ -31,6 +31,25 @@ def test_kuhn_loads_and_draws_every_node(kuhn):
     assert {"2, -2", "-1, 1", "0 (1/3)", "1pb"} <= terminal_texts
 
 
+def test_labels_sit_on_a_backing_above_the_information_set_arcs(kuhn):
+    """The dashed information-set arcs cross the tree; node labels and counterfactual
+    values sit on light boxes above them, so no arc runs through their glyphs."""
+    from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QGraphicsSimpleTextItem
+
+    kuhn.step_recorded()
+    items = kuhn.view.scene().items()
+    arcs = [i for i in items if isinstance(i, QGraphicsPathItem) and i.pen().style() == Qt.PenStyle.DashLine]
+    boxes = [i.sceneBoundingRect() for i in items if isinstance(i, QGraphicsRectItem) and i.zValue() == -0.5]
+    labels = [
+        i
+        for i in items
+        if isinstance(i, QGraphicsSimpleTextItem) and (i.text().startswith("cfv=") or i.text() == "1pb")
+    ]
+    assert arcs and labels and max(a.zValue() for a in arcs) < -0.5 < min(t.zValue() for t in labels)
+    for label in labels:
+        assert any(box.contains(label.sceneBoundingRect()) for box in boxes), label.text()
+
+
 def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
     twin = CFRSolver(kuhn_poker(), cfr_preset("cfr"))  # the same run, outside the window
     expected = twin.step_recorded()
