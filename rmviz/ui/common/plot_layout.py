@@ -20,8 +20,27 @@ tests/benchmarks/edit_while_running.py).
 
 from __future__ import annotations
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsScene
+
+LIVE_POINTS = 300  # points per live curve, evenly spread over log T (exports draw every point)
+
+
+def live_points(iterations: np.ndarray, budget: int | None = None) -> slice | np.ndarray:
+    """The trace points a live curve draws on log-T axes: all of them when there are at most
+    ``budget``, else the first point at or after each of ``budget`` marks evenly spaced in
+    log T, with the first and the newest. Every point where the trace is sparser than the
+    marks (the first iterations, each one recorded) is kept; where it is denser (~150 points
+    a decade) it is thinned to about one point per pixel of a plot spanning seven decades.
+    Thinning by position in the trace instead skipped every other one of the first
+    iterations, each a visible vertex on log axes. ``budget``: :data:`LIVE_POINTS` when None."""
+    budget = LIVE_POINTS if budget is None else budget
+    if iterations.size <= budget:
+        return slice(None)
+    logs = np.log10(np.maximum(iterations, 1))
+    marks = np.linspace(logs[0], logs[-1], budget)
+    return np.unique(np.append(np.searchsorted(logs, marks), iterations.size - 1))
 
 
 class PlotLayout(pg.GraphicsLayoutWidget):

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QVBoxLayout, QW
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
+from rmviz.ui.common.plot_layout import live_points
 from rmviz.ui.matrix.joint import JointView
 from rmviz.ui.matrix.plots import ConvergencePlots
 from rmviz.ui.matrix.simplex import SimplexView
@@ -97,7 +98,7 @@ class Dashboard(QSplitter):
         :meth:`ConvergencePlots.update_from`; without, all of them, as after the plots were
         rebuilt) and the newest joint distribution; True when one row only was drawn."""
         left = self.plots.update_from(iterations, columns, stagger=stagger)
-        self.simplex.update_from(columns)
+        self.simplex.update_from(columns, live_points(iterations) if stagger else slice(None))
         self.joint.update_from(joint)
         return left
 

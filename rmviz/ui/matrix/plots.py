@@ -24,7 +24,7 @@ from rmviz.figures.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COL
 from rmviz.figures.matrix import NOISE, welfare_limit
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
-from rmviz.ui.common.plot_layout import PlotLayout
+from rmviz.ui.common.plot_layout import PlotLayout, live_points
 from rmviz.ui.common.style import action_pen, curve_pen, log_axes, pen, probability_axis, style_plot
 
 GAPS = {Column(metric) for metric in gap_curves("matrix", False)}  # log axes: positive values only
@@ -33,7 +33,6 @@ STRATEGIES = ("average", "current")
 MAX_STRATEGY_PLOTS = 3
 MAX_ACTIONS = 10  # actions drawn per strategy plot
 MAX_NAMED = 6  # actions named in a strategy plot's title
-MAX_LIVE_POINTS = 500  # points drawn per live curve (exports draw every point)
 
 
 def strategies_title(player: str, actions: tuple[str, ...]) -> str:
@@ -168,9 +167,7 @@ class ConvergencePlots(PlotLayout):
             for curve in (*self.curves.values(), *([self.reference] if self.reference else [])):
                 curve.setData([], [])
             return False
-        drawn: slice | np.ndarray = slice(None)
-        if stagger and iterations.size > MAX_LIVE_POINTS:  # about one point per pixel, newest kept
-            drawn = np.linspace(0, iterations.size - 1, MAX_LIVE_POINTS).round().astype(int)
+        drawn = live_points(iterations) if stagger else slice(None)
         x = iterations[drawn].astype(np.float64)
         strategies = {column for column in self.curves if column.quantity in STRATEGIES}
         staggered = stagger and bool(strategies) and len(self.curves) > len(strategies)

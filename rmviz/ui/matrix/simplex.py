@@ -45,10 +45,21 @@ class FadingPath:
             shade.setAlpha(int(110 + 145 * (k + 1) / FADE_STEPS))
             self.pieces.append(plot.plot(pen=pg.mkPen(shade, width=width)))
 
-    def setData(self, x: np.ndarray, y: np.ndarray) -> None:
+    def setData(self, x: np.ndarray, y: np.ndarray, drawn: slice | np.ndarray = slice(None)) -> None:
+        """The path through the points ``(x, y)``, of which those at ``drawn`` are drawn (see
+        :func:`~rmviz.ui.common.plot_layout.live_points`). The pieces split the whole path,
+        as the exported figure's do, and each keeps its last point, where the next begins.
+        A piece whose points are those it has is left alone: only the newest pieces move
+        while a run goes on, and each ``setData`` costs ~0.5 ms of pyqtgraph's Python."""
         bounds = np.linspace(0, len(x), FADE_STEPS + 1).astype(int)
+        kept = np.zeros(len(x), dtype=bool)
+        kept[drawn] = True
+        kept[bounds[1:][bounds[1:] > 0] - 1] = True
         for piece, start, stop in zip(self.pieces, bounds[:-1], bounds[1:], strict=True):
-            piece.setData(x[max(0, start - 1) : stop], y[max(0, start - 1) : stop])  # pieces join
+            shown = np.arange(max(0, start - 1), stop)
+            shown = shown[kept[shown]]
+            if not (np.array_equal(piece.xData, x[shown]) and np.array_equal(piece.yData, y[shown])):
+                piece.setData(x[shown], y[shown])  # pieces join
 
     def getData(self) -> tuple[np.ndarray, np.ndarray]:
         """The whole path, as one curve would give it."""
@@ -268,8 +279,11 @@ class SimplexView(PlotLayout):
         item.setFont(font)
         return item
 
-    def update_from(self, columns: Mapping[Column, np.ndarray]) -> None:
-        """Redraw the paths from the trace's columns (those of :meth:`columns`)."""
+    def update_from(
+        self, columns: Mapping[Column, np.ndarray], drawn: slice | np.ndarray = slice(None)
+    ) -> None:
+        """Redraw the paths from the trace's columns (those of :meth:`columns`); of the average
+        paths, the points at ``drawn`` (the current strategies' trail is short)."""
         if self.game is None:
             return
         for kind, player, current, average in self.paths:
@@ -280,8 +294,12 @@ class SimplexView(PlotLayout):
                 ):
                     x = columns.get(Column(quantity, player=0, action=0))
                     y = columns.get(Column(quantity, player=1, action=0))
-                    if x is not None and y is not None:
-                        curve.setData(x[-keep:] if keep else x, y[-keep:] if keep else y)
+                    if x is None or y is None:
+                        continue
+                    if keep:
+                        curve.setData(x[-keep:], y[-keep:])
+                    else:
+                        curve.setData(x, y, drawn)
                 continue
             for curve, quantity, keep in ((current, "current", CURRENT_TRAIL), (average, "average", None)):
                 parts = [columns.get(Column(quantity, player=player, action=a)) for a in self.face(player)]
@@ -289,8 +307,9 @@ class SimplexView(PlotLayout):
                     continue
                 points = project(PANEL_SIZES[kind], np.column_stack(parts))
                 if keep:
-                    points = points[-keep:]
-                curve.setData(points[:, 0], points[:, 1])
+                    curve.setData(points[-keep:, 0], points[-keep:, 1])
+                else:
+                    curve.setData(points[:, 0], points[:, 1], drawn)
 
     def columns(self) -> tuple[Column, ...]:
         """The trace columns the paths are drawn from."""

@@ -11,7 +11,8 @@ from rmviz.runner.record import record_run
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
-from rmviz.ui.matrix.plots import MAX_LIVE_POINTS, ConvergencePlots
+from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points
+from rmviz.ui.matrix.plots import ConvergencePlots
 
 AVERAGE_00, EXPLOITABILITY = Column("average", player=0, action=0), Column("exploitability")
 
@@ -27,13 +28,35 @@ def test_staggered_updates_alternate_rows_and_thin_the_points(qtbot):
     qtbot.addWidget(plots)
     plots.set_game(catalog_game("rps-crash"))
     iterations, columns = trace_of(100_000)
-    assert iterations.size > MAX_LIVE_POINTS
+    assert iterations.size > LIVE_POINTS
     plots.update_from(iterations, columns, stagger=True)  # the strategy row first
-    assert len(plots.curves[AVERAGE_00].xData) == MAX_LIVE_POINTS
-    assert plots.curves[AVERAGE_00].xData[-1] == 100_000  # the newest point is always drawn
+    drawn = plots.curves[AVERAGE_00].xData
+    assert len(drawn) <= LIVE_POINTS + 1
+    np.testing.assert_array_equal(drawn, iterations[live_points(iterations)])
+    assert drawn[0] == iterations[0] and drawn[-1] == 100_000  # the newest point is always drawn
     assert plots.curves[EXPLOITABILITY].xData is None
     plots.update_from(iterations, columns, stagger=True)  # then the others
     assert plots.curves[EXPLOITABILITY].xData is not None
+
+
+@pytest.mark.parametrize("budget", [50, 300])
+def test_live_points_keep_the_sparse_start_and_spread_the_rest_evenly_on_log_axes(budget):
+    iterations, _ = trace_of(10**6)  # every iteration at first, then ~400 points a decade
+    drawn = iterations[live_points(iterations, budget)]
+    assert drawn.size <= budget + 1 and drawn[0] == iterations[0] and drawn[-1] == iterations[-1]
+    assert np.all(np.diff(drawn) > 0)  # a subsequence of the trace, in order
+    # every trace point farther than one mark (in log10 T) from its predecessor is drawn:
+    # where the trace is sparser than the marks nothing is thinned
+    step = np.log10(iterations[-1] / iterations[0]) / (budget - 1)
+    sparse = iterations[1:][np.diff(np.log10(iterations)) > step]
+    assert set(sparse.tolist()) <= set(drawn.tolist())
+    assert {1, 2, 3, 4, 5} <= set(drawn.tolist())  # the first iterations, each a visible vertex
+    # where the trace is dense (400 points a decade), each decade gets its share of the marks
+    per_decade = 1 / step
+    for decade in (3, 4, 5):
+        count = np.count_nonzero((drawn >= 10**decade) & (drawn < 10 ** (decade + 1)))
+        assert abs(count - per_decade) <= 1.5
+    assert live_points(iterations[:budget], budget) == slice(None)
 
 
 def test_exports_draw_every_point_and_axes_span_whole_decades(qtbot):

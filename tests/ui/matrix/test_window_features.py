@@ -12,9 +12,11 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
 
+from rmviz.figures.matrix import FADE_STEPS, project
 from rmviz.games import catalog_game
 from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
+from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points
 from rmviz.ui.common.run_window import PRESENTATION_PLOTS, PRESENTATION_TEXT
 from tests.ui.matrix.conftest import iteration
 
@@ -147,9 +149,18 @@ def test_the_average_path_fades_from_old_to_new(window, qtbot):
     path = window.simplex.paths[0][3]
     alphas = [piece.opts["pen"].color().alpha() for piece in path.pieces]
     assert alphas == sorted(alphas) and alphas[0] < 150 and alphas[-1] == 255
-    x, _ = path.getData()
-    columns = window.thread.loop.trace_columns((AVERAGE_00,))[1]
-    assert len(x) == len(columns[AVERAGE_00])  # the pieces join into the whole path
+    # the pieces split the whole path where the exported figure's do (equal shares of the
+    # trace) and join; the live view draws the trace's points thinned evenly over log T
+    average = [Column("average", player=0, action=a) for a in range(3)]
+    iterations, columns = window.thread.loop.trace_columns(average)
+    points = project(3, np.column_stack([columns[c] for c in average]))
+    assert len(points) > LIVE_POINTS
+    ends = np.linspace(0, len(points), FADE_STEPS + 1).astype(int)[1:] - 1
+    for piece, end in zip(path.pieces, ends, strict=True):
+        np.testing.assert_array_equal(piece.getData()[0][-1], points[end, 0])
+    drawn = np.union1d(np.arange(len(points))[live_points(iterations)], ends)
+    x, y = path.getData()
+    np.testing.assert_array_equal(np.column_stack([x, y]), points[drawn])
 
 
 def test_simplex_face_for_more_than_three_actions(window, qtbot):
