@@ -35,7 +35,7 @@ from rmviz.figures.run import TraceData
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
-from rmviz.ui.common.plot_layout import PlotLayout
+from rmviz.ui.common.plot_layout import PlotLayout, live_points
 from rmviz.ui.common.style import log_axes, pen, style_plot
 
 
@@ -192,8 +192,9 @@ class CompareView(QWidget):
             if message:
                 self.error.emit(f"{name}: {message}")
             iterations, columns = thread.loop.trace_columns(tuple(self.metrics))
-            x = iterations.astype(np.float64)
+            drawn = live_points(iterations)  # thinned evenly over log T
+            x = iterations[drawn].astype(np.float64)
             for column in self.metrics:
-                y = columns[column]
+                y = columns[column][drawn]
                 keep = np.isfinite(y) & (y > 0)
                 self.curves[column, name].setData(x[keep], y[keep])

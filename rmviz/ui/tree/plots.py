@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from rmviz.figures.definitions import GAP_CURVES, PANEL_TEXT, action_colour
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.ui.common.plot_layout import PlotLayout
+from rmviz.ui.common.plot_layout import PlotLayout, live_points
 from rmviz.ui.common.style import curve_pen, log_axes, pen, probability_axis, style_plot
 
 EXPLOITABILITY = Column("exploitability")
@@ -85,10 +85,12 @@ class TreePlots(PlotLayout):
         return (EXPLOITABILITY, *self.strategy_curves)
 
     def update_from(self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray]) -> None:
-        x = iterations.astype(np.float64)
-        if not x.size:
+        """Redraw the curves from the trace, thinned evenly over log T (:func:`live_points`)."""
+        if not iterations.size:
             return
-        gap = columns[EXPLOITABILITY]
+        drawn = live_points(iterations)
+        x = iterations[drawn].astype(np.float64)
+        gap = columns[EXPLOITABILITY][drawn]
         keep = np.isfinite(gap) & (gap > 0)
         self.gap_curve.setData(x[keep], gap[keep])
         decades = max(1, math.ceil(math.log10(max(float(x[-1]), 10.0)) - 1e-9))
@@ -96,4 +98,4 @@ class TreePlots(PlotLayout):
             plot.setXRange(0, decades, padding=0.02)
         for column, curve in self.strategy_curves.items():
             if column in columns:
-                curve.setData(x, columns[column])
+                curve.setData(x, columns[column][drawn])

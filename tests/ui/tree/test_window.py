@@ -18,6 +18,7 @@ from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.config import preset as cfr_preset
 from rmviz.solvers.tree.solver import CFRSolver
+from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.tree.editor import parse_numbers
 from tests.ui.tree.conftest import cell, make_tree_window
@@ -181,6 +182,10 @@ def test_run_reaches_the_kuhn_value(kuhn, qtbot):
     assert "exploitability" in kuhn.status.text()
     x, _ = kuhn.plots.gap_curve.getData()
     assert len(x) > 100
+    iterations, _ = kuhn.thread.loop.trace_columns(kuhn.plots.columns())
+    assert iterations.size > LIVE_POINTS and len(x) <= LIVE_POINTS + 1  # thinned over log T
+    drawn = kuhn.plots.gap_curve.xData  # getData gives log10 T on these axes
+    assert np.isin(drawn, iterations[live_points(iterations)]).all() and drawn[0] == iterations[0]
 
 
 def test_leduc_starts_collapsed_and_the_infoset_list_filters(qtbot):
