@@ -35,7 +35,7 @@ from rmviz.figures.run import TraceData
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
-from rmviz.ui.common.plot_layout import PlotLayout, live_points
+from rmviz.ui.common.plot_layout import PlotLayout, live_points, set_points
 from rmviz.ui.common.style import log_axes, pen, style_plot
 
 
@@ -197,4 +197,4 @@ class CompareView(QWidget):
             for column in self.metrics:
                 y = columns[column][drawn]
                 keep = np.isfinite(y) & (y > 0)
-                self.curves[column, name].setData(x[keep], y[keep])
+                set_points(self.curves[column, name], x[keep], y[keep])

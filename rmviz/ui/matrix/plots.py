@@ -24,7 +24,7 @@ from rmviz.figures.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COL
 from rmviz.figures.matrix import NOISE, welfare_limit
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
-from rmviz.ui.common.plot_layout import PlotLayout, live_points
+from rmviz.ui.common.plot_layout import PlotLayout, live_points, set_points
 from rmviz.ui.common.style import action_pen, curve_pen, log_axes, pen, probability_axis, style_plot
 
 GAPS = {Column(metric) for metric in gap_curves("matrix", False)}  # log axes: positive values only
@@ -181,11 +181,11 @@ class ConvergencePlots(PlotLayout):
             y = columns[column][drawn]
             if column in GAPS:  # log axes: only positive, finite values
                 keep = np.isfinite(y) & (y > 0)
-                curve.setData(x[keep], y[keep])
+                set_points(curve, x[keep], y[keep])
             elif column == WELFARE:
                 self._draw_welfare(curve, x, y)
             else:
-                curve.setData(x, y)
+                set_points(curve, x, y)
         gap = columns.get(Column("exploitability"))
         gap = None if gap is None else gap[drawn]
         self._fit_decades(x, columns)
@@ -199,7 +199,7 @@ class ConvergencePlots(PlotLayout):
         """Welfare on an axis symmetric about zero that ignores rounding noise (as exported)."""
         assert self.game is not None and self.welfare_plot is not None
         scale = max(1.0, float(np.abs(self.game.payoffs).max()))
-        curve.setData(x, np.where(np.abs(y) <= NOISE * scale, 0.0, y))
+        set_points(curve, x, np.where(np.abs(y) <= NOISE * scale, 0.0, y))
         limit = welfare_limit(y, scale)
         if self._welfare_limit != limit:
             self._welfare_limit = limit
@@ -222,5 +222,6 @@ class ConvergencePlots(PlotLayout):
                 continue
             self._decades[id(plot)] = decades
             plot.setXRange(*x_decades, padding=0.02)
-            if log_y:
-                plot.setYRange(y_decades[0], max(y_decades[1], y_decades[0] + 1), padding=0.02)
+            if log_y:  # two decades at least: a decade's labels sit at the axis's ends, where
+                # pyqtgraph drops them (after Step 1 the gap axis had no label at all)
+                plot.setYRange(min(y_decades[0], y_decades[1] - 2), y_decades[1], padding=0.02)

@@ -28,13 +28,14 @@ from rmviz.figures.definitions import EQUILIBRIUM_COLOUR, player_colour
 from rmviz.figures.matrix import CORNERS, CURRENT_TRAIL, FADE_STEPS, project, unproject
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
-from rmviz.ui.common.plot_layout import PlotLayout
+from rmviz.ui.common.plot_layout import PlotLayout, set_points
 from rmviz.ui.common.style import style_plot
 
 
 class FadingPath:
     """A path drawn in :data:`FADE_STEPS` consecutive pieces whose opacity rises from faint
-    (the start of the run) to solid (now), so the direction of travel reads at a glance."""
+    (the start of the run) to solid (now), so the direction of travel reads at a glance, and
+    a dot where it ends (as in the exported figure: after *Step 1* the path is that dot)."""
 
     def __init__(self, plot: pg.PlotItem, colour: str, width: float) -> None:
         from PySide6.QtGui import QColor
@@ -44,6 +45,9 @@ class FadingPath:
             shade = QColor(colour)
             shade.setAlpha(int(110 + 145 * (k + 1) / FADE_STEPS))
             self.pieces.append(plot.plot(pen=pg.mkPen(shade, width=width)))
+        self.end = plot.plot(
+            pen=None, symbol="o", symbolSize=2.5 * width, symbolBrush=colour, symbolPen=colour
+        )
 
     def setData(self, x: np.ndarray, y: np.ndarray, drawn: slice | np.ndarray = slice(None)) -> None:
         """The path through the points ``(x, y)``, of which those at ``drawn`` are drawn (see
@@ -60,6 +64,7 @@ class FadingPath:
             shown = shown[kept[shown]]
             if not (np.array_equal(piece.xData, x[shown]) and np.array_equal(piece.yData, y[shown])):
                 piece.setData(x[shown], y[shown])  # pieces join
+        self.end.setData(x[-1:], y[-1:])
 
     def getData(self) -> tuple[np.ndarray, np.ndarray]:
         """The whole path, as one curve would give it."""
@@ -297,7 +302,7 @@ class SimplexView(PlotLayout):
                     if x is None or y is None:
                         continue
                     if keep:
-                        curve.setData(x[-keep:], y[-keep:])
+                        set_points(curve, x[-keep:], y[-keep:])
                     else:
                         curve.setData(x, y, drawn)
                 continue
@@ -307,7 +312,7 @@ class SimplexView(PlotLayout):
                     continue
                 points = project(PANEL_SIZES[kind], np.column_stack(parts))
                 if keep:
-                    curve.setData(points[-keep:, 0], points[-keep:, 1])
+                    set_points(curve, points[-keep:, 0], points[-keep:, 1])
                 else:
                     curve.setData(points[:, 0], points[:, 1], drawn)
 

@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from rmviz.figures.definitions import GAP_CURVES, PANEL_TEXT, action_colour
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.ui.common.plot_layout import PlotLayout, live_points
+from rmviz.ui.common.plot_layout import PlotLayout, live_points, set_points
 from rmviz.ui.common.style import curve_pen, log_axes, pen, probability_axis, style_plot
 
 EXPLOITABILITY = Column("exploitability")
@@ -92,10 +92,10 @@ class TreePlots(PlotLayout):
         x = iterations[drawn].astype(np.float64)
         gap = columns[EXPLOITABILITY][drawn]
         keep = np.isfinite(gap) & (gap > 0)
-        self.gap_curve.setData(x[keep], gap[keep])
+        set_points(self.gap_curve, x[keep], gap[keep])
         decades = max(1, math.ceil(math.log10(max(float(x[-1]), 10.0)) - 1e-9))
         for plot in (self.gap_plot, self.strategy_plot):  # whole decades of iterations
             plot.setXRange(0, decades, padding=0.02)
         for column, curve in self.strategy_curves.items():
             if column in columns:
-                curve.setData(x, columns[column][drawn])
+                set_points(curve, x, columns[column][drawn])

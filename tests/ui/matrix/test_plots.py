@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 
 from rmviz.games import catalog_game
 from rmviz.runner.record import record_run
@@ -73,6 +74,35 @@ def test_exports_draw_every_point_and_axes_span_whole_decades(qtbot):
     assert x0 < 0 < 5 - 0.2 < x1 < 5 + 0.2  # log10: 1 .. 1e5 (padding 2%)
     low = np.log10(columns[EXPLOITABILITY][keep].min())
     assert y0 <= np.floor(low) + 0.1 and y1 >= 0
+
+
+def test_after_one_iteration_every_curve_shows_its_point_and_the_gap_axis_a_label(qtbot):
+    plots = ConvergencePlots()
+    qtbot.addWidget(plots)
+    plots.set_game(catalog_game("rps-crash"))
+    plots.resize(900, 500)
+    plots.show()
+    iterations, columns = trace_of(1)
+    plots.update_from(iterations, columns)
+    drawn = [curve for column, curve in plots.curves.items() if column in columns]
+    assert len(drawn) > 10
+    for curve in drawn:  # a line through one point draws nothing: a dot (a ring when faint)
+        assert len(curve.xData) == 1 and curve.opts["symbol"] == "o"
+        assert curve.opts["symbolPen"].color().alpha() == 255
+    current = plots.curves[Column("current", player=0, action=0)]
+    hollow = Qt.BrushStyle.NoBrush
+    assert (
+        current.opts["symbolBrush"].style() == hollow != plots.curves[AVERAGE_00].opts["symbolBrush"].style()
+    )
+    plot = next(plot for plot, log_y in plots.plot_items if log_y)
+    (y0, y1) = plot.vb.viewRange()[1]
+    assert y1 - y0 >= 2  # a decade's labels sit at the axis's ends, where pyqtgraph drops them
+    axis = plot.getAxis("left")
+    axis.tickValues(y0, y1, axis.height())
+    assert any(y0 + 0.1 < decade < y1 - 0.1 for decade in axis.labelled)  # one label inside
+    iterations, columns = trace_of(3)
+    plots.update_from(iterations, columns)
+    assert all(len(curve.xData) == 3 and curve.opts["symbol"] is None for curve in drawn)
 
 
 def test_log_axes_label_decades_only_and_never_overprint(qtbot):

@@ -161,6 +161,7 @@ def test_the_average_path_fades_from_old_to_new(window, qtbot):
     drawn = np.union1d(np.arange(len(points))[live_points(iterations)], ends)
     x, y = path.getData()
     np.testing.assert_array_equal(np.column_stack([x, y]), points[drawn])
+    np.testing.assert_array_equal(np.ravel(path.end.getData()), points[-1])  # a dot where it ends
 
 
 def test_simplex_face_for_more_than_three_actions(window, qtbot):
