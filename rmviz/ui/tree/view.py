@@ -35,6 +35,9 @@ whole tree, the arrows move the selection to the parent (up), first child (down)
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -112,6 +115,7 @@ class TreeView(QGraphicsView):
         self.traversal = 0
         self.strategies: tuple[np.ndarray, np.ndarray] | None = None
         self.bars: list[tuple[QGraphicsRectItem, int, int]] = []
+        self.cfv_labels: dict[int, QGraphicsSimpleTextItem] = {}  # decision node -> its cfv
         self.zoomed = False  # the person zoomed (wheel): no automatic fit until F
         self.whole = False  # F: the whole tree in view, however small its labels
         self.text_scale = 1.0
@@ -165,11 +169,13 @@ class TreeView(QGraphicsView):
         scene.clear()
         self.node_items = {}
         self.bars = []  # (bar item, 0 current / 1 average, slot): updated in place when running
+        self.cfv_labels = {}
         if self.tree is None or self.game is None:
             return
         tree = self.tree
         nodes = self.visible_nodes()
         self._layout(nodes)
+        self._room = _room_on_the_right(self.place)
         small = QFont()
         small.setPointSizeF(TEXT_POINTS * self.text_scale)
         reach = trace = None
@@ -282,10 +288,19 @@ class TreeView(QGraphicsView):
                 others = [q for q in range(tree.n_players + 1) if q != player]
                 reach = float(trace.reach[others, h].prod())
                 value = float(trace.values[player, h])
-                text = scene.addSimpleText(f"cfv={format_number(reach * value, '.3g')}", font)
+                number = format_number(reach * value, ".3g")
+                text = scene.addSimpleText(f"cfv={number}", font)
                 text.setBrush(QBrush(QColor(player_colour(player))))
-                text.setPos(here.x() + r + 2 * g, here.y() + g)
+                # under the information set's label, beside the node: lower, it ran into the
+                # payoffs under a neighbouring terminal node
+                text.setPos(label.pos() + QPointF(0, label.boundingRect().height()))
+                # the number alone where "cfv=" would reach the next node of the row (Kuhn's
+                # deepest decisions, 1.5 columns from a terminal node: across its square)
+                limit = here.x() + self._room.get(h, math.inf) * X_STEP * g - 8 * g
+                if text.sceneBoundingRect().right() > limit:
+                    text.setText(number)
                 self._backed(text)
+                self.cfv_labels[h] = text
                 tip += (
                     f"\nreach of the others and chance P(h | pi_-i) = {format_number(reach, '.4g')}"
                     f"\nvalue U_i(pi | h) = {format_number(value, '.4g')}"
@@ -478,3 +493,17 @@ class TreeView(QGraphicsView):
             self.select(target)
         else:
             super().keyPressEvent(event)
+
+
+def _room_on_the_right(place: dict[int, tuple[float, int]]) -> dict[int, float]:
+    """Columns from each node to the next node of its row, where there is one (``place``:
+    node -> (column, depth), :func:`~rmviz.figures.layout.tree_layout`)."""
+    rows: dict[int, list[tuple[float, int]]] = {}
+    for h, (column, depth) in place.items():
+        rows.setdefault(depth, []).append((column, h))
+    room = {}
+    for row in rows.values():
+        row.sort()
+        for (column, h), (right, _) in itertools.pairwise(row):
+            room[h] = right - column
+    return room

@@ -42,9 +42,8 @@ def test_labels_sit_on_a_backing_above_the_information_set_arcs(kuhn):
     arcs = [i for i in items if isinstance(i, QGraphicsPathItem) and i.pen().style() == Qt.PenStyle.DashLine]
     boxes = [i.sceneBoundingRect() for i in items if isinstance(i, QGraphicsRectItem) and i.zValue() == -0.5]
     labels = [
-        i
-        for i in items
-        if isinstance(i, QGraphicsSimpleTextItem) and (i.text().startswith("cfv=") or i.text() == "1pb")
+        *kuhn.view.cfv_labels.values(),
+        *(i for i in items if isinstance(i, QGraphicsSimpleTextItem) and i.text() == "1pb"),
     ]
     assert arcs and labels and max(a.zValue() for a in arcs) < -0.5 < min(t.zValue() for t in labels)
     for label in labels:
@@ -80,9 +79,28 @@ def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
     h = int(np.flatnonzero(tree.kind == 1)[0])
     player = int(tree.player[h])
     others = [q for q in range(tree.n_players + 1) if q != player]
-    texts = [item.text() for item in kuhn.view.scene().items() if hasattr(item, "text")]
-    assert sum(t.startswith("cfv=") for t in texts) == int((tree.kind == 1).sum())
-    assert f"cfv={trace.reach[others, h].prod() * trace.values[player, h] + 0.0:.3g}" in texts
+    labels = kuhn.view.cfv_labels
+    assert sorted(labels) == np.flatnonzero(tree.kind == 1).tolist()
+    assert labels[h].text() == f"cfv={trace.reach[others, h].prod() * trace.values[player, h] + 0.0:.3g}"
+
+
+def test_counterfactual_values_never_cover_another_node_or_label(kuhn):
+    """Kuhn's deepest decisions sit 1.5 columns from a terminal node: "cfv=-0.125" reached
+    across its square, so there the number stands alone (its colour and tooltip say what)."""
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    kuhn.step_recorded()
+    view = kuhn.view
+    cfv = set(view.cfv_labels.values())
+    texts = [i for i in view.scene().items() if isinstance(i, QGraphicsSimpleTextItem) and i not in cfv]
+    short = 0
+    for h, label in view.cfv_labels.items():
+        box = label.sceneBoundingRect()
+        others = [item for node, item in view.node_items.items() if node != h]
+        assert not any(box.intersects(item.sceneBoundingRect()) for item in others), label.text()
+        assert not any(box.intersects(text.sceneBoundingRect()) for text in texts), label.text()
+        short += not label.text().startswith("cfv=")
+    assert 0 < short < len(view.cfv_labels)  # the prefix is dropped only where it does not fit
 
 
 def test_the_explanation_adds_up_on_the_teaching_tree(qtbot):
@@ -363,9 +381,10 @@ def test_strategy_bars_update_in_place_while_running(kuhn):
 def test_running_after_a_step_drops_the_stale_iteration_numbers(kuhn, qtbot):
     kuhn.step_recorded()
     texts = lambda: [i.text() for i in kuhn.view.scene().items() if hasattr(i, "text")]  # noqa: E731
-    assert any(t.startswith("cfv=") for t in texts())
+    assert any(t.startswith("cfv=") for t in texts()) and kuhn.view.cfv_labels
     kuhn.toggle_run()
     assert kuhn.view.record is None and not any(t.startswith("cfv=") for t in texts())
+    assert not kuhn.view.cfv_labels
     kuhn.toggle_run()
 
 
