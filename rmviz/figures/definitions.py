@@ -57,7 +57,11 @@ class Curve:
     width: float = 1.0
 
 
-ZERO_SUM_NOTE = " (= CCE gap in two-player zero-sum)"
+# In a two-player zero-sum game, with the average profile the joint's marginals, NashConv is
+# the sum of the two players' CCE deviation gains (u_1 + u_2 = 0), and the CCE gap their
+# maximum: exploitability (NashConv / 2, their mean) <= CCE gap <= NashConv, equal where both
+# players gain as much by deviating (symmetric games such as RPS), apart elsewhere.
+ZERO_SUM_NOTE = " (≤ CCE gap in two-player zero-sum)"
 
 # The distances to equilibrium of each family, in drawing order: exploitability first and
 # widest, so the dashed CCE gap drawn over it leaves it visible where the two are equal.
@@ -78,7 +82,8 @@ REFERENCE = Curve("1/sqrt(T)", r"$\propto 1/\sqrt{T}$", "#999999", "dotted", wid
 
 def gap_curves(family: str, zero_sum: bool) -> dict[str, Curve]:
     """The gap curves of ``family``; in a two-player zero-sum matrix game the exploitability's
-    label says it equals the CCE gap (both are drawn: solid under dashed)."""
+    label says it never exceeds the CCE gap (:data:`ZERO_SUM_NOTE`; both are drawn, solid
+    under dashed, so where they are equal both show)."""
     curves = dict(GAP_CURVES[family])
     if zero_sum and "cce_gap" in curves:
         first = curves["exploitability"]

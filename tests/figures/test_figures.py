@@ -81,8 +81,8 @@ def test_slide_quality(matrix_run):
     caption = "Rock-Paper-Scissors with Crash  ·  rm, rm+  ·  T = 200  ·  expected play"
     assert caption in texts(fig)
     labels = [line.get_label() for line in ax.get_lines()]
-    # equal in two-player zero-sum games: both drawn, and the legend says so
-    assert r"exploitability $\epsilon$ (= CCE gap in two-player zero-sum)" in labels and "CCE gap" in labels
+    # exploitability <= CCE gap in two-player zero-sum games: both drawn, and the legend says so
+    assert r"exploitability $\epsilon$ (≤ CCE gap in two-player zero-sum)" in labels and "CCE gap" in labels
     widths = {line.get_label(): line.get_linewidth() for line in ax.get_lines()}
     assert widths["CCE gap"] < widths[labels[0]]  # the dashed CCE gap over a wider exploitability
     assert fig.get_facecolor() == (1, 1, 1, 1)

@@ -123,7 +123,9 @@ def incentive_matrix(payoffs: np.ndarray, joint: np.ndarray, player: int) -> np.
 
 
 def cce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
-    """CCE gap of a joint distribution over profiles (explicit definition, any game size)."""
+    """CCE gap of a joint distribution ``p`` over profiles (explicit definition, any size):
+    ``max_i max_a' sum_b m_i[b, a']`` (:func:`incentive_matrix`), the largest gain from one
+    fixed deviation: the average external regret of Zhang, Lerer & Brown (2022), eq. 3."""
     gap = 0.0
     for i in range(payoffs.shape[0]):
         gap = max(gap, float(incentive_matrix(payoffs, joint, i).sum(axis=0).max()))
@@ -131,7 +133,11 @@ def cce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
 
 
 def ce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
-    """CE gap of a joint distribution over profiles (explicit definition)."""
+    """CE gap of a joint distribution ``p`` over profiles (explicit definition):
+    ``max_i max_{b, a'} m_i[b, a']``, the largest gain from one swap "play a' when told b":
+    the average internal regret of Zhang, Lerer & Brown (2022), pair by pair as in Hart &
+    Mas-Colell's (2000) correlated epsilon-equilibrium. It can be below :func:`cce_gap`,
+    which adds a deviation's gains over every recommendation (``cce <= k x ce``)."""
     gap = 0.0
     for i in range(payoffs.shape[0]):
         gap = max(gap, float(incentive_matrix(payoffs, joint, i).max()))

@@ -14,7 +14,7 @@ import pytest
 
 from rmviz.games import random_game
 from rmviz.solvers.matrix.config import preset
-from rmviz.solvers.matrix.metrics import cce_gap, ce_gap, nash_conv
+from rmviz.solvers.matrix.metrics import cce_gap, ce_gap, incentive_matrix, nash_conv
 from rmviz.solvers.matrix.solver import RegretMinimizer
 
 GAMES = {
@@ -54,6 +54,24 @@ def test_reported_numbers_are_those_of_the_reported_joint(name, algorithm, play,
     assert metrics.nash_conv == pytest.approx(nash_conv(game.payoffs, marginals)[0], abs=tolerance)
     if game.is_zero_sum():  # NashConv/2 of the joint's marginals never exceeds its CCE gap
         assert metrics.exploitability <= metrics.cce_gap + tolerance
+
+
+@pytest.mark.parametrize("play", ["expected", "sampled"])
+def test_zero_sum_exploitability_is_the_mean_of_the_players_cce_gains(play):
+    """With u_1 + u_2 = 0 and the average profile the joint's marginals, NashConv is the sum of
+    the players' CCE gains max_a' sum_b m_i[b, a'] and the CCE gap their maximum: the legend's
+    "exploitability (<= CCE gap in two-player zero-sum)". Equal only where the gains are
+    (symmetric games): on this asymmetric game they stay apart."""
+    game = GAMES["zero-sum 10x10"]()
+    solver = RegretMinimizer(game, preset("rm", play=play, seed=2))
+    solver.step(1000)
+    snapshot = solver.snapshot()
+    gains = [float(incentive_matrix(game.payoffs, snapshot.joint, i).sum(axis=0).max()) for i in range(2)]
+    metrics = snapshot.metrics
+    assert metrics.nash_conv == pytest.approx(sum(gains), abs=1e-12)
+    assert metrics.exploitability == pytest.approx(sum(gains) / 2, abs=1e-12)
+    assert metrics.cce_gap == pytest.approx(max(gains), abs=1e-12)
+    assert metrics.cce_gap - metrics.exploitability > 1e-6  # not equal: the old legend was wrong
 
 
 def test_sampled_greedy_weights_beat_rm_as_the_paper_measures():
