@@ -410,12 +410,25 @@ class TreeView(QGraphicsView):
             self.resetTransform()
             self.scale(zoom, zoom)
             if self.selected in self.positions:
-                self.centerOn(self.positions[self.selected])
+                self._center_with_root(self.selected)
             elif self.focus_infoset is not None and self._drawn(self.focus_infoset):
-                self.centerOn(self.positions[self._drawn(self.focus_infoset)[0]])
+                self._center_with_root(self._drawn(self.focus_infoset)[0])
             else:
                 self.centerOn(self.positions[0])
         self.zoomed = False
+
+    def _center_with_root(self, h: int) -> None:
+        """Node ``h`` in view, and the view as near the root as that allows: both where they
+        fit (Kuhn opened on information set 0, at the far left, with the root off screen)."""
+        margin = 3 * RADIUS * self.spread
+        node, root = self.positions[h], self.positions[0]
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        reach_x, reach_y = max(0.0, shown.width() / 2 - margin), max(0.0, shown.height() / 2 - margin)
+        middle = (node + root) / 2
+        self.centerOn(
+            min(max(middle.x(), node.x() - reach_x), node.x() + reach_x),
+            min(max(middle.y(), node.y() - reach_y), node.y() + reach_y),
+        )
 
     def legible_zoom(self) -> float:
         """The zoom at which the labels show at :data:`LEGIBLE_POINTS` times the square root

@@ -104,3 +104,17 @@ def test_f_toggles_the_whole_tree(qtbot):
     qtbot.keyClick(view, Qt.Key.Key_F)
     assert label_points(window) == pytest.approx(legible)
     window.shutdown()
+
+
+@pytest.mark.parametrize("screen", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_kuhn_opens_with_the_root_and_the_chosen_set_in_view(qtbot, screen):
+    """Kuhn opened on its first information set (at the far left) showed no root at 1280x720:
+    the view now goes as near the root as keeping the set in view allows."""
+    window = make_tree_window(qtbot, kuhn_poker())
+    window.show()
+    window.start(StartOptions(size=screen))
+    settle(qtbot)
+    nodes = [h for h in window.view.positions if window.tree.node_infoset[h] == window.infoset]
+    assert any(in_view(window, h) for h in nodes)
+    assert in_view(window, 0)
+    window.shutdown()
