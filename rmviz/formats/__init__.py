@@ -18,11 +18,11 @@ from rmviz.formats.efg_records import Progress
 from rmviz.formats.files import MAX_FILE_BYTES, read_text_file
 from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
-from rmviz.formats.openspiel import openspiel_game
+from rmviz.formats.openspiel import load_pyspiel_game, openspiel_game
 from rmviz.formats.rmviz_json import read_json, write_json
 from rmviz.games.catalog import CATALOG, catalog_game
 from rmviz.games.extensive_form import ExtensiveFormGame
-from rmviz.games.generators import parse_random_spec
+from rmviz.games.generators import parse_random_spec, read_random_spec
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.games.trees import normal_form_tree
@@ -85,7 +85,7 @@ def load_game(spec: str, progress: Progress | None = None) -> Game:
         inner = spec.removeprefix("reduced:")
         tree = None if inner.startswith("reduced:") else load_game(inner, progress)  # (one level)
         if not isinstance(tree, ExtensiveFormGame):
-            raise RmvizError(f"{spec!r}: the reduced strategic form is of a game tree, not a matrix game")
+            raise RmvizError(_NOT_A_TREE.format(spec=spec))
         try:
             return reduced_strategic_form(tree)
         except GameError as error:
@@ -95,7 +95,45 @@ def load_game(spec: str, progress: Progress | None = None) -> Game:
     path = Path(spec)
     if path.suffix or _exists(path):
         return read_game_file(path, progress)
-    raise RmvizError(
+    raise _unknown(spec)
+
+
+def game_kind(spec: str) -> str:
+    """``"matrix"`` or ``"tree"``: the kind of game :func:`load_game` returns for ``spec``,
+    without building it where the spec tells (catalog ids, ``random:`` and ``reduced:`` specs,
+    OpenSpiel games, which are looked up but not walked, .nfg and .efg files, which must
+    exist); a .json file is read. Refuses, with the same one line, what :func:`load_game`
+    would refuse before it builds anything (an unknown name, a bad ``random:`` spec or
+    OpenSpiel game, a missing file), so a sweep checks its whole grid before it runs."""
+    if spec.startswith("random:"):
+        read_random_spec(spec)
+        return "matrix"
+    if spec.startswith(OPENSPIEL_PREFIX):
+        load_pyspiel_game(spec.removeprefix(OPENSPIEL_PREFIX).strip())
+        return "tree"
+    if spec.startswith("reduced:"):
+        inner = spec.removeprefix("reduced:")
+        if inner.startswith("reduced:") or game_kind(inner) != "tree":
+            raise RmvizError(_NOT_A_TREE.format(spec=spec))
+        return "matrix"
+    if spec in CATALOG:
+        return CATALOG[spec].kind
+    path = Path(spec)
+    if path.suffix or _exists(path):
+        suffix = path.suffix.lower()
+        if suffix in (".nfg", ".efg"):
+            if not path.is_file():
+                raise ReadError(str(path), "no such file")
+            return "matrix" if suffix == ".nfg" else "tree"
+        return "tree" if isinstance(read_game_file(path), ExtensiveFormGame) else "matrix"
+    raise _unknown(spec)
+
+
+_NOT_A_TREE = "{spec!r}: the reduced strategic form is of a game tree, not a matrix game"
+
+
+def _unknown(spec: str) -> RmvizError:
+    return RmvizError(
         f"{spec!r} is not a catalog game, a random:, openspiel: or reduced: spec, or a file; "
         f"catalog games: {', '.join(CATALOG)}"
     )
@@ -112,6 +150,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "Game",
     "Progress",
+    "game_kind",
     "load_game",
     "read_efg",
     "read_efg_file",

@@ -27,14 +27,8 @@ SPEC_HELP = "random:KIND:SHAPE[:seed=N], KIND one of zero-sum, general-sum, coop
 
 def random_game(kind: str, shape: tuple[int, ...], seed: int = 0) -> NormalFormGame:
     """A random game of ``kind`` with ``shape[i]`` actions for player ``i``, from ``seed``."""
-    if kind not in KINDS:
-        raise GameError(f"unknown random game kind {kind!r}; choose one of {', '.join(KINDS)}")
+    check_random_game(kind, shape)
     n = len(shape)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise GameError(f"{n} players: random games have {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    if min(shape) < 1:
-        raise GameError(f"shape {shape}: every player needs at least one action")
-    check_size(shape, n)
     rng = np.random.default_rng(seed)
     if kind == "cooperative":
         common = rng.random(shape)
@@ -55,8 +49,26 @@ def random_game(kind: str, shape: tuple[int, ...], seed: int = 0) -> NormalFormG
     )
 
 
+def check_random_game(kind: str, shape: tuple[int, ...]) -> None:
+    """Refuse, with a :class:`GameError`, what :func:`random_game` cannot build (without drawing it)."""
+    if kind not in KINDS:
+        raise GameError(f"unknown random game kind {kind!r}; choose one of {', '.join(KINDS)}")
+    n = len(shape)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise GameError(f"{n} players: random games have {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if min(shape) < 1:
+        raise GameError(f"shape {shape}: every player needs at least one action")
+    check_size(shape, n)
+
+
 def parse_random_spec(spec: str) -> NormalFormGame:
     """The game named by ``random:KIND:SHAPE[:seed=N]`` (seed 0 when omitted)."""
+    return random_game(*read_random_spec(spec))
+
+
+def read_random_spec(spec: str) -> tuple[str, tuple[int, ...], int]:
+    """``(kind, shape, seed)`` of ``random:KIND:SHAPE[:seed=N]``, checked as :func:`random_game`
+    checks them but without drawing the game (a 7-player 10-action game is 560 MB)."""
     match = _SPEC.match(spec.strip())
     if match is None:
         raise GameError(f"cannot read random game {spec!r}; write {SPEC_HELP}")
@@ -66,4 +78,6 @@ def parse_random_spec(spec: str) -> NormalFormGame:
     seed = match["seed"] or "0"
     if len(seed) > 20 or not 0 <= int(seed) <= MAX_SEED:
         raise GameError(f"seed {seed[:24]} in {spec!r}: seeds are whole numbers from 0 to {MAX_SEED}")
-    return random_game(match["kind"], tuple(int(k) for k in dims), int(seed))
+    kind, shape = match["kind"], tuple(int(k) for k in dims)
+    check_random_game(kind, shape)
+    return kind, shape, int(seed)

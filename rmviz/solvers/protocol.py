@@ -77,6 +77,13 @@ class Config(Protocol):
         """True when the algorithm needs its update schedule (greedy weights, external sampling)."""
         ...
 
+    @property
+    def uses_seed(self) -> bool:
+        """True when a run draws from ``seed`` (sampled play, Monte-Carlo sampling): two runs
+        that differ only in their seed are then different samples; otherwise they are the
+        same run (sweeps run such configs once, :mod:`rmviz.sweep`)."""
+        ...
+
 
 class Solver(Protocol):
     """A regret minimiser on one game: ``step(n)``, ``snapshot()``, ``reset(seed)``.

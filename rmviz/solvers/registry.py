@@ -44,6 +44,18 @@ def family_of_algorithm(algorithm: str) -> Family:
     raise ConfigError(f"unknown algorithm {algorithm!r}; choose one of {names}")
 
 
+def solving_family(own: Family, algorithm: str) -> Family:
+    """The family whose solver runs ``algorithm`` on a game of family ``own``: the
+    algorithm's own (a matrix game given a tree algorithm is solved as its game tree); a game
+    tree given a matrix-game algorithm is refused with the algorithms that apply."""
+    family = family_of_algorithm(algorithm)
+    if family is not own and not (family is TREE and own is MATRIX):
+        raise ConfigError(
+            f"{algorithm!r} solves {family.title}; for {own.title} use {', '.join(own.presets)}"
+        )
+    return family
+
+
 def make_solver(game: Any, algorithm: str | None = None, report: bool = False, **options: Any) -> Solver:
     """A solver of ``algorithm`` (default: the game family's first preset) on ``game`` with a
     person's ``options`` (config fields; ``None`` means the preset's value).
@@ -54,14 +66,9 @@ def make_solver(game: Any, algorithm: str | None = None, report: bool = False, *
     the family's ``report_options`` (what ``rmviz solve --json`` reports besides).
     """
     own = family_of(game)
-    family = own if algorithm is None else family_of_algorithm(algorithm)
+    family = own if algorithm is None else solving_family(own, algorithm)
     if family is not own:
-        if family is TREE and own is MATRIX:
-            game = normal_form_tree(game)
-        else:
-            raise ConfigError(
-                f"{algorithm!r} solves {family.title}; for {own.title} use {', '.join(own.presets)}"
-            )
+        game = normal_form_tree(game)
     if report:
         options = {**family.report_options, **options}
     return family.solver(game, family.config(algorithm, **options))

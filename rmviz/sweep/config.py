@@ -11,8 +11,16 @@
     [options]                                              # shared solver options
     play = "sampled"
 
-Every key is checked when the file is read (unknown keys, algorithms and options are refused
-with one line naming the file); game specs are loaded by the workers, one task per game.
+The whole grid is checked when the file is read, before any task runs: unknown keys, games,
+algorithms, metrics and options, and every game x algorithm cell (an algorithm that does not
+solve a game's family, options its config refuses, a metric its family does not measure) are
+refused with one line naming the file. The games themselves are built by the workers, one
+task per game; the checks read only their specs (:func:`rmviz.formats.game_kind`).
+
+A seed is a sample only where it can change the run. An algorithm whose config draws nothing
+from its seed (``Config.uses_seed`` false: expected play, full-traversal CFR) gives the same
+run for every seed, so it runs once per game, with the first seed, and is listed in
+:attr:`SweepConfig.deterministic`: the figures' n and confidence bands count distinct runs.
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rmviz.errors import ConfigError, ReadError
-from rmviz.games.generators import MAX_SEED
-from rmviz.solvers.registry import FAMILIES, family_of_algorithm
+from rmviz.errors import ConfigError, ReadError, RmvizError
+from rmviz.formats import game_kind
+from rmviz.games.generators import MAX_SEED, read_random_spec
+from rmviz.solvers.registry import FAMILIES, family_named, family_of_algorithm, solving_family
 
 KEYS = ("name", "games", "algorithms", "seeds", "iterations", "metrics", "options")
 MAX_TASKS = 100_000
@@ -38,7 +47,7 @@ _RANGE = re.compile(r"\{(-?\d+)\.\.(-?\d+)\}")
 @dataclass(frozen=True)
 class Task:
     """One unit of work: one game (by its spec, loaded in the worker) with every algorithm,
-    seed and checkpoint of the sweep."""
+    seed and checkpoint of the sweep (the ``deterministic`` algorithms with the first seed only)."""
 
     index: int
     game: str
@@ -47,11 +56,18 @@ class Task:
     iterations: tuple[int, ...]
     metrics: tuple[str, ...] | None
     options: Mapping[str, Any] = field(default_factory=dict)
+    deterministic: tuple[str, ...] = ()
+
+    def seeds_of(self, algorithm: str) -> tuple[int, ...]:
+        """The seeds ``algorithm`` runs with: all, or the first when its runs ignore the seed."""
+        return self.seeds[:1] if algorithm in self.deterministic else self.seeds
 
 
 @dataclass(frozen=True)
 class SweepConfig:
-    """A validated sweep (see the module docstring); ``games`` are the expanded specs."""
+    """A validated sweep (see the module docstring); ``games`` are the expanded specs;
+    ``deterministic``: the algorithms whose runs do not depend on the seed, run once per game
+    (found by :func:`config_from`, which checks a SweepConfig made by hand again)."""
 
     games: tuple[str, ...]
     algorithms: tuple[str, ...]
@@ -60,16 +76,35 @@ class SweepConfig:
     metrics: tuple[str, ...] | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     name: str = "sweep"
+    deterministic: tuple[str, ...] = ()
 
     def tasks(self) -> list[Task]:
         """One task per game, in the order of ``games``."""
         return [
-            Task(index, game, self.algorithms, self.seeds, self.iterations, self.metrics, dict(self.options))
+            Task(
+                index,
+                game,
+                self.algorithms,
+                self.seeds,
+                self.iterations,
+                self.metrics,
+                dict(self.options),
+                self.deterministic,
+            )
             for index, game in enumerate(self.games)
         ]
 
+    def seeds_of(self, algorithm: str) -> tuple[int, ...]:
+        """The seeds ``algorithm`` runs with: all, or the first when its runs ignore the seed."""
+        return self.seeds[:1] if algorithm in self.deterministic else self.seeds
+
     def as_dict(self) -> dict[str, Any]:
-        """The config as plain data (what the results embed and a resumed sweep must match)."""
+        """The config as plain data (what the results embed and a resumed sweep must match),
+        with the ``deterministic`` algorithms found when it was checked."""
+        return {**self.source(), "deterministic": list(self.deterministic)}
+
+    def source(self) -> dict[str, Any]:
+        """The config as the mapping :func:`config_from` reads (the TOML file's keys)."""
         return {
             "name": self.name,
             "games": list(self.games),
@@ -102,9 +137,10 @@ def load_config(path: str | Path) -> SweepConfig:
 
 
 def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
-    """A :class:`SweepConfig` from a mapping shaped like the TOML file (or a SweepConfig)."""
+    """A :class:`SweepConfig` from a mapping shaped like the TOML file (or a SweepConfig, checked
+    again); the whole grid is checked (see the module docstring)."""
     if isinstance(data, SweepConfig):
-        return data
+        data = data.source()
     unknown = sorted(set(data) - set(KEYS))
     if unknown:
         raise ConfigError(f"unknown key {unknown[0]!r}; a sweep has {', '.join(KEYS)}")
@@ -112,6 +148,7 @@ def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
         if key not in data:
             raise ConfigError(f"name the {key} to sweep ({key} = [...])")
     games = tuple(spec for text in _strings(data["games"], "games") for spec in expand(text))
+    _distinct_games(games)
     algorithms = _strings(data["algorithms"], "algorithms")
     for algorithm in algorithms:
         family_of_algorithm(algorithm)  # refuses an unknown name, listing the known ones
@@ -143,7 +180,64 @@ def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
     if len(games) * len(algorithms) * len(seeds) > MAX_TASKS * 100:
         runs = f"{len(games)} games x {len(algorithms)} algorithms x {len(seeds)} seeds"
         raise ConfigError(f"{runs} is too many runs for one sweep")
-    return SweepConfig(games, algorithms, seeds, iterations, metrics, dict(options), name)
+    deterministic = check_grid(games, algorithms, seeds, metrics, options)
+    return SweepConfig(games, algorithms, seeds, iterations, metrics, dict(options), name, deterministic)
+
+
+def check_grid(
+    games: tuple[str, ...],
+    algorithms: tuple[str, ...],
+    seeds: tuple[int, ...],
+    metrics: tuple[str, ...] | None,
+    options: Mapping[str, Any],
+) -> tuple[str, ...]:
+    """Check every game x algorithm cell before any task runs; return the algorithms whose
+    runs ignore the seed. Each game's kind comes from its spec (the game is not built); each
+    cell's config is built and validated as the worker will build it (``make_solver``), so
+    what a task would refuse is refused here, naming the cell."""
+    examples: dict[str, str] = {}  # game kind -> the first game of that kind
+    for spec in games:
+        try:
+            examples.setdefault(game_kind(spec), spec)
+        except RmvizError as error:
+            raise ConfigError(f"games: {error}") from None
+    deterministic = []
+    for algorithm in algorithms:
+        uses_seed = set()
+        for kind, game in examples.items():
+            cell = f"{algorithm} on {game}"
+            try:
+                family = solving_family(family_named(kind), algorithm)
+                config = family.config(algorithm, seed=seeds[0], **options)
+            except ConfigError as error:
+                raise ConfigError(f"{cell}: {error}") from None
+            for metric in metrics or ():
+                if metric not in family.metrics:
+                    raise ConfigError(
+                        f"metrics: {family.title} have no {metric!r} ({cell}); "
+                        f"they measure {', '.join(family.metrics)}"
+                    )
+            uses_seed.add(bool(config.uses_seed))
+        if uses_seed == {False}:
+            deterministic.append(algorithm)
+    return tuple(deterministic)
+
+
+def _distinct_games(games: tuple[str, ...]) -> None:
+    """Refuse a game named twice (after expanding ranges; ``random:`` specs compared by what
+    they draw): it would count as two samples of one run."""
+    seen: dict[Any, str] = {}
+    for spec in games:
+        key: Any = spec
+        if spec.startswith("random:"):
+            try:
+                key = read_random_spec(spec)
+            except RmvizError as error:
+                raise ConfigError(f"games: {error}") from None
+        if key in seen:
+            same = repr(spec) if seen[key] == spec else f"{seen[key]!r} and {spec!r}"
+            raise ConfigError(f"games: {same} name the same game twice; each game must be one sample")
+        seen[key] = spec
 
 
 def expand(spec: str) -> list[str]:

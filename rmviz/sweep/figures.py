@@ -1,11 +1,13 @@
 """A sweep's figures, in the style of Zhang, Lerer & Brown (2022): one figure per metric,
 one line per algorithm (the mean over every game and seed at each checkpoint) with a 95%
-confidence band (mean +- 1.96 standard errors). Distances to equilibrium (the gaps) are drawn
+confidence band (mean +- 1.96 standard errors) over the distinct runs: the legend's n counts
+them, and says "deterministic" for an algorithm run once per game (its runs ignore the seed,
+so further seeds would repeat the run, not sample it). Distances to equilibrium (the gaps) are drawn
 log-log, the band clipped to positive values; other metrics (welfare) on a linear axis."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +36,11 @@ def summary(table: Any) -> Any:
 DISTANCES = {name for family in GAP_CURVES.values() for name in family}
 
 
-def sweep_figure(table: Any, metric: str, title: str = "", style: str = "paper") -> Figure:
-    """The figure of one metric of a sweep's table (see the module docstring)."""
+def sweep_figure(
+    table: Any, metric: str, title: str = "", style: str = "paper", deterministic: Collection[str] = ()
+) -> Figure:
+    """The figure of one metric of a sweep's table (see the module docstring); ``deterministic``:
+    the algorithms run with one seed per game (``SweepConfig.deterministic``)."""
     from matplotlib.figure import Figure
 
     look = STYLES[style]
@@ -51,8 +56,8 @@ def sweep_figure(table: Any, metric: str, title: str = "", style: str = "paper")
             x, mean = rows["iteration"].to_numpy(float), rows["mean"].to_numpy()
             keep = np.isfinite(mean) & ((mean > 0) if log else True)
             colour = action_colour(k)
-            n = int(rows["n"].max())
-            ax.plot(x[keep], mean[keep], color=colour, label=f"{algorithm} (n={n})", marker="o", markersize=3)
+            n = f"n={int(rows['n'].max())}" + (", deterministic" if algorithm in deterministic else "")
+            ax.plot(x[keep], mean[keep], color=colour, label=f"{algorithm} ({n})", marker="o", markersize=3)
             low = np.maximum(rows["low"].to_numpy(), low_all)
             ax.fill_between(x[keep], low[keep], rows["high"].to_numpy()[keep], color=colour, alpha=0.2, lw=0)
         if log:
@@ -70,18 +75,30 @@ def is_distance(metric: str) -> bool:
     return metric in DISTANCES or metric.endswith("gap")
 
 
-def save_sweep_figures(table: Any, folder: Path, title: str = "", metrics: Sequence[str] = ()) -> list[Path]:
-    """``folder/METRIC.png`` for every metric of ``table`` with a positive value (or ``metrics``)."""
-    folder.mkdir(parents=True, exist_ok=True)
+def save_sweep_figures(
+    table: Any,
+    folder: Path,
+    title: str = "",
+    metrics: Sequence[str] = (),
+    deterministic: Collection[str] = (),
+) -> list[Path]:
+    """``folder/METRIC.png`` for every metric of ``table`` with a positive value (or ``metrics``);
+    no folder when there is none."""
     names = list(metrics) or [
         m
         for m in table["metric"].unique()
         if (table.loc[table["metric"] == m, "value"] > (0 if is_distance(m) else -np.inf)).any()
     ]
+    if names:
+        folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for metric in names:
         path = folder / f"{_file_name(metric)}.png"
-        paths.append(write_figure(sweep_figure(table, metric, title), path, "paper", dpi=150))
+        paths.append(
+            write_figure(
+                sweep_figure(table, metric, title, deterministic=deterministic), path, "paper", dpi=150
+            )
+        )
     return paths
 
 

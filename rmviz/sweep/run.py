@@ -11,6 +11,10 @@ The output folder ``OUT`` holds::
                             ``#`` lines
     figures/METRIC.png      one figure per metric: mean over games and seeds, 95% band
 
+An algorithm whose runs ignore the seed (expected play, full-traversal CFR) runs once per
+game, with the first seed (:mod:`.config`): its rows have that seed only, the log and the
+figures' legends say so, and n and the bands count distinct runs.
+
 Task files are written by the process that runs the sweep, never by workers, so Dask
 workers need no shared file system. The table and figures are written once every task of
 the grid is done (by whichever shard finishes last).
@@ -111,6 +115,8 @@ def run_sweep(
     mine = [task for task in tasks if task.index not in done and (shard is None or shard.holds(task))]
     say = log or (lambda _message: None)
     say(f"{sweep.name}: {len(tasks)} tasks, {len(done)} done before, {len(mine)} to run")
+    if sweep.deterministic and len(sweep.seeds) > 1:
+        say(f"  {deterministic_note(sweep)}")
     start = time.perf_counter()
     for number, (index, rows) in enumerate(_execute(mine, jobs, dask), 1):
         _write_parquet(_task_file(out, index), pd.DataFrame(rows, columns=list(COLUMNS)), sweep)
@@ -127,9 +133,20 @@ def run_sweep(
         if figures:
             from rmviz.sweep.figures import save_sweep_figures
 
-            files.extend(save_sweep_figures(table, out / "figures", sweep.name))
+            files.extend(
+                save_sweep_figures(table, out / "figures", sweep.name, deterministic=sweep.deterministic)
+            )
     skipped = len(tasks) - len(mine) - pending
     return SweepReport(sweep, len(mine), skipped, pending, seconds, table, tuple(files))
+
+
+def deterministic_note(sweep: SweepConfig) -> str:
+    """One line on the algorithms run once per game (their runs ignore the seed)."""
+    names = ", ".join(sweep.deterministic)
+    return (
+        f"{names}: deterministic (nothing in the config draws from the seed), so one run per game "
+        f"with seed {sweep.seeds[0]}, not {len(sweep.seeds)}: n counts distinct runs"
+    )
 
 
 def read_results(path: str | Path) -> Any:

@@ -1,5 +1,6 @@
 """One sweep task, run in a worker: load one game from its spec, run every algorithm and seed
-on it to every checkpoint, return the rows of the tidy table.
+on it to every checkpoint, return the rows of the tidy table (an algorithm whose runs ignore
+the seed, ``Task.deterministic``, runs with the first seed only: one distinct run).
 
 The game is built here, in the worker, from its spec: a task ships a few strings, never a
 payoff tensor (a 7-player 10-action game is 560 MB). Rows are plain Python lists, so a
@@ -30,7 +31,7 @@ def run_task(task: Task) -> tuple[int, dict[str, list[Any]]]:
         metrics = task.metrics or family_of(game).metrics
         for algorithm in task.algorithms:
             names = None
-            for seed in task.seeds:
+            for seed in task.seeds_of(algorithm):  # one seed where runs ignore it
                 solver = make_solver(game, algorithm, seed=seed, **task.options)
                 solver.step(0)  # load the compiled kernel before the clock starts,
                 solver.reset()  # and leave that time out of ``seconds``

@@ -141,8 +141,13 @@ def test_config_expansion_and_one_line_refusals(tmp_path):
 
 
 def test_a_task_error_names_the_game(tmp_path):
-    with pytest.raises(RmvizError, match=r"sweep task 0 \(kuhn\): 'rm' solves matrix games"):
-        run_sweep({**GRID, "games": ["kuhn"], "options": {}}, tmp_path, jobs=1)
+    # config errors are refused before any task runs (test_grid.py); what only the game
+    # shows (a starting strategy of the wrong length) is refused by the task, naming the game
+    start = {"options": {"start": {0: [1.0]}}}
+    with pytest.raises(
+        RmvizError, match=r"sweep task 0 \(random:zero-sum:4x4:seed=0\): the starting strategy"
+    ):
+        run_sweep({**GRID, **start}, tmp_path, jobs=1)
 
 
 def test_gaps_are_drawn_log_log_and_welfare_on_a_linear_axis():

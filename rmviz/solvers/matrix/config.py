@@ -122,6 +122,12 @@ class MatrixConfig:
         return used + (("inertia",) if self.regret == "internal" else ())
 
     @property
+    def uses_seed(self) -> bool:
+        """Whether a run draws from its seed: only sampled play does (the actions drawn each
+        iteration). Runs in expected play that differ only in ``seed`` are identical."""
+        return self.play == "sampled"
+
+    @property
     def schedule_locked(self) -> bool:
         """Greedy weights choose one weight for all players: simultaneous updates only."""
         return self.weighting == "greedy"

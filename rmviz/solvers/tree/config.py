@@ -50,6 +50,12 @@ class CFRConfig:
         return self.weighting == "greedy" or self.sampling in ("external", "outcome")
 
     @property
+    def uses_seed(self) -> bool:
+        """Whether a run draws from its seed: only Monte-Carlo CFR does (the chance outcomes and
+        actions it samples). Full-traversal runs that differ only in ``seed`` are identical."""
+        return self.sampling != "none"
+
+    @property
     def runs_on_gpu(self) -> bool:
         """Full traversals with a fixed schedule run on a GPU (:mod:`.device`); greedy weights
         and Monte-Carlo sampling on the CPU only."""
