@@ -170,6 +170,7 @@ def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
     options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise ConfigError("options must be a table ([options] with key = value lines)")
+    options = {key: _by_player(key, value) for key, value in options.items()}
     accepted = {name for family in FAMILIES for name in family.accepted} - {"seed"}
     for option in options:
         if option not in accepted:
@@ -182,6 +183,20 @@ def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
         raise ConfigError(f"{runs} is too many runs for one sweep")
     deterministic = check_grid(games, algorithms, seeds, metrics, options)
     return SweepConfig(games, algorithms, seeds, iterations, metrics, dict(options), name, deterministic)
+
+
+def _by_player(option: str, value: Any) -> Any:
+    """An option keyed by player (``start``, ``fixed_strategies``) with TOML's string keys
+    (``"0" = [...]``) as the configs' player numbers; other options as they are."""
+    if option not in ("start", "fixed_strategies") or not isinstance(value, Mapping):
+        return value
+    players = {}
+    for key, strategy in value.items():
+        number = isinstance(key, int) and not isinstance(key, bool)
+        if not (number or (isinstance(key, str) and key.isdecimal())):
+            raise ConfigError(f"{option}: players are numbered 0, 1, ...; got {key!r}")
+        players[int(key)] = strategy
+    return players
 
 
 def check_grid(

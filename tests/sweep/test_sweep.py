@@ -168,3 +168,21 @@ def test_gaps_are_drawn_log_log_and_welfare_on_a_linear_axis():
     assert welfare.get_yscale() == "linear"
     assert welfare.get_ylim()[0] < 0  # negative means drawn, not clipped as on log axes
     assert welfare.get_xscale() == "log"
+
+
+def test_per_player_options_from_toml_have_string_keys(tmp_path):
+    """TOML writes ``[options.start]`` keys as strings ("0"): read as player numbers (they
+    reached the solver as strings and failed there with a TypeError)."""
+    config = tmp_path / "sweep.toml"
+    config.write_text(
+        'games = ["rps"]\nalgorithms = ["rm"]\nseeds = 1\niterations = [10]\n'
+        '[options.start]\n"0" = [0.2, 0.3, 0.5]\n"1" = [1, 0, 0]\n'
+    )
+    report = run_sweep(config, tmp_path / "out", jobs=1)
+    assert report.ran == 1 and len(report.table) > 0
+    config.write_text(
+        'games = ["rps"]\nalgorithms = ["rm"]\nseeds = 1\niterations = [10]\n'
+        "[options.start]\nrow = [0.2, 0.3, 0.5]\n"
+    )
+    with pytest.raises(RmvizError, match=r"start: players are numbered 0, 1, \.\.\.; got 'row'"):
+        run_sweep(config, tmp_path / "out2", jobs=1)
