@@ -452,7 +452,7 @@ def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
         actions = [list(a) for a in game.action_names]
         iterations = [step.as_dict() for step in steps]
         return _step_report(args, game, solver, out, actions=actions, iterations=iterations)
-    description = family_of(game).presets[solver.config.algorithm][0]
+    description = family_of(game).describe(solver.config)
     out.write(
         f"{game.title}  ({args.game}): {solver.config.algorithm}, {description}; {solver.config.play} play\n"
     )
@@ -510,7 +510,7 @@ def _step_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
             for t, steps in enumerate(iterations, start=1)
         ]
         return _step_report(args, game, solver, out, iterations=shown)
-    description = family_of(game).presets[solver.config.algorithm][0]
+    description = family_of(game).describe(solver.config)
     config = solver.config
     out.write(f"{game.title}  ({args.game}): {config.algorithm}, {description}; {config.updates} updates\n")
     for steps in iterations:

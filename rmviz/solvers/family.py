@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rmviz.errors import ConfigError
+from rmviz.numbers import format_number
 from rmviz.solvers.presets import PresetTable
 from rmviz.solvers.protocol import Config, Solver
 
@@ -78,6 +79,18 @@ class Family:
                 name = algorithm or self.default_algorithm
                 raise ConfigError(f"{option} does not apply to {self.title} ({name})")
         return self.preset(algorithm or self.default_algorithm, **options)
+
+    def describe(self, config: Config) -> str:
+        """``config``'s preset described with the values of the parameters it uses, as set
+        (the preset texts name no values: "alpha=1.5" stayed on screen after alpha was set
+        to 3). A parameter left to its default that depends on the game says so."""
+        values = []
+        for name in config.parameters():
+            value = getattr(config, name)
+            label, default = PARAMETER_LABELS[name]
+            values.append(f"{label}: {default}" if value is None else f"{label}={format_number(value, 'g')}")
+        description = self.presets[config.algorithm][0]
+        return f"{description}; {', '.join(values)}" if values else description
 
     @property
     def accepted(self) -> tuple[str, ...]:

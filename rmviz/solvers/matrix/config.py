@@ -148,7 +148,7 @@ PRESETS: PresetTable = {
         {"weighting": "linear"},
     ),
     "discounted-rm": (
-        "discounted RM, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)",
+        "discounted RM (Brown & Sandholm 2019)",
         {"weighting": "discounted"},
     ),
     "predictive-rm+": (

@@ -106,7 +106,7 @@ PRESETS: PresetTable = {
         {"weighting": "linear"},
     ),
     "dcfr": (
-        "Discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)",
+        "Discounted CFR (Brown & Sandholm 2019)",
         {"weighting": "discounted"},
     ),
     "greedy-cfr": (
@@ -122,7 +122,7 @@ PRESETS: PresetTable = {
         {"sampling": "external"},
     ),
     "mccfr-outcome": (
-        "outcome-sampling Monte-Carlo CFR, exploration 0.6 (Lanctot et al. 2009)",
+        "outcome-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
         {"sampling": "outcome"},
     ),
 }

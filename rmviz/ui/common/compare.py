@@ -54,9 +54,9 @@ class CompareView(QWidget):
         self.running = False
         self.stale = True  # solvers not built for the current game and settings yet
         self.algorithms = QListWidget()
-        for name, (description, _) in family.presets.items():
+        for name in family.presets:
             item = QListWidgetItem(name)
-            item.setToolTip(description)
+            item.setToolTip(family.describe(family.preset(name)))
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             checked = name in family.compare_default
             item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)

@@ -84,9 +84,10 @@ class SolverPanel(QWidget):
         self.family = family
         layout = self._layout = QFormLayout(self)
         self.algorithm = QComboBox()
-        for name, (description, _) in family.presets.items():
+        for name in family.presets:
             self.algorithm.addItem(name, name)
-            self.algorithm.setItemData(self.algorithm.count() - 1, description, 3)  # tooltip role
+            tip = family.describe(family.preset(name))
+            self.algorithm.setItemData(self.algorithm.count() - 1, tip, 3)  # tooltip role
         self.description = WrappedLabel()
         layout.addRow("Algorithm", self.algorithm)
         layout.addRow(self.description)  # the panel's whole width: fewer lines
@@ -206,8 +207,8 @@ class SolverPanel(QWidget):
 
     def _show_algorithm(self) -> None:
         name = self.algorithm.currentData()
-        self.description.setText(self.family.presets[name][0])
         base = self.family.preset(name)
+        self.description.setText(self.family.describe(base))
         used = base.parameters()
         for parameter, edit in self.parameters.items():
             self._layout.setRowVisible(edit, parameter in used)
@@ -219,6 +220,7 @@ class SolverPanel(QWidget):
     def _changed(self) -> None:
         try:
             self._last_good = self._config()
+            self.description.setText(self.family.describe(self._last_good))  # the values set
             self.problem.setText("")
         except RmvizError as error:
             self.problem.setText(str(error))
@@ -298,6 +300,7 @@ class SolverPanel(QWidget):
             self._last_good = self._config()
         except RmvizError:  # a row that reads against the game shown (the start): as saved
             self._last_good = config
+        self.description.setText(self.family.describe(self._last_good))
         self.problem.setText("")
         self._layout.setRowVisible(self.problem, False)
         return notes

@@ -56,9 +56,11 @@ def test_a_refused_entry_keeps_the_last_valid_config(panel):
     panel.algorithm.setCurrentIndex(panel.algorithm.findData(name))
     changed = []
     panel.changed.connect(lambda: changed.append(panel.config()))
+    assert "alpha=1.5" in panel.description.text()  # the preset's default, said
     panel.parameters["alpha"].setText("2.5")
     panel.parameters["alpha"].editingFinished.emit()
     assert changed[-1].alpha == 2.5
+    assert "alpha=2.5" in panel.description.text() and "1.5" not in panel.description.text()
     panel.parameters["alpha"].setText("lots")
     panel.parameters["alpha"].editingFinished.emit()
     assert "'lots' is not a number" in panel.problem.text() and panel.problem.isVisibleTo(panel)
@@ -128,3 +130,26 @@ def test_the_precision_row_chooses_the_payoffs_dtype(panel):
     assert panel.config().dtype == "float64"
     panel.dtype.setCurrentIndex(panel.dtype.findData("float32"))
     assert changed[-1].dtype == "float32" == panel.config().dtype
+
+
+def test_the_description_names_every_parameter_with_the_value_used(panel):
+    """Each preset's description ends with the values of the parameters its config uses (a
+    restored session's alpha=3 showed under a text saying alpha=1.5); none names a value
+    itself, so none can contradict the fields."""
+    family = panel.family
+    for name in family.presets:
+        panel.algorithm.setCurrentIndex(panel.algorithm.findData(name))
+        config = panel.config()
+        text = panel.description.text()
+        assert text.startswith(family.presets[name][0]), name
+        assert not any(ch.isdigit() for ch in family.presets[name][0].split("(")[0]), name
+        for parameter in config.parameters():
+            assert parameter.replace("_", " ").split()[0] in text or parameter in text, (name, parameter)
+
+
+def test_a_restored_config_is_described_with_its_values(panel):
+    family = panel.family
+    name = next(n for n in family.presets if "alpha" in family.preset(n).parameters())
+    panel.set_config(family.preset(name, alpha=3.0, gamma=4.0))
+    text = panel.description.text()
+    assert "alpha=3" in text and "gamma=4" in text and "beta=0" in text and "1.5" not in text
