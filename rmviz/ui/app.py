@@ -2,7 +2,11 @@
 
 Before the ``QApplication`` exists, :func:`rmviz.ui.preflight.check` makes sure Qt can show a
 window here (one line and exit status 2 if not, instead of Qt's abort); the app then carries
-the rmviz icon and its desktop-file name (:mod:`rmviz.resources`).
+the rmviz icon and its desktop-file name (:mod:`rmviz.resources`). The options are checked
+before that (:func:`rmviz.ui.options.parse_window_args`), and those the game's family has no
+use for once the game is read: one line and exit status 2, before any window.
+
+A screenshot that cannot be written is one line on stderr and exit status 2.
 
 :data:`WINDOWS` is the one table from game family (:func:`rmviz.solvers.registry.family_of`)
 to window class. A :class:`WindowRegistry` opens every window from it, the first one and
@@ -26,11 +30,11 @@ from PySide6.QtWidgets import QApplication
 
 from rmviz import resources
 from rmviz.errors import RmvizError
-from rmviz.solvers.registry import family_of
+from rmviz.solvers.registry import FAMILIES, family_of
 from rmviz.ui import preflight
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.window import MatrixWindow
-from rmviz.ui.options import app_parser
+from rmviz.ui.options import family_problem, parse_window_args
 from rmviz.ui.tree.window import TreeWindow
 
 if TYPE_CHECKING:
@@ -114,7 +118,7 @@ def read_argument(argument: str) -> tuple[Any, Session | None]:
 def main(argv: list[str]) -> int:
     """Open the window on the game and run it (exit code of the Qt event loop; 2 when Qt
     cannot show a window here or the game cannot be read)."""
-    args = app_parser().parse_args(argv)
+    args = parse_window_args(argv)
     # the solver thread's BLAS calls leave the GUI thread a core of its own
     from rmviz.solvers.threads import reserve_cores
 
@@ -128,6 +132,10 @@ def main(argv: list[str]) -> int:
         game, session = read_argument(args.game)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
+        return 2
+    problem = family_problem(args, family_of(game).name, {family.name: family.title for family in FAMILIES})
+    if problem is not None:
+        sys.stderr.write(f"rmviz: {problem} (see rmviz --help)\n")
         return 2
     # pyqtgraph's atexit clean-up (disabled in ui.common.style) garbage-collects Qt items while
     # Python finalises, which corrupted refcounts with PySide6 on Python 3.11 (bool_dealloc);
@@ -149,7 +157,7 @@ def main(argv: list[str]) -> int:
                 compare=args.compare,
                 presentation=args.presentation,
                 restore=args.screenshot is None,
-                steps=args.steps,
+                steps=args.steps or 0,
                 run=args.run,
                 infoset=args.infoset,
                 size=args.size,
@@ -159,14 +167,20 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"rmviz: {error}\n")
         registry.shutdown()
         return 2
+    failed: list[str] = []  # a screenshot run's one-line error: exit status 2
     if args.screenshot is not None:
+
+        def finish(problem: str | None = None) -> None:
+            if problem is not None:
+                failed.append(problem)
+                sys.stderr.write(f"rmviz: {problem}\n")
+            window.document.mark_saved()  # nothing to confirm when quitting
+            window.close()
 
         def shoot() -> None:
             window.redraw()
-            if not window.grab().save(str(args.screenshot)):
-                sys.stderr.write(f"rmviz: cannot write {args.screenshot}\n")
-            window.document.mark_saved()  # nothing to confirm when quitting
-            window.close()
+            saved = window.grab().save(str(args.screenshot))
+            finish(None if saved else f"cannot write {args.screenshot}")
 
         def when_ready() -> None:
             # --after counts seconds of solving: not the first start's compiling, nor a
@@ -180,4 +194,4 @@ def main(argv: list[str]) -> int:
     code = app.exec()
     registry.shutdown()
     app.processEvents()
-    return code
+    return 2 if failed else code
