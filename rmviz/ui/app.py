@@ -6,7 +6,10 @@ the rmviz icon and its desktop-file name (:mod:`rmviz.resources`). The options a
 before that (:func:`rmviz.ui.options.parse_window_args`), and those the game's family has no
 use for once the game is read: one line and exit status 2, before any window.
 
-A screenshot that cannot be written is one line on stderr and exit status 2.
+``--screenshot`` waits for the solvers to be ready and a reopened session's re-run, then
+``--after`` seconds; it never waits for ever: a re-run that would take more than
+:data:`MAX_REPLAY` seconds (estimated from its pace, or found so) is refused in one line, exit
+status 2, as is a screenshot that cannot be written.
 
 :data:`WINDOWS` is the one table from game family (:func:`rmviz.solvers.registry.family_of`)
 to window class. A :class:`WindowRegistry` opens every window from it, the first one and
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +46,45 @@ if TYPE_CHECKING:
 
 # game family name -> the window that shows its games
 WINDOWS: Mapping[str, type[RunWindow]] = {"matrix": MatrixWindow, "tree": TreeWindow}
+
+MAX_REPLAY = 3600.0  # seconds a screenshot waits for a reopened session's re-run, at most
+ESTIMATE_AFTER = 2.0  # seconds of re-run before its pace is taken to estimate the rest
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} seconds"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 172_800:
+        return f"{seconds / 3600:.1f} hours"
+    if seconds < 3.2e9:
+        return f"{seconds / 86_400:,.1f} days"
+    return "more than a century"
+
+
+def replay_problem(done: int, target: int, seconds: float, limit: float = MAX_REPLAY) -> str | None:
+    """Why a screenshot will not wait for a session's re-run that reached iteration ``done`` of
+    ``target`` in ``seconds``: it took, or at its pace would take, more than ``limit`` seconds
+    (the pace is taken after :data:`ESTIMATE_AFTER` seconds); None to wait on."""
+    if done >= target:
+        return None
+    wait = (
+        f"--screenshot waits for at most {_duration(limit)}; "
+        "open it without --screenshot (Space takes the run over)"
+    )
+    if seconds > limit:
+        return f"re-running the session to iteration {target:,} took more than {_duration(limit)}; {wait}"
+    if seconds < ESTIMATE_AFTER or done <= 0:
+        return None
+    total = seconds * target / done
+    if total <= limit:
+        return None
+    rate = done / seconds
+    return (
+        f"re-running the session to iteration {target:,} would take about {_duration(total)} here "
+        f"({rate:,.0f} iterations per second); {wait}"
+    )
 
 
 class WindowRegistry:
@@ -182,11 +225,23 @@ def main(argv: list[str]) -> int:
             saved = window.grab().save(str(args.screenshot))
             finish(None if saved else f"cannot write {args.screenshot}")
 
+        replay_started: list[float] = []
+
         def when_ready() -> None:
             # --after counts seconds of solving: not the first start's compiling, nor a
-            # reopened session's re-run to its iteration
-            if window.preparing() or window.catching_up():
+            # reopened session's re-run to its iteration (which it waits for, boundedly)
+            if window.preparing():
                 QTimer.singleShot(100, when_ready)
+            elif window.catching_up():
+                progress = window.catch_up_progress()
+                if not replay_started:
+                    replay_started.append(time.perf_counter())
+                seconds = time.perf_counter() - replay_started[0]
+                problem = None if progress is None else replay_problem(*progress, seconds)
+                if problem is not None:
+                    finish(f"{args.game}: {problem}")
+                else:
+                    QTimer.singleShot(100, when_ready)
             else:
                 QTimer.singleShot(int(args.after * 1000), shoot)
 
