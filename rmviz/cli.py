@@ -23,11 +23,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
 from rmviz import __version__
+from rmviz.arguments import EXIT_USAGE, Parser, finite_float, whole_number
 from rmviz.atomic import atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.figures.definitions import FIGURE_NAMES
@@ -46,17 +47,7 @@ from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 
-EXIT_USAGE = 2
 COMMANDS = ("games", "solve", "step", "equilibria", "export", "convert", "bench", "sweep", "precompile")
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line on stderr and exit status 2, like every other mistake
-    a person can make on the command line (argparse's own prints a usage block first)."""
-
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
-        raise SystemExit(EXIT_USAGE)
 
 
 USAGE = f"""{window_options.USAGE}   open the desktop app (the default)
@@ -86,7 +77,7 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="rmviz",
         usage=USAGE,
         description="Watch regret minimisation find equilibria. Plain rmviz opens the desktop app\n"
@@ -97,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rmviz {__version__}")
     commands = parser.add_subparsers(
-        dest="command", parser_class=_Parser, title="commands", metavar="COMMAND", prog="rmviz"
+        dest="command", parser_class=Parser, title="commands", metavar="COMMAND", prog="rmviz"
     )
 
     commands.add_parser("games", help="list the built-in games")
@@ -279,15 +270,8 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
 _size = window_options.pixel_size(16, 16000)
 
 
-def _whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-
-
 def _positive_int(text: str) -> int:
-    value = _whole_number(text)
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
     return value
@@ -304,24 +288,14 @@ def _iterations(text: str) -> int:
 
 
 def _seed(text: str) -> int:
-    value = _whole_number(text)
+    value = whole_number(text)
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"{text[:40]} is not a seed from 0 to 2^63-1")
     return value
 
 
-def _finite_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text[:40]} is not a finite number")
-    return value
-
-
 def _positive_float(text: str) -> float:
-    value = _finite_float(text)
+    value = finite_float(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{value:g} must be positive")
     return value

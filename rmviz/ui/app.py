@@ -2,7 +2,14 @@
 
 Before the ``QApplication`` exists, :func:`rmviz.ui.preflight.check` makes sure Qt can show a
 window here (one line and exit status 2 if not, instead of Qt's abort); the app then carries
-the rmviz icon and its desktop-file name (:mod:`rmviz.resources`).
+the rmviz icon and its desktop-file name (:mod:`rmviz.resources`). The options are checked
+before that (:func:`rmviz.ui.options.parse_window_args`), and those the game's family has no
+use for once the game is read: one line and exit status 2, before any window.
+
+``--screenshot`` waits for the solvers to be ready and a reopened session's re-run, then
+``--after`` seconds; it never waits for ever: a re-run that would take more than
+:data:`MAX_REPLAY` seconds (estimated from its pace, or found so) is refused in one line, exit
+status 2, as is a screenshot that cannot be written.
 
 :data:`WINDOWS` is the one table from game family (:func:`rmviz.solvers.registry.family_of`)
 to window class. A :class:`WindowRegistry` opens every window from it, the first one and
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,11 +34,11 @@ from PySide6.QtWidgets import QApplication
 
 from rmviz import resources
 from rmviz.errors import RmvizError
-from rmviz.solvers.registry import family_of
+from rmviz.solvers.registry import FAMILIES, family_of
 from rmviz.ui import preflight
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.window import MatrixWindow
-from rmviz.ui.options import app_parser
+from rmviz.ui.options import family_problem, parse_window_args
 from rmviz.ui.tree.window import TreeWindow
 
 if TYPE_CHECKING:
@@ -38,6 +46,45 @@ if TYPE_CHECKING:
 
 # game family name -> the window that shows its games
 WINDOWS: Mapping[str, type[RunWindow]] = {"matrix": MatrixWindow, "tree": TreeWindow}
+
+MAX_REPLAY = 3600.0  # seconds a screenshot waits for a reopened session's re-run, at most
+ESTIMATE_AFTER = 2.0  # seconds of re-run before its pace is taken to estimate the rest
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} seconds"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 172_800:
+        return f"{seconds / 3600:.1f} hours"
+    if seconds < 3.2e9:
+        return f"{seconds / 86_400:,.1f} days"
+    return "more than a century"
+
+
+def replay_problem(done: int, target: int, seconds: float, limit: float = MAX_REPLAY) -> str | None:
+    """Why a screenshot will not wait for a session's re-run that reached iteration ``done`` of
+    ``target`` in ``seconds``: it took, or at its pace would take, more than ``limit`` seconds
+    (the pace is taken after :data:`ESTIMATE_AFTER` seconds); None to wait on."""
+    if done >= target:
+        return None
+    wait = (
+        f"--screenshot waits for at most {_duration(limit)}; "
+        "open it without --screenshot (Space takes the run over)"
+    )
+    if seconds > limit:
+        return f"re-running the session to iteration {target:,} took more than {_duration(limit)}; {wait}"
+    if seconds < ESTIMATE_AFTER or done <= 0:
+        return None
+    total = seconds * target / done
+    if total <= limit:
+        return None
+    rate = done / seconds
+    return (
+        f"re-running the session to iteration {target:,} would take about {_duration(total)} here "
+        f"({rate:,.0f} iterations per second); {wait}"
+    )
 
 
 class WindowRegistry:
@@ -114,7 +161,7 @@ def read_argument(argument: str) -> tuple[Any, Session | None]:
 def main(argv: list[str]) -> int:
     """Open the window on the game and run it (exit code of the Qt event loop; 2 when Qt
     cannot show a window here or the game cannot be read)."""
-    args = app_parser().parse_args(argv)
+    args = parse_window_args(argv)
     # the solver thread's BLAS calls leave the GUI thread a core of its own
     from rmviz.solvers.threads import reserve_cores
 
@@ -128,6 +175,10 @@ def main(argv: list[str]) -> int:
         game, session = read_argument(args.game)
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
+        return 2
+    problem = family_problem(args, family_of(game).name, {family.name: family.title for family in FAMILIES})
+    if problem is not None:
+        sys.stderr.write(f"rmviz: {problem} (see rmviz --help)\n")
         return 2
     # pyqtgraph's atexit clean-up (disabled in ui.common.style) garbage-collects Qt items while
     # Python finalises, which corrupted refcounts with PySide6 on Python 3.11 (bool_dealloc);
@@ -149,7 +200,7 @@ def main(argv: list[str]) -> int:
                 compare=args.compare,
                 presentation=args.presentation,
                 restore=args.screenshot is None,
-                steps=args.steps,
+                steps=args.steps or 0,
                 run=args.run,
                 infoset=args.infoset,
                 size=args.size,
@@ -159,20 +210,38 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"rmviz: {error}\n")
         registry.shutdown()
         return 2
+    failed: list[str] = []  # a screenshot run's one-line error: exit status 2
     if args.screenshot is not None:
 
-        def shoot() -> None:
-            window.redraw()
-            if not window.grab().save(str(args.screenshot)):
-                sys.stderr.write(f"rmviz: cannot write {args.screenshot}\n")
+        def finish(problem: str | None = None) -> None:
+            if problem is not None:
+                failed.append(problem)
+                sys.stderr.write(f"rmviz: {problem}\n")
             window.document.mark_saved()  # nothing to confirm when quitting
             window.close()
 
+        def shoot() -> None:
+            window.redraw()
+            saved = window.grab().save(str(args.screenshot))
+            finish(None if saved else f"cannot write {args.screenshot}")
+
+        replay_started: list[float] = []
+
         def when_ready() -> None:
             # --after counts seconds of solving: not the first start's compiling, nor a
-            # reopened session's re-run to its iteration
-            if window.preparing() or window.catching_up():
+            # reopened session's re-run to its iteration (which it waits for, boundedly)
+            if window.preparing():
                 QTimer.singleShot(100, when_ready)
+            elif window.catching_up():
+                progress = window.catch_up_progress()
+                if not replay_started:
+                    replay_started.append(time.perf_counter())
+                seconds = time.perf_counter() - replay_started[0]
+                problem = None if progress is None else replay_problem(*progress, seconds)
+                if problem is not None:
+                    finish(f"{args.game}: {problem}")
+                else:
+                    QTimer.singleShot(100, when_ready)
             else:
                 QTimer.singleShot(int(args.after * 1000), shoot)
 
@@ -180,4 +249,4 @@ def main(argv: list[str]) -> int:
     code = app.exec()
     registry.shutdown()
     app.processEvents()
-    return code
+    return 2 if failed else code

@@ -1,17 +1,34 @@
 """The window's command line, ``rmviz [GAME] [window options]``, without importing Qt.
 
-:func:`app_parser` reads it (``rmviz.ui.app``); :func:`window_help` is the same options as
-text for ``rmviz --help`` (``rmviz.cli``), which must work where Qt cannot load.
+:func:`parse_window_args` reads it (``rmviz.ui.app``) with :func:`app_parser`, whose errors
+are one line and exit status 2 like the subcommands' (:class:`rmviz.arguments.Parser`);
+:func:`window_help` is the same options as text for ``rmviz --help`` (``rmviz.cli``), which
+must work where Qt cannot load.
+
+Everything that can be checked before the game is read is checked here, before any solving
+or window: ``--after`` is 0 to :data:`MAX_AFTER` seconds and needs ``--screenshot``,
+``--steps`` is 0 to :data:`MAX_STEPS`, and the screenshot's folder exists and can be written
+and its suffix is an image format (:data:`SCREENSHOT_SUFFIXES`). Once the game is read,
+:func:`family_problem` refuses the options its family has no use for (:data:`FAMILY_OPTIONS`).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+
+from rmviz.arguments import Parser, finite_float, whole_number
 
 USAGE = "rmviz [GAME] [window options]"
 DEFAULT_GAME = "rps-crash"
+DEFAULT_AFTER = 2.0
+MAX_AFTER = 3600.0  # an hour of solving before a screenshot; a longer run is rmviz export's
+MAX_STEPS = 100  # recorded iterations, each drawn on the GUI thread (~0.3 s each for Kuhn or Leduc)
+SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+# option -> the game family (rmviz.solvers.registry) whose window alone uses it
+FAMILY_OPTIONS: Mapping[str, str] = {"--steps": "tree", "--run": "tree", "--infoset": "tree"}
 
 
 def pixel_size(low: int, high: int) -> Callable[[str], tuple[int, int]]:
@@ -33,10 +50,44 @@ def pixel_size(low: int, high: int) -> Callable[[str], tuple[int, int]]:
 window_size = pixel_size(200, 10_000)
 
 
+def after_seconds(text: str) -> float:
+    """``--after``: a finite number of seconds from 0 to :data:`MAX_AFTER`."""
+    value = finite_float(text)
+    if not 0 <= value <= MAX_AFTER:
+        raise argparse.ArgumentTypeError(f"{text[:40]}: seconds must be from 0 to {MAX_AFTER:.0f}")
+    return value
+
+
+def step_count(text: str) -> int:
+    """``--steps``: a whole number from 0 to :data:`MAX_STEPS`."""
+    value = whole_number(text)
+    if not 0 <= value <= MAX_STEPS:
+        raise argparse.ArgumentTypeError(f"{text[:40]}: recorded iterations must be from 0 to {MAX_STEPS}")
+    return value
+
+
+def screenshot_file(text: str) -> Path:
+    """``--screenshot``: an image file rmviz can write, checked before anything runs (its
+    folder exists and is writable, the suffix is one of :data:`SCREENSHOT_SUFFIXES`)."""
+    path = Path(text)
+    if path.suffix.lower() not in SCREENSHOT_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"{text[:200]}: the window is saved as {', '.join(SCREENSHOT_SUFFIXES)}"
+        )
+    folder = path.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text[:200]}: no folder {folder}")
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text[:200]}: it is a folder")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"cannot write {text[:200]}: permission denied")
+    return path
+
+
 def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
     """The window's options; ``standalone=False``: only the arguments (no usage, description
     or ``--help``), to be shown inside another help text."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="rmviz",
         usage=USAGE if standalone else argparse.SUPPRESS,
         description=f"Open the rmviz desktop app on GAME (default {DEFAULT_GAME})." if standalone else None,
@@ -51,14 +102,18 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         "or a session file (.rmviz-session.json: the game, settings and iteration saved)",
     )
     parser.add_argument(
-        "--screenshot", type=Path, metavar="FILE", help="save a PNG of the whole window, then quit"
+        "--screenshot",
+        type=screenshot_file,
+        metavar="FILE",
+        help="save a PNG (or .jpg, .bmp) of the whole window, then quit; the folder must exist",
     )
     parser.add_argument(
         "--after",
-        type=float,
-        default=2.0,
+        type=after_seconds,
+        default=None,
         metavar="SECONDS",
-        help="seconds of solving before the screenshot (counted once the solvers are ready; default 2)",
+        help=f"seconds of solving before the screenshot, 0 to {MAX_AFTER:.0f} (counted once the "
+        f"solvers are ready and a session has re-run; default {DEFAULT_AFTER:g})",
     )
     parser.add_argument(
         "--compare", action="store_true", help="open compare mode with every algorithm running"
@@ -71,13 +126,47 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         help="the window's size in pixels, e.g. 1280x720 (presentation mode keeps it, not full screen)",
     )
     parser.add_argument(
-        "--steps", type=int, default=0, metavar="N", help="game trees: recorded CFR iterations to show first"
+        "--steps",
+        type=step_count,
+        default=None,
+        metavar="N",
+        help=f"game trees: recorded CFR iterations to show first (0 to {MAX_STEPS})",
     )
     parser.add_argument("--run", action="store_true", help="game trees: start running CFR")
     parser.add_argument(
         "--infoset", metavar="LABEL", help="game trees: the information set shown in the panel"
     )
     return parser
+
+
+def parse_window_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The window's options from ``argv``, every check that needs no game done (an error is one
+    line on stderr and exit status 2); ``after`` is set (:data:`DEFAULT_AFTER` by default)."""
+    parser = app_parser()
+    args = parser.parse_args(argv)
+    if args.after is not None and args.screenshot is None:
+        parser.error("--after counts the seconds before --screenshot FILE: give both")
+    if args.after is None:
+        args.after = DEFAULT_AFTER
+    return args
+
+
+def given_options(args: argparse.Namespace) -> list[str]:
+    """The options of :data:`FAMILY_OPTIONS` that ``args`` (from :func:`parse_window_args`) sets."""
+    return [option for option in FAMILY_OPTIONS if getattr(args, option[2:]) not in (None, False)]
+
+
+def family_problem(args: argparse.Namespace, family: str, titles: Mapping[str, str]) -> str | None:
+    """Why the options in ``args`` do not fit a game of ``family`` (the family names' titles in
+    ``titles``, e.g. ``"matrix games"``), or None: an option another family's window uses is an
+    error naming both, not ignored."""
+    foreign = [option for option in given_options(args) if FAMILY_OPTIONS[option] != family]
+    if not foreign:
+        return None
+    wanted = sorted({titles[FAMILY_OPTIONS[option]] for option in foreign})
+    verb = "is" if len(foreign) == 1 else "are"
+    names = ", ".join(foreign)
+    return f"{names} {verb} for {' and '.join(wanted)} only; {args.game} is one of the {titles[family]}"
 
 
 def window_help() -> str:

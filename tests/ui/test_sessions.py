@@ -28,7 +28,7 @@ from rmviz.runner.session import (
     write_session,
 )
 from rmviz.solvers.registry import family_of
-from rmviz.ui.app import read_argument
+from rmviz.ui.app import MAX_REPLAY, read_argument, replay_problem
 from rmviz.ui.tree.window import TreeWindow
 from tests.runner.test_session import assert_same_snapshot, config_fields, saved_by_version_1
 from tests.ui.matrix.conftest import make_window
@@ -323,6 +323,38 @@ def test_the_app_opens_a_session_file_from_the_command_line(tmp_path):
     result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300, env=env)
     assert result.returncode == 0, result.stderr
     assert f"rmviz: {path}: {MONTE_CARLO_NOTICE}\n" in result.stderr
+
+
+def test_a_screenshot_waits_for_a_sessions_re_run_boundedly():
+    """``rmviz SESSION --screenshot F`` waits for the re-run only while it would end within
+    MAX_REPLAY seconds, estimated from its pace after two seconds."""
+    assert replay_problem(0, 10**12, 1.0) is None  # too early to tell
+    assert replay_problem(0, 10**12, 30.0) is None  # no pace yet: waits, up to the limit
+    assert replay_problem(10**6, 10**9, 1.9) is None
+    assert replay_problem(10**6, 10**8, 3.0) is None  # 300 s
+    assert replay_problem(10**12, 10**12, MAX_REPLAY + 5) is None  # there: shoot
+    message = replay_problem(2 * 10**6, 10**12, 3.0)
+    assert message is not None and "iteration 1,000,000,000,000 would take about 17.4 days" in message
+    assert "666,667 iterations per second" in message and "\n" not in message
+    late = replay_problem(10, 10**9, MAX_REPLAY + 1)
+    assert late is not None and "took more than 60 minutes" in late
+
+
+@pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
+def test_a_screenshot_of_a_session_that_would_re_run_for_days_is_refused(tmp_path):
+    game = random_game("general-sum", (3, 3), seed=5)
+    path = tmp_path / f"days{SUFFIX}"
+    write_session(Session(game, family_of(game).config("rm"), 10**12), path)
+    shot = tmp_path / "window.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", "rmviz.cli", str(path), "--screenshot", str(shot), "--after", "1"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300, env=env)
+    assert result.returncode == 2 and not shot.exists()
+    lines = [line for line in result.stderr.splitlines() if line.startswith("rmviz: ")]
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert lines[0].startswith(
+        f"rmviz: {path}: re-running the session to iteration 1,000,000,000,000 would take"
+    )
 
 
 def starts(window):

@@ -210,6 +210,13 @@ class SessionFiles:
                 self.step_one()
             bar.showMessage(f"Session restored at iteration {catch_up.final:,}{notes}", 10_000)
 
+    def catch_up_progress(self) -> tuple[int, int] | None:
+        """While a reopened session's run is on its way: the iteration it reached and the
+        one it steps to; None otherwise."""
+        if self._catch_up is None or self.thread is None:
+            return None
+        return self.thread.loop.latest()[1].iteration, self._catch_up.target
+
     def catching_up(self) -> bool:
         """Whether a reopened session's run is still on its way to the saved iteration."""
         return self._catch_up is not None

@@ -1,0 +1,43 @@
+"""argparse as every rmviz command line uses it: the subcommands (:mod:`rmviz.cli`) and the
+window's options (:mod:`rmviz.ui.options`). No Qt, so ``rmviz --help`` works where Qt cannot
+load.
+
+:class:`Parser` turns every mistake argparse finds into one line on stderr and exit status
+:data:`EXIT_USAGE` (argparse's own prints a usage block first); the argument types here raise
+:class:`argparse.ArgumentTypeError`, which it reports so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import NoReturn
+
+EXIT_USAGE = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line on stderr and exit status 2, like every other mistake
+    a person can make on the command line (argparse's own prints a usage block first)."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+
+
+def finite_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text[:40]} is not a finite number")
+    return value
