@@ -229,7 +229,7 @@ CATALOG: dict[str, CatalogEntry] = {
         ),
         CatalogEntry(
             "traffic-lights",
-            "Traffic Lights (Stop/Go, crash -100): a CE beats every NE",
+            "Traffic Lights (Stop/Go, crash -100): the light (a CE) is fair and never crashes",
             _traffic_lights,
             ((100 / 101, 1 / 101), (100 / 101, 1 / 101)),
         ),
