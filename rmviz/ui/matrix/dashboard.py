@@ -12,13 +12,13 @@ from collections.abc import Mapping
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import live_points
 from rmviz.ui.matrix.joint import JointView
-from rmviz.ui.matrix.plots import ConvergencePlots
+from rmviz.ui.matrix.plots import MAX_STRATEGY_PLOTS, ConvergencePlots
 from rmviz.ui.matrix.simplex import SimplexView
 
 
@@ -40,6 +40,10 @@ class Dashboard(QSplitter):
         simplex_box = QWidget()
         simplex_layout = QVBoxLayout(simplex_box)
         simplex_layout.setContentsMargins(0, 0, 0, 0)
+        self.unseen = QLabel()  # players past the third: said, as they are not drawn
+        self.unseen.setWordWrap(True)
+        self.unseen.setStyleSheet("color: #616161")
+        simplex_layout.addWidget(self.unseen)
         simplex_layout.addWidget(self.faces)
         simplex_layout.addWidget(self.simplex, stretch=1)
         top.addWidget(simplex_box)
@@ -73,6 +77,8 @@ class Dashboard(QSplitter):
         self.joint.set_game(game)
         self.joint.setVisible(game.n_players == 2)  # the joint of more players is not drawn
         self._face_selectors(game)
+        self.unseen.setText(unseen_players(game))
+        self.unseen.setVisible(bool(self.unseen.text()))
         # the strategy views' share of the height: segments need less than triangles; set
         # when the kind of view changes, so a split the person dragged outlives other edits
         segments = not self.simplex.square and max(game.num_actions[:3]) <= 2
@@ -136,6 +142,20 @@ class Dashboard(QSplitter):
     def _set_face(self, player: int, face: tuple[int, int, int]) -> None:
         self.simplex.set_face(player, tuple(face))  # type: ignore[arg-type]
         self.face_changed.emit()
+
+
+def unseen_players(game: NormalFormGame) -> str:
+    """What the dashboard says of the players it does not draw (the simplices and strategy
+    plots show the first :data:`~rmviz.ui.matrix.plots.MAX_STRATEGY_PLOTS`): empty when it
+    draws every player."""
+    hidden = game.player_names[MAX_STRATEGY_PLOTS:]
+    if not hidden:
+        return ""
+    names = ", ".join(hidden)
+    return (
+        f"Drawn: the first {MAX_STRATEGY_PLOTS} of {game.n_players} players. Not drawn: {names} "
+        "(their payoffs are in the table, their strategies in File > Export Run Data)."
+    )
 
 
 def _drawn(game: NormalFormGame) -> tuple[object, ...]:

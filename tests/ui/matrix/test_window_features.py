@@ -291,3 +291,12 @@ def test_open_recent_lists_opened_and_saved_files(window, tmp_path):
     action.trigger()
     assert window.document.game == catalog_game("battle-of-partners")
     assert not window.document.modified
+
+
+def test_players_past_the_third_are_named_as_not_drawn(window):
+    window.load_random("general-sum", (2, 2, 2, 2, 2))
+    note = window.dashboard.unseen
+    assert note.isVisibleTo(window)
+    assert "first 3 of 5 players" in note.text() and "Player 4, Player 5" in note.text()
+    window.load_catalog("rps")
+    assert not note.isVisibleTo(window)
