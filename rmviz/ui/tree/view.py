@@ -217,10 +217,17 @@ class TreeView(QGraphicsView):
         label = scene.addSimpleText(text, font)
         label.setBrush(QBrush(QColor("#212121")))
         box = label.boundingRect()
+        # beside the edge's midpoint on its upper side, clear of the line however thick (its
+        # width grows with the reach): a label centred on the midpoint was struck through by
+        # a thick edge ("Y (1/2)" on the teaching tree). Left of x0 = the midpoint + clear,
+        # the line lies below y = middle - clear, so the label's bottom corner there clears it
+        clear = width / 2 + 3 * g
+        right = here.x() >= start.x()
         label.setPos(
-            middle.x() - box.width() / 2 + (6 * g if here.x() >= start.x() else -6 * g),
-            middle.y() - box.height(),
+            middle.x() + clear if right else middle.x() - clear - box.width(),
+            middle.y() - clear - box.height(),
         )
+        self._backed(label)
         slot = int(tree.edge_slot[h])
         if slot >= 0 and self.strategies is not None:
             current, average = self.strategies

@@ -580,3 +580,26 @@ def shown_text(page: str) -> str:
     document = QTextDocument()
     document.setHtml(page)
     return document.toPlainText()
+
+
+def test_move_labels_clear_every_edge_however_thick(qtbot):
+    """Edges widen with the reach once a step is shown: a move label centred on its edge's
+    midpoint was struck through ("Y (1/2)" on the teaching tree)."""
+    from PySide6.QtWidgets import QGraphicsLineItem
+
+    window = make_tree_window(qtbot, teaching_tree())
+    try:
+        window.step_recorded()
+        view, tree = window.view, window.tree
+        items = view.scene().items()
+        edges = [i for i in items if isinstance(i, QGraphicsLineItem)]
+        assert max(edge.pen().widthF() for edge in edges) > 4  # thick: reached with probability 1/2
+        moves = {tree.move_label[h] for h in range(1, tree.n_nodes)}
+        labels = [i for i in items if hasattr(i, "text") and i.text().split(" (")[0] in moves]
+        assert len(labels) == tree.n_nodes - 1
+        for label in labels:
+            box = label.sceneBoundingRect()
+            for edge in edges:
+                assert not edge.mapToScene(edge.shape()).intersects(box), label.text()
+    finally:
+        window.shutdown()
