@@ -603,3 +603,20 @@ def test_move_labels_clear_every_edge_however_thick(qtbot):
                 assert not edge.mapToScene(edge.shape()).intersects(box), label.text()
     finally:
         window.shutdown()
+
+
+def test_starting_with_steps_records_and_traces_each_but_draws_the_last(kuhn):
+    """--steps N steps N iterations, traces each and shows the last one recorded (drawing
+    every one on the tree took Leduc 35 s for 100)."""
+    from rmviz.ui.common.run_window import StartOptions
+
+    twin = CFRSolver(kuhn_poker(), cfr_preset("cfr"))
+    for _ in range(4):
+        twin.step(1)
+    expected = twin.step_recorded()
+    kuhn.start(StartOptions(steps=5))
+    assert kuhn.thread.loop.solver.iteration == 5 and kuhn.view.record is kuhn.record
+    np.testing.assert_array_equal(kuhn.record.strategy_after, expected.strategy_after)
+    np.testing.assert_array_equal(kuhn.record.cumulative_regret_after, expected.cumulative_regret_after)
+    iterations, _ = kuhn.thread.loop.trace_columns(())
+    assert iterations.tolist() == [1, 2, 3, 4, 5]
