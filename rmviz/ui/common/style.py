@@ -32,8 +32,8 @@ def pen(colour: str, width: float = 2.0, dash: str = "solid", alpha: int = 255) 
     return pg.mkPen(shade, width=width, style=getattr(Qt.PenStyle, DASHES[dash]))
 
 
-def action_pen(action: int, width: float = 2.0, dashed: bool = False, alpha: int = 255) -> pg.mkPen:
-    return pen(action_colour(action), width, "dashed" if dashed else "solid", alpha)
+def action_pen(action: int, width: float = 2.0, alpha: int = 255) -> pg.mkPen:
+    return pen(action_colour(action), width, "solid", alpha)
 
 
 def curve_pen(curve: Curve, scale: float = 1.0) -> pg.mkPen:

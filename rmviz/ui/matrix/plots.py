@@ -33,6 +33,8 @@ STRATEGIES = ("average", "current")
 MAX_STRATEGY_PLOTS = 3
 MAX_ACTIONS = 10  # actions drawn per strategy plot
 MAX_NAMED = 6  # actions named in a strategy plot's title
+PLAYER_DASHES = ("solid", "dashed", "dotted")  # the regret plot's line style of each player
+DASH_GLYPHS = {"solid": "—", "dashed": "- -", "dotted": "···"}
 
 
 def strategies_title(player: str, actions: tuple[str, ...]) -> str:
@@ -44,6 +46,15 @@ def strategies_title(player: str, actions: tuple[str, ...]) -> str:
     )
     more = f" +{len(actions) - MAX_NAMED} more" if len(actions) > MAX_NAMED else ""
     return f"{html.escape(player)}: {names}{more}"
+
+
+def regrets_title(players: tuple[str, ...], scale: float = 1.0) -> str:
+    """The regret plot's title with its players' line styles in smaller type (the actions'
+    colours are those of the strategy plots' titles)."""
+    styles = ", ".join(
+        f"{html.escape(name)}&nbsp;{DASH_GLYPHS[PLAYER_DASHES[i]]}" for i, name in enumerate(players)
+    )
+    return f'average regret <span style="font-size:{7 * scale:.0f}pt">{styles}</span>'
 
 
 class ConvergencePlots(PlotLayout):
@@ -86,6 +97,7 @@ class ConvergencePlots(PlotLayout):
         plot.disableAutoRange(axis="x")
         if log_y:
             plot.disableAutoRange(axis="y")
+        plot.setPreferredWidth(1)  # a row's plots share its width, whatever their titles' lengths
         self.plot_items.append((plot, log_y))
         self._decades[id(plot)] = None
         return plot
@@ -134,11 +146,12 @@ class ConvergencePlots(PlotLayout):
             legend.addItem(self.reference, REFERENCE.label)
             col += 1
         if "regrets" in self.panels:
-            regrets = self._plot(row, col, PANEL_TEXT["regrets"].title)
-            for i in range(min(game.n_players, 2)):
-                for a in range(min(game.num_actions[i], 10)):
-                    dashed = action_pen(a, 1.5 * k, dashed=i == 1)
-                    self.curves[Column("regret", player=i, action=a)] = regrets.plot(pen=dashed)
+            players = range(min(game.n_players, MAX_STRATEGY_PLOTS))
+            regrets = self._plot(row, col, regrets_title(game.player_names[: len(players)], k))
+            for i in players:
+                for a in range(min(game.num_actions[i], MAX_ACTIONS)):
+                    styled = pen(action_colour(a), 1.5 * k, PLAYER_DASHES[i])
+                    self.curves[Column("regret", player=i, action=a)] = regrets.plot(pen=styled)
             col += 1
         if "welfare" in self.panels:
             self.welfare_plot = self._plot(row, col, PANEL_TEXT["welfare"].title)

@@ -131,3 +131,17 @@ def test_welfare_axis_is_symmetric_and_ignores_rounding_noise(qtbot):
     plots.update_from(iterations, {Column("welfare"): np.array([1e-17, -2e-17, 0.0])})
     low, high = plots.welfare_plot.vb.viewRange()[1]
     assert low == pytest.approx(-0.2) and high == pytest.approx(0.2)  # a tenth of the payoffs' scale
+
+
+def test_the_regret_plot_draws_three_players_and_says_their_line_styles(qtbot):
+    """Player 3's regrets were left out and nothing said which player was dashed."""
+    plots = ConvergencePlots(panels=("regrets",))
+    qtbot.addWidget(plots)
+    game = catalog_game("three-player-pennies")
+    plots.set_game(game)
+    regrets = {c for c in plots.curves if c.quantity == "regret"}
+    assert {c.player for c in regrets} == {0, 1, 2}
+    styles = {c.player: plots.curves[c].opts["pen"].style() for c in regrets}
+    assert len(set(styles.values())) == 3  # one line style per player
+    title = plots.plot_items[0][0].titleLabel.text
+    assert all(name in title for name in game.player_names) and "- -" in title
