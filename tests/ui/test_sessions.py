@@ -63,8 +63,9 @@ def test_a_matrix_session_reopens_paused_at_the_same_iteration_in_the_same_state
     panel.play.setCurrentText("sampled")  # the random stream must come back too
     panel.seed.setValue(9)
     panel.cadence.setCurrentIndex(0)
-    window.dashboard.face_combos[0].setCurrentIndex(4)
+    window.dashboard.face_combos[0].corners[2].setCurrentIndex(4)
     face = window.simplex.faces[0]
+    assert face == (0, 1, 4)
     run_until(window, qtbot, 3000)
     window.tabs.setCurrentWidget(window.step_panel)
     original = window.thread.loop.latest()[1]
@@ -80,7 +81,7 @@ def test_a_matrix_session_reopens_paused_at_the_same_iteration_in_the_same_state
     assert config_fields(fresh.thread.loop.solver.config) == config_fields(window.panel.config())
     assert fresh.panel.parameters["alpha"].text() == "3.0" and fresh.panel.play.currentText() == "sampled"
     assert fresh.panel.points_per_decade() == 50 and fresh.thread.loop.trace.points_per_decade == 50
-    assert fresh.simplex.faces[0] == face and fresh.dashboard.face_combos[0].currentIndex() == 4
+    assert fresh.simplex.faces[0] == face and fresh.dashboard.face_combos[0].face() == face
     assert fresh.tabs.currentWidget() is fresh.step_panel
     assert fresh.document.game == game and not fresh.document.modified and fresh.document.path is None
     assert "Session restored at iteration" in fresh.statusBar().currentMessage()

@@ -7,7 +7,6 @@ drawn (:meth:`~rmviz.ui.matrix.simplex.SimplexView.set_face`).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 
 import numpy as np
@@ -33,7 +32,7 @@ class Dashboard(QSplitter):
         self.simplex = SimplexView()
         self.joint = JointView()
         self.faces = QWidget()
-        self.face_combos: dict[int, QComboBox] = {}  # player -> the selector of its face
+        self.face_combos: dict[int, FaceSelector] = {}  # player -> the selector of its face
         self.faces.setLayout(QHBoxLayout())
         self.faces.layout().setContentsMargins(0, 0, 0, 0)
         top = QSplitter()
@@ -115,33 +114,75 @@ class Dashboard(QSplitter):
             layout.takeAt(0).widget().deleteLater()
         self.face_combos = {}
         for player in range(min(game.n_players, 3)):
-            actions = game.action_names[player]
-            if len(actions) <= 3:
+            if game.num_actions[player] <= 3:
                 continue
-            combo = QComboBox()
-            faces = list(itertools.combinations(range(min(len(actions), 10)), 3))
-            for face in faces:
-                combo.addItem(f"{game.player_names[player]}: {', '.join(actions[a] for a in face)}", face)
-            combo.currentIndexChanged.connect(lambda k, p=player, f=faces: k >= 0 and self._set_face(p, f[k]))
-            layout.addWidget(combo)
-            self.face_combos[player] = combo
+            selector = FaceSelector(game.player_names[player], game.action_names[player])
+            selector.chosen.connect(lambda face, p=player: self._set_face(p, face))
+            layout.addWidget(selector)
+            self.face_combos[player] = selector
         self.faces.setVisible(layout.count() > 0)
 
     def set_faces(self, faces: Mapping[int, tuple[int, int, int]]) -> None:
         """Choose these faces (a session's) in the selectors, which draw them; a face the
-        selectors do not offer (a player with three actions or fewer, an action past the
-        tenth) is left out."""
+        selectors do not offer (a player with three actions or fewer, an action the game
+        does not have) is left out."""
         for player, face in faces.items():
-            combo = self.face_combos.get(player)
-            if combo is None:
-                continue
-            index = next((k for k in range(combo.count()) if tuple(combo.itemData(k)) == tuple(face)), -1)
-            if index >= 0:
-                combo.setCurrentIndex(index)
+            selector = self.face_combos.get(player)
+            if selector is not None and selector.offers(face):
+                selector.set_face(face)
 
     def _set_face(self, player: int, face: tuple[int, int, int]) -> None:
         self.simplex.set_face(player, tuple(face))  # type: ignore[arg-type]
         self.face_changed.emit()
+
+
+class FaceSelector(QWidget):
+    """The face of a player's simplex drawn: three actions, one per corner, each chosen from
+    all the player's actions (a list of every triple stopped at the tenth action: a 30x30
+    game could not show the actions its equilibrium plays). Choosing an action another
+    corner shows swaps the two, so the three always differ. ``chosen`` fires with the face."""
+
+    chosen = Signal(object)
+
+    def __init__(self, player: str, actions: tuple[str, ...]) -> None:
+        super().__init__()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel(f"{player}:"))
+        self.corners = []
+        for corner in range(3):
+            combo = QComboBox()
+            for a, name in enumerate(actions):
+                combo.addItem(name, a)
+            combo.setCurrentIndex(corner)
+            combo.setToolTip(f"the action at corner {corner + 1} of {player}'s triangle")
+            combo.currentIndexChanged.connect(lambda index, c=corner: self._picked(c, index))
+            layout.addWidget(combo)
+            self.corners.append(combo)
+        self._face = (0, 1, 2)
+
+    def face(self) -> tuple[int, int, int]:
+        return self._face
+
+    def offers(self, face: tuple[int, ...]) -> bool:
+        count = self.corners[0].count()
+        return len(face) == 3 and len(set(face)) == 3 and all(0 <= a < count for a in face)
+
+    def set_face(self, face: tuple[int, ...]) -> None:
+        """Show ``face`` (three different actions) and fire ``chosen``."""
+        for combo, action in zip(self.corners, face, strict=True):
+            blocked = combo.blockSignals(True)
+            combo.setCurrentIndex(action)
+            combo.blockSignals(blocked)
+        self._face = tuple(int(a) for a in face)  # type: ignore[assignment]
+        self.chosen.emit(self._face)
+
+    def _picked(self, corner: int, action: int) -> None:
+        face = list(self._face)
+        if action in face:  # shown at another corner: the two swap
+            face[face.index(action)] = face[corner]
+        face[corner] = action
+        self.set_face(tuple(face))
 
 
 def unseen_players(game: NormalFormGame) -> str:

@@ -167,10 +167,26 @@ def test_the_average_path_fades_from_old_to_new(window, qtbot):
 def test_simplex_face_for_more_than_three_actions(window, qtbot):
     window.load_random("zero-sum", (5, 5))
     assert window.dashboard.faces.isVisibleTo(window)
-    combo = window.dashboard.faces.layout().itemAt(0).widget()
-    combo.setCurrentIndex(combo.findText("Player 1: 2, 4, 5"))
+    selector = window.dashboard.faces.layout().itemAt(0).widget()
+    for corner, action in enumerate((1, 3, 4)):
+        selector.corners[corner].setCurrentIndex(action)
     assert window.simplex.face(0) == (1, 3, 4)
     assert Column("average", player=0, action=4) in window.simplex.columns()
+    selector.corners[0].setCurrentIndex(4)  # shown at corner 3: the two corners swap
+    assert window.simplex.face(0) == (4, 3, 1) == selector.face()
+    assert [combo.currentIndex() for combo in selector.corners] == [4, 3, 1]
+
+
+def test_any_action_of_a_large_game_can_be_a_corner(window, qtbot):
+    """The faces offered used to stop at the tenth action: a 30x30 game's equilibrium
+    support could not be drawn."""
+    window.load_random("zero-sum", (30, 30))
+    selector = window.dashboard.face_combos[1]
+    assert all(combo.count() == 30 for combo in selector.corners)
+    selector.corners[1].setCurrentIndex(29)
+    assert window.simplex.face(1) == (0, 29, 2)
+    window.dashboard.set_faces({1: (27, 28, 29)})  # a session's faces come back
+    assert window.simplex.face(1) == (27, 28, 29) and selector.face() == (27, 28, 29)
 
 
 def test_compare_mode_runs_every_checked_algorithm(window, qtbot):
