@@ -31,8 +31,8 @@ def live_points(iterations: np.ndarray, budget: int | None = None) -> slice | np
     """The trace points a live curve draws on log-T axes: all of them when there are at most
     ``budget``, else the first point at or after each of ``budget`` marks evenly spaced in
     log T, with the first and the newest. Every point where the trace is sparser than the
-    marks (the first iterations, each one recorded) is kept; where it is denser (~150 points
-    a decade) it is thinned to about one point per pixel of a plot spanning seven decades.
+    marks (the first iterations, each one recorded) is kept; where it is denser (200 points
+    a decade at the default cadence) it is thinned to ~40 a decade, about one per pixel.
     Thinning by position in the trace instead skipped every other one of the first
     iterations, each a visible vertex on log axes. ``budget``: :data:`LIVE_POINTS` when None."""
     budget = LIVE_POINTS if budget is None else budget
