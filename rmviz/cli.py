@@ -721,14 +721,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.figure == "compare" and not algorithms:
         algorithms = list(family_of(game).compare_default)
     solver = _solver(args, game, algorithm=algorithms[0] if algorithms else None)
-    check_target(args.figure, family_of(solver.game).name, args.out, args.dpi)
+    size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
+    check_target(args.figure, family_of(solver.game).name, args.out, args.dpi, args.style, size)
     trace = record_run(solver, args.iterations)
     if args.data is not None:
         write_run_data(args.data, solver, trace.iterations(), trace.table())
     run = RunData.of(solver, TraceData(trace.iterations(), trace.table()))
     if args.figure == "compare":
         run = compared_with(run, algorithms[1:], **_options(args, game))
-    size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
     save_figure(args.figure, run, args.out, args.style, size, args.dpi)
     return 0
 

@@ -13,7 +13,7 @@ from rmviz.errors import RmvizError
 from rmviz.figures.definitions import PANEL_TEXT, action_colour
 from rmviz.figures.matrix import draw_line
 from rmviz.figures.run import RunData
-from rmviz.figures.style import Style, decade_range, iteration_axis, log_axis
+from rmviz.figures.style import Style, decade_range, iteration_axis, legend_below, log_axis
 from rmviz.solvers.columns import Column
 from rmviz.solvers.registry import family_named
 
@@ -49,4 +49,4 @@ def draw_compare(fig: FigureBase, run: RunData, style: Style) -> None:
         log_axis(ax, "y", low, high)
         iteration_axis(ax, np.array([1, last]), text.x_tex)
     axes[0].set_ylabel(text.y_tex)
-    axes[0].legend(loc="lower left")
+    legend_below(axes[0])

@@ -24,7 +24,7 @@ from rmviz.figures.definitions import (
     player_colour,
 )
 from rmviz.figures.run import RunData
-from rmviz.figures.style import Style, decade_range, iteration_axis, log_axis
+from rmviz.figures.style import Style, category_ticks, decade_range, iteration_axis, legend_below, log_axis
 from rmviz.numbers import format_number
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.solver import MatrixSnapshot
@@ -70,11 +70,26 @@ def draw_strategies(fig: FigureBase, run: RunData, style: Style) -> None:
                         width=width,
                         label=label,
                     )
-        ax.set_title(text.title.format(player=game.player_names[i]))
+        ax.set_title(text.title.format(player=game.player_names[i]) + first_of(game.num_actions[i]))
         ax.set_ylim(-0.02, 1.02)
         iteration_axis(ax, trace.iterations, text.x_tex)
-        ax.legend(loc="upper right", ncols=1 + game.num_actions[i] // 6)
+        legend_below(ax)
     axes[0].set_ylabel(text.y_tex)
+    panels_title(fig, style, game.n_players)
+
+
+def first_of(actions: int) -> str:
+    """What a panel of a player's actions leaves out: ``" (first 10 of 30 actions)"``."""
+    return f" (first {MAX_ACTIONS} of {actions} actions)" if actions > MAX_ACTIONS else ""
+
+
+def panels_title(fig: FigureBase, style: Style, players: int, title: str = "") -> None:
+    """The title over the players' panels, saying so when players beyond
+    :data:`MAX_PLAYERS` are not drawn (no title when there is nothing to say)."""
+    if players > MAX_PLAYERS:
+        title += f" (first {MAX_PLAYERS} of {players} players)"
+    if title:
+        fig.suptitle(title.strip(), fontsize=style.font_size)
 
 
 def draw_gaps(fig: FigureBase, run: RunData, style: Style) -> None:
@@ -118,32 +133,27 @@ def gap_panel(ax: Axes, run: RunData, style: Style) -> None:
     iteration_axis(ax, trace.iterations, text.x_tex)
     ax.set_title(text.title)
     ax.set_ylabel(text.y_tex)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="lower left")
-    else:  # log axes show no zeros: say so rather than leave the panel blank
+    if legend_below(ax) is None:  # log axes show no zeros: say so rather than leave the panel blank
         ax.text(0.5, 0.5, NO_GAPS, transform=ax.transAxes, ha="center", va="center", color=FRAME_COLOUR)
 
 
 def draw_regrets(fig: FigureBase, run: RunData, style: Style) -> None:
-    """Average regret of every action of the first two players (player 2 dashed)."""
-    ax = fig.subplots()
+    """Average regret of every action, one panel per player (up to :data:`MAX_PLAYERS`),
+    each with its own actions' names, on a shared regret axis."""
     game, trace, text = run.game, run.trace, PANEL_TEXT["regrets"]
-    dashes = ("solid", "dashed")
-    for i in range(min(game.n_players, 2)):
-        for a in range(min(game.num_actions[i], MAX_ACTIONS)):
+    players = range(min(game.n_players, MAX_PLAYERS))
+    axes = np.atleast_1d(fig.subplots(1, len(players), sharey=True))
+    for i, ax in zip(players, axes, strict=True):
+        for a, action in enumerate(game.action_names[i][:MAX_ACTIONS]):
             y = trace.columns.get(Column("regret", player=i, action=a))
             if y is not None:
-                draw_line(ax, trace.iterations, y, action_colour(a), style, dash=dashes[i], width=0.7)
-    # the legend: colour = action (of the first player's names), line style = player
-    for a, action in enumerate(game.action_names[0][:MAX_ACTIONS]):
-        ax.plot([], [], color=action_colour(a), linewidth=style.line_width * 0.7, label=action)
-    for i in range(min(game.n_players, 2)):
-        ax.plot([], [], color=FRAME_COLOUR, linestyle=dashes[i], label=game.player_names[i])
-    ax.axhline(0.0, color=FRAME_COLOUR, linewidth=0.8)
-    iteration_axis(ax, trace.iterations, text.x_tex)
-    ax.set_title(text.title)
-    ax.set_ylabel(text.y_tex)
-    ax.legend(loc="lower right", ncols=2)
+                draw_line(ax, trace.iterations, y, action_colour(a), style, width=0.7, label=action)
+        ax.axhline(0.0, color=FRAME_COLOUR, linewidth=0.8)
+        iteration_axis(ax, trace.iterations, text.x_tex)
+        ax.set_title(game.player_names[i] + first_of(game.num_actions[i]), color=player_colour(i))
+        legend_below(ax)
+    axes[0].set_ylabel(text.y_tex)
+    panels_title(fig, style, game.n_players, text.title)
 
 
 def welfare_limit(welfare: np.ndarray, scale: float) -> float:
@@ -254,7 +264,8 @@ def draw_simplex(fig: FigureBase, run: RunData, style: Style) -> None:
         title = game.player_names[i]
         if game.num_actions[i] > 3:
             title += f"\n(face {', '.join(names)} of {game.num_actions[i]})"
-        ax.set_title(title, color=player_colour(i))
+        # the top corner's label sits above the triangle: the title clears it at any size
+        ax.set_title(title, color=player_colour(i), pad=6 + 1.4 * style.small)
         ax.set_aspect("equal", adjustable="datalim")  # the box keeps its layout, the data fit in
         ax.axis("off")
         outline = np.vstack([CORNERS, CORNERS[:1]]) if len(face) == 3 else np.array([[0.0, 0.0], [1.0, 0.0]])
@@ -336,8 +347,8 @@ def draw_joint(fig: FigureBase, run: RunData, style: Style) -> None:
     ax.invert_yaxis()
     ax.set_aspect("equal" if max(rows, cols) <= 3 * min(rows, cols) else "auto")
     ax.grid(False)
-    ax.set_xticks(np.arange(cols) + 0.5, game.action_names[1], rotation=0 if cols <= 4 else 45)
-    ax.set_yticks(np.arange(rows) + 0.5, game.action_names[0])
+    category_ticks(ax, "x", game.action_names[1], rotation=0 if cols <= 4 else 45)
+    category_ticks(ax, "y", game.action_names[0])
     ax.tick_params(length=0)
     ax.xaxis.set_ticks_position("top")
     ax.xaxis.set_label_position("top")
@@ -355,6 +366,7 @@ def draw_joint(fig: FigureBase, run: RunData, style: Style) -> None:
                     va="center",
                     color="#ffffff" if dark else "#111111",
                     fontsize=style.small,
+                    gid="rmviz-cell",  # hidden when cells are too small for them (style.arrange)
                 )
     fig.colorbar(mesh, ax=ax, label="probability", shrink=0.85)
     ax.set_title("empirical joint distribution of play", pad=style.font_size)
@@ -370,6 +382,10 @@ def draw_dashboard(fig: FigureBase, run: RunData, style: Style) -> None:
     draw_joint(right, run, style)
     draw_strategies(middle, run, style)
     for sub, draw in zip(
-        np.ravel(bottom.subfigures(1, 3)), (draw_gaps, draw_regrets, draw_welfare), strict=True
+        np.ravel(
+            bottom.subfigures(1, 3, width_ratios=(1.0, 0.7 * min(run.game.n_players, MAX_PLAYERS), 1.0))
+        ),
+        (draw_gaps, draw_regrets, draw_welfare),
+        strict=True,
     ):
         draw(sub, run, style)

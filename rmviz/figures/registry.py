@@ -9,6 +9,8 @@ when a figure is drawn, so the command line starts as fast as before.
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,13 +35,16 @@ DPI_RANGE = (10, 2400)
 class FigureKind:
     """One figure: what it shows, its builder for each family it applies to (none: the
     TikZ document, written as text), its size relative to the style's one-panel size, and
-    its fonts and lines relative to the style's (smaller in figures of many panels)."""
+    its fonts and lines relative to the style's (smaller in figures of many panels), and the
+    smallest size it is drawn at, as a fraction of its default size (below it titles, labels
+    and legends no longer fit beside the panels)."""
 
     name: str
     description: str
     draw: Mapping[str, Draw | None]
     shape: tuple[float, float] = (1.0, 1.0)
     scale: float = 1.0
+    minimum: float = 0.6
 
     @property
     def suffixes(self) -> tuple[str, ...]:
@@ -79,6 +84,7 @@ FIGURES: dict[str, FigureKind] = {
             {"matrix": matrix.draw_dashboard},
             (1.45, 2.0),
             0.75,
+            0.85,  # six panels: smaller, their titles and legends no longer fit
         ),
         FigureKind(
             "compare",
@@ -122,6 +128,27 @@ def default_size(name: str, style: str = DEFAULT_STYLE) -> tuple[float, float]:
     return width * shape[0], height * shape[1]
 
 
+def minimum_size(name: str, style: str = DEFAULT_STYLE) -> tuple[float, float]:
+    """The smallest size in inches figure ``name`` is drawn at in ``style``."""
+    width, height = default_size(name, style)
+    fraction = FIGURES[name].minimum
+    return width * fraction, height * fraction
+
+
+def check_size(name: str, style: str, size: tuple[float, float] | None, dpi: int = 150) -> None:
+    """Refuse a ``size`` (inches) smaller than :func:`minimum_size`, in one line that gives
+    the smallest size in pixels at ``dpi``."""
+    if size is None or name == "tikz" or style not in STYLES:
+        return
+    low = minimum_size(name, style)
+    if size[0] < low[0] - 1e-9 or size[1] < low[1] - 1e-9:
+        pixels = f"{math.ceil(low[0] * dpi)}x{math.ceil(low[1] * dpi)} pixels at {dpi} DPI"
+        raise ConfigError(
+            f"{size[0] * dpi:.0f}x{size[1] * dpi:.0f} pixels is too small for the {name} figure in "
+            f"the {style} style: at least {pixels} ({low[0]:.1f} x {low[1]:.1f} inches)"
+        )
+
+
 def make_figure(
     name: str, run: RunData, style: str = DEFAULT_STYLE, size: tuple[float, float] | None = None
 ) -> Figure:
@@ -135,6 +162,7 @@ def make_figure(
         raise ConfigError(f"the {name} figure is a LaTeX document: write it with save_figure to a .tex file")
     if style not in STYLES:
         raise ConfigError(f"no style {style!r}; choose one of {', '.join(STYLES)}")
+    check_size(name, style, size)
     look = STYLES[style].scaled(kind.scale)
     with look.context():
         fig = Figure(figsize=size or default_size(name, style), layout="constrained")
@@ -144,15 +172,24 @@ def make_figure(
     return fig
 
 
-def check_target(name: str, family: str, path: str | Path, dpi: int = 150) -> Path:
+def check_target(
+    name: str,
+    family: str,
+    path: str | Path,
+    dpi: int = 150,
+    style: str = DEFAULT_STYLE,
+    size: tuple[float, float] | None = None,
+) -> Path:
     """``path`` as a :class:`Path` once it can take figure ``name`` of a ``family`` run at
-    ``dpi`` (its suffix, its folder), so a long run is not made for nothing."""
+    ``dpi`` and ``size`` inches (its suffix, its folder, the size), so a long run is not
+    made for nothing."""
     path = Path(path)
     kind = figure_kind(name, family)
     if path.suffix.lower() not in kind.suffixes:
         raise RmvizError(f"{path.name}: the {name} figure is written as {' or '.join(kind.suffixes)}")
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise RmvizError(f"a DPI of {dpi} is outside {DPI_RANGE[0]}-{DPI_RANGE[1]}")
+    check_size(name, style, size, dpi)
     if not path.parent.is_dir():
         raise RmvizError(f"cannot write {path}: the folder {path.parent} does not exist")
     return path
@@ -168,7 +205,7 @@ def save_figure(
 ) -> Path:
     """Write figure ``name`` of ``run`` to ``path`` (.png, .svg or .pdf; ``tikz``: .tex) and
     return the path; a PNG is ``size`` x ``dpi`` pixels with the DPI recorded in it."""
-    path = check_target(name, run.family, path, dpi)
+    path = check_target(name, run.family, path, dpi, style, size)
     if name == "tikz":
         atomic_write_text(path, tikz.game_document(run.game, run))
         return path
@@ -179,6 +216,8 @@ def write_figure(fig: Figure, path: str | Path, style: str = DEFAULT_STYLE, dpi:
     """Write a figure of :func:`make_figure` to ``path`` (.png, .svg or .pdf) atomically."""
     path = Path(path)
     metadata = {"Title": fig.get_label() or "rmviz figure", "Creator": "rmviz"}
-    with STYLES[style].context(), atomic_path(path) as temporary:
+    with STYLES[style].context(), atomic_path(path) as temporary, warnings.catch_warnings():
+        # make_figure laid the figure out: the layout that savefig runs again fits as well
+        warnings.filterwarnings("ignore", message="constrained_layout not applied")
         fig.savefig(temporary, format=path.suffix.lower()[1:], dpi=dpi, metadata=metadata)
     return path

@@ -2,26 +2,39 @@
 size), white background, vector text that every renderer reads, log axes with decade
 labels only, the iteration axis ending at the data, and the caption line.
 
-Builders draw with the style's numbers and call :func:`log_axis` for a log axis; once the
-figure is laid out, :func:`finish` gives each log axis the decade labels that fit its length
-(:func:`~rmviz.figures.ticks.decade_ticks`), so labels never overprint at any size.
+Builders draw with the style's numbers and call :func:`log_axis` for a log axis,
+:func:`legend_below` for a legend (under the axes' x label: it never covers a curve),
+:func:`category_ticks` for named ticks (every k-th name when not all fit) and
+:func:`end_labels` for labels at the ends of curves (spread apart where curves meet). Once
+the figure is laid out, :func:`finish` measures and places all of these and gives each log
+axis the decade labels that fit its length (:func:`~rmviz.figures.ticks.decade_ticks`), so
+text never overprints at any size the figure accepts (:func:`minimum_size`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import textwrap
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from rmviz.errors import ConfigError
 from rmviz.figures.definitions import FRAME_COLOUR, TEXT_COLOUR
 from rmviz.figures.ticks import decade_tex, decade_ticks
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.backend_bases import RendererBase
     from matplotlib.figure import Figure
+    from matplotlib.legend import Legend
+    from matplotlib.text import Annotation, Text
+
+GAP = 0.4  # space between neighbouring texts, in font sizes
 
 
 @dataclass(frozen=True)
@@ -119,12 +132,199 @@ def decade_range(values: np.ndarray) -> tuple[float, float]:
     return 10.0**low, 10.0 ** max(high, low + 1)
 
 
+def legend_below(ax: Axes, **options: Any) -> Legend | None:
+    """``ax``'s legend centred under its tick labels and x label, where it covers no data;
+    :func:`finish` puts it just below them and gives it as many columns as fit the axes'
+    width. ``None`` when nothing in ``ax`` is labelled."""
+    if not ax.get_legend_handles_labels()[0]:
+        return None
+    legend = ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), **options)
+    legend.set_gid("rmviz-below")
+    legend.rmviz_options = options  # type: ignore[attr-defined]
+    return legend
+
+
+def category_ticks(ax: Axes, which: str, names: Sequence[str], rotation: float = 0.0) -> None:
+    """Ticks at the centres of ``names`` cells (0.5, 1.5...) on ``which`` axis of ``ax``,
+    labelled with the names; :func:`finish` keeps every k-th label, k the smallest that keeps
+    neighbouring labels apart."""
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    axis.set_ticks(np.arange(len(names)) + 0.5, list(names), rotation=rotation)
+    axis.set_gid("rmviz-categories")
+    setattr(axis, "rmviz_names", list(names))  # noqa: B010  # read back by thin_categories
+
+
+def end_labels(ax: Axes, labels: Sequence[tuple[str, float, float, str]], font_size: float) -> None:
+    """``(text, x, y, colour)`` labels just right of the points (x, y): the ends of curves.
+    :func:`finish` moves them up or down (the least it can) so none overprints another."""
+    for text, x, y, colour in labels:
+        note = ax.annotate(
+            text,
+            (x, y),
+            xytext=(3, 0),
+            textcoords="offset points",
+            va="center",
+            color=colour,
+            fontsize=font_size,
+            annotation_clip=False,
+        )
+        note.set_gid("rmviz-end-label")
+
+
+def overlapping(boxes: Sequence[Any], gap: float = 0.0) -> bool:
+    """Whether any two of the display-space ``boxes`` (matplotlib ``Bbox``) come closer
+    than ``gap`` pixels along both axes."""
+    for a, b in ((boxes[i], boxes[j]) for i in range(len(boxes)) for j in range(i + 1, len(boxes))):
+        if a.x0 < b.x1 + gap and b.x0 < a.x1 + gap and a.y0 < b.y1 + gap and b.y0 < a.y1 + gap:
+            return True
+    return False
+
+
+def thin_categories(axis: Any, renderer: RendererBase, gap: float) -> None:
+    """Label every k-th of the axis's category ticks, k the smallest with no two labels
+    closer than ``gap`` pixels (k in 1, 2, 5, 10, 20, 50...)."""
+    names: list[str] = axis.rmviz_names
+    for stride in (s * 10**e for e in range(6) for s in (1, 2, 5)):
+        shown = range(stride - 1, len(names), stride)  # the k-th, 2k-th...: round numbers
+        axis.set_ticks([k + 0.5 for k in shown], [names[k] for k in shown])
+        labels = [t for t in axis.get_ticklabels() if t.get_visible() and t.get_text()]
+        if len(labels) <= 1 or not overlapping([t.get_window_extent(renderer) for t in labels], gap):
+            return
+
+
+def place_legend(ax: Axes, legend: Legend, renderer: RendererBase) -> None:
+    """Put a :func:`legend_below` legend just under the axes' x label and tick labels (an
+    offset in points from the axes' bottom: it holds when the layout moves the axes), with
+    as many columns as fit the axes' width."""
+    from matplotlib.transforms import ScaledTranslation
+
+    fig = cast("Figure", ax.get_figure(root=True))
+    handles, labels = ax.get_legend_handles_labels()
+    options = legend.rmviz_options  # type: ignore[attr-defined]
+    width = ax.get_window_extent(renderer).width
+    for columns in range(len(labels), 0, -1):  # a legend's columns are fixed when it is made
+        legend = ax.legend(handles, labels, loc="upper center", ncols=columns, **options)
+        if legend.get_window_extent(renderer).width <= width:
+            break
+    legend.set_gid("rmviz-below")
+    legend.rmviz_options = options  # type: ignore[attr-defined]
+    below = ax.get_window_extent(renderer).y0 - ax.xaxis.get_tightbbox(renderer).y0  # type: ignore[union-attr]
+    points = max(0.0, below) * 72 / fig.dpi + 2
+    shift = ScaledTranslation(0, -points / 72, fig.dpi_scale_trans)
+    legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + shift)
+
+
+def spread_labels(notes: list[Annotation], renderer: RendererBase, gap: float) -> None:
+    """Move the end labels of one axes vertically (in points) so that none overlaps the
+    next: sorted by where their curves end, each pushed at least a label's height from the
+    previous, then the whole run centred back on the curves' ends."""
+    fig = cast("Figure", notes[0].get_figure(root=True))
+    scale = 72 / fig.dpi  # pixels -> points
+    ends = [note.get_transform().transform(note.xy)[1] * scale for note in notes]
+    order = sorted(range(len(notes)), key=lambda k: ends[k])
+    heights = [notes[k].get_window_extent(renderer).height * scale + gap * scale for k in order]
+    wanted = [ends[k] for k in order]
+    placed = list(wanted)
+    for j in range(1, len(placed)):
+        placed[j] = max(placed[j], placed[j - 1] + (heights[j - 1] + heights[j]) / 2)
+    # clusters pushed up move down again by half their push, so they stay centred on the data
+    start = 0
+    for j in range(1, len(placed) + 1):
+        if j == len(placed) or placed[j] > placed[j - 1] + (heights[j - 1] + heights[j]) / 2 + 1e-6:
+            drift = sum(p - w for p, w in zip(placed[start:j], wanted[start:j], strict=True)) / (j - start)
+            for m in range(start, j):
+                placed[m] -= drift
+            start = j
+    # none below the axes (where the x tick labels are): the lowest lifted, the rest pushed up
+    bottom = notes[0].axes.get_window_extent(renderer).y0 * scale if notes[0].axes else -math.inf
+    placed[0] = max(placed[0], bottom + heights[0] / 2)
+    for j in range(1, len(placed)):
+        placed[j] = max(placed[j], placed[j - 1] + (heights[j - 1] + heights[j]) / 2)
+    for k, y in zip(order, placed, strict=True):
+        notes[k].xyann = (3, y - ends[k])
+
+
+def wrap_to(text: Text, width: float, renderer: RendererBase) -> None:
+    """Break ``text`` (a title, an axis label, the caption) into lines no longer than
+    ``width`` pixels, at spaces; its words as they were when they fit."""
+    words = getattr(text, "rmviz_words", None) or text.get_text()
+    text.rmviz_words = words  # type: ignore[attr-defined]
+    text.set_text(words)
+    if "$" in words or "\n" in words:
+        return  # mathtext and hand-broken lines are left as they are
+    extent = text.get_window_extent(renderer)
+    long = extent.height if text.get_rotation() % 180 else extent.width
+    if long > width > 0:
+        text.set_text(textwrap.fill(words, max(8, int(0.9 * len(words) * width / long))))  # glyphs vary
+
+
+def text_gap(style: Style, fig: Figure) -> float:
+    return GAP * style.small * fig.dpi / 72
+
+
+def arrange(fig: Figure, style: Style) -> None:
+    """One pass of the placements that depend on the layout (see the module docstring)."""
+    renderer = fig._get_renderer()  # type: ignore[attr-defined]  # what the layout engine measures with
+    gap = text_gap(style, fig)
+    subfigures: list[Any] = [fig]
+    for sub in subfigures:  # the list grows as it is walked: every nested subfigure
+        subfigures.extend(sub.subfigs)
+    for sub in subfigures:
+        for label in (sub._suptitle, sub._supxlabel):
+            if label is not None:
+                wrap_to(label, sub.bbox.width * 0.98, renderer)
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_gid() == "rmviz-categories":
+                thin_categories(axis, renderer, gap)
+        legend = ax.get_legend()
+        if legend is not None and legend.get_gid() == "rmviz-below":
+            place_legend(ax, legend, renderer)
+        box = ax.get_window_extent(renderer)
+        wrap_to(ax.title, box.width, renderer)
+        wrap_to(ax.yaxis.label, box.height, renderer)
+        cells = [t for t in ax.texts if t.get_gid() == "rmviz-cell"]
+        for cell in cells:
+            cell.set_visible(True)
+        if cells and overlapping([t.get_window_extent(renderer) for t in cells], 0.5 * gap):
+            for cell in cells:  # numbers that run together say nothing: the colour bar does
+                cell.set_visible(False)
+        notes = [t for t in ax.texts if t.get_gid() == "rmviz-end-label"]
+        if len(notes) > 1:
+            spread_labels(cast("list[Annotation]", notes), renderer, 0.1 * gap)
+
+
+def lay_out(fig: Figure) -> None:
+    """Run the constrained layout; a figure too small for it is an error, not a warning."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="constrained_layout not applied")
+        try:
+            fig.get_layout_engine().execute(fig)  # type: ignore[union-attr]
+        except UserWarning as warning:
+            raise ConfigError(
+                f"the figure is too small for its panels at {fig.get_figwidth():.2g} x "
+                f"{fig.get_figheight():.2g} inches: make it larger"
+            ) from warning
+
+
 def finish(fig: Figure, style: Style, caption: str | None) -> None:
-    """Lay ``fig`` out with ``caption`` under it, then tick every log axis with the decade
-    labels that fit its length."""
+    """Lay ``fig`` out with ``caption`` under it, tick every log axis with the decade labels
+    that fit its length and place what depends on the layout (legends under their axes,
+    category tick labels, end labels); twice, the second pass measuring the layout that the
+    first made room for."""
     if caption:
         fig.supxlabel(caption, fontsize=style.small * 0.9, color="#555555", x=0.01, ha="left")
-    fig.get_layout_engine().execute(fig)  # type: ignore[union-attr]
+    for _ in range(2):
+        lay_out(fig)
+        decades(fig, style)
+        arrange(fig, style)
+    lay_out(fig)
+    decades(fig, style)
+    lay_out(fig)  # as savefig will: a layout that the last labels collapse is an error too
+
+
+def decades(fig: Figure, style: Style) -> None:
+    """Every log axis's decade labels, as many as fit its length."""
     inches = fig.get_size_inches()
     for ax in fig.axes:
         box = ax.get_position()

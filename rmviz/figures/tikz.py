@@ -41,6 +41,8 @@ PREAMBLE = r"""%% {title}: written by rmviz. Compile with pdflatex; the PDF is c
 \usepackage[table]{{xcolor}}
 \usepackage{{tikz}}
 \usetikzlibrary{{shapes.geometric}}
+\pgfdeclarelayer{{background}}
+\pgfsetlayers{{background,main}}
 {colours}
 \pagestyle{{empty}}
 \newsavebox{{\rmvizpicture}}
@@ -163,6 +165,7 @@ def tree_picture(
         r"  decision/.style={circle, draw, inner sep=2.5pt},",
         r"  terminal/.style={rectangle, fill=black!60, inner sep=1.8pt},",
         r"  move/.style={fill=white, inner sep=1pt, align=center, font=\scriptsize},",
+        r"  every label/.style={fill=white, inner sep=1pt},",
         r"  infoset/.style={dashed, thick, opacity=0.8}]",
     ]
     for h in nodes:
@@ -193,9 +196,12 @@ def tree_picture(
             text += f"\\\\\\textcolor{{player{int(tree.player[parent]) + 1}}}{{{probability}}}"
         width = "" if reach is None else f"[line width={0.4 + 2.6 * float(reach[h]):.2f}pt]"
         lines.append(f"\\draw{width} (n{parent}) -- node[move, pos=0.65] {{{text}}} (n{h});")
+    # information sets behind everything: the white boxes of the labels hide the arcs
+    lines.append(r"\begin{pgfonlayer}{background}")
     for a, b in infoset_links(tree, nodes, place):
         player = int(tree.player[a]) + 1
         lines.append(f"\\draw[infoset, player{player}] (n{a}) to[bend left=25] (n{b});")
+    lines.append(r"\end{pgfonlayer}")
     legend = ", ".join(
         f"\\textcolor{{player{i + 1}}}{{$\\bullet$}} {escape(name)}" for i, name in enumerate(players)
     )

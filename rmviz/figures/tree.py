@@ -36,7 +36,7 @@ from rmviz.figures.layout import (
 )
 from rmviz.figures.matrix import draw_line
 from rmviz.figures.run import RunData
-from rmviz.figures.style import Style, iteration_axis
+from rmviz.figures.style import Style, end_labels, iteration_axis
 from rmviz.numbers import format_number
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
@@ -67,20 +67,14 @@ def draw_infoset_strategies(fig: FigureBase, run: RunData, style: Style) -> None
     for ax, infoset in zip(axes, infosets, strict=False):
         player = int(tree.infoset_player[infoset])
         first = int(tree.infoset_first_slot[infoset])
+        ends = []
         for k in range(int(tree.infoset_size[infoset])):
             y = trace.columns.get(Column("average", player=player, infoset=infoset, action=k))
             if y is not None and y.size:
                 draw_line(ax, trace.iterations, y, action_colour(k), style, width=0.8)
-                # labelled where the curve ends: no legend to hide a curve under
-                ax.annotate(
-                    tree.slot_move[first + k],
-                    (trace.iterations[-1], y[-1]),
-                    xytext=(3, 0),
-                    textcoords="offset points",
-                    va="center",
-                    color=action_colour(k),
-                    fontsize=style.small,
-                )
+                ends.append((tree.slot_move[first + k], trace.iterations[-1], y[-1], action_colour(k)))
+        # labelled where the curves end (spread apart where they meet): no legend to hide a curve
+        end_labels(ax, ends, style.small)
         ax.set_title(
             f"{run.game.player_names[player]}: {tree.infoset_label[infoset]}",
             color=player_colour(player),

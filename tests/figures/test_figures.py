@@ -12,7 +12,7 @@ import pytest
 from rmviz.errors import RmvizError
 from rmviz.figures import figures_of, make_figure, save_figure
 from rmviz.figures.matrix import welfare_limit
-from rmviz.figures.registry import write_figure
+from rmviz.figures.registry import minimum_size, write_figure
 from tests.figures.checks import check_pdf, check_png, check_svg
 
 SIZE, DPI = (480, 300), 60  # small: the drawing, not the pixels, is under test
@@ -90,7 +90,7 @@ def test_slide_quality(matrix_run):
 
 @pytest.mark.parametrize("name", ["gaps", "strategies", "compare"])
 def test_log_axes_are_labelled_at_decades_only(matrix_run, name):
-    fig = make_figure(name, matrix_run, "paper", (3.0, 2.0))
+    fig = make_figure(name, matrix_run, "paper", minimum_size(name, "paper"))  # the smallest
     decade = re.compile(r"^\$(1|10|10\^\{-?\d+\})\$$")
     logs = [axis for ax in fig.axes for axis in (ax.xaxis, ax.yaxis) if axis.get_scale() == "log"]
     labels = [t.get_text() for axis in logs for t in axis.get_ticklabels() if t.get_text()]

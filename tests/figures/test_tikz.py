@@ -64,3 +64,12 @@ def test_a_game_tree_with_the_runs_numbers(tree_run, tmp_path):
 
 def test_names_are_escaped():
     assert escape("R&D_1 {50%} #2 $") == "R\\&D\\_1 \\{50\\%\\} \\#2 \\$"
+
+
+def test_information_set_arcs_run_behind_the_labels(tree_run):
+    from rmviz.figures.tikz import game_document
+
+    text = game_document(tree_run.game, tree_run)
+    arcs = text[text.index(r"\begin{pgfonlayer}{background}") : text.index(r"\end{pgfonlayer}")]
+    assert "infoset" in arcs and r"\pgfsetlayers{background,main}" in text
+    assert "every label/.style={fill=white" in text  # node labels hide the arcs behind them

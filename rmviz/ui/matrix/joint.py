@@ -9,9 +9,11 @@ that no product explains is correlation, which is what a correlated equilibrium 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetricsF
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.numbers import format_number
@@ -19,6 +21,25 @@ from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import style_plot
 
 MAX_LABELLED = 8  # cells show their probability up to 8 x 8
+STRIDES = tuple(s * 10**e for e in range(6) for s in (1, 2, 5))  # every k-th action labelled
+
+
+def stride(names: Sequence[str], length: float, metrics: QFontMetricsF, across: bool) -> int:
+    """The smallest k of :data:`STRIDES` for which every k-th of ``names``, one per cell
+    along ``length`` pixels, is labelled without overprinting: labels side by side need
+    their width (``across``: the bottom axis), stacked ones their height, and a gap."""
+    if not names or length <= 0:
+        return 1
+    gap = metrics.height() * 0.4
+    need = max(metrics.horizontalAdvance(n) for n in names) if across else metrics.height()
+    cell = length / len(names)
+    return next((k for k in STRIDES if k * cell >= need + gap), STRIDES[-1])
+
+
+def thinned(names: Sequence[str], k: int) -> list[tuple[float, str]]:
+    """Ticks at the cells' centres, every ``k``-th one labelled: the k-th, 2k-th... (round
+    numbers when actions are numbered)."""
+    return [(i + 0.5, name if i % k == k - 1 else "") for i, name in enumerate(names)]
 
 
 class JointView(PlotLayout):
@@ -56,8 +77,8 @@ class JointView(PlotLayout):
         self.image.setLevels((0.0, 1.0))
         self.plot.addItem(self.image)
         left, bottom = self.plot.getAxis("left"), self.plot.getAxis("bottom")
-        left.setTicks([[(r + 0.5, name) for r, name in enumerate(game.action_names[0])]])
-        bottom.setTicks([[(c + 0.5, name) for c, name in enumerate(game.action_names[1])]])
+        self.plot.vb.sigResized.connect(self.fit_ticks)
+        self.fit_ticks()
         left.setLabel(game.player_names[0])
         bottom.setLabel(game.player_names[1])
         self.plot.setRange(xRange=(0, columns), yRange=(0, rows), padding=0)
@@ -73,6 +94,23 @@ class JointView(PlotLayout):
                     self.plot.addItem(text)
                     line.append(text)
                 self.labels.append(line)
+
+    def fit_ticks(self, *_: object) -> None:
+        """Label every k-th action on each axis, k as small as keeps labels apart at the
+        heatmap's size now (called again whenever it is resized)."""
+        if self.plot is None or self.game is None or self.game.n_players != 2:
+            return
+        box = self.plot.vb.boundingRect()
+        for name, names, length, across in (
+            ("left", self.game.action_names[0], box.height(), False),
+            ("bottom", self.game.action_names[1], box.width(), True),
+        ):
+            axis = self.plot.getAxis(name)
+            font = axis.style.get("tickFont") or QFont()
+            k = stride(names, length, QFontMetricsF(font), across)
+            if getattr(axis, "rmviz_stride", None) != (k, len(names)):
+                axis.rmviz_stride = (k, len(names))
+                axis.setTicks([[(p, text) for p, text in thinned(names, k) if text]])
 
     def restart(self, game: NormalFormGame) -> None:
         """A fresh run on ``game``, whose players and actions are those drawn: the heatmap is

@@ -1,0 +1,64 @@
+"""Exported figures are legible at every size they accept: no text overprints another or
+leaves the page, no legend covers a curve, every player is drawn with its own actions,
+named ticks are thinned to fit, and sizes too small are refused in one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from rmviz.errors import RmvizError
+from rmviz.figures import make_figure, record, save_figure
+from rmviz.figures.registry import default_size, minimum_size
+from rmviz.games import catalog_game
+from rmviz.loading import load_with_progress
+from tests.figures.checks import drawn, legends_over_data, overprinted
+
+CURVES = ["gaps", "strategies", "regrets"]
+
+
+@pytest.fixture(scope="module")
+def three_players():
+    return record(catalog_game("three-player-pennies"), "rm", iterations=300)
+
+
+@pytest.mark.parametrize("name", CURVES)
+@pytest.mark.parametrize("which", [default_size, minimum_size])
+def test_no_text_overprints_and_no_legend_covers_a_curve(matrix_run, name, which):
+    fig = make_figure(name, matrix_run, "paper", which(name, "paper"))
+    assert overprinted(fig) == []
+    assert legends_over_data(fig) == []
+
+
+def test_the_regrets_of_every_player_with_its_own_actions(three_players):
+    fig = make_figure("regrets", three_players, "paper")
+    assert [ax.get_title() for ax in fig.axes] == ["Player 1", "Player 2", "Player 3"]
+    for ax in fig.axes:
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert legend == ["Heads", "Tails"] and len(ax.get_lines()) == 3  # two actions, zero
+    assert overprinted(fig) == [] and legends_over_data(fig) == []
+
+
+@pytest.mark.parametrize("size", [(6.4, 5.0), (4.0, 3.2)])
+def test_joint_tick_labels_are_thinned_to_fit(size):
+    run = record(load_with_progress("random:general-sum:30x30:seed=3"), "rm", iterations=100)
+    fig = make_figure("joint", run, "paper", size)
+    drawn(fig)
+    (ax, _) = fig.axes  # the heatmap and its colour bar
+    shown = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert 2 < len(shown) < 30 and shown[0] in ("2", "5", "10")  # every k-th action
+    assert overprinted(fig) == []
+
+
+def test_end_labels_of_converging_curves_are_spread(tree_run):
+    fig = make_figure("strategies", tree_run, "paper")
+    assert overprinted(fig) == []
+
+
+def test_too_small_is_refused_in_one_line(matrix_run, tmp_path):
+    with pytest.raises(
+        RmvizError, match=r"^800x500 pixels is too small for the dashboard figure in the slides"
+    ) as error:
+        save_figure("dashboard", matrix_run, tmp_path / "d.png", "slides", (8.0, 5.0), 100)
+    assert "\n" not in str(error.value)
+    with pytest.raises(RmvizError, match="too small"):
+        make_figure("gaps", matrix_run, "paper", (0.3, 0.3))
