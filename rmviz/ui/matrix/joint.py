@@ -126,9 +126,15 @@ class JointView(PlotLayout):
         """Draw the joint distribution (``None``: not tracked for this run)."""
         if self.image is None or self.plot is None:
             return
-        if joint is None:
-            self.plot.setTitle("joint distribution: not tracked for this game size")
+        if joint is None:  # an empty heatmap under the title read as "nothing played"
+            self.image.clear()
+            self.plot.setTitle("joint distribution: not tracked")
+            self.setToolTip(
+                "The joint distribution of play is tracked in expected play up to 64 x 64 "
+                "(rmviz solve --json up to 100 x 100) and in sampled play."
+            )
             return
+        self.setToolTip("")
         total = joint.sum()
         z = joint / total if total > 0 else joint
         self.image.setImage(z.T, levels=(0.0, max(float(z.max()), 1e-12)), autoLevels=False)
