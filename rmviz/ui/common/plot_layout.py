@@ -56,7 +56,7 @@ def set_points(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> None:
     point (a ring for a faint curve, such as the current strategies'): a line through one
     point draws nothing, so after *Step 1* every plot was empty although the status bar
     gave the first iteration's numbers."""
-    lone = len(x) == 1
+    lone = len(x) == 1 and bool(np.isfinite(y).all())
     if lone != (curve.opts["symbol"] is not None):
         colour = pg.mkPen(curve.opts["pen"]).color()
         faint = colour.alpha() < 255

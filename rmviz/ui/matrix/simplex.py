@@ -64,7 +64,8 @@ class FadingPath:
             shown = shown[kept[shown]]
             if not (np.array_equal(piece.xData, x[shown]) and np.array_equal(piece.yData, y[shown])):
                 piece.setData(x[shown], y[shown])  # pieces join
-        self.end.setData(x[-1:], y[-1:])
+        finite = np.flatnonzero(np.isfinite(x) & np.isfinite(y))  # a face the strategy misses: none
+        self.end.setData(x[finite[-1:]], y[finite[-1:]])
 
     def getData(self) -> tuple[np.ndarray, np.ndarray]:
         """The whole path, as one curve would give it."""

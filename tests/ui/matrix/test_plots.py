@@ -145,3 +145,22 @@ def test_the_regret_plot_draws_three_players_and_says_their_line_styles(qtbot):
     assert len(set(styles.values())) == 3  # one line style per player
     title = plots.plot_items[0][0].titleLabel.text
     assert all(name in title for name in game.player_names) and "- -" in title
+
+
+def test_a_lone_point_that_is_not_a_number_gets_no_dot(qtbot):
+    """pyqtgraph's scatter warned "All-NaN slice" when asked to mark a NaN (a face of the
+    simplex the strategy puts no mass on, a welfare not defined)."""
+    import pyqtgraph as pg
+
+    from rmviz.ui.common.plot_layout import set_points
+    from rmviz.ui.matrix.simplex import FadingPath
+
+    plot = pg.PlotItem()
+    curve = plot.plot()
+    set_points(curve, np.array([1.0]), np.array([np.nan]))
+    assert curve.opts["symbol"] is None
+    set_points(curve, np.array([1.0]), np.array([0.5]))
+    assert curve.opts["symbol"] == "o"
+    path = FadingPath(plot, "#0072B2", 2.0)
+    path.setData(np.array([0.1, 0.2, np.nan]), np.array([0.3, 0.4, np.nan]))
+    np.testing.assert_array_equal(np.ravel(path.end.getData()), [0.2, 0.4])
