@@ -56,6 +56,7 @@ from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
 
 METRICS = ("exploitability", "nash_conv", "eps_bound", "potential")
 MAX_TRACED_SLOTS = 4000  # runs trace per-move average strategies up to this many moves
+VALUE_NOISE = 1e-12  # |value| at or below this (in units of the payoff scale) is rounding: 0
 
 
 @dataclass(frozen=True)
@@ -253,7 +254,9 @@ class CFRSolver:
         return TreeMetrics(
             nash_conv=nash_conv * scale,
             exploitability=nash_conv * scale / self.tree.n_players,
-            value=tuple(float(v) * scale for v in values),
+            # a value within 1e-12 of the payoff scale is the sums' rounding: 0 (Kuhn's after
+            # two iterations of CFR read "5.551e-17" in the status bar)
+            value=tuple(0.0 if abs(v) <= VALUE_NOISE else float(v) * scale for v in values),
             eps_bound=float(best.sum()) * scale,
             potential=potential([average]) * scale * scale,
         )

@@ -273,3 +273,30 @@ def test_compiled_greedy_cfr_gives_the_numpy_iterates(name, floor):
         )
     assert fast.state.weight_sum == pytest.approx(slow.state.weight_sum, rel=1e-14)
     assert fast.iteration == slow.iteration == iterations
+
+
+def test_a_value_that_is_rounding_noise_is_reported_as_zero():
+    """Kuhn's value under the average after two CFR iterations is 0 in exact arithmetic;
+    the float sums gave 5.551e-17, which the status bar printed."""
+    from fractions import Fraction
+
+    solver = CFRSolver(kuhn_poker(), cfr_preset("cfr"))
+    solver.step(2)
+    tree = solver.tree
+    strategy = [Fraction(p).limit_denominator(10**6) for p in solver.average_strategy()]
+    # the exact value: sum over terminal histories of chance x both players' move probabilities
+    value = Fraction(0)
+    for h in range(tree.n_nodes):
+        if tree.child_count[h]:
+            continue
+        reach, node = Fraction(1), h
+        while tree.parent[node] >= 0:
+            slot = tree.edge_slot[node]
+            p = (
+                Fraction(tree.chance_probability[node]).limit_denominator(10**6)
+                if slot < 0
+                else strategy[slot]
+            )
+            reach, node = reach * p, tree.parent[node]
+        value += reach * Fraction(tree.payoffs[0, h]).limit_denominator(10**6)
+    assert value == 0 and solver.metrics().value == (0.0, 0.0)
