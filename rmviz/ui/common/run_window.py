@@ -167,6 +167,20 @@ class RunWindow(SessionFiles, QMainWindow):
         self.fixed_size: QSize | None = None  # --size: presentation mode stays at this size
         self._base_font = QFont(self.font())
         self._base_palette = QPalette(self.palette())
+        self._status_widgets: list[QWidget] = []
+        self.statusBar().messageChanged.connect(self._message_changed)
+
+    def add_status(self, widget: QWidget, stretch: int = 0) -> None:
+        """``widget`` on the left of the status bar, hidden while a message shows there."""
+        self.statusBar().addWidget(widget, stretch)
+        self._status_widgets.append(widget)
+
+    def _message_changed(self, message: str) -> None:
+        """QStatusBar hides its widgets for a message only if they are visible then: one shown
+        while the window went from full screen to ``--size`` stayed, and the two overprinted
+        (a reopened presentation-mode session's screenshot)."""
+        for widget in self._status_widgets:
+            widget.setVisible(not message)
 
     def _adopt(self, document: Any) -> None:
         """Show ``document`` (the subclass's, built once); its autosave goes when it is saved
@@ -193,6 +207,8 @@ class RunWindow(SessionFiles, QMainWindow):
         """Apply the command line's ``options`` (the window is shown)."""
         if options.size is not None:
             self.fixed_size = QSize(*options.size)
+            if self.isFullScreen():  # a reopened session in presentation mode went full screen
+                self.showNormal()
             self.resize(self.fixed_size)
         if options.presentation:
             self.set_presentation(True)  # on, whatever a reopened session had

@@ -136,7 +136,7 @@ class MatrixWindow(RunWindow):
         self.iteration_label = QLabel()
         self.iteration_label.setMinimumWidth(220)
         self.rate_label = QLabel()
-        self.statusBar().addWidget(self.iteration_label)
+        self.add_status(self.iteration_label)
         self.statusBar().addPermanentWidget(self.rate_label)
         self._menus()
         self.timer.start(self.redraw_ms)

@@ -34,6 +34,7 @@ class TreePlots(PlotLayout):
         self.gap_plot.setLogMode(x=True, y=True)
         self.gap_plot.setLabel("bottom", PANEL_TEXT["infoset"].x)
         self.gap_curve = self.gap_plot.plot(pen=curve_pen(GAP_CURVES["tree"]["exploitability"]))
+        self._gap_decades: tuple[int, int] | None = None  # the gap plot's y range, in decades
         self.strategy_plot = self.addPlot(row=0, col=1, axisItems=log_axes())
         self.strategy_plot.setLogMode(x=True, y=False)
         probability_axis(self.strategy_plot)
@@ -66,6 +67,7 @@ class TreePlots(PlotLayout):
         """No curve (a fresh run: the previous game's or settings' curves go). Not ``clear``:
         ``pg.GraphicsLayoutWidget`` binds that name to its layout's, which removes the plots."""
         self.gap_curve.setData([], [])
+        self._gap_decades = None  # the fresh run's gaps choose the range
         for curve in self.strategy_curves.values():
             curve.setData([], [])
 
@@ -93,6 +95,13 @@ class TreePlots(PlotLayout):
         gap = columns[EXPLOITABILITY][drawn]
         keep = np.isfinite(gap) & (gap > 0)
         set_points(self.gap_curve, x[keep], gap[keep])
+        if keep.any():  # whole decades, two at least: one decade's labels sit at the axis's
+            # ends, where pyqtgraph drops them (0.125 -> 0.375 -> 0.204 showed no number)
+            high = math.ceil(math.log10(float(gap[keep].max())) - 1e-9)
+            low = min(math.floor(math.log10(float(gap[keep].min()))), high - 2)
+            if (low, high) != self._gap_decades:
+                self._gap_decades = (low, high)
+                self.gap_plot.setYRange(low, high, padding=0.02)
         decades = max(1, math.ceil(math.log10(max(float(x[-1]), 10.0)) - 1e-9))
         for plot in (self.gap_plot, self.strategy_plot):  # whole decades of iterations
             plot.setXRange(0, decades, padding=0.02)

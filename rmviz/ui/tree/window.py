@@ -155,7 +155,7 @@ class TreeWindow(RunWindow):
         layout.addWidget(body, stretch=1)
         self.setCentralWidget(main)
         self.status = QLabel()
-        self.statusBar().addWidget(self.status, stretch=1)
+        self.add_status(self.status, stretch=1)
         self._menus()
         self.timer.start(self.redraw_ms)
         self.animation_timer = QTimer(self)

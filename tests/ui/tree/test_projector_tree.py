@@ -118,3 +118,43 @@ def test_kuhn_opens_with_the_root_and_the_chosen_set_in_view(qtbot, screen):
     assert any(in_view(window, h) for h in nodes)
     assert in_view(window, 0)
     window.shutdown()
+
+
+def test_a_size_given_on_the_command_line_wins_over_a_sessions_full_screen(qtbot):
+    """A session saved in presentation mode reopens full screen; --size must still give the
+    screenshot that size (it came out 860x800, the offscreen screen's)."""
+    window = make_tree_window(qtbot, teaching_tree())
+    window.show()
+    window.set_presentation(True)  # as a reopened session's view does, before start()
+    window.start(StartOptions(size=(1280, 720)))
+    settle(qtbot)
+    assert not window.isFullScreen() and window.size() == QSize(1280, 720)
+    window.shutdown()
+
+
+def test_a_status_message_hides_the_status_line_and_gives_it_back(qtbot):
+    """A message shown while the window is hidden (a reopened session, before the window
+    shows) left Qt's status line visible under it: the two overprinted."""
+    window = make_tree_window(qtbot, teaching_tree())
+    window.statusBar().showMessage("Session restored at iteration 3")
+    window.show()
+    assert not window.status.isVisible()
+    window.statusBar().clearMessage()
+    assert window.status.isVisible()
+    window.shutdown()
+
+
+def test_the_gap_axis_always_shows_a_decade(qtbot):
+    """0.125 -> 0.375 -> 0.204 (the teaching tree's first iterations) showed no number."""
+    window = make_tree_window(qtbot, teaching_tree())
+    window.show()
+    window.start(StartOptions(steps=3, size=(1280, 720)))
+    settle(qtbot)
+    window.redraw(force=True)
+    plot = window.plots.gap_plot
+    low, high = plot.vb.viewRange()[1]
+    assert high - low >= 2
+    axis = plot.getAxis("left")
+    axis.tickValues(low, high, axis.height())
+    assert any(low + 0.1 < decade < high - 0.1 for decade in axis.labelled)
+    window.shutdown()
