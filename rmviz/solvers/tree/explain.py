@@ -431,7 +431,18 @@ def _average_rule(step: InfosetStep) -> tuple[str, str]:
             f"(t/(t+1))<sup>γ</sup> after iteration t); γ = {number(step.config.gamma)}: "
             + value("((T&minus;1)/T)<sup>γ</sup>"),
         )
-    return f"S<sup>T</sup>(J, m) = {old} + {added}", "every iteration weighs 1 (the lecture's strategy table)"
+    histories = len(step.histories)
+    lecture = (
+        f"the lecture's strategy table adds p<sub>i</sub>·π<sup>T</sup>(J)(m) for each of J's "
+        f"{histories} histories (the own reach p<sub>i</sub> is the same in each), so its sums are "
+        f"{histories} times these and its average the same"
+        if histories > 1
+        else "as the lecture's strategy table"
+    )
+    return (
+        f"S<sup>T</sup>(J, m) = {old} + {added}",
+        f"every iteration weighs 1 (Zinkevich et al. 2007); {lecture}",
+    )
 
 
 def _average_line(step: InfosetStep, k: int) -> str:

@@ -350,3 +350,14 @@ def test_the_html_and_the_text_are_one_explanation():
         assert f"<b>{title}</b> {body}" in page if title else body in page
         assert (f"{title}: {plain(body)}" if title else plain(body)) in text
     assert plain("R<sup>T-1</sup>(J, m) &minus; π<sub>i</sub>") == "R^{T-1}(J, m) − π_i"
+
+
+def test_the_strategy_sum_says_how_it_relates_to_the_lectures_table():
+    """The lecture adds p_i x profile once per history of J; rmviz once per information set:
+    the explanation claimed the lecture's table, whose sums are |J| times these."""
+    solver = CFRSolver(teaching_tree(), cfr_preset("cfr", updates="simultaneous"))
+    record = solver.step_recorded()
+    j = solver.tree.infoset_label.index("1")  # histories [X] and [Y]
+    text = explanation_text(explain_infoset(solver.tree, solver.config, solver.game.player_names, record, j))
+    assert "for each of J's 2 histories" in text and "its sums are 2 times these" in text
+    assert "S(J, L) = 0 + 1·0.5 = 0.5" in text  # the lecture's table holds 1: twice this
