@@ -192,7 +192,16 @@ def parse_json(text: str, filename: str = "<json>", numbers: str = "payoffs") ->
     except json.JSONDecodeError as error:
         raise ReadError(filename, f"not valid JSON ({error.msg})", error.lineno) from None
     except ValueError as error:
-        raise ReadError(filename, str(error)) from None
+        field = NAMED_CONSTANT.search(text)  # the field that holds it, where it has a name
+        if field is None or numbers == "payoffs":
+            raise ReadError(filename, str(error)) from None
+        line = text.count("\n", 0, field.start()) + 1
+        reason = f"{field[1]} is {field[2]}; {numbers} must be finite numbers"
+        raise ReadError(filename, reason, line) from None
+
+
+# a named field whose value is one of the constants JSON parsers accept but JSON lacks
+NAMED_CONSTANT = re.compile(r'"([^"\\]{1,80})"\s*:\s*(NaN|-?Infinity)\b')
 
 
 def _reject_constant(name: str) -> float:

@@ -318,8 +318,10 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
     if hint is float:
         return _number(value, where)
     if hint is str:
-        if not isinstance(value, str) or len(value) > MAX_LABEL:
+        if not isinstance(value, str):
             raise _FieldError(f"{where} must be a string, not {_shown(value)}")
+        if len(value) > MAX_LABEL:
+            raise _FieldError(f"{where} is {len(value):,} characters long; at most {MAX_LABEL:,}")
         return value
     if origin is Mapping:
         if not isinstance(value, dict):

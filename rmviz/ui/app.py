@@ -81,8 +81,9 @@ def replay_problem(done: int, target: int, seconds: float, limit: float = MAX_RE
     if total <= limit:
         return None
     rate = done / seconds
+    about = "" if total >= 3.2e9 else "about "  # "more than a century" takes no "about"
     return (
-        f"re-running the session to iteration {target:,} would take about {_duration(total)} here "
+        f"re-running the session to iteration {target:,} would take {about}{_duration(total)} here "
         f"({rate:,.0f} iterations per second); {wait}"
     )
 

@@ -215,7 +215,7 @@ HOSTILE = {
     ),
     "NaN": (
         changed(run={"iteration": 1}).replace('"iteration": 1', '"iteration": NaN'),
-        "NaN is not one of the numbers",
+        "line 1: iteration is NaN; numbers must be finite numbers",
     ),
     "family of the other kind": (changed(family="tree"), '"family" is "tree" but its game is a matrix game'),
     "unknown algorithm": (
@@ -287,6 +287,14 @@ HOSTILE = {
         "view.text_steps must be a whole number from -50 to 50",
     ),
     "infoset a number": (changed(view={"infoset": 3}), "view.infoset must be a string"),
+    "infoset too long": (
+        changed(view={"infoset": "x" * 20_000}),
+        "view.infoset is 20,000 characters long; at most 10,000",
+    ),
+    "alpha not a number": (  # JSON has no NaN: the parser refuses it, naming the field and line
+        with_options(alpha=1.5).replace("1.5", "NaN"),
+        "line 1: alpha is NaN; numbers must be finite numbers",
+    ),
     "compared not a list": (
         changed(view={"compared": "rm"}),
         'view.compared must be a list of algorithm names, not "rm"',

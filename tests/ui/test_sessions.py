@@ -329,6 +329,7 @@ def test_the_app_opens_a_session_file_from_the_command_line(tmp_path):
 def test_a_screenshot_waits_for_a_sessions_re_run_boundedly():
     """``rmviz SESSION --screenshot F`` waits for the re-run only while it would end within
     MAX_REPLAY seconds, estimated from its pace after two seconds."""
+    assert "would take more than a century here" in replay_problem(10**6, 2**53, 3.0)  # no "about"
     assert replay_problem(0, 10**12, 1.0) is None  # too early to tell
     assert replay_problem(0, 10**12, 30.0) is None  # no pace yet: waits, up to the limit
     assert replay_problem(10**6, 10**9, 1.9) is None
@@ -382,4 +383,18 @@ def test_a_sessions_starting_strategy_stays_with_its_game(qtbot, tmp_path):
     assert starts(window) == {1: (0.2, 0.3, 0.5)}
     window.load_catalog("rps")  # three actions each: the start was for the other game
     assert not window.errors and window.thread.loop.solver.config.start is None
+    window.shutdown()
+
+
+def test_a_sessions_information_set_the_tree_lacks_is_said(qtbot, tmp_path):
+    """It used to open silently on another information set."""
+    game = teaching_tree()
+    session = Session(game, family_of(game).config("cfr"), 2, view=View(infoset="ZZZ"))
+    path = tmp_path / f"odd{SUFFIX}"
+    write_session(session, path)
+    window = make_tree_window(qtbot, teaching_tree())
+    assert window.open_session(path)
+    bar = window.statusBar()
+    qtbot.waitUntil(lambda: bar.currentMessage().startswith("Session restored"), timeout=120_000)
+    assert "the tree has no information set 'ZZZ': showing '1'" in bar.currentMessage()
     window.shutdown()

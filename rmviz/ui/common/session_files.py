@@ -72,8 +72,9 @@ class SessionFiles:
             compared=tuple(self.compare.checked()),
         )
 
-    def apply_view(self, view: View) -> None:
-        """Show a session's ``view`` (windows add theirs); a tab this window lacks is ignored."""
+    def apply_view(self, view: View) -> list[str]:
+        """Show a session's ``view`` (windows add theirs); a tab this window lacks is ignored.
+        Returns what could not be shown as saved (the status bar says it)."""
         self.compare.set_checked(
             list(self.family.compare_default if view.compared is None else view.compared)
         )
@@ -83,6 +84,7 @@ class SessionFiles:
         if view.text_steps != self.text_steps:  # rebuilding the plots takes a while: only if it changes
             self.set_text_steps(view.text_steps)
         self.set_presentation(view.presentation)
+        return []
 
     def session(self) -> Session:
         """The session as it stands: the game, the panel's settings, the iteration reached
@@ -178,7 +180,7 @@ class SessionFiles:
             self._prepared = solver  # the session's run, paused at iteration 0
             self.restart(run=False)
         assert self.thread is not None
-        self.apply_view(session.view)
+        notes += self.apply_view(session.view)
         recorded = session.view.recorded and self.RECORDS_STEPS and session.iteration > 0
         self._catch_up = CatchUp(session.iteration - int(recorded), session.iteration, recorded, tuple(notes))
         self.thread.loop.set_speed(None)

@@ -257,9 +257,10 @@ class MatrixWindow(RunWindow):
         """The tab, presentation mode, text size and the simplex faces chosen."""
         return dataclasses.replace(super().view_state(), faces=dict(self.simplex.faces))
 
-    def apply_view(self, view: View) -> None:
-        super().apply_view(view)
+    def apply_view(self, view: View) -> list[str]:
+        notes = super().apply_view(view)
         self.dashboard.set_faces(view.faces)
+        return notes
 
     # -- the game --------------------------------------------------------------------------
     def _document_changed(self, _document: GameDocument) -> None:

@@ -390,16 +390,20 @@ class TreeWindow(RunWindow):
             super().view_state(), infoset=infoset, side_tab=side, recorded=self.record is not None
         )
 
-    def apply_view(self, view: View) -> None:
+    def apply_view(self, view: View) -> list[str]:
         """The tab, presentation and text size, then the information set (by its label; one
-        this tree lacks is ignored) and the side panel's tab."""
-        super().apply_view(view)
+        this tree lacks is said, and the first shown) and the side panel's tab."""
+        notes = super().apply_view(view)
         if view.infoset is not None and self.tree is not None:
             labels = list(self.tree.infoset_label)
             if view.infoset in labels:
                 self.infosets.choose(labels.index(view.infoset))
+            else:
+                shown = labels[self.infoset]
+                notes.append(f"the tree has no information set {view.infoset!r}: showing {shown!r}")
         if view.side_tab in SIDE_TABS:
             self.side_tabs.setCurrentIndex(SIDE_TABS.index(view.side_tab))
+        return notes
 
     # -- presentation ----------------------------------------------------------------------------
     def show_presentation(self, on: bool) -> None:
