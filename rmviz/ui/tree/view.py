@@ -35,7 +35,6 @@ whole tree, the arrows move the selection to the parent (up), first child (down)
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -175,7 +174,10 @@ class TreeView(QGraphicsView):
         tree = self.tree
         nodes = self.visible_nodes()
         self._layout(nodes)
-        self._room = _room_on_the_right(self.place)
+        self._taken = _Taken()  # nodes and labels drawn so far: a label never covers another
+        r = RADIUS * self.spread
+        for h in nodes:
+            self._taken.add(QRectF(self.positions[h] - QPointF(r, r), self.positions[h] + QPointF(r, r)))
         small = QFont()
         small.setPointSizeF(TEXT_POINTS * self.text_scale)
         reach = trace = None
@@ -188,7 +190,7 @@ class TreeView(QGraphicsView):
             if parent >= 0:
                 self._edge(h, parent, here, small, reach)
         self._infoset_links(nodes)
-        for h in nodes:
+        for h in sorted(nodes, key=lambda h: tree.child_count[h] > 0):  # payoffs claim their place first
             self._node(h, self.positions[h], small, trace)
         if len(nodes) < tree.n_nodes:
             note = scene.addSimpleText(
@@ -216,18 +218,30 @@ class TreeView(QGraphicsView):
         middle = (start + here) / 2
         label = scene.addSimpleText(text, font)
         label.setBrush(QBrush(QColor("#212121")))
-        box = label.boundingRect()
         # beside the edge's midpoint on its upper side, clear of the line however thick (its
         # width grows with the reach): a label centred on the midpoint was struck through by
         # a thick edge ("Y (1/2)" on the teaching tree). Left of x0 = the midpoint + clear,
         # the line lies below y = middle - clear, so the label's bottom corner there clears it
         clear = width / 2 + 3 * g
         right = here.x() >= start.x()
-        label.setPos(
-            middle.x() + clear if right else middle.x() - clear - box.width(),
-            middle.y() - clear - box.height(),
-        )
-        self._backed(label)
+
+        def place() -> QRectF:
+            box = label.boundingRect()
+            label.setPos(
+                middle.x() + clear if right else middle.x() - clear - box.width(),
+                middle.y() - clear - box.height(),
+            )
+            return label.sceneBoundingRect()
+
+        # where it would cover another label or a node (Leduc's chance fans: "Jh (1/5)Qs (1/5)"),
+        # the move alone, else none (the bars under it still show the strategy)
+        if self._taken.hits(place()) and text != tree.move_label[h]:
+            label.setText(tree.move_label[h])
+        if self._taken.hits(place()):
+            scene.removeItem(label)
+        else:
+            self._taken.add(label.sceneBoundingRect())
+            self._backed(label)
         slot = int(tree.edge_slot[h])
         if slot >= 0 and self.strategies is not None:
             current, average = self.strategies
@@ -289,6 +303,7 @@ class TreeView(QGraphicsView):
             infoset = int(tree.node_infoset[h])
             label = scene.addSimpleText(tree.infoset_label[infoset], font)
             label.setPos(here.x() + r + 2 * g, here.y() - r - label.boundingRect().height() / 2)
+            self._taken.add(label.sceneBoundingRect())
             self._backed(label)
             tip = f"{game.player_names[player]}, information set {tree.infoset_label[infoset]}"
             if trace is not None:
@@ -301,13 +316,17 @@ class TreeView(QGraphicsView):
                 # under the information set's label, beside the node: lower, it ran into the
                 # payoffs under a neighbouring terminal node
                 text.setPos(label.pos() + QPointF(0, label.boundingRect().height()))
-                # the number alone where "cfv=" would reach the next node of the row (Kuhn's
-                # deepest decisions, 1.5 columns from a terminal node: across its square)
-                limit = here.x() + self._room.get(h, math.inf) * X_STEP * g - 8 * g
-                if text.sceneBoundingRect().right() > limit:
+                # the number alone where "cfv=" would cover another node or label (Kuhn's
+                # deepest decisions, 1.5 columns from a terminal square), else none (Leduc's
+                # rows a column apart): the node's tooltip has it
+                if self._taken.hits(text.sceneBoundingRect()):
                     text.setText(number)
-                self._backed(text)
-                self.cfv_labels[h] = text
+                if self._taken.hits(text.sceneBoundingRect()):
+                    scene.removeItem(text)
+                else:
+                    self._taken.add(text.sceneBoundingRect())
+                    self._backed(text)
+                    self.cfv_labels[h] = text
                 tip += (
                     f"\nreach of the others and chance P(h | pi_-i) = {format_number(reach, '.4g')}"
                     f"\nvalue U_i(pi | h) = {format_number(value, '.4g')}"
@@ -323,6 +342,7 @@ class TreeView(QGraphicsView):
             text = scene.addSimpleText(payoffs, font)
             box = text.boundingRect()
             text.setPos(here.x() - box.width() / 2, here.y() + 8 * g)
+            self._taken.add(text.sceneBoundingRect())
             tip = f"payoffs {payoffs}"
         if h in self.folded:
             more = scene.addSimpleText(f"+{int(self.sizes[h]) - 1:,}", font)
@@ -515,15 +535,24 @@ class TreeView(QGraphicsView):
             super().keyPressEvent(event)
 
 
-def _room_on_the_right(place: dict[int, tuple[float, int]]) -> dict[int, float]:
-    """Columns from each node to the next node of its row, where there is one (``place``:
-    node -> (column, depth), :func:`~rmviz.figures.layout.tree_layout`)."""
-    rows: dict[int, list[tuple[float, int]]] = {}
-    for h, (column, depth) in place.items():
-        rows.setdefault(depth, []).append((column, h))
-    room = {}
-    for row in rows.values():
-        row.sort()
-        for (column, h), (right, _) in itertools.pairwise(row):
-            room[h] = right - column
-    return room
+class _Taken:
+    """Scene rectangles already drawn on (nodes, labels), bucketed in a grid of
+    :data:`CELL` units, so a check costs the few rectangles near it (Leduc draws ~2,000)."""
+
+    CELL = 64.0
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[QRectF]] = {}
+
+    def _keys(self, rect: QRectF) -> list[tuple[int, int]]:
+        c = self.CELL
+        xs = range(math.floor(rect.left() / c), math.floor(rect.right() / c) + 1)
+        ys = range(math.floor(rect.top() / c), math.floor(rect.bottom() / c) + 1)
+        return [(x, y) for x in xs for y in ys]
+
+    def hits(self, rect: QRectF) -> bool:
+        return any(rect.intersects(other) for key in self._keys(rect) for other in self.cells.get(key, ()))
+
+    def add(self, rect: QRectF) -> None:
+        for key in self._keys(rect):
+            self.cells.setdefault(key, []).append(rect)

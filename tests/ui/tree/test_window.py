@@ -200,7 +200,10 @@ def test_run_reaches_the_kuhn_value(kuhn, qtbot):
     assert "exploitability" in kuhn.status.text()
     x, _ = kuhn.plots.gap_curve.getData()
     assert len(x) > 100
-    iterations, _ = kuhn.thread.loop.trace_columns(kuhn.plots.columns())
+    loop = kuhn.thread.loop  # paused: the worker publishes where it stopped, then the trace stays
+    qtbot.waitUntil(lambda: loop.latest()[1].iteration == loop.solver.iteration, timeout=60_000)
+    kuhn.redraw(force=True)
+    iterations, _ = loop.trace_columns(kuhn.plots.columns())
     assert iterations.size > LIVE_POINTS and len(x) <= LIVE_POINTS + 1  # thinned over log T
     drawn = kuhn.plots.gap_curve.xData  # getData gives log10 T on these axes
     assert np.isin(drawn, iterations[live_points(iterations)]).all() and drawn[0] == iterations[0]
@@ -620,3 +623,31 @@ def test_starting_with_steps_records_and_traces_each_but_draws_the_last(kuhn):
     np.testing.assert_array_equal(kuhn.record.cumulative_regret_after, expected.cumulative_regret_after)
     iterations, _ = kuhn.thread.loop.trace_columns(())
     assert iterations.tolist() == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("build", [kuhn_poker, leduc_poker, teaching_tree])
+def test_no_label_covers_another_or_a_node(qtbot, build):
+    """Leduc's chance fans ran their labels together ("Jh (1/5)Qs (1/5)") and its cfv numbers
+    under the next node: a label that would cover another or a node is shortened or left out."""
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    window = make_tree_window(qtbot, build())
+    try:
+        window.step_recorded()
+        view = window.view
+        texts = [
+            i.sceneBoundingRect()
+            for i in view.scene().items()
+            if isinstance(i, QGraphicsSimpleTextItem) and not i.text().startswith("showing ")
+        ]
+        nodes = [item.sceneBoundingRect() for item in view.node_items.values()]
+        texts.sort(key=lambda r: r.left())
+        for k, rect in enumerate(texts):  # sweep: only the rectangles starting before its right
+            for other in texts[k + 1 :]:
+                if other.left() >= rect.right():
+                    break
+                assert not rect.intersects(other), (rect, other)
+            assert not any(rect.intersects(node) for node in nodes), rect
+        assert view.cfv_labels  # the numbers that fit are shown
+    finally:
+        window.shutdown()
