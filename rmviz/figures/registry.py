@@ -74,6 +74,7 @@ FIGURES: dict[str, FigureKind] = {
             "strategy trajectories on the simplex, equilibrium starred",
             {"matrix": matrix.draw_simplex},
             (1.3, 0.8),
+            minimum=0.75,  # a 2x2 game's square panel and its axis titles collapsed at 0.6
         ),
         FigureKind(
             "joint", "joint distribution of play (heatmap)", {"matrix": matrix.draw_joint}, (0.8, 1.0)

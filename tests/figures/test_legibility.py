@@ -62,3 +62,24 @@ def test_too_small_is_refused_in_one_line(matrix_run, tmp_path):
     assert "\n" not in str(error.value)
     with pytest.raises(RmvizError, match="too small"):
         make_figure("gaps", matrix_run, "paper", (0.3, 0.3))
+
+
+@pytest.fixture(scope="module")
+def runs():
+    games = {"battle-of-partners": "rm", "rps-crash": "rm", "three-player-pennies": "rm", "kuhn": "cfr"}
+    return {game: record(catalog_game(game), algorithm, iterations=200) for game, algorithm in games.items()}
+
+
+@pytest.mark.parametrize("game", ["battle-of-partners", "rps-crash", "three-player-pennies", "kuhn"])
+def test_every_figure_draws_at_its_minimum_size_in_every_style(runs, game):
+    """The export dialog offers nothing smaller; the simplex of a 2x2 game (one square panel)
+    collapsed at the minimum the export had allowed."""
+    from rmviz.figures.registry import figures_of
+    from rmviz.figures.style import STYLES
+
+    run = runs[game]
+    for name in figures_of("tree" if game == "kuhn" else "matrix"):
+        if name == "tikz":
+            continue
+        for style in STYLES:
+            drawn(make_figure(name, run, style, minimum_size(name, style)))  # raises when collapsed

@@ -4,6 +4,7 @@ DPI, then the file."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import (
@@ -16,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rmviz.figures.registry import DPI_RANGE, FIGURES, default_size, figures_of
+from rmviz.figures.registry import DPI_RANGE, FIGURES, default_size, figures_of, minimum_size
 from rmviz.figures.style import DEFAULT_STYLE, STYLES
 
 DEFAULT_DPI = 150
@@ -51,13 +52,22 @@ def ask_figure(parent: QWidget, family: str) -> FigureRequest | None:
     dpi.setRange(*DPI_RANGE)
     dpi.setValue(DEFAULT_DPI)
 
+    def limits() -> None:  # no smaller than the figure draws legibly (the export refuses it)
+        if figure.currentText() == "tikz":
+            return
+        low = minimum_size(figure.currentText(), style.currentText())
+        width.setMinimum(max(100, math.ceil(low[0] * dpi.value())))
+        height.setMinimum(max(100, math.ceil(low[1] * dpi.value())))
+
     def sizes() -> None:  # the figure's default size in the chosen style, at the DPI
         inches = default_size(figure.currentText(), style.currentText())
+        limits()
         width.setValue(round(inches[0] * dpi.value()))
         height.setValue(round(inches[1] * dpi.value()))
 
     for signal in (figure.currentTextChanged, style.currentTextChanged):
         signal.connect(sizes)
+    dpi.valueChanged.connect(limits)
     sizes()
     form.addRow("Figure", figure)
     form.addRow("Style", style)

@@ -52,6 +52,7 @@ class JointView(PlotLayout):
         self.image: pg.ImageItem | None = None
         self.labels: list[list[pg.TextItem]] = []
         self.plot: pg.PlotItem | None = None
+        self._strides: dict[str, tuple[int, int]] = {}  # axis -> (every k-th labelled, of n)
 
     def set_scale(self, scale: float) -> None:
         self.scale = scale
@@ -62,6 +63,7 @@ class JointView(PlotLayout):
         self.clear()
         self.game, self.image, self.labels = game, None, []
         self.plot = self.addPlot()
+        self._strides = {}  # new axes: each gets its labels
         if game.n_players != 2:
             style_plot(self.plot, "joint distribution: shown for two-player games", self.scale)
             self.plot.hideAxis("left")
@@ -108,8 +110,8 @@ class JointView(PlotLayout):
             axis = self.plot.getAxis(name)
             font = axis.style.get("tickFont") or QFont()
             k = stride(names, length, QFontMetricsF(font), across)
-            if getattr(axis, "rmviz_stride", None) != (k, len(names)):
-                axis.rmviz_stride = (k, len(names))
+            if self._strides.get(name) != (k, len(names)):
+                self._strides[name] = (k, len(names))
                 axis.setTicks([[(p, text) for p, text in thinned(names, k) if text]])
 
     def restart(self, game: NormalFormGame) -> None:

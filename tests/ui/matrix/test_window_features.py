@@ -259,6 +259,7 @@ def test_the_export_dialog_asks_and_writes(window, qtbot, tmp_path, monkeypatch)
     window.step(100)
     qtbot.waitUntil(lambda: iteration(window) == 100, timeout=60_000)
     window.export_figure_dialog()
+    assert not window.errors, window.errors
     qtbot.waitUntil(target.exists, timeout=60_000)
     assert "<svg" in target.read_text() and not window.errors
 
@@ -273,6 +274,8 @@ def _choose(dialog, figure):
     assert width.value() > 100  # the figure's default size, filled in
     width.setValue(500)
     dialog.findChildren(QSpinBox)[1].setValue(300)
+    # below the figure's smallest legible size: the boxes keep that size (the export refuses less)
+    assert width.value() > 500 and dialog.findChildren(QSpinBox)[1].value() > 300
     return QDialog.DialogCode.Accepted
 
 
