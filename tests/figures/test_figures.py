@@ -4,6 +4,7 @@ rendering has (thin curves on white, no filled blobs), PDFs that poppler reads."
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -16,21 +17,28 @@ from rmviz.figures.registry import minimum_size, write_figure
 from tests.figures.checks import check_pdf, check_png, check_svg
 
 SIZE, DPI = (480, 300), 60  # small: the drawing, not the pixels, is under test
-INCHES = (SIZE[0] / DPI, SIZE[1] / DPI)
 IMAGES = [name for name in figures_of("matrix") if name != "tikz"]
 TREE_IMAGES = [name for name in figures_of("tree") if name != "tikz"]
 SLOW_IMAGES = {"dashboard", "compare"}  # several seconds each: every panel drawn three times
 MOSTLY_WHITE = {"joint": 0.75, "dashboard": 0.6}  # the heatmap fills its cells; others are curves
 
 
+def small_size(name: str) -> tuple[int, int]:
+    """:data:`SIZE`, or the figure's smallest legible size at :data:`DPI` where larger."""
+    low = minimum_size(name, "paper")
+    return max(SIZE[0], math.ceil(low[0] * DPI)), max(SIZE[1], math.ceil(low[1] * DPI))
+
+
 def check_formats(name, run, tmp_path):
     """``save_figure`` writes the PNG; the same figure is written as SVG and PDF (drawing it
     once: the backends are under test, and the default run stays short)."""
-    path = save_figure(name, run, tmp_path / f"{name}.png", "paper", INCHES, DPI)
+    size = small_size(name)
+    inches = (size[0] / DPI, size[1] / DPI)
+    path = save_figure(name, run, tmp_path / f"{name}.png", "paper", inches, DPI)
     assert not list(tmp_path.glob(".*.tmp*"))  # written atomically, nothing left behind
-    png = check_png(path, SIZE, DPI)
+    png = check_png(path, size, DPI)
     assert 0.005 < png < MOSTLY_WHITE.get(name, 0.45), f"{name}: {png:.0%} ink"
-    fig = make_figure(name, run, "paper", INCHES)
+    fig = make_figure(name, run, "paper", inches)
     svg = check_svg(write_figure(fig, tmp_path / f"{name}.svg", "paper", DPI), tmp_path)
     assert abs(svg - png) < 0.12, f"{name}: librsvg inks {svg:.0%}, matplotlib {png:.0%}"
     check_pdf(write_figure(fig, tmp_path / f"{name}.pdf", "paper", DPI), tmp_path)

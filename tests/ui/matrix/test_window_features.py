@@ -229,6 +229,7 @@ def test_export_writes_every_figure_and_says_why_when_it_cannot(window, qtbot, t
     from PIL import Image
 
     from rmviz.figures import figures_of
+    from tests.figures.test_figures import small_size
 
     window.step(300)
     qtbot.waitUntil(lambda: iteration(window) == 300, timeout=60_000)
@@ -239,9 +240,10 @@ def test_export_writes_every_figure_and_says_why_when_it_cannot(window, qtbot, t
     window.compare.toggle_run()
     for figure in figures_of("matrix"):
         path = tmp_path / (f"{figure}.tex" if figure == "tikz" else f"{figure}.png")
-        assert window.export_figure(path, figure, size=(480, 300), dpi=60, style="paper"), window.errors
+        size = (480, 300) if figure == "tikz" else small_size(figure)  # 480x300 at 60 DPI, or the least
+        assert window.export_figure(path, figure, size=size, dpi=60, style="paper"), window.errors
         if figure != "tikz":
-            assert Image.open(path).size == (480, 300)
+            assert Image.open(path).size == size
     assert "\\cellcolor" in (tmp_path / "tikz.tex").read_text()  # battle of partners' equilibrium
     assert not window.export_figure(tmp_path / "figure.gif", "gaps")
     assert "gaps figure was not written to figure.gif" in window.errors[-1]
