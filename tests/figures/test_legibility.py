@@ -70,6 +70,15 @@ def runs():
     return {game: record(catalog_game(game), algorithm, iterations=200) for game, algorithm in games.items()}
 
 
+def test_a_2x2_simplex_draws_at_its_minimum_size_in_every_style(runs):
+    """The case the slow test below found: one square panel collapsed at the old minimum."""
+    from rmviz.figures.style import STYLES
+
+    for style in STYLES:
+        drawn(make_figure("simplex", runs["battle-of-partners"], style, minimum_size("simplex", style)))
+
+
+@pytest.mark.slow  # ~25 s a game; the default run stays under 5 minutes, .ci/run runs it
 @pytest.mark.parametrize("game", ["battle-of-partners", "rps-crash", "three-player-pennies", "kuhn"])
 def test_every_figure_draws_at_its_minimum_size_in_every_style(runs, game):
     """The export dialog offers nothing smaller; the simplex of a 2x2 game (one square panel)
