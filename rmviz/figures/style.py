@@ -25,7 +25,7 @@ import numpy as np
 
 from rmviz.errors import ConfigError
 from rmviz.figures.definitions import FRAME_COLOUR, TEXT_COLOUR
-from rmviz.figures.ticks import decade_tex, decade_ticks
+from rmviz.figures.ticks import CATEGORY_STRIDES, decade_tex, decade_ticks, every_kth
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -184,8 +184,8 @@ def thin_categories(axis: Any, renderer: RendererBase, gap: float) -> None:
     """Label every k-th of the axis's category ticks, k the smallest with no two labels
     closer than ``gap`` pixels (k in 1, 2, 5, 10, 20, 50...)."""
     names: list[str] = axis.rmviz_names
-    for stride in (s * 10**e for e in range(6) for s in (1, 2, 5)):
-        shown = range(stride - 1, len(names), stride)  # the k-th, 2k-th...: round numbers
+    for stride in CATEGORY_STRIDES:
+        shown = every_kth(len(names), stride)
         axis.set_ticks([k + 0.5 for k in shown], [names[k] for k in shown])
         labels = [t for t in axis.get_ticklabels() if t.get_visible() and t.get_text()]
         if len(labels) <= 1 or not overlapping([t.get_window_extent(renderer) for t in labels], gap):

@@ -10,6 +10,14 @@ import math
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MINOR_DECADES = 6  # minor ticks while at most this many decades are shown
+# named ticks (actions) too many to label each: every k-th, k the first of these that fits
+CATEGORY_STRIDES = tuple(s * 10**e for e in range(6) for s in (1, 2, 5))
+
+
+def every_kth(count: int, k: int) -> range:
+    """The positions labelled when every ``k``-th of ``count`` named ticks is: the k-th,
+    2k-th... (round numbers when the names are numbers), in the window and in figures."""
+    return range(k - 1, count, k)
 
 
 def decade_ticks(low: float, high: float, room: int) -> tuple[list[int], list[float]]:

@@ -15,31 +15,33 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from rmviz.figures.ticks import CATEGORY_STRIDES, every_kth
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.numbers import format_number
 from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import style_plot
 
 MAX_LABELLED = 8  # cells show their probability up to 8 x 8
-STRIDES = tuple(s * 10**e for e in range(6) for s in (1, 2, 5))  # every k-th action labelled
 
 
 def stride(names: Sequence[str], length: float, metrics: QFontMetricsF, across: bool) -> int:
-    """The smallest k of :data:`STRIDES` for which every k-th of ``names``, one per cell
-    along ``length`` pixels, is labelled without overprinting: labels side by side need
-    their width (``across``: the bottom axis), stacked ones their height, and a gap."""
+    """The smallest k of :data:`~rmviz.figures.ticks.CATEGORY_STRIDES` for which every k-th
+    of ``names``, one per cell along ``length`` pixels, is labelled without overprinting:
+    labels side by side need their width (``across``: the bottom axis), stacked ones their
+    height, and a gap."""
     if not names or length <= 0:
         return 1
     gap = metrics.height() * 0.4
     need = max(metrics.horizontalAdvance(n) for n in names) if across else metrics.height()
     cell = length / len(names)
-    return next((k for k in STRIDES if k * cell >= need + gap), STRIDES[-1])
+    return next((k for k in CATEGORY_STRIDES if k * cell >= need + gap), CATEGORY_STRIDES[-1])
 
 
 def thinned(names: Sequence[str], k: int) -> list[tuple[float, str]]:
-    """Ticks at the cells' centres, every ``k``-th one labelled: the k-th, 2k-th... (round
-    numbers when actions are numbered)."""
-    return [(i + 0.5, name if i % k == k - 1 else "") for i, name in enumerate(names)]
+    """Ticks at the cells' centres, every ``k``-th one labelled
+    (:func:`~rmviz.figures.ticks.every_kth`, as the exported heatmap's)."""
+    labelled = set(every_kth(len(names), k))
+    return [(i + 0.5, name if i in labelled else "") for i, name in enumerate(names)]
 
 
 class JointView(PlotLayout):
