@@ -24,7 +24,7 @@ from rmviz.figures.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COL
 from rmviz.figures.matrix import NOISE, welfare_limit
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.columns import Column
-from rmviz.ui.common.plot_layout import PlotLayout, live_points, set_points
+from rmviz.ui.common.plot_layout import PlotLayout, live_points, log_decades, set_points
 from rmviz.ui.common.style import action_pen, curve_pen, log_axes, pen, probability_axis, style_plot
 
 GAPS = {Column(metric) for metric in gap_curves("matrix", False)}  # log axes: positive values only
@@ -222,19 +222,12 @@ class ConvergencePlots(PlotLayout):
         """Set x (and log-y) ranges to whole decades around the data, when they change."""
         x_decades = (0, max(1, math.ceil(math.log10(max(float(x[-1]), 1.0)) - 1e-9)))
         gaps = [columns[column] for column in GAPS if column in columns]
-        values = np.concatenate(gaps) if gaps else np.empty(0)
-        values = values[np.isfinite(values) & (values > 0)]
-        y_decades = (
-            (math.floor(math.log10(values.min())), math.ceil(math.log10(values.max())))
-            if values.size
-            else (-3, 0)
-        )
+        y_decades = log_decades(np.concatenate(gaps) if gaps else np.empty(0)) or (-3, 0)
         for plot, log_y in self.plot_items:
             decades = (*x_decades, *y_decades) if log_y else x_decades
             if self._decades[id(plot)] == decades:
                 continue
             self._decades[id(plot)] = decades
             plot.setXRange(*x_decades, padding=0.02)
-            if log_y:  # two decades at least: a decade's labels sit at the axis's ends, where
-                # pyqtgraph drops them (after Step 1 the gap axis had no label at all)
-                plot.setYRange(min(y_decades[0], y_decades[1] - 2), y_decades[1], padding=0.02)
+            if log_y:
+                plot.setYRange(*y_decades, padding=0.02)

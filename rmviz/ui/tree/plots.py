@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from rmviz.figures.definitions import GAP_CURVES, PANEL_TEXT, action_colour
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.ui.common.plot_layout import PlotLayout, live_points, set_points
+from rmviz.ui.common.plot_layout import PlotLayout, live_points, log_decades, set_points
 from rmviz.ui.common.style import curve_pen, log_axes, pen, probability_axis, style_plot
 
 EXPLOITABILITY = Column("exploitability")
@@ -95,13 +95,10 @@ class TreePlots(PlotLayout):
         gap = columns[EXPLOITABILITY][drawn]
         keep = np.isfinite(gap) & (gap > 0)
         set_points(self.gap_curve, x[keep], gap[keep])
-        if keep.any():  # whole decades, two at least: one decade's labels sit at the axis's
-            # ends, where pyqtgraph drops them (0.125 -> 0.375 -> 0.204 showed no number)
-            high = math.ceil(math.log10(float(gap[keep].max())) - 1e-9)
-            low = min(math.floor(math.log10(float(gap[keep].min()))), high - 2)
-            if (low, high) != self._gap_decades:
-                self._gap_decades = (low, high)
-                self.gap_plot.setYRange(low, high, padding=0.02)
+        decades = log_decades(gap)  # 0.125 -> 0.375 -> 0.204 showed no number
+        if decades is not None and decades != self._gap_decades:
+            self._gap_decades = decades
+            self.gap_plot.setYRange(*decades, padding=0.02)
         decades = max(1, math.ceil(math.log10(max(float(x[-1]), 10.0)) - 1e-9))
         for plot in (self.gap_plot, self.strategy_plot):  # whole decades of iterations
             plot.setXRange(0, decades, padding=0.02)
