@@ -49,6 +49,7 @@ WINDOWS: Mapping[str, type[RunWindow]] = {"matrix": MatrixWindow, "tree": TreeWi
 
 MAX_REPLAY = 3600.0  # seconds a screenshot waits for a reopened session's re-run, at most
 ESTIMATE_AFTER = 2.0  # seconds of re-run before its pace is taken to estimate the rest
+CENTURY = 3.2e9  # seconds: a duration past this is said as "more than a century"
 
 
 def _duration(seconds: float) -> str:
@@ -58,7 +59,7 @@ def _duration(seconds: float) -> str:
         return f"{seconds / 60:.0f} minutes"
     if seconds < 172_800:
         return f"{seconds / 3600:.1f} hours"
-    if seconds < 3.2e9:
+    if seconds < CENTURY:
         return f"{seconds / 86_400:,.1f} days"
     return "more than a century"
 
@@ -81,7 +82,7 @@ def replay_problem(done: int, target: int, seconds: float, limit: float = MAX_RE
     if total <= limit:
         return None
     rate = done / seconds
-    about = "" if total >= 3.2e9 else "about "  # "more than a century" takes no "about"
+    about = "" if total >= CENTURY else "about "  # "more than a century" takes no "about"
     return (
         f"re-running the session to iteration {target:,} would take {about}{_duration(total)} here "
         f"({rate:,.0f} iterations per second); {wait}"

@@ -25,7 +25,7 @@ USAGE = "rmviz [GAME] [window options]"
 DEFAULT_GAME = "rps-crash"
 DEFAULT_AFTER = 2.0
 MAX_AFTER = 3600.0  # an hour of solving before a screenshot; a longer run is rmviz export's
-MAX_STEPS = 100  # recorded iterations, each drawn on the GUI thread (~0.3 s each for Kuhn or Leduc)
+MAX_STEPS = 100  # recorded iterations shown first (the last is drawn: Leduc's 100 take ~4 s)
 SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 # option -> the game family (rmviz.solvers.registry) whose window alone uses it
 FAMILY_OPTIONS: Mapping[str, str] = {"--steps": "tree", "--run": "tree", "--infoset": "tree"}
