@@ -36,6 +36,7 @@ whole tree, the arrows move the selection to the parent (up), first child (down)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -225,23 +226,16 @@ class TreeView(QGraphicsView):
         clear = width / 2 + 3 * g
         right = here.x() >= start.x()
 
-        def place() -> QRectF:
+        def place() -> None:
             box = label.boundingRect()
             label.setPos(
                 middle.x() + clear if right else middle.x() - clear - box.width(),
                 middle.y() - clear - box.height(),
             )
-            return label.sceneBoundingRect()
 
         # where it would cover another label or a node (Leduc's chance fans: "Jh (1/5)Qs (1/5)"),
         # the move alone, else none (the bars under it still show the strategy)
-        if self._taken.hits(place()) and text != tree.move_label[h]:
-            label.setText(tree.move_label[h])
-        if self._taken.hits(place()):
-            scene.removeItem(label)
-        else:
-            self._taken.add(label.sceneBoundingRect())
-            self._backed(label)
+        self._claim(label, tree.move_label[h], place)
         slot = int(tree.edge_slot[h])
         if slot >= 0 and self.strategies is not None:
             current, average = self.strategies
@@ -319,13 +313,7 @@ class TreeView(QGraphicsView):
                 # the number alone where "cfv=" would cover another node or label (Kuhn's
                 # deepest decisions, 1.5 columns from a terminal square), else none (Leduc's
                 # rows a column apart): the node's tooltip has it
-                if self._taken.hits(text.sceneBoundingRect()):
-                    text.setText(number)
-                if self._taken.hits(text.sceneBoundingRect()):
-                    scene.removeItem(text)
-                else:
-                    self._taken.add(text.sceneBoundingRect())
-                    self._backed(text)
+                if self._claim(text, number):
                     self.cfv_labels[h] = text
                 tip += (
                     f"\nreach of the others and chance P(h | pi_-i) = {format_number(reach, '.4g')}"
@@ -352,6 +340,24 @@ class TreeView(QGraphicsView):
         item.setData(0, h)
         item.setZValue(1)
         self.node_items[h] = item
+
+    def _claim(
+        self, label: QGraphicsSimpleTextItem, short: str, place: Callable[[], None] | None = None
+    ) -> bool:
+        """Keep ``label`` where it covers no node or label drawn before it: as it is, else
+        shortened to ``short``, else not at all (removed: False). ``place`` positions it
+        again after its text changes (one whose width moves it)."""
+        for text in (label.text(), short):
+            label.setText(text)
+            if place is not None:
+                place()
+            box = label.sceneBoundingRect()
+            if not self._taken.hits(box):
+                self._taken.add(box)
+                self._backed(label)
+                return True
+        self.scene().removeItem(label)
+        return False
 
     def _backed(self, text: QGraphicsSimpleTextItem) -> None:
         """A light box behind ``text``, above the information-set arcs (z -1) and below the
