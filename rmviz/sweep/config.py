@@ -94,10 +94,6 @@ class SweepConfig:
             for index, game in enumerate(self.games)
         ]
 
-    def seeds_of(self, algorithm: str) -> tuple[int, ...]:
-        """The seeds ``algorithm`` runs with: all, or the first when its runs ignore the seed."""
-        return self.seeds[:1] if algorithm in self.deterministic else self.seeds
-
     def as_dict(self) -> dict[str, Any]:
         """The config as plain data (what the results embed and a resumed sweep must match),
         with the ``deterministic`` algorithms found when it was checked."""

@@ -49,7 +49,7 @@ def read_config(out):
 
 def test_sampled_play_and_monte_carlo_cfr_keep_every_seed(tmp_path):
     sampled = config_from({**EXPECTED, "options": {"play": "sampled"}})
-    assert sampled.deterministic == () and sampled.seeds_of("rm") == (0, 1)
+    assert sampled.deterministic == () and sampled.tasks()[0].seeds_of("rm") == (0, 1)
     trees = {"games": ["kuhn"], "algorithms": ["cfr", "mccfr-outcome"], "seeds": 3, "iterations": [4]}
     report = run_sweep(trees, tmp_path, jobs=1, figures=False)
     assert report.config.deterministic == ("cfr",)
