@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -142,31 +143,62 @@ def run_gpu_bench(
     line("vs bound: time per iteration / time to read the matrix once at the copy bandwidth")
 
 
-TREE_GAMES = ("liars_dice(dice_sides=6)", "goofspiel(num_cards=6,imp_info=True,points_order=descending)")
+TREE_GAMES = {
+    "liars_dice": "liars_dice(dice_sides=6)",
+    "goofspiel 6": "goofspiel(num_cards=6,imp_info=True,points_order=descending)",
+    "leduc_poker 3 players": "leduc_poker(players=3)",
+}
+BIG_TREE_LEVELS = 23  # 16.8 million histories (rmviz.games.random_trees.binary_tree)
+CROSSOVER_LEVELS = (9, 11, 13, 15, 17, 19, 21)  # 1,023 to 4.2 million histories
 
 
 def _tree_rows(
     row: Callable[..., None], line: Callable[[str], None], synchronize: Any, seconds: float
 ) -> None:
-    """CFR and CFR+ on OpenSpiel's liar's dice (294,883 histories) and goofspiel with 6 cards
-    (969,523), GPU beside the CPU's compiled kernel, when OpenSpiel is installed."""
-    from rmviz.formats import load_game
+    """CFR and CFR+ (alternating updates) on OpenSpiel's liar's dice (294,883 histories),
+    goofspiel with 6 cards (969,523) and 3-player Leduc (1.8 million; when OpenSpiel is
+    installed) and a generated binary tree of 16.8 million histories, GPU beside the CPU's
+    compiled kernel; ``vs bound`` is the time per iteration over the time to read or write the
+    tree's device arrays once per traversal at the copy bandwidth. Then CFR on binary trees
+    from 1,023 histories up: the size from which the GPU is faster (``device="auto"``'s
+    threshold, :data:`rmviz.solvers.backend.AUTO_GPU_MIN_NODES`)."""
+    from rmviz.formats.openspiel import openspiel_game
+    from rmviz.games.random_trees import binary_tree
+
+    games: dict[str, Callable[[], Any]] = {}
+    try:
+        import pyspiel  # noqa: F401
+
+        walk = functools.partial(openspiel_game, max_nodes=2_000_000)
+        games = {name: functools.partial(walk, spec) for name, spec in TREE_GAMES.items()}
+    except ImportError:
+        line("  (install open-spiel for liar's dice, goofspiel 6 and 3-player Leduc)")
+    games[f"binary tree {BIG_TREE_LEVELS} levels"] = functools.partial(binary_tree, BIG_TREE_LEVELS)
+    for name, build in games.items():
+        game = build()
+        for algorithm in ("cfr", "cfr+"):
+            gpu_rate, cpu_rate, traffic, nodes = _tree_rates(game, algorithm, synchronize, seconds)
+            row(f"{name} ({nodes:,} histories) {algorithm}", gpu_rate, cpu_rate, traffic)
+        del game
+    line("CFR (alternating) on binary trees: GPU against CPU by size")
+    for levels in CROSSOVER_LEVELS:
+        gpu_rate, cpu_rate, traffic, nodes = _tree_rates(binary_tree(levels), "cfr", synchronize, seconds / 4)
+        row(f"  binary tree ({nodes:,} histories)", gpu_rate, cpu_rate, traffic)
+
+
+def _tree_rates(game: Any, algorithm: str, synchronize: Any, seconds: float) -> tuple[float, float, int, int]:
+    """GPU and CPU iterations per second of ``algorithm``, the device bytes one iteration
+    reads or writes at least once, and the number of histories."""
     from rmviz.solvers.tree.config import preset as cfr_preset
     from rmviz.solvers.tree.solver import CFRSolver
 
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        line("  (install open-spiel for the tree CFR rows: liar's dice, goofspiel 6)")
-        return
-    for spec in TREE_GAMES:
-        game = load_game(f"openspiel:{spec}")
-        name = spec.split("(")[0]
-        for algorithm in ("cfr", "cfr+"):
-            gpu = CFRSolver(game, cfr_preset(algorithm, device="gpu"))
-            cpu = CFRSolver(game, cfr_preset(algorithm, device="cpu"))
-            row(
-                f"{name} ({gpu.tree.n_nodes:,} nodes) {algorithm}",
-                _device_rate(gpu.step, synchronize, seconds, 1),
-                _rate(cpu.step, seconds, 1),
-            )
+    gpu = CFRSolver(game, cfr_preset(algorithm, device="gpu"))
+    cpu = CFRSolver(game, cfr_preset(algorithm, device="cpu"))
+    assert gpu.device is not None
+    traffic = gpu.device.nbytes() * len(gpu.device.traversals)
+    return (
+        _device_rate(gpu.step, synchronize, seconds, 1),
+        _rate(cpu.step, seconds, 1),
+        traffic,
+        gpu.tree.n_nodes,
+    )

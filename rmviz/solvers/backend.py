@@ -79,10 +79,10 @@ class Backend:
 # game's iteration costs more on the device than the CPU's whole iteration
 # (docs/performance.md, "GPU").
 AUTO_GPU_MIN_ENTRIES = 1_000_000
-# Trees: CFR on the GPU runs ~50 launches per iteration (one per depth and traversal), ~0.4 ms
-# whatever the tree; the CPU's compiled CFR takes that long from ~10^4 nodes (liar's dice,
-# 294,883 nodes: ~50-100 iterations/s on one core; docs/performance.md, "GPU").
-AUTO_GPU_MIN_NODES = 100_000
+# Trees: CFR on the GPU runs a few launches per depth and traversal, ~0.35 ms per iteration up
+# to ~10^5 nodes whatever the tree; on an H200 against one CPU core it was 0.3x at 4,095 nodes,
+# 1.4x at 16,383 and 4.8x at 65,535 (docs/performance.md, "GPU trees").
+AUTO_GPU_MIN_NODES = 16_000
 
 
 def get_backend(device: str = "auto", large: bool = False) -> Backend:

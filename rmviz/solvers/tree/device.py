@@ -82,6 +82,11 @@ class DeviceCFR:
             for name in ("forward", "backward", "counterfactual", "infosets")
         }
 
+    def nbytes(self) -> int:
+        """The bytes of the tree and state arrays on the device (each read or written once or
+        more per traversal: the memory bound of an iteration)."""
+        return sum(int(a.nbytes) for a in vars(self).values() if isinstance(a, self.xp.ndarray))
+
     def _launch(self, name: str, count: int, *args: Any) -> None:
         if count > 0:
             self.kernels[name]((-(-count // THREADS),), (THREADS,), args)

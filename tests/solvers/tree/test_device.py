@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rmviz.games.random_trees import binary_tree
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
 from rmviz.solvers import backend
 from rmviz.solvers.tree import solver as tree_solver
@@ -37,16 +38,28 @@ def test_auto_takes_the_gpu_for_large_trees_only(monkeypatch):
     assert chosen == [False, True, False, False]
 
 
+def liars_dice():
+    pytest.importorskip("pyspiel")
+    from rmviz.formats import load_game
+
+    return load_game("openspiel:liars_dice(dice_sides=6)")
+
+
+def generated_tree():
+    return binary_tree(12)  # 8,191 histories
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("build", [kuhn_poker, leduc_poker, teaching_tree])
+@pytest.mark.parametrize("build", [kuhn_poker, leduc_poker, teaching_tree, liars_dice, generated_tree])
 @pytest.mark.parametrize("algorithm", FULL_TRAVERSALS)
 @pytest.mark.parametrize("updates", ["alternating", "simultaneous"])
 def test_gpu_cfr_equals_the_cpu_kernel(build, algorithm, updates):
+    """50 iterations (1, then 49) give the CPU kernel's iterates bit for bit."""
     game = build()
     cpu = CFRSolver(game, preset(algorithm, updates=updates, device="cpu"))
     gpu = CFRSolver(game, preset(algorithm, updates=updates, device="gpu"))
     assert gpu.device is not None and gpu.backend.is_gpu
-    for n in (1, 29):
+    for n in (1, 49):
         cpu.step(n)
         gpu.step(n)
         a, b = cpu.snapshot(), gpu.snapshot()
