@@ -27,12 +27,12 @@ esac
 (cd "$work" && "$work/venv/bin/pyinstaller" --noconfirm --clean --log-level WARN \
   --distpath "$dist" --workpath "$work/pyinstaller" "$repo/packaging/rmviz.spec")
 
-# what install.sh puts under ~/.local/share, and install.sh itself
+# what install.sh puts under ~/.local/share, and install.sh itself (the examples are package
+# data inside the bundle: rmviz examples --copy DIR)
 share="$dist/rmviz/share"
 mkdir -p "$share/icons"
 cp "$repo"/resources/io.github.rmviz.rmviz.desktop "$repo"/resources/io.github.rmviz.rmviz.metainfo.xml "$share/"
 cp "$repo"/resources/icons/rmviz.svg "$repo"/rmviz/resources/icons/rmviz-*.png "$share/icons/"
-cp -r "$repo/resources/examples" "$share/examples"
 install -m 755 "$repo/packaging/install.sh" "$dist/rmviz/install.sh"
 
 echo "built $dist/rmviz in $(( $(date +%s) - started )) s, $(du -sh "$dist/rmviz" | cut -f1)"

@@ -10,6 +10,9 @@
     rmviz convert GAME OUT      write a game as rmviz JSON, Gambit .nfg/.efg, or LaTeX
     rmviz bench [...]           measure iterations per second side by side
     rmviz sweep CONFIG --out R  games x algorithms x seeds on all cores or Dask, into a table
+                                (--example NAME: a sweep config shipped with rmviz)
+    rmviz examples [--copy DIR] the example games, sweep configs and notebooks shipped with
+                                rmviz (rmviz.examples), and where they are; or a copy of them
 
 Errors a person can cause print one line on stderr and exit with status 2.
 """
@@ -22,6 +25,7 @@ import math
 import os
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -47,7 +51,18 @@ from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 
-COMMANDS = ("games", "solve", "step", "equilibria", "export", "convert", "bench", "sweep", "precompile")
+COMMANDS = (
+    "games",
+    "solve",
+    "step",
+    "equilibria",
+    "export",
+    "convert",
+    "bench",
+    "sweep",
+    "examples",
+    "precompile",
+)
 
 
 USAGE = f"""{window_options.USAGE}   open the desktop app (the default)
@@ -194,7 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
     sweep = commands.add_parser(
         "sweep", help="run a grid of games x algorithms x seeds into one table and figures (rmviz.sweep)"
     )
-    sweep.add_argument("config", type=Path, help="the sweep's TOML file (docs/research.md)")
+    config = sweep.add_mutually_exclusive_group(required=True)
+    config.add_argument("config", nargs="?", type=Path, help="the sweep's TOML file (docs/research.md)")
+    config.add_argument(
+        "--example", metavar="NAME", help="a sweep config shipped with rmviz (rmviz examples lists them)"
+    )
     sweep.add_argument("--out", "-o", type=Path, required=True, help="results folder (resumed if it exists)")
     where = sweep.add_mutually_exclusive_group()
     where.add_argument(
@@ -204,6 +223,13 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--shard", metavar="I/N", help="run part I of N of the grid (1-based)")
     sweep.add_argument("--csv", action="store_true", help="also write results.csv")
     sweep.add_argument("--no-figures", action="store_true", help="skip the figure per metric")
+
+    examples = commands.add_parser(
+        "examples", help="the example games, sweep configs and notebooks shipped with rmviz, and where"
+    )
+    examples.add_argument(
+        "--copy", type=Path, metavar="DIR", help="copy them all into DIR/games, DIR/sweeps, DIR/notebooks"
+    )
     return parser
 
 
@@ -745,18 +771,23 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    from rmviz.examples import example_path, sweep_example
     from rmviz.sweep.run import run_sweep, stderr_log
 
-    report = run_sweep(
-        args.config,
-        args.out,
-        jobs=args.jobs,
-        dask=args.dask,
-        shard=args.shard,
-        csv=args.csv,
-        figures=not args.no_figures,
-        log=stderr_log,
-    )
+    with ExitStack() as stack:
+        config = args.config
+        if args.example is not None:
+            config = stack.enter_context(example_path(sweep_example(args.example)))
+        report = run_sweep(
+            config,
+            args.out,
+            jobs=args.jobs,
+            dask=args.dask,
+            shard=args.shard,
+            csv=args.csv,
+            figures=not args.no_figures,
+            log=stderr_log,
+        )
     out.write(f"{report.ran} tasks run in {report.seconds:.2f} s, {report.skipped} done before")
     if not report.complete:
         out.write(f", {report.pending} left to other shards: the table is written when all are done\n")
@@ -764,6 +795,36 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"; {len(report.table):,} rows\n")
     for path in report.files:
         out.write(f"  {path}\n")
+    return 0
+
+
+EXAMPLE_USES = {
+    "games": "open one with rmviz FILE, solve it with rmviz solve FILE",
+    "sweeps": "run one with rmviz sweep --example NAME --out FOLDER",
+    "notebooks": "rmviz examples --copy DIR, then jupyter lab DIR/notebooks; they need rmviz[notebook]",
+}
+
+
+def cmd_examples(args: argparse.Namespace, out: TextIO) -> int:
+    """``rmviz examples``: what :mod:`rmviz.examples` ships, a line each and its path; with
+    ``--copy DIR``, a copy of every file in DIR."""
+    from rmviz.examples import KINDS, copy_examples, examples
+
+    if args.copy is not None:
+        written = copy_examples(args.copy)
+        out.write(f"{len(written)} example files copied into {args.copy}:\n")
+        for kind in KINDS:
+            out.write(f"  {args.copy / kind}\n")
+        return 0
+    shipped = examples()
+    width = max(len(example.listed_as) for example in shipped)
+    for kind in KINDS:
+        if kind != KINDS[0]:
+            out.write("\n")
+        out.write(f"{kind} ({EXAMPLE_USES[kind]}):\n")
+        for example in (e for e in shipped if e.kind == kind):
+            out.write(f"  {example.listed_as:<{width}}  {example.description}\n")
+            out.write(f"  {'':<{width}}  {example.file}\n")
     return 0
 
 
@@ -812,6 +873,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         if args.command == "sweep":
             return cmd_sweep(args, sys.stdout)
+        if args.command == "examples":
+            return cmd_examples(args, sys.stdout)
         if args.command == "precompile":
             return cmd_precompile(args, sys.stdout)
     except RmvizError as error:

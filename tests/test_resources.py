@@ -1,4 +1,4 @@
-"""resources/: the example games are the catalog's; the icon is package data (issue 13)."""
+"""The example games (rmviz/examples/games) are the catalog's; the icon is package data (issue 13)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from rmviz import resources
+from rmviz.examples import GAMES, folder
 from rmviz.formats import read_game_file
 from rmviz.games.catalog import CATALOG
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
+EXAMPLES = Path(str(folder(GAMES)))
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.iterdir()), ids=lambda path: path.name)

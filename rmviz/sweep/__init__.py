@@ -6,7 +6,8 @@ figure per metric with mean and 95% bands (``rmviz sweep CONFIG.toml --out RESUL
 
     from rmviz.sweep import run_sweep, read_results
 
-    report = run_sweep("docs/sweeps/zero-sum-10x10.toml", "results/", jobs=4)
+    # sweeps/zero-sum-10x10.toml: one of rmviz's examples (rmviz examples --copy .)
+    report = run_sweep("sweeps/zero-sum-10x10.toml", "results/", jobs=4)
     report.table          # pandas DataFrame: game, algorithm, seed, iteration, metric, value, seconds
 
 Modules: :mod:`.config` (the TOML file, the tasks), :mod:`.task` (one game in a worker),

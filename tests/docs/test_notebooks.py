@@ -1,4 +1,4 @@
-"""The notebooks of docs/notebooks run from top to bottom (their cells assert what they
+"""The notebooks of rmviz/examples/notebooks run from top to bottom (their cells assert what they
 teach), so they stay true (issue 14). Each takes 5-10 s once numba's cache is warm."""
 
 from __future__ import annotations
@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from rmviz.examples import NOTEBOOKS as NOTEBOOKS_FOLDER
+from rmviz.examples import folder
+
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted((ROOT / "docs" / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted(Path(str(folder(NOTEBOOKS_FOLDER))).glob("*.ipynb"))
 
 
 def test_the_notebooks_are_found():
