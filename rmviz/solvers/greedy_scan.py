@@ -27,8 +27,7 @@ _KEY, _KEY_TMP, _D2, _DR, _D, _RISE_BP, _RISE_D2, _RISE_DR, _FALL_BP, _FALL_D2, 
     range(13)
 )
 GREEDY_SCRATCH_ROWS = 13
-# Up to this many terms the scan sorts every one that is not flat, so that its sums run in
-# the array version's order; above it only those whose activity changes inside (0, lam_max).
+# Up to this many terms the scan sorts by insertion as the terms come; above it, once all are in.
 GREEDY_SORT_ALL_MAX = 32
 # runs of this many breakpoints are sorted by insertion, then merged
 _RUN = 16
@@ -43,8 +42,8 @@ def greedy_scratch(size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @jit
-def _bucket_sort(work: Any, order: Any, m: int, upper: float) -> bool:
-    """Sort ``work[_KEY, :m]``, keys in ``[0, upper)``, carrying ``order[0, :m]``, stably, in
+def _bucket_sort(work: Any, order: Any, m: int, lower: float, upper: float) -> bool:
+    """Sort ``work[_KEY, :m]``, keys in ``[lower, upper]``, carrying ``order[0, :m]``, stably, in
     O(m) when the keys are spread: ``m`` equal buckets counted in ``order[2]``, the terms
     scattered bucket by bucket (in index order) into row ``_KEY_TMP`` and ``order[1]``, then
     one insertion pass back, which moves each term only within its bucket. Returns False,
@@ -55,11 +54,14 @@ def _bucket_sort(work: Any, order: Any, m: int, upper: float) -> bool:
     against 3.3 us, 250 keys 2.9 us against 18 us: the merges' comparisons are coin flips
     for the branch predictor, the counting and scattering have no data-dependent branch.
     """
-    scale = m / upper
+    span = upper - lower
+    if not 0.0 < span < np.inf:
+        return False  # all equal (already sorted, but the merges say so) or out of range
+    scale = m / span
     for b in range(m + 1):
         order[2, b] = 0
     for i in range(m):
-        b = min(max(int(work[_KEY, i] * scale), 0), m - 1)
+        b = min(max(int((work[_KEY, i] - lower) * scale), 0), m - 1)
         order[2, b + 1] += 1
     largest = 0
     for b in range(m):
@@ -68,7 +70,7 @@ def _bucket_sort(work: Any, order: Any, m: int, upper: float) -> bool:
     if largest > _BUCKET_MAX:
         return False
     for i in range(m):
-        b = min(max(int(work[_KEY, i] * scale), 0), m - 1)
+        b = min(max(int((work[_KEY, i] - lower) * scale), 0), m - 1)
         at = order[2, b]
         order[2, b] = at + 1
         work[_KEY_TMP, at] = work[_KEY, i]
@@ -161,26 +163,24 @@ def greedy_lambda_scan(x: Any, r: Any, lam_max: float, lam_tie: float, work: Any
     """:func:`greedy_lambda` as scalar loops for the compiled kernels: the same minimiser of
     ``g(lam) = sum_k [lam x_k + (1-lam) r_k]_+^2`` over ``[0, lam_max]`` (Zhang, Lerer &
     Brown, AAAI 2022, Algorithm 1: the exact line search over the breakpoints of ``g``),
-    with no array call and no allocation.
+    with no array call and no allocation, in the array version's arithmetic to the bit.
 
-    The same steps as the array version, in its arithmetic: ``x`` and ``r`` divided by their
-    largest magnitude; per term ``d_k = x_k - r_k``, breakpoint ``lam_k = -r_k / d_k``;
-    ``g'(lam)/2 = s(lam) lam + q(lam)`` with ``s = sum d_k^2`` and ``q = sum d_k r_k`` over
-    the active terms (rising ``d_k > 0`` with ``lam_k < lam``, falling ``d_k < 0`` with
-    ``lam_k > lam``), summed as prefix sums of the rising terms by increasing breakpoint
-    plus suffix sums of the falling ones by decreasing breakpoint; ``g'`` at the candidates
-    ``0``, the breakpoints inside ``(0, lam_max)`` and ``lam_max``; the tolerance
-    ``1e-12 (max |q| + max s)`` over the candidates; the first candidate where
+    The same steps: ``x`` and ``r`` divided by their largest magnitude; per term
+    ``d_k = x_k - r_k``, breakpoint ``lam_k = -r_k / d_k``; ``g'(lam)/2 = s(lam) lam + q(lam)``
+    with ``s = sum d_k^2`` and ``q = sum d_k r_k`` over the active terms (rising ``d_k > 0``
+    with ``lam_k < lam``, falling ``d_k < 0`` with ``lam_k > lam``), summed as prefix sums of
+    the rising terms by increasing breakpoint plus suffix sums of the falling ones by
+    decreasing breakpoint, ties in index order, the terms active on all of ``[0, lam_max]``
+    first (the array version's stable sorts of its keys); ``g'`` at
+    the candidates ``0``, the breakpoints inside ``(0, lam_max)`` and ``lam_max``; the
+    tolerance ``1e-12 (max |q| + max s)`` over the candidates; the first candidate where
     ``g' >= -tol`` (respectively ``> tol``) and the root of ``g'`` in the segment before it
     bound the minimisers; of them the one nearest ``lam_tie`` is returned.
 
-    Here the breakpoints are sorted once, stably, and one sweep gives ``g'`` at every
-    candidate, where the array version sorts three times and binary-searches every
-    candidate. Up to :data:`GREEDY_SORT_ALL_MAX` terms every one that is not flat is
-    insertion-sorted as it comes. Above, only those whose activity changes inside
-    ``(0, lam_max)`` are sorted (:func:`_bucket_sort`, O(K) for spread breakpoints, else
-    :func:`_stable_sort`); the others enter the sums in index order, so sums may differ
-    from the array version's in the last bits (the minimiser by ~1e-15).
+    Here the terms are sorted once, stably (up to :data:`GREEDY_SORT_ALL_MAX` terms by
+    insertion as they come; above, only those whose activity changes inside ``[0, lam_max]``,
+    by :func:`_bucket_sort` or :func:`_stable_sort`), and one sweep gives ``g'`` at every
+    candidate, where the array version sorts three times and binary-searches every candidate.
 
     ``work`` and ``order`` come from :func:`greedy_scratch` (at least ``K + 2`` columns).
     """
@@ -190,47 +190,35 @@ def greedy_lambda_scan(x: Any, r: Any, lam_max: float, lam_tie: float, work: Any
         top = max(top, abs(x[k]), abs(r[k]))
     if top == 0.0:
         top = 1.0  # all zero: any positive divisor
-    # Short vectors: every term that is not flat (d != 0) is sorted. Long ones: only the terms
-    # whose activity changes inside (0, lam_max); the others are summed in index order into
-    # the base (active on all of [0, lam_max]) or into one group at a bound (rising with
-    # breakpoint 0: active for lam > 0, zero regrets r_k = 0; falling with breakpoint
-    # lam_max: active for lam < lam_max), or left out (never active).
-    sort_all = size <= GREEDY_SORT_ALL_MAX
+    # Sort keys (the array version's): a rising term active on all of [0, lam_max] (its
+    # breakpoint below 0) has key -inf, a falling one (above lam_max) +inf, so that they are
+    # summed first, in index order and in reverse index order; the others their breakpoint.
+    # Few terms: every term that is not flat is insertion-sorted as it comes. Many: the
+    # always-active ones are summed here in that order and the never-active ones left out
+    # (rising at or above lam_max, falling at or below 0: no candidate counts them), and only
+    # the rest is sorted (keys in [0, lam_max]).
+    few = size <= GREEDY_SORT_ALL_MAX
     rise_base_d2 = rise_base_dr = fall_base_d2 = fall_base_dr = 0.0
-    rise_zero_d2 = rise_zero_dr = fall_edge_d2 = fall_edge_dr = 0.0
-    rise_zero = fall_edge = False
     m = 0
     for k in range(size):
         xs, rs = x[k] / top, r[k] / top
         d = xs - rs
-        if d == 0.0:
+        if d == 0.0:  # flat: never active, no breakpoint
             continue
         b = -rs / d
-        if not sort_all:
-            if d > 0.0 and not b > 0.0:
-                if b < 0.0:
-                    rise_base_d2 += d * d
-                    rise_base_dr += d * rs
-                else:
-                    rise_zero_d2 += d * d
-                    rise_zero_dr += d * rs
-                    rise_zero = True
+        if d > 0.0 and b < 0.0:
+            b = -np.inf
+        elif d < 0.0 and b > lam_max:
+            b = np.inf
+        if not few:
+            if b == -np.inf:
+                rise_base_d2 += d * d
+                rise_base_dr += d * rs
                 continue
-            if d > 0.0 and b >= lam_max:
-                continue
-            if d < 0.0 and not b < lam_max:
-                if b > lam_max:
-                    fall_base_d2 += d * d
-                    fall_base_dr += d * rs
-                else:
-                    fall_edge_d2 += d * d
-                    fall_edge_dr += d * rs
-                    fall_edge = True
-                continue
-            if d < 0.0 and b <= 0.0:
-                continue
+            if b == np.inf or (d > 0.0 and b >= lam_max) or (d < 0.0 and b <= 0.0):
+                continue  # always-active falling terms: below, in reverse index order
         work[_D2, m], work[_DR, m], work[_D, m] = d * d, d * rs, d
-        if sort_all:  # insertion sort as the terms come (no call for a handful of numbers)
+        if few:  # insertion sort as the terms come (no call for a handful of numbers)
             j = m - 1
             while j >= 0 and work[_KEY, j] > b:
                 work[_KEY, j + 1] = work[_KEY, j]
@@ -240,17 +228,19 @@ def greedy_lambda_scan(x: Any, r: Any, lam_max: float, lam_tie: float, work: Any
         else:
             work[_KEY, m], order[0, m] = b, m
         m += 1
-    # sorted by breakpoint, ties by index: work[_KEY, i] is the breakpoint of term order[0, i]
-    if not sort_all and not _bucket_sort(work, order, m, lam_max):
-        _stable_sort(work, order, m)
-    # rising terms: breakpoints ascending, prefix sums; falling: descending, suffix sums
+    if not few:
+        for k in range(size - 1, -1, -1):
+            xs, rs = x[k] / top, r[k] / top
+            d = xs - rs
+            if d < 0.0 and -rs / d > lam_max:
+                fall_base_d2 += d * d
+                fall_base_dr += d * rs
+        if not _bucket_sort(work, order, m, 0.0, lam_max):
+            _stable_sort(work, order, m)
+    # sorted by key, ties by index: work[_KEY, i] is the key of term order[0, i]
+    # rising terms: keys ascending, prefix sums; falling: descending, suffix sums
     work[_RISE_D2, 0], work[_RISE_DR, 0] = rise_base_d2, rise_base_dr
     n_rise = 0
-    if rise_zero:
-        work[_RISE_BP, 0] = 0.0
-        work[_RISE_D2, 1] = rise_base_d2 + rise_zero_d2
-        work[_RISE_DR, 1] = rise_base_dr + rise_zero_dr
-        n_rise = 1
     for i in range(m):
         k = order[0, i]
         if work[_D, k] > 0.0:
@@ -260,11 +250,6 @@ def greedy_lambda_scan(x: Any, r: Any, lam_max: float, lam_tie: float, work: Any
             n_rise += 1
     work[_FALL_D2, 0], work[_FALL_DR, 0] = fall_base_d2, fall_base_dr
     n_fall = 0
-    if fall_edge:
-        work[_FALL_BP, 0] = lam_max
-        work[_FALL_D2, 1] = fall_base_d2 + fall_edge_d2
-        work[_FALL_DR, 1] = fall_base_dr + fall_edge_dr
-        n_fall = 1
     for i in range(m - 1, -1, -1):
         k = order[0, i]
         if work[_D, k] < 0.0:

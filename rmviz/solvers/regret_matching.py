@@ -53,9 +53,10 @@ def snap_cancellation(kept: Any, added: Any, xp: ModuleType) -> Any:
 
 
 def regret_matching(regret: Any, xp: ModuleType) -> Any:
-    """``[R]_+ / sum [R]_+``, or uniform when no regret is positive (shape ``(A,)``)."""
+    """``[R]_+ / sum [R]_+``, or uniform when no regret is positive (shape ``(A,)``); the sum
+    in index order, as the compiled kernels sum (``metrics.ORDERED_MAX_ENTRIES``)."""
     positive = xp.maximum(regret, 0.0)
-    total = positive.sum()
+    total = xp.cumsum(positive)[-1]
     uniform = xp.full(regret.shape, 1.0 / regret.shape[0])
     return xp.where(total > 0, positive / xp.where(total > 0, total, 1.0), uniform)
 
@@ -101,5 +102,5 @@ def conditional_regret_matching(swap_regret: Any, last_action: Any, inertia: flo
     n = row.shape[0]
     stay = xp.arange(n) == last_action
     row = xp.where(stay, 0.0, row)
-    denominator = inertia + row.sum()
+    denominator = inertia + xp.cumsum(row)[-1]  # in index order, as the kernels
     return xp.where(stay, inertia, row) / denominator

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 WEIGHTINGS = ("uniform", "linear", "discounted", "greedy")
 AVERAGINGS = ("uniform", "linear", "quadratic")
 # every scheme name once, and their indexes: the compiled kernels take a scheme as its index
@@ -157,6 +159,9 @@ def greedy_lambda_for(xp: ModuleType) -> Callable[[Any, Any, float, float], Any]
     as scalar loops (~20 array calls with temporaries cost 27 RM iterations on a 3x3 game).
     """
 
+    # ties in index order, as the compiled scan (CuPy's sort is stable and takes no ``kind``)
+    argsort = functools.partial(np.argsort, kind="stable") if xp is np else xp.argsort
+
     def search(x: Any, r: Any, lam_max: float, lam_tie: float) -> Any:
         # g(lam) scales with the square of (x, r) and its minimiser not at all: divide both
         # by their largest magnitude so the squares below neither overflow (|x| > 1e154)
@@ -171,15 +176,18 @@ def greedy_lambda_for(xp: ModuleType) -> Callable[[Any, Any, float, float], Any]
         inside = xp.where((d != 0) & (bp > 0) & (bp < lam_max), bp, 0.0)
         candidates = xp.sort(xp.concatenate((inside, xp.array([0.0, lam_max]))))
 
-        bp_rise = xp.where(rising, bp, xp.inf)
-        order = xp.argsort(bp_rise)
+        # the order of the sums (the compiled scan's, to the bit): terms active on all of
+        # [0, lam_max] first, rising ones in index order (key -inf), falling ones in reverse
+        # index order (key +inf, descending); then the others by breakpoint, ties by index
+        bp_rise = xp.where(rising, xp.where(bp < 0, -xp.inf, bp), xp.inf)
+        order = argsort(bp_rise)
         bp_rise = bp_rise[order]
         zero = xp.zeros(1)
         # prefix sums over rising terms (sorted by breakpoint), suffix sums over falling ones
         rise_d2 = xp.concatenate((zero, xp.cumsum(xp.where(rising, d2, 0.0)[order])))
         rise_dr = xp.concatenate((zero, xp.cumsum(xp.where(rising, dr, 0.0)[order])))
-        bp_fall = xp.where(falling, bp, -xp.inf)
-        order = xp.argsort(bp_fall)[::-1]
+        bp_fall = xp.where(falling, xp.where(bp > lam_max, xp.inf, bp), -xp.inf)
+        order = argsort(bp_fall)[::-1]
         bp_fall = bp_fall[order]  # descending
         fall_d2 = xp.concatenate((zero, xp.cumsum(xp.where(falling, d2, 0.0)[order])))
         fall_dr = xp.concatenate((zero, xp.cumsum(xp.where(falling, dr, 0.0)[order])))

@@ -45,9 +45,9 @@ import numpy as np
 from rmviz.errors import ConfigError
 from rmviz.numbers import format_number
 from rmviz.solvers.matrix.solver import RegretMinimizer
+from rmviz.solvers.matrix.stationary import internal_strategy
 from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
-    internal_regret_matching,
     regret_matching,
     snap_cancellation,
     snap_ties,
@@ -260,7 +260,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
         if not internal:
             profile[i] = regret_matching(guide, np)
         elif not sampled:
-            profile[i] = internal_regret_matching(guide, np)
+            profile[i] = internal_strategy(guide, np)
         else:
             assert played_actions is not None and inertia is not None
             profile[i] = conditional_regret_matching(guide, played_actions[i], inertia, np)

@@ -36,14 +36,16 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import greedy_scan, weighting
 from rmviz.solvers.jit import AVAILABLE, jit, jit_reassociating
 from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.matrix.metrics import ORDERED_MAX_ENTRIES
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.state import MatrixState
 from rmviz.solvers.matrix.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
 
 # Up to this many payoff entries the two-player products are plain loops (the matrices sit
-# in L1, and the loops sum in the generic code's order); above it the single-pass products.
-LOOP_MAX_ENTRIES = 32 * 32
+# in L1, and the loops sum in the generic code's order: metrics.ORDERED_MAX_ENTRIES, the
+# summation rule); above it the single-pass products.
+LOOP_MAX_ENTRIES = ORDERED_MAX_ENTRIES
 # Expected play with three or more players (and internal RM) runs in the profile kernel
 # (axis-by-axis contraction, :func:`_expected_at`) up to this many profiles; above it the
 # generic code (tensordot). Measured against the generic code's tensordot, side by side on
@@ -719,13 +721,13 @@ def _utilities_at(flat, num_actions, strides, actions, i, out):  # pragma: no co
     return out[actions[i]]
 
 
-@jit_reassociating
 def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover - compiled
     """``out[a] = u_i(a, pi_-i)``: player i's payoff tensor contracted with the others'
-    strategies one axis at a time, from the last axis down, as the generic code's tensordot
-    chain (each pass reads the shrinking tensor once: about prod |A_j| operations in all; the
-    innermost loop always runs over contiguous entries, and sums may be reassociated);
-    returns ``u_i(pi) = sum_a pi_i(a) out[a]``. ``work`` holds two buffers of the tensor's size."""
+    strategies one axis at a time, from the last axis down, as the generic code's
+    ``expected_utilities`` (each pass reads the shrinking tensor once: about prod |A_j|
+    operations in all; the innermost loop always runs over contiguous entries); returns
+    ``u_i(pi)`` (:func:`_value`). ``work`` holds two buffers of the tensor's size. Compiled
+    twice: in index order for small tensors, reassociated above (``_expected_utilities``)."""
     n = num_actions.shape[0]
     source = flat[i]
     length = source.shape[0]
@@ -758,11 +760,30 @@ def _expected_at(flat, num_actions, current, i, work, out):  # pragma: no cover 
         length = pre * post
         source = target
         side = 1 - side
-    value = 0.0
     for a in range(num_actions[i]):
         out[a] = source[a]
-        value += current[i, a] * source[a]
+    return _value(out, current[i], num_actions[i])
+
+
+@jit
+def _value(utilities: Any, strategy: Any, count: int) -> float:
+    """``u_i(pi) = sum_a U(a) pi(a)`` in index order (``metrics.expected_value``)."""
+    value = 0.0
+    for a in range(count):
+        value += utilities[a] * strategy[a]
     return value
+
+
+_expected_in_order = jit(_expected_at)
+_expected_reassociated = jit_reassociating(_expected_at)
+
+
+@jit
+def _expected_utilities(flat, num_actions, current, i, work, out):  # pragma: no cover - compiled
+    """:func:`_expected_at` under the summation rule (``metrics.ORDERED_MAX_ENTRIES``)."""
+    if flat.shape[1] <= ORDERED_MAX_ENTRIES:
+        return _expected_in_order(flat, num_actions, current, i, work, out)
+    return _expected_reassociated(flat, num_actions, current, i, work, out)
 
 
 @jit
@@ -838,7 +859,7 @@ def _run_profiles(
         for i in range(n):
             k = num_actions[i]
             if expected:
-                value = _expected_at(flat, num_actions, current, i, work, utilities[i])
+                value = _expected_utilities(flat, num_actions, current, i, work, utilities[i])
             else:
                 value = _utilities_at(flat, num_actions, strides, start_actions, i, utilities[i])
             start_values[i] = value
@@ -914,7 +935,7 @@ def _run_profiles(
                 if not expected:
                     _sample(current, num_actions, draws[step, evaluation], actions)
                 if expected:
-                    value = _expected_at(flat, num_actions, current, i, work, utilities[i])
+                    value = _expected_utilities(flat, num_actions, current, i, work, utilities[i])
                 else:
                     value = _utilities_at(flat, num_actions, strides, actions, i, utilities[i])
                 own_actions[i] = actions[i]

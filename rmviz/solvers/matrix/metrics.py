@@ -26,18 +26,43 @@ from typing import Any
 
 import numpy as np
 
+# The summation rule of expected play. Every value ``u_i(pi)`` and, up to this many payoff
+# entries per player, every expected utility ``u_i(a, pi_-i)`` is a sum in index order of terms
+# rounded one by one (no fused multiply-add, no reassociation), here and in the compiled
+# kernels (:mod:`.kernels`: ``_row_utilities``, ``_column_utilities``, ``_value_and_scale``,
+# ``_expected_at``, ``_value``): both paths compute the same floats, so every later comparison (ties,
+# weight floors, the greedy line search) decides the same way and their iterates are equal
+# bit for bit. Above it BLAS (``tensordot``) and the kernels' vectorised sums each keep their
+# own order, and the paths agree to rounding. (NumPy's ``@`` calls BLAS, whose dot products
+# use fused multiply-adds on some processors and not on others.)
+ORDERED_MAX_ENTRIES = 32 * 32
+
 
 def expected_utilities(payoff: Any, strategies: Sequence[Any], player: int, xp: ModuleType = np) -> Any:
     """``U_i(a) = u_i(a, pi_-i)`` for every action ``a`` of ``player``: shape ``(|A_i|,)``.
 
     ``payoff`` is player i's tensor of shape ``(|A_0|, ..., |A_{n-1}|)``. The other players'
-    axes are contracted from the last one down, so each step reads the shrinking tensor once.
+    axes are contracted from the last one down, so each step reads the shrinking tensor once;
+    in index order (:data:`ORDERED_MAX_ENTRIES`) for small tensors.
     """
+    ordered = payoff.size <= ORDERED_MAX_ENTRIES
     values = payoff
     for j in range(len(strategies) - 1, -1, -1):
         if j != player:
-            values = xp.tensordot(values, strategies[j], axes=([j], [0]))
+            if ordered:
+                shape = [1] * values.ndim
+                shape[j] = -1
+                terms = values * strategies[j].reshape(shape)
+                values = xp.take(xp.cumsum(terms, axis=j), -1, axis=j)
+            else:
+                values = xp.tensordot(values, strategies[j], axes=([j], [0]))
     return values
+
+
+def expected_value(utilities: Any, strategy: Any, xp: ModuleType = np) -> Any:
+    """``u_i(pi) = sum_a U_i(a) pi_i(a)``, in index order whatever the game's size (one
+    player's actions: the kernels' ``_value_and_scale`` and ``_value`` sum so too)."""
+    return xp.cumsum(utilities * strategy)[-1]
 
 
 @dataclass(frozen=True)

@@ -36,13 +36,19 @@ from rmviz.solvers.backend import AUTO_GPU_MIN_ENTRIES, get_backend
 from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
-from rmviz.solvers.matrix.metrics import MatrixMetrics, expected_utilities, nash_conv, regret_bound
+from rmviz.solvers.matrix.metrics import (
+    MatrixMetrics,
+    expected_utilities,
+    expected_value,
+    nash_conv,
+    regret_bound,
+)
 from rmviz.solvers.matrix.start import validated_fixed, validated_start
 from rmviz.solvers.matrix.state import MatrixState
+from rmviz.solvers.matrix.stationary import internal_strategy
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
-    internal_regret_matching,
     regret_matching,
     snap_cancellation,
     snap_ties,
@@ -327,7 +333,9 @@ class RegretMinimizer:
             out = {}
             for i in players:
                 utilities = expected_utilities(self.payoffs[i], strategies, i, xp)
-                out[i] = self._play(utilities, utilities @ strategies[i], strategies[i], None)
+                out[i] = self._play(
+                    utilities, expected_value(utilities, strategies[i], xp), strategies[i], None
+                )
             return out
         draws = self.state.rng.random(self.game.n_players)
         actions = []
@@ -386,7 +394,7 @@ class RegretMinimizer:
         if config.regret == "external":
             self.state.current[i] = regret_matching(guide, xp)
         elif play.action is None:
-            self.state.current[i] = internal_regret_matching(guide, xp)
+            self.state.current[i] = internal_strategy(guide, xp)
         else:
             inertia = inertia_at(self.inertia, t, config.weighting)
             self.state.current[i] = conditional_regret_matching(guide, play.action, inertia, xp)

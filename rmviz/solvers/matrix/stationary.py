@@ -30,7 +30,21 @@ from typing import Any
 import numpy as np
 
 from rmviz.solvers.jit import jit
-from rmviz.solvers.regret_matching import TIE_TOLERANCE
+from rmviz.solvers.regret_matching import TIE_TOLERANCE, internal_regret_matching
+
+
+def internal_strategy(guide: Any, xp: Any) -> Any:
+    """Internal regret matching's next strategy, the stationary distribution of ``guide``'s
+    chain: on the CPU :func:`stationary_distribution` (the compiled kernels' very function, so
+    the array code and the kernels play the same floats), on a GPU the generic least squares
+    (:func:`~rmviz.solvers.regret_matching.internal_regret_matching`, equal to rounding)."""
+    if xp is not np:
+        return internal_regret_matching(guide, xp)
+    k = guide.shape[0]
+    out = np.empty(k)
+    rates = np.ascontiguousarray(guide, dtype=np.float64)
+    stationary_distribution(rates, out, np.empty((k, k)), np.empty((4, k), dtype=np.int64), chain_bits(k))
+    return out
 
 
 @jit
