@@ -269,6 +269,11 @@ def _require(module: str, what: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
+        if getattr(sys, "frozen", False):  # the desktop bundle (docs/packaging.md): no pip there
+            raise RmvizError(
+                f"{what} need {module.split('.')[0]}, which the desktop bundle leaves out; "
+                "in a Python environment: pip install 'rmviz[sweep]'"
+            ) from None
         raise RmvizError(f"{what} need {module.split('.')[0]}: pip install 'rmviz[sweep]'") from None
 
 
