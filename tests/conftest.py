@@ -26,14 +26,23 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip, saying why, the tests whose reference is absent: a GPU (``gpu``) or Gambit
+    (``gambit``: the ``reference`` extra, left out of ``test`` because it builds C++)."""
+    from importlib.util import find_spec
+
     from rmviz.solvers.backend import gpu_available
 
-    if gpu_available():
-        return
-    skip = pytest.mark.skip(reason="needs CuPy and an NVIDIA GPU")
+    absent = {}
+    if not gpu_available():
+        absent["gpu"] = pytest.mark.skip(reason="needs CuPy and an NVIDIA GPU")
+    if find_spec("pygambit") is None:
+        absent["gambit"] = pytest.mark.skip(
+            reason="needs pygambit: pip install -e '.[reference]' (builds Gambit's C++, minutes)"
+        )
     for item in items:
-        if "gpu" in item.keywords:
-            item.add_marker(skip)
+        for marker, skip in absent.items():
+            if marker in item.keywords:
+                item.add_marker(skip)
 
 
 @pytest.fixture

@@ -57,9 +57,10 @@ def test_matrix_games_are_written_as_trees(tmp_path):
         write_game_file(kuhn_poker(), tmp_path / "kuhn.nfg")
 
 
+@pytest.mark.gambit
 @pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_files_we_write_open_in_gambit(tmp_path):
-    gambit = pytest.importorskip("pygambit")
+    import pygambit as gambit
     for build in (kuhn_poker, leduc_poker):
         path = tmp_path / "g.efg"
         path.write_text(write_efg(build()))
@@ -181,10 +182,11 @@ NAMING_CASES = {
 }
 
 
+@pytest.mark.gambit
 @pytest.mark.parametrize("case", list(NAMING_CASES))
 def test_information_set_names_follow_gambit(case, tmp_path):
     """rmviz reads a file exactly when Gambit (pygambit) does, as far as infoset names go."""
-    gambit = pytest.importorskip("pygambit")
+    import pygambit as gambit
     path = tmp_path / "case.efg"
     path.write_text(NAMING_CASES[case])
     try:

@@ -241,9 +241,10 @@ def test_a_name_gambit_cannot_hold_is_refused_by_name(name, problem):
         assert repr(name)[:20] in str(caught.value)
 
 
+@pytest.mark.gambit
 @pytest.mark.parametrize("name", ['a"b', "a,b", "x{y}", "a\\b", "~!@#$%^&*()", "two words"])
 def test_names_gambit_holds_round_trip_through_gambit(tmp_path, name):
-    gambit = pytest.importorskip("pygambit")
+    import pygambit as gambit
     game = NormalFormGame(
         np.arange(8.0).reshape(2, 2, 2), ("P1", name), ((name, "b"), ("c", "d")), title=name
     )
