@@ -61,6 +61,7 @@ def test_matrix_games_are_written_as_trees(tmp_path):
 @pytest.mark.slow  # the default run stays under 5 minutes; .ci/run runs it
 def test_files_we_write_open_in_gambit(tmp_path):
     import pygambit as gambit
+
     for build in (kuhn_poker, leduc_poker):
         path = tmp_path / "g.efg"
         path.write_text(write_efg(build()))
@@ -187,6 +188,7 @@ NAMING_CASES = {
 def test_information_set_names_follow_gambit(case, tmp_path):
     """rmviz reads a file exactly when Gambit (pygambit) does, as far as infoset names go."""
     import pygambit as gambit
+
     path = tmp_path / "case.efg"
     path.write_text(NAMING_CASES[case])
     try:

@@ -50,6 +50,7 @@ def test_nfg_and_json_round_trip_exactly(spec, tmp_path):
 @pytest.mark.gambit
 def test_files_we_write_open_in_gambit(tmp_path):
     import pygambit as gambit
+
     game = random_game("general-sum", (3, 2, 4), seed=3)
     path = tmp_path / "g.nfg"
     write_game_file(game, path)
@@ -64,6 +65,7 @@ def test_files_we_write_open_in_gambit(tmp_path):
 @pytest.mark.gambit
 def test_gambits_own_output_opens_in_rmviz(reference_games, tmp_path):
     import pygambit as gambit
+
     theirs = gambit.read_nfg(str(reference_games / "rps.nfg"))
     path = tmp_path / "from_gambit.nfg"
     path.write_text(theirs.to_nfg())

@@ -245,6 +245,7 @@ def test_a_name_gambit_cannot_hold_is_refused_by_name(name, problem):
 @pytest.mark.parametrize("name", ['a"b', "a,b", "x{y}", "a\\b", "~!@#$%^&*()", "two words"])
 def test_names_gambit_holds_round_trip_through_gambit(tmp_path, name):
     import pygambit as gambit
+
     game = NormalFormGame(
         np.arange(8.0).reshape(2, 2, 2), ("P1", name), ((name, "b"), ("c", "d")), title=name
     )
