@@ -20,7 +20,7 @@ import importlib
 from functools import cache
 from typing import Any
 
-API = ("load", "solve", "Result", "set_threads", "BatchSolver")
+API = ("load", "solve", "Result", "set_threads", "BatchSolver", "TreeBatchSolver")
 __all__ = ["__version__", *API]
 
 

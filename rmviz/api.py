@@ -20,7 +20,8 @@ every ``every`` iterations, so ``result.plot`` draws the figure the app shows. P
 ``rmviz.set_threads(n)`` sets how many threads the BLAS pools may use (default
 ``$RMVIZ_THREADS``, else 1: :mod:`rmviz.solvers.threads`). ``rmviz.BatchSolver`` solves B
 two-player games of one shape at once (a ``(B, 2, rows, columns)`` array; one thread block per
-game on a GPU: :mod:`rmviz.solvers.matrix.batch`).
+game on a GPU: :mod:`rmviz.solvers.matrix.batch`), ``rmviz.TreeBatchSolver`` B games of one
+game tree that differ in their payoffs (:mod:`rmviz.solvers.tree.batch`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from rmviz.solvers.matrix.batch import BatchSolver as BatchSolver
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of, make_solver
 from rmviz.solvers.threads import set_threads as set_threads
+from rmviz.solvers.tree.batch import TreeBatchSolver as TreeBatchSolver
 
 if TYPE_CHECKING:
     import pandas as pd

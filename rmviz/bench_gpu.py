@@ -180,10 +180,44 @@ def _tree_rows(
             gpu_rate, cpu_rate, traffic, nodes = _tree_rates(game, algorithm, synchronize, seconds)
             row(f"{name} ({nodes:,} histories) {algorithm}", gpu_rate, cpu_rate, traffic)
         del game
+    _tree_batch_rows(row, line, synchronize)
     line("CFR (alternating) on binary trees: GPU against CPU by size")
     for levels in CROSSOVER_LEVELS:
         gpu_rate, cpu_rate, traffic, nodes = _tree_rates(binary_tree(levels), "cfr", synchronize, seconds / 4)
         row(f"  binary tree ({nodes:,} histories)", gpu_rate, cpu_rate, traffic)
+
+
+TREE_BATCH_GAMES, TREE_BATCH_ITERATIONS = 1000, 1000
+
+
+def _tree_batch_rows(row: Callable[..., None], line: Callable[[str], None], synchronize: Any) -> None:
+    """1000 games of Kuhn's tree with random zero-sum payoffs, CFR+ (alternating) for 1000
+    iterations in one :class:`~rmviz.solvers.tree.batch.TreeBatchSolver`: the GPU's batched
+    launches against the CPU kernel game after game on one core."""
+    from rmviz.games.trees import kuhn_poker
+    from rmviz.solvers.tree.batch import TreeBatchSolver, random_payoffs
+    from rmviz.solvers.tree.config import preset as cfr_preset
+
+    game = kuhn_poker()
+    payoffs = random_payoffs(game, TREE_BATCH_GAMES, seed=0)
+    timings, gaps = {}, {}
+    for where in ("gpu", "cpu"):
+        batch = TreeBatchSolver(game, payoffs, cfr_preset("cfr+", device=where))
+        batch.step(1)  # compile
+        synchronize()
+        start = time.perf_counter()
+        batch.step(TREE_BATCH_ITERATIONS)
+        synchronize()
+        timings[where] = time.perf_counter() - start
+        gaps[where] = batch.nash_conv()
+    work = TREE_BATCH_GAMES * TREE_BATCH_ITERATIONS
+    label = f"{TREE_BATCH_GAMES} Kuhn trees x {TREE_BATCH_ITERATIONS:,} cfr+ (game-it/s)"
+    row(label, work / timings["gpu"], work / timings["cpu"])
+    same = np.array_equal(gaps["gpu"], gaps["cpu"])
+    line(
+        f"  batch wall time: GPU {timings['gpu']:.3f} s, CPU {timings['cpu']:.2f} s; median NashConv "
+        f"{np.median(gaps['gpu']):.2e}; every game's NashConv equal on both: {same}"
+    )
 
 
 def _tree_rates(game: Any, algorithm: str, synchronize: Any, seconds: float) -> tuple[float, float, int, int]:

@@ -66,11 +66,13 @@ class _Function:
         types, values = zip(*(_argument(a) for a in args), strict=True)
         self.function.argtypes = list(types)
         self.block_dim.x = block[0]
-        for b in range(grid[0]):
-            self.block_index.x = b
-            for t in range(block[0]):
-                self.thread_index.x = t
-                self.function(*values)
+        for y in range(grid[1] if len(grid) > 1 else 1):
+            self.block_index.y = y
+            for b in range(grid[0]):
+                self.block_index.x = b
+                for t in range(block[0]):
+                    self.thread_index.x = t
+                    self.function(*values)
 
 
 class _Module:

@@ -12,6 +12,10 @@
 //                    information set (one thread each), as _run does them.
 // Every sum runs in the CPU kernel's order and the module is compiled without fused
 // multiply-adds, so the iterates are the CPU's bit for bit (tests/solvers/tree/test_device.py).
+//
+// Batches (rmviz.solvers.tree.batch): B games of one tree that differ in their payoffs run in
+// the same launches, game g in the blocks with blockIdx.y = g. The tree's arrays are shared;
+// the per-game ones are (B, ...) and each kernel first moves its pointers to game g's rows.
 
 #define TIE_TOLERANCE 1e-12
 
@@ -19,9 +23,14 @@ extern "C" {
 
 __global__ void forward(const long long* parent, const long long* owner, const long long* slot,
                         const double* chance_probability, const double* strategy, double* probability,
-                        double* reach, long long nodes, int players, long long start, long long end) {
+                        double* reach, long long nodes, int players, long long start, long long end,
+                        long long slots) {
     long long c = start + (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= end) return;
+    long long g = blockIdx.y;
+    strategy += g * slots;
+    probability += g * nodes;
+    reach += g * (players + 1) * nodes;
     double p = slot[c] < 0 ? chance_probability[c] : strategy[slot[c]];
     probability[c] = p;
     long long h = parent[c];
@@ -36,6 +45,10 @@ __global__ void backward(const long long* child_start, const long long* child_co
                          long long end) {
     long long h = start + (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (h >= end) return;
+    long long g = blockIdx.y;
+    payoffs += g * players * nodes;
+    probability += g * nodes;
+    values += g * players * nodes;
     long long first = child_start[h], count = child_count[h];
     for (int i = 0; i < players; ++i) {
         if (count == 0) {
@@ -51,9 +64,13 @@ __global__ void backward(const long long* child_start, const long long* child_co
 // cfv[s] for the slots [lo, hi); edge_offsets (S+1) and edges: the decision edges of each slot
 __global__ void counterfactual(const long long* edge_offsets, const long long* edges, const long long* parent,
                                const long long* node_player, const double* reach, const double* values, double* cfv,
-                               long long nodes, int players, long long lo, long long hi) {
+                               long long nodes, int players, long long lo, long long hi, long long slots) {
     long long s = lo + (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= hi) return;
+    long long g = blockIdx.y;
+    reach += g * (players + 1) * nodes;
+    values += g * players * nodes;
+    cfv += g * slots;
     double total = 0.0;
     for (long long e = edge_offsets[s]; e < edge_offsets[s + 1]; ++e) {
         long long c = edges[e], h = parent[c];
@@ -73,9 +90,16 @@ __global__ void infosets(const long long* first_slot, const long long* size, con
                          const long long* infoset_first_node, const double* reach, const double* cfv,
                          double* strategy, double* regret, double* strategy_sum, double* true_regret,
                          long long nodes, long long first, long long last, double d_pos, double d_neg,
-                         double d_avg, double c_avg, int plus) {
+                         double d_avg, double c_avg, int plus, int players, long long slots) {
     long long info = first + (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (info >= last) return;
+    long long g = blockIdx.y;
+    reach += g * (players + 1) * nodes;
+    cfv += g * slots;
+    strategy += g * slots;
+    regret += g * slots;
+    strategy_sum += g * slots;
+    true_regret += g * slots;
     long long lo = first_slot[info], hi = lo + size[info];
     double value = 0.0, scale = 0.0;
     for (long long s = lo; s < hi; ++s) {

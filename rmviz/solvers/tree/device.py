@@ -16,6 +16,10 @@ and Monte-Carlo CFR stay on the CPU. The solver's :class:`~.state.CFRState` stay
 ``run`` uploads its four slot arrays, runs the iterations and copies them back (a few
 kilobytes per ``step(n)``, against megabytes of tree per iteration).
 
+A batch of B games of one tree that differ only in their payoffs (:mod:`.batch`) runs in the
+same launches, with a second grid dimension over the games: the tree's arrays are shared, the
+per-game ones get a leading axis of B (a single solver is a batch of one).
+
 CuPy arrives as ``xp`` from :mod:`rmviz.solvers.backend`, the one module that imports it.
 """
 
@@ -43,10 +47,15 @@ def _module(xp: ModuleType) -> Any:
 
 
 class DeviceCFR:
-    """One compiled tree on the GPU (``CFRSolver``'s full traversals with ``device="gpu"``)."""
+    """One compiled tree on the GPU (``CFRSolver``'s full traversals with ``device="gpu"``),
+    or a batch of its games: ``payoffs`` ``(B, n, N)`` replaces the tree's ``(n, N)``."""
 
-    def __init__(self, xp: ModuleType, tree: CompiledTree, config: CFRConfig) -> None:
+    def __init__(
+        self, xp: ModuleType, tree: CompiledTree, config: CFRConfig, payoffs: np.ndarray | None = None
+    ) -> None:
         self.xp, self.tree, self.config = xp, tree, config
+        payoffs = tree.payoffs[None] if payoffs is None else payoffs
+        self.games = games = int(payoffs.shape[0])
         first = tree.infoset_first_slot
         if np.any(np.diff(first) <= 0):  # compile_flat numbers them so; the ranges rely on it
             raise ValueError("information sets must be numbered in slot order")
@@ -58,7 +67,7 @@ class DeviceCFR:
         self.parent, self.owner, self.slot = put(tree.parent), put(tree.edge_owner), put(tree.edge_slot)
         self.chance = put(tree.chance_probability, np.float64)
         self.child_start, self.child_count = put(tree.child_start), put(tree.child_count)
-        self.payoffs = put(tree.payoffs, np.float64)
+        self.payoffs = put(payoffs, np.float64)
         self.node_player = put(tree.player)
         self.infoset_player, self.infoset_first_node = put(tree.infoset_player), put(tree.infoset_first_node)
         self.first_slot, self.size = put(first), put(tree.infoset_size)
@@ -68,10 +77,10 @@ class DeviceCFR:
         offsets = np.zeros(tree.n_slots + 1, dtype=np.int64)
         np.cumsum(np.bincount(tree.edge_slot[edges], minlength=tree.n_slots), out=offsets[1:])
         self.edges, self.edge_offsets = put(edges), put(offsets)
-        self.probability = xp.ones(nodes)
-        self.reach = xp.ones((n + 1, nodes))
-        self.values = xp.zeros((n, nodes))
-        self.cfv = xp.zeros(tree.n_slots)
+        self.probability = xp.ones((games, nodes))
+        self.reach = xp.ones((games, n + 1, nodes))
+        self.values = xp.zeros((games, n, nodes))
+        self.cfv = xp.zeros((games, tree.n_slots))
         # slot and information-set ranges of each traversal (all at once when simultaneous)
         ranges = tree.player_slots if config.updates == "alternating" else ((0, tree.n_slots),)
         self.traversals = [
@@ -89,19 +98,39 @@ class DeviceCFR:
 
     def _launch(self, name: str, count: int, *args: Any) -> None:
         if count > 0:
-            self.kernels[name]((-(-count // THREADS),), (THREADS,), args)
+            self.kernels[name]((-(-count // THREADS), self.games), (THREADS,), args)
 
     def run(self, state: CFRState, iterations: int) -> None:
-        """``iterations`` iterations on ``state`` (host arrays, updated in place)."""
+        """``iterations`` iterations on ``state`` (host arrays, updated in place; ``(S,)`` for
+        one game, ``(B, S)`` for a batch)."""
         if iterations <= 0:
             return
-        xp, tree, config = self.xp, self.tree, self.config
-        strategy, regret = xp.asarray(state.strategy), xp.asarray(state.regret)
-        strategy_sum, true_regret = xp.asarray(state.strategy_sum), xp.asarray(state.true_regret)
-        nodes, players = np.int64(tree.n_nodes), np.int32(tree.n_players)
-        weight_sum = state.weight_sum
+        xp = self.xp
+        hosts = (state.strategy, state.regret, state.strategy_sum, state.true_regret)
+        strategy, regret, strategy_sum, true_regret = (xp.asarray(host) for host in hosts)
+        state.weight_sum = self.iterate(
+            strategy, regret, strategy_sum, true_regret, state.iteration, state.weight_sum, iterations
+        )
+        for host, device in zip(hosts, (strategy, regret, strategy_sum, true_regret), strict=True):
+            host[...] = xp.asnumpy(device)
+        state.iteration += iterations
+
+    def iterate(
+        self,
+        strategy: Any,
+        regret: Any,
+        strategy_sum: Any,
+        true_regret: Any,
+        iteration: int,
+        weight_sum: float,
+        iterations: int,
+    ) -> float:
+        """Iterations ``iteration + 1 .. iteration + iterations`` on device arrays, in place,
+        with no host synchronisation; returns the new weight sum."""
+        tree, config = self.tree, self.config
+        nodes, players, slots = np.int64(tree.n_nodes), np.int32(tree.n_players), np.int64(tree.n_slots)
         for step in range(iterations):
-            t = state.iteration + step + 1
+            t = iteration + step + 1
             s = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
             for lo, hi, first, last in self.traversals:
                 for start, end in tree.depth_ranges[1:]:
@@ -119,6 +148,7 @@ class DeviceCFR:
                         players,
                         np.int64(start),
                         np.int64(end),
+                        slots,
                     )
                 for start, end in reversed(tree.depth_ranges):
                     self._launch(
@@ -148,6 +178,7 @@ class DeviceCFR:
                     players,
                     np.int64(lo),
                     np.int64(hi),
+                    slots,
                 )
                 self._launch(
                     "infosets",
@@ -170,11 +201,8 @@ class DeviceCFR:
                     np.float64(s.d_avg),
                     np.float64(s.c_avg),
                     np.int32(config.plus),
+                    players,
+                    slots,
                 )
             weight_sum = s.d_avg * weight_sum + s.c_avg
-        state.strategy[:] = xp.asnumpy(strategy)
-        state.regret[:] = xp.asnumpy(regret)
-        state.strategy_sum[:] = xp.asnumpy(strategy_sum)
-        state.true_regret[:] = xp.asnumpy(true_regret)
-        state.weight_sum = weight_sum
-        state.iteration += iterations
+        return weight_sum

@@ -13,6 +13,8 @@ loop form of the line search of :func:`.weighting.greedy_step`. Monte-Carlo CFR 
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from rmviz.solvers import greedy_scan, weighting
@@ -28,6 +30,9 @@ def runs(config: CFRConfig) -> bool:
     return AVAILABLE and config.sampling == "none"
 
 
+PAYOFFS_ARGUMENT = 6  # tree.payoffs in FullTraversal.tree_arguments
+
+
 class FullTraversal:
     """Full-traversal CFR of one configuration on one tree: the kernel's arguments are
     gathered once and the schemes passed as integers (:data:`.weighting.SCHEMES`), so a call
@@ -37,7 +42,7 @@ class FullTraversal:
     def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
         """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
         self.weight_sum, self.last_lambda = np.zeros(1), np.zeros(1)
-        self.tree_arguments = (
+        self.tree_arguments: tuple[np.ndarray, ...] = (
             tree.parent,
             tree.edge_owner,
             tree.edge_slot,
@@ -64,6 +69,17 @@ class FullTraversal:
             config.gamma,
             greedy_floor,
         )
+
+    def with_payoffs(self, payoffs: np.ndarray, greedy_floor: float) -> FullTraversal:
+        """The same traversal of a game of the same tree with other payoffs ``(n, N)`` (the
+        tree's node order) and its greedy weight floor (:mod:`.batch`)."""
+        other = copy.copy(self)
+        other.weight_sum, other.last_lambda = np.zeros(1), np.zeros(1)
+        arguments = list(self.tree_arguments)
+        arguments[PAYOFFS_ARGUMENT] = payoffs
+        other.tree_arguments = tuple(arguments)
+        other.options = (*self.options[:-1], greedy_floor)
+        return other
 
     def run(self, state: CFRState, iterations: int) -> None:
         """Run ``iterations`` iterations on ``state``, in place."""
