@@ -119,25 +119,14 @@ def run_gpu_bench(
         _rate(cpu_small.step, seconds, 1000),
     )
     payoffs = np.stack([random_game("general-sum", (10, 10), seed=g).payoffs for g in range(batch_games)])
-    timings = {}
-    for where in ("gpu", "cpu"):
-        batch = BatchSolver(payoffs, preset("rm+", device=where))
-        batch.step(1)  # compile
-        synchronize()
-        start = time.perf_counter()
-        batch.step(BATCH_ITERATIONS)
-        synchronize()
-        timings[where] = time.perf_counter() - start
-        gaps = batch.nash_conv()
-    label = f"{batch_games} random 10x10 games x {BATCH_ITERATIONS:,} rm+"
-    row(
-        f"{label} (game-it/s)",
-        batch_games * BATCH_ITERATIONS / timings["gpu"],
-        batch_games * BATCH_ITERATIONS / timings["cpu"],
-    )
-    line(
-        f"  batch wall time: GPU {timings['gpu']:.3f} s, CPU {timings['cpu']:.2f} s; "
-        f"median NashConv {np.median(gaps):.2e}"
+    _batch_row(
+        row,
+        line,
+        synchronize,
+        lambda where: BatchSolver(payoffs, preset("rm+", device=where)),
+        f"{batch_games} random 10x10 games x {BATCH_ITERATIONS:,} rm+",
+        batch_games,
+        BATCH_ITERATIONS,
     )
     _tree_rows(row, line, synchronize, seconds)
     line("vs bound: time per iteration / time to read the matrix once at the copy bandwidth")
@@ -200,23 +189,43 @@ def _tree_batch_rows(row: Callable[..., None], line: Callable[[str], None], sync
 
     game = kuhn_poker()
     payoffs = random_payoffs(game, TREE_BATCH_GAMES, seed=0)
+    _batch_row(
+        row,
+        line,
+        synchronize,
+        lambda where: TreeBatchSolver(game, payoffs, cfr_preset("cfr+", device=where)),
+        f"{TREE_BATCH_GAMES} Kuhn trees x {TREE_BATCH_ITERATIONS:,} cfr+",
+        TREE_BATCH_GAMES,
+        TREE_BATCH_ITERATIONS,
+    )
+
+
+def _batch_row(
+    row: Callable[..., None],
+    line: Callable[[str], None],
+    synchronize: Any,
+    make: Callable[[str], Any],
+    label: str,
+    games: int,
+    iterations: int,
+) -> None:
+    """A batch's game-iterations per second on the GPU and the CPU (``make(where)`` builds
+    it), timed around one ``step(iterations)`` after a compiling step, and its NashConvs."""
     timings, gaps = {}, {}
     for where in ("gpu", "cpu"):
-        batch = TreeBatchSolver(game, payoffs, cfr_preset("cfr+", device=where))
+        batch = make(where)
         batch.step(1)  # compile
         synchronize()
         start = time.perf_counter()
-        batch.step(TREE_BATCH_ITERATIONS)
+        batch.step(iterations)
         synchronize()
         timings[where] = time.perf_counter() - start
-        gaps[where] = batch.nash_conv()
-    work = TREE_BATCH_GAMES * TREE_BATCH_ITERATIONS
-    label = f"{TREE_BATCH_GAMES} Kuhn trees x {TREE_BATCH_ITERATIONS:,} cfr+ (game-it/s)"
-    row(label, work / timings["gpu"], work / timings["cpu"])
-    same = np.array_equal(gaps["gpu"], gaps["cpu"])
+        gaps[where] = np.asarray(batch.nash_conv())
+    row(f"{label} (game-it/s)", games * iterations / timings["gpu"], games * iterations / timings["cpu"])
+    same = np.allclose(gaps["gpu"], gaps["cpu"], rtol=1e-9, atol=0.0)
     line(
         f"  batch wall time: GPU {timings['gpu']:.3f} s, CPU {timings['cpu']:.2f} s; median NashConv "
-        f"{np.median(gaps['gpu']):.2e}; every game's NashConv equal on both: {same}"
+        f"{np.median(gaps['gpu']):.2e}; every game's NashConv the same on both (1e-9): {same}"
     )
 
 
