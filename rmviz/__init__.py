@@ -17,32 +17,20 @@ and ``rmviz.sweep`` runs grids of games x algorithms x seeds (:mod:`rmviz.sweep`
 from __future__ import annotations
 
 import importlib
-from functools import cache
 from typing import Any
 
 API = ("load", "solve", "Result", "set_threads", "BatchSolver", "TreeBatchSolver")
 __all__ = ["__version__", *API]
 
 
-@cache
-def _version() -> str:
-    """The installed distribution's version: ``pyproject.toml`` is its one source (an
-    editable install's metadata included); a source tree that was never installed says so."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("rmviz")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
 def __getattr__(name: str) -> Any:
     """``rmviz.load``, ``rmviz.solve`` and ``rmviz.Result`` (:mod:`rmviz.api`), imported on
     first use: ``import rmviz`` (and so the command line) stays light, and the package root
-    imports none of its layers. ``rmviz.__version__`` is read from the installed metadata on
-    first use too (importing ``importlib.metadata`` costs ~30 ms)."""
+    imports none of its layers. ``rmviz.__version__`` is :func:`rmviz.version.version`."""
     if name == "__version__":
-        return _version()
+        from rmviz.version import version
+
+        return version()
     if name in API:
         return getattr(importlib.import_module("rmviz.api"), name)
     raise AttributeError(f"module 'rmviz' has no attribute {name!r}")

@@ -31,7 +31,6 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from rmviz import __version__
 from rmviz.arguments import EXIT_USAGE, Parser, finite_float, whole_number
 from rmviz.atomic import atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
@@ -50,6 +49,7 @@ from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_algorithm, make_solver
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
+from rmviz.version import version
 
 COMMANDS = (
     "games",
@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=window_options.window_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"rmviz {__version__}")
+    parser.add_argument("--version", action="version", version=f"rmviz {version()}")
     commands = parser.add_subparsers(
         dest="command", parser_class=Parser, title="commands", metavar="COMMAND", prog="rmviz"
     )

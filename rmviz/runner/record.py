@@ -24,7 +24,6 @@ from typing import IO, Any
 
 import numpy as np
 
-from rmviz import __version__
 from rmviz.atomic import atomic_write
 from rmviz.errors import ReadError, RmvizError
 from rmviz.formats import Game, read_text_file
@@ -33,6 +32,7 @@ from rmviz.numbers import plain_zero
 from rmviz.runner.trace import Trace
 from rmviz.solvers.columns import Column
 from rmviz.solvers.protocol import Solver
+from rmviz.version import version
 
 
 def record_run(
@@ -70,7 +70,7 @@ def run_metadata(solver: Solver) -> dict[str, Any]:
     return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
-        "rmviz": __version__,
+        "rmviz": version(),
         "title": game.title,
         "players": list(game.player_names),
         "game": game_to_dict(game),

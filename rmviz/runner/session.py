@@ -56,7 +56,6 @@ from typing import Any
 
 import numpy as np
 
-from rmviz import __version__
 from rmviz.atomic import atomic_write_text
 from rmviz.errors import ReadError, RmvizError
 from rmviz.formats import Game, read_text_file
@@ -65,6 +64,7 @@ from rmviz.games.generators import MAX_SEED
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Config
 from rmviz.solvers.registry import FAMILIES, family_of
+from rmviz.version import version
 
 FORMAT_NAME = "rmviz-session"
 FORMAT_VERSION = 2
@@ -158,7 +158,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
     return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
-        "rmviz": __version__,
+        "rmviz": version(),
         "family": family.name,
         "game": game_to_dict(session.game),
         "solver": {"algorithm": session.config.algorithm, "options": options},

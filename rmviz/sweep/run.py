@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rmviz import __version__
 from rmviz.atomic import atomic_path, atomic_write, atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.sweep.config import SweepConfig, Task, config_from, load_config
 from rmviz.sweep.task import COLUMNS, run_task
+from rmviz.version import version
 
 CONFIG_FILE, RESULTS_FILE, CSV_FILE = "sweep.json", "results.parquet", "results.csv"
 META_VERSION, META_CONFIG = b"rmviz", b"rmviz_sweep"
@@ -246,7 +246,7 @@ def _write_parquet(path: Path, frame: Any, sweep: SweepConfig) -> Path:
     table = pa.Table.from_pandas(frame, preserve_index=False)
     meta = {
         **(table.schema.metadata or {}),
-        META_VERSION: __version__.encode(),
+        META_VERSION: version().encode(),
         META_CONFIG: sweep.to_json().encode(),
     }
     with atomic_path(path) as temporary:
@@ -256,7 +256,7 @@ def _write_parquet(path: Path, frame: Any, sweep: SweepConfig) -> Path:
 
 def _write_csv(path: Path, frame: Any, sweep: SweepConfig) -> Path:
     def write(handle: io.TextIOBase) -> None:
-        handle.write(f"# rmviz: {json.dumps(__version__)}\n# sweep: {sweep.to_json()}\n")
+        handle.write(f"# rmviz: {json.dumps(version())}\n# sweep: {sweep.to_json()}\n")
         frame.to_csv(handle, index=False, float_format="%.17g", lineterminator="\n")
 
     atomic_write(path, write)  # type: ignore[arg-type]
