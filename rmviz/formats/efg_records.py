@@ -92,8 +92,8 @@ def memory_limit() -> int:
 # a Gambit string: to the first quote not preceded by a backslash (gambit_tokens._TOKEN);
 # written so that no match can run past such a quote, whatever follows
 _STRING = r'"([^"\\]*(?:\\+[^\\][^"\\]*)*)"'
-_NUMBER = r'[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(?![^\s{},"])'
-_COUNT = r'(\d{1,18})(?![^\s{},"])'
+_NUMBER = r'[+-]?(?:[0-9]+/[0-9]+|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)(?![^\s{},"])'
+_COUNT = r'([0-9]{1,18})(?![^\s{},"])'
 # payoffs: numbers and commas; each word is then read as a number (_payoffs)
 _OUTCOME = rf"\s*{_COUNT}(?:\s*{_STRING}\s*\{{([^{{}}\"]*)\}})?\s*"
 _QUOTED = _STRING.replace("(", "(?:", 1)

@@ -37,19 +37,20 @@ class Token(NamedTuple):
 
 # Gambit's lexer (src/games/file.cc): a string runs to the first quote not preceded by a
 # backslash; numbers are integers, decimals (with exponents) or rationals ``a/b``, and end
-# where a space, brace, comma or quote begins.
+# where a space, brace, comma or quote begins. Digits are ASCII 0-9 (Gambit's lexer tests
+# isdigit in the C locale): "\d" would also take Arabic-Indic, fullwidth or Devanagari ones.
 _TOKEN = re.compile(
     r"""\s*(?:
         (?P<brace>[{},])
       | "(?P<string>.*?)(?<!\\)"
       | (?P<open>")
-      | (?P<number>[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(?=[\s{},"]|\Z))
+      | (?P<number>[+-]?(?:[0-9]+/[0-9]+|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)(?=[\s{},"]|\Z))
       | (?P<word>[^\s{},"]+)
       | \Z)""",
     re.VERBOSE | re.DOTALL,
 )
-_DECIMAL = re.compile(r"[+-]?(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?")
-_RATIONAL = re.compile(r"[+-]?\d+/\d+")
+_DECIMAL = re.compile(r"[+-]?(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?:[eE](?P<exp>[+-]?[0-9]+))?")
+_RATIONAL = re.compile(r"[+-]?[0-9]+/[0-9]+")
 _SHORT_DECIMAL = 24  # a decimal this short converts with float() exactly as the exact reading rounds
 
 
@@ -299,7 +300,8 @@ class TokenStream:
     def count(self, what: str, at_least: int = 0) -> int:
         """The next token as a whole number (an index or a count) of at most 18 digits."""
         token = self.next(what)
-        if token.kind != "number" or not token.text.isdigit() or len(token.text) > 18:
+        whole = token.text.isascii() and token.text.isdigit()  # ASCII digits, as Gambit reads them
+        if token.kind != "number" or not whole or len(token.text) > 18:
             raise self.error(token, f"expected {what} (a whole number), found {token.text[:40]!r}")
         value = int(token.text)
         if value < at_least:
