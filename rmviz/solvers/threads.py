@@ -26,6 +26,9 @@ from rmviz.errors import ConfigError
 
 THREADS_VARIABLE = "RMVIZ_THREADS"
 DEFAULT_THREADS = 1
+# More threads than any machine rmviz runs on has cores; a count past 2^31 reached OpenBLAS
+# silently and one past 2^63 ended in OverflowError (issue 33)
+MAX_THREADS = 4096
 
 _chosen: int | None = None  # set_threads's count, or None: the variable or the default
 _reserved = 0  # cores kept free of BLAS threads (the window's GUI thread: reserve_cores)
@@ -39,14 +42,14 @@ def configured_threads() -> int:
     text = os.environ.get(THREADS_VARIABLE, "").strip()
     if not text:
         return DEFAULT_THREADS
-    return _checked(text, f"{THREADS_VARIABLE}={text!r}")
+    return _checked(text, f"{THREADS_VARIABLE}={text[:40]!r}{'...' if len(text) > 40 else ''}")
 
 
 def set_threads(count: int | None) -> int:
     """Limit every BLAS and OpenMP pool of the process to ``count`` threads (``None``: back to
     ``RMVIZ_THREADS`` or the default); returns the count applied."""
     global _chosen
-    _chosen = None if count is None else _checked(count, f"threads={count!r}")
+    _chosen = None if count is None else _checked(count, f"threads={str(count)[:40]}")
     return ensure_threads()
 
 
@@ -86,6 +89,6 @@ def _checked(value: Any, what: str) -> int:
         count = int(value)
     except (TypeError, ValueError):
         count = 0
-    if isinstance(value, bool) or count < 1 or str(count) != str(value).strip():
-        raise ConfigError(f"{what}: the thread count must be a whole number, at least 1")
+    if isinstance(value, bool) or not 1 <= count <= MAX_THREADS or str(count) != str(value).strip():
+        raise ConfigError(f"{what}: the thread count must be a whole number from 1 to {MAX_THREADS}")
     return count

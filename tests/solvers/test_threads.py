@@ -59,10 +59,18 @@ def test_the_environment_variable_sets_the_count(monkeypatch):
         threads.configured_threads()
 
 
-@pytest.mark.parametrize("wrong", [0, -1, 1.5, "2x", True])
+@pytest.mark.parametrize("wrong", [0, -1, 1.5, "2x", True, threads.MAX_THREADS + 1, 2**31, 2**63])
 def test_a_wrong_count_is_refused(wrong):
-    with pytest.raises(ConfigError, match="whole number"):
+    with pytest.raises(ConfigError, match="whole number from 1 to 4096"):
         threads.set_threads(wrong)
+
+
+def test_a_huge_count_in_the_environment_is_refused_in_a_short_line(monkeypatch):
+    """Past 2^63 it ended in OverflowError; the line quotes 40 characters of the value."""
+    monkeypatch.setenv(threads.THREADS_VARIABLE, "9" * 200)
+    with pytest.raises(ConfigError, match="from 1 to") as caught:
+        threads.configured_threads()
+    assert len(str(caught.value)) < 120
 
 
 def test_the_window_keeps_a_core_for_its_gui_thread(monkeypatch):
