@@ -328,7 +328,7 @@ def check_header(data: Any, filename: str, name: str, versions: int | range, wha
 
 def game_from_dict(data: Any, filename: str = "<json>") -> NormalFormGame | ExtensiveFormGame:
     """The game described by a dictionary in rmviz JSON form."""
-    if isinstance(data, dict) and data.get("format") in OTHER_FORMATS:
+    if isinstance(data, dict) and isinstance(data.get("format"), str) and data["format"] in OTHER_FORMATS:
         raise ReadError(filename, OTHER_FORMATS[data["format"]])
     check_header(data, filename, FORMAT_NAME, FORMAT_VERSION, "game")
     kind = data.get("kind", "normal-form")
