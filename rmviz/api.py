@@ -141,8 +141,13 @@ class Result:
 
     @property
     def family(self) -> str:
-        """``"matrix"`` or ``"tree"``."""
+        """The family's name, ``"matrix"`` or ``"tree"``."""
         return family_of(self.solver.game).name
+
+    @property
+    def _infosets(self) -> bool:
+        """Whether a strategy is per information set (the family says: game trees)."""
+        return family_of(self.solver.game).infosets
 
     @property
     def iteration(self) -> int:
@@ -178,7 +183,7 @@ class Result:
         pd = _pandas()
         strategy = getattr(self._snapshot, f"{which}_strategy")
         game: Any = self.solver.game
-        if self.family == "matrix":
+        if not self._infosets:
             rows = [
                 (game.player_names[i], action, float(strategy[i][a]))
                 for i, actions in enumerate(game.action_names)
@@ -258,7 +263,7 @@ class Result:
             for name, value in self.metrics.items()
         )
         strategy = self.strategy()
-        rows = strategy.head(SHOWN_ACTIONS * (2 if self.family == "matrix" else 1))
+        rows = strategy.head(SHOWN_ACTIONS * (1 if self._infosets else 2))
         body = "".join(
             "<tr>"
             + "".join(f"<td>{escape(str(v))}</td>" for v in row[:-1])
@@ -288,7 +293,7 @@ class Result:
         points, count = iterations.size, len(labels)
         data: dict[str, Any] = {"iteration": np.tile(iterations, count)}
         for k, name in enumerate(("metric", "player", "infoset", "action")):
-            if name == "infoset" and self.family != "tree":
+            if name == "infoset" and not self._infosets:
                 continue
             names = np.array([row[k] for row in labels], dtype=object)
             data[name] = pd.Categorical(np.repeat(names, points))

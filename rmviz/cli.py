@@ -25,6 +25,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
@@ -42,11 +43,11 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.loading import load_with_progress
 from rmviz.numbers import format_number
 from rmviz.runner.record import record_run, write_run_data
-from rmviz.solvers.family import PLAY_MODES, SCHEDULES
+from rmviz.solvers.family import PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import parse_probability
 from rmviz.solvers.protocol import Solver
-from rmviz.solvers.registry import FAMILIES, family_named, family_of, family_of_algorithm, make_solver
+from rmviz.solvers.registry import FAMILIES, MATRIX, TREE, family_of, family_of_algorithm, make_solver
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 from rmviz.version import version
@@ -351,7 +352,7 @@ def cmd_games(out: TextIO) -> int:
     for entry in matrices:
         game = entry.build()
         out.write(f"{entry.id:<{width}}  {game.n_players}p {game.shape_label:<6} {entry.description}\n")
-    tree_algorithms = ", ".join(family_named("tree").presets)
+    tree_algorithms = ", ".join(TREE.presets)
     out.write(f"\ngame trees (algorithms: {tree_algorithms}):\n")
     for entry in [e for e in CATALOG.values() if e.is_tree]:
         tree = entry.build()
@@ -414,23 +415,29 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         out.write(json.dumps(report, allow_nan=False) + "\n")
     else:
-        SUMMARIES[family_of(solver.game).name](report, solver.game, out)
+        SUMMARIES[family_of(solver.game)](report, solver.game, out)
     return 0
 
 
 def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
-    """``rmviz step``: each iteration's numbers (:mod:`rmviz.solvers.matrix.explain`; game
-    trees: :mod:`rmviz.solvers.tree.explain`)."""
+    """``rmviz step``: each iteration's numbers, in the step mode of the game's family
+    (:data:`STEPS`)."""
+    game = load_with_progress(args.game)
+    family = family_of(game)
+    if family not in STEPS:
+        explained = " and ".join(known.title for known in STEPS)
+        raise ConfigError(f"rmviz step explains {explained}, not {family.title}")
+    return STEPS[family](args, game, family, out)
+
+
+def _step_matrix(args: argparse.Namespace, game: Any, family: Family, out: TextIO) -> int:
+    """``rmviz step`` on a matrix game: each iteration's numbers
+    (:mod:`rmviz.solvers.matrix.explain`)."""
     from rmviz.solvers.matrix.explain import format_step, step_explained
 
-    game = load_with_progress(args.game)
-    if family_of(game).name == "tree":
-        return _step_tree(args, game, out)
     if args.infoset:
         raise ConfigError("--infoset chooses information sets of game trees; this is a matrix game")
-    if family_of(game).name != "matrix":
-        raise ConfigError(f"rmviz step explains matrix games and game trees, not {family_of(game).title}")
-    if args.algorithm is not None and family_of_algorithm(args.algorithm).name != "matrix":
+    if args.algorithm is not None and family_of_algorithm(args.algorithm) is not family:
         raise ConfigError(f"rmviz step explains matrix-game algorithms, not {args.algorithm!r}")
     if args.actions is not None and args.play == "expected":
         raise ConfigError("--actions scripts the draws of sampled play: leave out --play expected")
@@ -452,7 +459,7 @@ def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
         actions = [list(a) for a in game.action_names]
         iterations = [step.as_dict() for step in steps]
         return _step_report(args, game, solver, out, actions=actions, iterations=iterations)
-    description = family_of(game).describe(solver.config)
+    description = family.describe(solver.config)
     out.write(
         f"{game.title}  ({args.game}): {solver.config.algorithm}, {description}; {solver.config.play} play\n"
     )
@@ -474,14 +481,14 @@ def _step_report(args: argparse.Namespace, game: Any, solver: Solver, out: TextI
     return 0
 
 
-def _step_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
+def _step_tree(args: argparse.Namespace, game: Any, family: Family, out: TextIO) -> int:
     """``rmviz step`` on a game tree: each CFR iteration at the chosen information sets, the
     tree window's explanation as text (:mod:`rmviz.solvers.tree.explain`)."""
     from rmviz.solvers.tree.explain import explain_infoset, explanation_text
 
     if args.actions is not None:
         raise ConfigError("--actions scripts matrix-game draws; game trees sample with --seed")
-    if args.algorithm is not None and family_of_algorithm(args.algorithm).name != "tree":
+    if args.algorithm is not None and family_of_algorithm(args.algorithm) is not family:
         raise ConfigError(
             f"{args.algorithm!r} is a matrix-game algorithm; game trees run CFR and its variants"
         )
@@ -510,13 +517,20 @@ def _step_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
             for t, steps in enumerate(iterations, start=1)
         ]
         return _step_report(args, game, solver, out, iterations=shown)
-    description = family_of(game).describe(solver.config)
+    description = family.describe(solver.config)
     config = solver.config
     out.write(f"{game.title}  ({args.game}): {config.algorithm}, {description}; {config.updates} updates\n")
     for steps in iterations:
         for step in steps:
             out.write("\n" + explanation_text(step) + "\n")
     return 0
+
+
+# the step mode of each family that has one
+STEPS: dict[Family, Callable[[argparse.Namespace, Any, Family, TextIO], int]] = {
+    MATRIX: _step_matrix,
+    TREE: _step_tree,
+}
 
 
 def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
@@ -534,7 +548,7 @@ def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
     from rmviz.solvers.rational import format_number
 
     game = load_with_progress(args.game)
-    if family_of(game).name != "matrix":
+    if not family_of(game).correlated:
         raise ConfigError(
             "rmviz equilibria takes matrix games; a game tree's are not listed profile by profile"
         )
@@ -708,7 +722,11 @@ def _print_tree_summary(report: dict[str, Any], _game: Any, out: TextIO) -> None
         out.write(f"  {label:<30} {text}\n")
 
 
-SUMMARIES = {"matrix": _print_summary, "tree": _print_tree_summary}
+# the text summary of each family (--json needs none: metrics and solver.report)
+SUMMARIES: dict[Family, Callable[[dict[str, Any], Any, TextIO], None]] = {
+    MATRIX: _print_summary,
+    TREE: _print_tree_summary,
+}
 
 
 class _Progress:
@@ -748,7 +766,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         algorithms = list(family_of(game).compare_default)
     solver = _solver(args, game, algorithm=algorithms[0] if algorithms else None)
     size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
-    check_target(args.figure, family_of(solver.game).name, args.out, args.dpi, args.style, size)
+    check_target(args.figure, family_of(solver.game), args.out, args.dpi, args.style, size)
     trace = record_run(solver, args.iterations)
     if args.data is not None:
         write_run_data(args.data, solver, trace.iterations(), trace.table())

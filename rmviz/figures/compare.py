@@ -15,7 +15,6 @@ from rmviz.figures.matrix import draw_line
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, decade_range, iteration_axis, legend_below, log_axis
 from rmviz.solvers.columns import Column
-from rmviz.solvers.registry import family_named
 
 if TYPE_CHECKING:
     from matplotlib.figure import FigureBase
@@ -30,7 +29,7 @@ def draw_compare(fig: FigureBase, run: RunData, style: Style) -> None:
     }
     if not traces:
         raise RmvizError("nothing to compare yet: run the algorithms in compare mode first")
-    metrics = family_named(run.family).compared
+    metrics = run.family.compared
     text = PANEL_TEXT["compare"]
     axes = np.atleast_1d(fig.subplots(1, len(metrics), sharey=True))
     everything = np.concatenate(

@@ -11,6 +11,12 @@ dotted). Labels come twice where mathematics reads better typeset: ``label`` is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rmviz.solvers.family import Family
+    from rmviz.solvers.registry import FamilyTable
 
 # Okabe & Ito: blue, vermillion, bluish green, reddish purple, orange, sky blue, black, yellow
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
@@ -65,26 +71,41 @@ ZERO_SUM_NOTE = " (≤ CCE gap in two-player zero-sum)"
 
 # The distances to equilibrium of each family, in drawing order: exploitability first and
 # widest, so the dashed CCE gap drawn over it leaves it visible where the two are equal.
-GAP_CURVES = {
-    "matrix": {
-        "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
-        "cce_gap": Curve("CCE gap", "CCE gap", "#E69F00", "dashed"),
-        "ce_gap": Curve("CE gap", "CE gap", "#009E73"),
-        "eps_bound": Curve("2 max R/T", r"regret bound $2\,\mathrm{max}_i\,R_i^T/T$", "#000000", "dotted"),
-    },
-    "tree": {
-        "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
-        "eps_bound": Curve("sum R+/T", r"regret bound $\sum_I R^{T,+}(I)/T$", "#000000", "dotted"),
-    },
+MATRIX_GAPS = {
+    "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
+    "cce_gap": Curve("CCE gap", "CCE gap", "#E69F00", "dashed"),
+    "ce_gap": Curve("CE gap", "CE gap", "#009E73"),
+    "eps_bound": Curve("2 max R/T", r"regret bound $2\,\mathrm{max}_i\,R_i^T/T$", "#000000", "dotted"),
+}
+TREE_GAPS = {
+    "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
+    "eps_bound": Curve("sum R+/T", r"regret bound $\sum_I R^{T,+}(I)/T$", "#000000", "dotted"),
 }
 REFERENCE = Curve("1/sqrt(T)", r"$\propto 1/\sqrt{T}$", "#999999", "dotted", width=0.8)
 
 
-def gap_curves(family: str, zero_sum: bool) -> dict[str, Curve]:
-    """The gap curves of ``family``; in a two-player zero-sum matrix game the exploitability's
-    label says it never exceeds the CCE gap (:data:`ZERO_SUM_NOTE`; both are drawn, solid
-    under dashed, so where they are equal both show)."""
-    curves = dict(GAP_CURVES[family])
+@cache
+def _gap_table() -> FamilyTable[dict[str, Curve]]:
+    from rmviz.solvers.registry import MATRIX, TREE, FamilyTable
+
+    return FamilyTable({MATRIX: MATRIX_GAPS, TREE: TREE_GAPS})
+
+
+def __getattr__(name: str) -> FamilyTable[dict[str, Curve]]:
+    """``GAP_CURVES``: each family's gap curves, keyed by the :class:`~rmviz.solvers.family.Family`
+    (a :class:`~rmviz.solvers.registry.FamilyTable`), built on first use so that importing a
+    colour from here loads no solver."""
+    if name != "GAP_CURVES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _gap_table()
+
+
+def gap_curves(family: Family | str, zero_sum: bool) -> dict[str, Curve]:
+    """The gap curves of ``family`` (or the family it names); in a two-player zero-sum
+    matrix game the exploitability's label says it never exceeds the CCE gap
+    (:data:`ZERO_SUM_NOTE`; both are drawn, solid under dashed, so where they are equal both
+    show)."""
+    curves = dict(_gap_table()[family])
     if zero_sum and "cce_gap" in curves:
         first = curves["exploitability"]
         curves["exploitability"] = Curve(

@@ -22,6 +22,8 @@ from rmviz.figures import compare, matrix, tikz, tree
 from rmviz.figures.definitions import FIGURE_NAMES
 from rmviz.figures.run import RunData
 from rmviz.figures.style import DEFAULT_STYLE, STYLES, Style, finish
+from rmviz.solvers.family import Family
+from rmviz.solvers.registry import MATRIX, TREE, as_family
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure, FigureBase
@@ -33,15 +35,15 @@ DPI_RANGE = (10, 2400)
 
 @dataclass(frozen=True)
 class FigureKind:
-    """One figure: what it shows, its builder for each family it applies to (none: the
-    TikZ document, written as text), its size relative to the style's one-panel size, and
-    its fonts and lines relative to the style's (smaller in figures of many panels), and the
-    smallest size it is drawn at, as a fraction of its default size (below it titles, labels
-    and legends no longer fit beside the panels)."""
+    """One figure: what it shows, its builder for each family it applies to (keyed by the
+    :class:`Family`; none: the TikZ document, written as text), its size relative to the
+    style's one-panel size, and its fonts and lines relative to the style's (smaller in
+    figures of many panels), and the smallest size it is drawn at, as a fraction of its
+    default size (below it titles, labels and legends no longer fit beside the panels)."""
 
     name: str
     description: str
-    draw: Mapping[str, Draw | None]
+    draw: Mapping[Family, Draw | None]
     shape: tuple[float, float] = (1.0, 1.0)
     scale: float = 1.0
     minimum: float = 0.6
@@ -51,14 +53,14 @@ class FigureKind:
         return (".tex",) if self.name == "tikz" else IMAGE_SUFFIXES
 
 
-BOTH = ("matrix", "tree")
+BOTH = (MATRIX, TREE)
 FIGURES: dict[str, FigureKind] = {
     kind.name: kind
     for kind in (
         FigureKind(
             "strategies",
             "average and current strategies per player; trees: per information set",
-            {"matrix": matrix.draw_strategies, "tree": tree.draw_infoset_strategies},
+            {MATRIX: matrix.draw_strategies, TREE: tree.draw_infoset_strategies},
             (1.3, 1.1),
             0.85,
         ),
@@ -67,22 +69,20 @@ FIGURES: dict[str, FigureKind] = {
             "exploitability, CCE and CE gaps, regret bound (log-log)",
             dict.fromkeys(BOTH, matrix.draw_gaps),
         ),
-        FigureKind("regrets", "average regret per action", {"matrix": matrix.draw_regrets}),
-        FigureKind("welfare", "social welfare of the empirical play", {"matrix": matrix.draw_welfare}),
+        FigureKind("regrets", "average regret per action", {MATRIX: matrix.draw_regrets}),
+        FigureKind("welfare", "social welfare of the empirical play", {MATRIX: matrix.draw_welfare}),
         FigureKind(
             "simplex",
             "strategy trajectories on the simplex, equilibrium starred",
-            {"matrix": matrix.draw_simplex},
+            {MATRIX: matrix.draw_simplex},
             (1.3, 0.8),
             minimum=0.75,  # a 2x2 game's square panel and its axis titles collapsed at 0.6
         ),
-        FigureKind(
-            "joint", "joint distribution of play (heatmap)", {"matrix": matrix.draw_joint}, (0.8, 1.0)
-        ),
+        FigureKind("joint", "joint distribution of play (heatmap)", {MATRIX: matrix.draw_joint}, (0.8, 1.0)),
         FigureKind(
             "dashboard",
             "simplex, joint, strategies, gaps, regrets, welfare",
-            {"matrix": matrix.draw_dashboard},
+            {MATRIX: matrix.draw_dashboard},
             (1.45, 2.0),
             0.75,
             0.85,  # six panels: smaller, their titles and legends no longer fit
@@ -96,7 +96,7 @@ FIGURES: dict[str, FigureKind] = {
         FigureKind(
             "tree",
             "the game tree with the average strategy and its reach",
-            {"tree": tree.draw_tree},
+            {TREE: tree.draw_tree},
             (1.6, 1.2),
         ),
         FigureKind("tikz", "the game as LaTeX: payoff table or TikZ tree (.tex)", dict.fromkeys(BOTH)),
@@ -105,19 +105,21 @@ FIGURES: dict[str, FigureKind] = {
 assert tuple(FIGURES) == FIGURE_NAMES, "definitions.FIGURE_NAMES lists the registry's figures"
 
 
-def figures_of(family: str) -> list[str]:
-    """The figures a run of ``family`` can be drawn as."""
+def figures_of(family: Family | str) -> list[str]:
+    """The figures a run of ``family`` (or the family it names) can be drawn as."""
+    family = as_family(family)
     return [name for name, kind in FIGURES.items() if family in kind.draw]
 
 
-def figure_kind(name: str, family: str) -> FigureKind:
-    """The figure ``name``, checked to apply to ``family``."""
+def figure_kind(name: str, family: Family | str) -> FigureKind:
+    """The figure ``name``, checked to apply to ``family`` (or the family it names)."""
+    family = as_family(family)
     kind = FIGURES.get(name)
     if kind is None:
         raise ConfigError(f"no figure {name!r}; choose one of {', '.join(FIGURES)}")
     if family not in kind.draw:
         raise ConfigError(
-            f"the {name} figure is not drawn for {family} games; choose {', '.join(figures_of(family))}"
+            f"the {name} figure is not drawn for {family.name} games; choose {', '.join(figures_of(family))}"
         )
     return kind
 
@@ -175,7 +177,7 @@ def make_figure(
 
 def check_target(
     name: str,
-    family: str,
+    family: Family | str,
     path: str | Path,
     dpi: int = 150,
     style: str = DEFAULT_STYLE,

@@ -9,18 +9,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from rmviz.runner.record import record_run
 from rmviz.solvers.columns import Column
-from rmviz.solvers.exact import reference_equilibrium
-from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of, make_solver
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.solvers.tree.solver import CFRSolver
 
 Equilibrium = tuple[tuple[float, ...], ...]
 
@@ -39,7 +37,8 @@ class RunData:
 
     Attributes:
         game: the game solved (a matrix game solved by CFR is its game tree).
-        family: ``"matrix"`` or ``"tree"`` (:func:`~rmviz.solvers.registry.family_of`).
+        family: the game's :class:`~rmviz.solvers.family.Family` (a figure's builders are
+            keyed by it: :data:`~rmviz.figures.registry.FIGURES`).
         algorithm, play: the preset's name and the play mode (``None`` for trees).
         trace: the iterations and columns recorded.
         snapshot: the newest snapshot (matrix: the joint distribution; trees: strategies).
@@ -52,7 +51,7 @@ class RunData:
     """
 
     game: Any
-    family: str
+    family: Family
     algorithm: str
     play: str | None
     trace: TraceData
@@ -71,20 +70,19 @@ class RunData:
         **extras: Any,
     ) -> RunData:
         """The run of ``solver`` recorded as ``trace`` (``snapshot``: its newest, taken now
-        when not given; ``extras``: faces, compared)."""
-        family = family_of(solver.game).name
-        play = cast(MatrixConfig, solver.config).play if family == "matrix" else None
-        tree = cast(CFRSolver, solver).tree if family == "tree" else None
-        equilibrium = reference_equilibrium(solver.game) if family == "matrix" else None
+        when not given; ``extras``: faces, compared). The family gives the play mode, the
+        compiled tree and the reference equilibrium (:attr:`Family.run_extras`)."""
+        family = family_of(solver.game)
+        known = family.run_extras(solver)
         return cls(
             solver.game,
             family,
             solver.config.algorithm,
-            play,
+            known.play,
             trace,
             snapshot if snapshot is not None else solver.snapshot(metrics=True),
-            tree,
-            equilibrium,
+            known.tree,
+            known.equilibrium,
             **extras,
         )
 
@@ -94,13 +92,14 @@ class RunData:
 
     @property
     def zero_sum(self) -> bool:
-        """A two-player zero-sum matrix game (exploitability equals the CCE gap)."""
-        return self.family == "matrix" and self.game.n_players == 2 and bool(self.game.is_zero_sum())
+        """A two-player zero-sum game of a family that measures the CCE gap (matrix games:
+        exploitability is at most the CCE gap)."""
+        return "cce_gap" in self.family.metrics and self.game.n_players == 2 and bool(self.game.is_zero_sum())
 
     @property
     def payoff_scale(self) -> float:
         """The largest absolute payoff (at least 1): what rounding noise is measured against."""
-        payoffs = self.game.payoffs if self.family == "matrix" else cast(CompiledTree, self.tree).payoffs
+        payoffs = self.game.payoffs if self.tree is None else self.tree.payoffs
         return max(1.0, float(np.abs(payoffs).max(initial=0.0)))
 
     def caption(self) -> str:

@@ -14,7 +14,7 @@ the ``tabular`` or ``tikzpicture`` inside can be pasted into slides as it is. La
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -25,7 +25,8 @@ from rmviz.figures.run import Equilibrium, RunData
 from rmviz.games.catalog import known_equilibrium
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.numbers import format_number
-from rmviz.solvers.registry import family_of
+from rmviz.solvers.family import Family
+from rmviz.solvers.registry import MATRIX, TREE, family_of
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.tree.solver import TreeSnapshot
 
@@ -62,9 +63,18 @@ CLOSING = r"""\end{lrbox}
 
 def game_document(game: Any, run: RunData | None = None) -> str:
     """``game`` as a LaTeX document: a matrix game's payoff table with its known equilibrium,
-    or a game tree's picture, with the average strategy of ``run`` when given."""
-    if family_of(game).name == "matrix":
-        return payoff_table(game, known_equilibrium(game))
+    or a game tree's picture, with the average strategy of ``run`` when given (the writer of
+    the game's family: :data:`DOCUMENTS`)."""
+    return DOCUMENTS[family_of(game)](game, run)
+
+
+def matrix_document(game: NormalFormGame, run: RunData | None = None) -> str:
+    """A matrix game's payoff table with its known equilibrium (``run`` adds nothing)."""
+    return payoff_table(game, known_equilibrium(game))
+
+
+def tree_document(game: Any, run: RunData | None = None) -> str:
+    """A game tree's picture, with the average strategy of ``run`` when given."""
     if run is None or run.tree is None:
         return tree_picture(game.title, compile_tree(game), game.player_names)
     strategy = cast(TreeSnapshot, run.snapshot).average_strategy
@@ -210,3 +220,7 @@ def tree_picture(
     lines.append(f"% {len(nodes)} nodes, {top + 1:g} leaves wide")
     lines.append(r"\end{tikzpicture}")
     return document(title, "\n".join(lines) + "\n")
+
+
+# the LaTeX writer of each family
+DOCUMENTS: dict[Family, Callable[[Any, RunData | None], str]] = {MATRIX: matrix_document, TREE: tree_document}

@@ -20,7 +20,7 @@ from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
 from rmviz.formats.openspiel import load_pyspiel_game, openspiel_game
 from rmviz.formats.rmviz_json import read_json, write_json
-from rmviz.games.catalog import CATALOG, catalog_game
+from rmviz.games.catalog import CATALOG, MATRIX_KIND, TREE_KIND, catalog_game
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.generators import parse_random_spec, read_random_spec
 from rmviz.games.normal_form import NormalFormGame
@@ -107,15 +107,15 @@ def game_kind(spec: str) -> str:
     OpenSpiel game, a missing file), so a sweep checks its whole grid before it runs."""
     if spec.startswith("random:"):
         read_random_spec(spec)
-        return "matrix"
+        return MATRIX_KIND
     if spec.startswith(OPENSPIEL_PREFIX):
         load_pyspiel_game(spec.removeprefix(OPENSPIEL_PREFIX).strip())
-        return "tree"
+        return TREE_KIND
     if spec.startswith("reduced:"):
         inner = spec.removeprefix("reduced:")
-        if inner.startswith("reduced:") or game_kind(inner) != "tree":
+        if inner.startswith("reduced:") or game_kind(inner) != TREE_KIND:
             raise RmvizError(_NOT_A_TREE.format(spec=spec))
-        return "matrix"
+        return MATRIX_KIND
     if spec in CATALOG:
         return CATALOG[spec].kind
     path = Path(spec)
@@ -124,8 +124,8 @@ def game_kind(spec: str) -> str:
         if suffix in (".nfg", ".efg"):
             if not path.is_file():
                 raise ReadError(str(path), "no such file")
-            return "matrix" if suffix == ".nfg" else "tree"
-        return "tree" if isinstance(read_game_file(path), ExtensiveFormGame) else "matrix"
+            return MATRIX_KIND if suffix == ".nfg" else TREE_KIND
+        return TREE_KIND if isinstance(read_game_file(path), ExtensiveFormGame) else MATRIX_KIND
     raise _unknown(spec)
 
 

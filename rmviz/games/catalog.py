@@ -20,6 +20,10 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
 
 CatalogKind = Literal["matrix", "tree"]
+# The kinds, named once for the layers below the solvers (each is a family's name:
+# rmviz.solvers.registry.family_named turns it into the Family above them).
+MATRIX_KIND: CatalogKind = "matrix"
+TREE_KIND: CatalogKind = "tree"
 
 
 @dataclass(frozen=True)
@@ -46,17 +50,17 @@ class CatalogEntry:
     start: tuple[tuple[float, ...], ...] | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in ("matrix", "tree"):
+        if self.kind not in (MATRIX_KIND, TREE_KIND):
             raise GameError(f"catalog entry {self.id!r}: kind must be 'matrix' or 'tree', not {self.kind!r}")
-        if self.kind == "tree" and self.equilibrium is not None:
+        if self.kind == TREE_KIND and self.equilibrium is not None:
             raise GameError(f"catalog entry {self.id!r}: equilibria are given for matrix games only")
-        if self.kind == "tree" and self.start is not None:
+        if self.kind == TREE_KIND and self.start is not None:
             raise GameError(f"catalog entry {self.id!r}: starting strategies are given for matrix games only")
 
     @property
     def is_tree(self) -> bool:
         """Whether ``build()`` returns a game tree (:class:`ExtensiveFormGame`)."""
-        return self.kind == "tree"
+        return self.kind == TREE_KIND
 
 
 def bimatrix(

@@ -57,19 +57,20 @@ from typing import Any
 import numpy as np
 
 from rmviz.atomic import atomic_write_text
-from rmviz.errors import ReadError, RmvizError
+from rmviz.errors import ConfigError, ReadError, RmvizError
 from rmviz.formats import Game, read_text_file
 from rmviz.formats.rmviz_json import check_header, dumps_json, game_from_dict, game_to_dict, parse_json
 from rmviz.games.generators import MAX_SEED
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Config
-from rmviz.solvers.registry import FAMILIES, family_of
+from rmviz.solvers.registry import FAMILIES, TREE, family_named, family_of
 from rmviz.version import version
 
 FORMAT_NAME = "rmviz-session"
 FORMAT_VERSION = 2
 READABLE_VERSIONS = range(1, FORMAT_VERSION + 1)
 MONTE_CARLO_VERSION = 2  # the first version written since Monte-Carlo CFR samples anew
+RESAMPLED: tuple[Family, ...] = (TREE,)  # the families whose seeded runs sample anew since then
 MONTE_CARLO_NOTICE = (
     "saved by an older rmviz: its Monte-Carlo samples are drawn differently now, "
     "so the replay is a new run with the same seed, not the saved one"
@@ -227,7 +228,7 @@ def session_from_dict(data: Any, filename: str = "<session>") -> Session:
         raise ReadError(filename, f'its "game": {error.reason}', error.line) from None
     family = family_of(game)
     named = data.get("family", family.name)
-    if named != family.name:
+    if _family_called(named) is not family:
         kinds = ", ".join(f.name for f in FAMILIES)
         raise ReadError(
             filename,
@@ -256,12 +257,19 @@ def session_from_dict(data: Any, filename: str = "<session>") -> Session:
         raise ReadError(filename, str(error)) from None
 
 
+def _family_called(name: Any) -> Family | None:
+    """The family a session's ``"family"`` names, or None."""
+    try:
+        return family_named(name) if isinstance(name, str) else None
+    except ConfigError:
+        return None
+
+
 def _notices(version: int, family: Family, config: Config) -> tuple[str, ...]:
-    """What replays differently from the saved run: a Monte-Carlo CFR run saved before its
-    samples were drawn anew (version 1)."""
-    if version < MONTE_CARLO_VERSION and family.name == "tree":
-        if typing.cast(Any, config).sampling != "none":  # a CFR config (the family says)
-            return (MONTE_CARLO_NOTICE,)
+    """What replays differently from the saved run: a Monte-Carlo CFR run (one that draws
+    from its seed) saved before its samples were drawn anew (version 1)."""
+    if version < MONTE_CARLO_VERSION and family in RESAMPLED and config.uses_seed:
+        return (MONTE_CARLO_NOTICE,)
     return ()
 
 
@@ -344,11 +352,11 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
             f"view.faces must be an object {{player: [three actions]}}, not {_shown(faces_data)}"
         )
     faces: dict[int, tuple[int, int, int]] = {}
-    if faces_data and family.name != "matrix":
+    if faces_data and family.infosets:
         raise _FieldError("view.faces are the simplex faces of a matrix game; this is a game tree")
     for key, face in faces_data.items():
         player = _index(key, "view.faces (a player)")
-        actions = typing.cast(Any, game).num_actions  # a matrix game (the family says)
+        actions = typing.cast(Any, game).num_actions  # one strategy per player (the family says)
         if player >= len(actions):
             raise _FieldError(f"view.faces names player {player + 1}; the game has {len(actions)} players")
         if (

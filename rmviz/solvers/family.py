@@ -35,8 +35,30 @@ PARAMETER_LABELS = {
 
 
 @dataclass(frozen=True)
+class RunExtras:
+    """What a run's figures and captions need besides its trace, as its family knows it.
+
+    Attributes:
+        play: the play mode named in captions (matrix games: ``"expected"``, ``"sampled"``).
+        tree: the solver's compiled tree, for figures drawn on the tree (game trees).
+        equilibrium: the reference equilibrium starred on the simplex (matrix games).
+    """
+
+    play: str | None = None
+    tree: Any = None
+    equilibrium: tuple[tuple[float, ...], ...] | None = None
+
+
+def no_extras(solver: Solver) -> RunExtras:
+    """A family whose runs need nothing besides their trace."""
+    return RunExtras()
+
+
+@dataclass(frozen=True, eq=False)
 class Family:
-    """One game family.
+    """One game family. Families are singletons compared by identity, so a higher layer
+    keys a table by the ``Family`` itself (a figure builder, a text summary per family), never
+    by its name.
 
     Attributes:
         name, title: ``"matrix"``, ``"matrix games"``.
@@ -51,6 +73,12 @@ class Family:
         compare_carries: the config fields compare mode copies from the panel's config.
         report_options: config fields ``rmviz solve --json`` sets to report more (the joint
             distribution of matrix games).
+        infosets: a strategy is one distribution per information set (game trees: tables and
+            traces have an infoset column, and there are no simplex faces); otherwise one per
+            player over its actions.
+        correlated: the CE/CCE checker and the best CE/CCE by LP apply (``rmviz
+            equilibria``: a joint distribution over action profiles, matrix games).
+        run_extras: ``run_extras(solver)`` -> the :class:`RunExtras` of a run.
     """
 
     name: str
@@ -66,6 +94,12 @@ class Family:
     compare_default: tuple[str, ...]
     compare_carries: tuple[str, ...]
     report_options: Mapping[str, Any] = field(default_factory=dict)
+    infosets: bool = False
+    correlated: bool = False
+    run_extras: Callable[[Solver], RunExtras] = no_extras
+
+    def __repr__(self) -> str:
+        return f"<Family {self.name}>"
 
     @property
     def default_algorithm(self) -> str:

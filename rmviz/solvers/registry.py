@@ -3,11 +3,16 @@ belongs to.
 
 :func:`make_solver` builds a solver for any game and algorithm name; a matrix game given a
 tree algorithm (``rmviz solve rps -a cfr``) is solved as the equivalent game tree.
+``MATRIX`` and ``TREE`` are the two families. Families compare by identity, so a layer above
+keeps a table with a row per family keyed by them (the CLI's summaries, the figure builders),
+never by a family's name; a :class:`FamilyTable` is such a table that a caller holding only a
+name can read too.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, TypeVar
 
 from rmviz.errors import ConfigError
 from rmviz.games.trees import normal_form_tree
@@ -17,6 +22,8 @@ from rmviz.solvers.protocol import Solver
 from rmviz.solvers.tree.family import FAMILY as TREE
 
 FAMILIES: tuple[Family, ...] = (MATRIX, TREE)
+
+Row = TypeVar("Row")
 
 
 def family_of(game: Any) -> Family:
@@ -33,6 +40,37 @@ def family_named(name: str) -> Family:
         if family.name == name:
             return family
     raise ConfigError(f"no game family {name!r}; there are {', '.join(f.name for f in FAMILIES)}")
+
+
+def as_family(family: Family | str) -> Family:
+    """``family``, or the family it names (a caller that holds only a name: a session file's
+    ``"family"``, a window's export dialog)."""
+    return family_named(family) if isinstance(family, str) else family
+
+
+class FamilyTable(Mapping[Family, Row]):
+    """A layer's table with a row per family, keyed by the :class:`Family` objects, that a
+    family's name finds a row of too (the gap curves, which the windows read by name)."""
+
+    def __init__(self, rows: Mapping[Family, Row]) -> None:
+        self._rows = dict(rows)
+
+    def __getitem__(self, family: Family | str) -> Row:
+        return self._rows[as_family(family)]
+
+    def __contains__(self, family: object) -> bool:
+        if isinstance(family, str):
+            return any(family == known.name for known in self._rows)
+        return family in self._rows
+
+    def __iter__(self) -> Iterator[Family]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __repr__(self) -> str:
+        return f"FamilyTable({ {family.name: row for family, row in self._rows.items()}!r})"
 
 
 def family_of_algorithm(algorithm: str) -> Family:
