@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from numbers import Real
 from typing import Any, TypeVar
 
 from rmviz.errors import ConfigError
@@ -25,3 +26,31 @@ def from_preset(
     if unknown:
         raise ConfigError(f"{name} has no option {unknown[0]!r}")
     return config_type(algorithm=name, **fields).validated()  # type: ignore[attr-defined,call-arg]
+
+
+def check_numbers(config: Any, names: Iterable[str]) -> None:
+    """Refuse, naming the field, a value of ``config``'s numerical fields ``names`` that is not a
+    real number (a string, a list, a table or a bool from a file or a call: comparisons with
+    it ended in TypeError); ``None`` (a default) passes."""
+    for name in names:
+        value = getattr(config, name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
+            raise ConfigError(f"{name} must be a number, not {_quoted(value)}")
+
+
+def check_strategies(value: Any, what: str) -> None:
+    """Refuse what cannot be ``{player number: [probability, ...]}`` (``what``: "start",
+    "fixed_strategies"); the game checks the rest (players, lengths, sums) when it is known."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{what} must map player numbers to strategies, not {_quoted(value)}")
+    for player, strategy in value.items():
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise ConfigError(f"{what}: players are numbered 0, 1, ...; got {_quoted(player)}")
+        numbers = isinstance(strategy, Sequence) and not isinstance(strategy, str)
+        if not numbers or not all(isinstance(p, Real) and not isinstance(p, bool) for p in strategy):
+            raise ConfigError(f"{what} of player {player}: a list of probabilities, not {_quoted(strategy)}")
+
+
+def _quoted(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

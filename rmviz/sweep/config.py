@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from rmviz.errors import ConfigError, ReadError, RmvizError
-from rmviz.formats import game_kind
+from rmviz.formats import game_kind, load_game
+from rmviz.formats.files import read_text_file
 from rmviz.games.generators import MAX_SEED, read_random_spec
-from rmviz.solvers.registry import FAMILIES, family_named, family_of_algorithm, solving_family
+from rmviz.solvers.registry import FAMILIES, family_named, family_of_algorithm, make_solver, solving_family
 
 KEYS = ("name", "games", "algorithms", "seeds", "iterations", "metrics", "options")
 MAX_TASKS = 100_000
@@ -118,12 +119,8 @@ class SweepConfig:
 def load_config(path: str | Path) -> SweepConfig:
     """Read and validate a sweep's TOML file; every refusal names the file."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ReadError(str(path), "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ReadError(str(path), f"cannot read ({error})") from None
+    try:  # a regular file of bounded size, as game files (a pipe blocked, /dev/zero filled memory)
+        data = tomllib.loads(read_text_file(path, "sweep config"))
     except tomllib.TOMLDecodeError as error:
         raise ReadError(str(path), f"not TOML: {error}") from None
     try:
@@ -231,7 +228,25 @@ def check_grid(
             uses_seed.add(bool(config.uses_seed))
         if uses_seed == {False}:
             deterministic.append(algorithm)
+    _check_strategies_on_games(games, algorithms, seeds, options)
     return tuple(deterministic)
+
+
+def _check_strategies_on_games(
+    games: tuple[str, ...], algorithms: tuple[str, ...], seeds: tuple[int, ...], options: Mapping[str, Any]
+) -> None:
+    """Starting and fixed strategies fit each game (players, one probability per action, sums
+    of 1) only once the game is known: build each game and a solver of each algorithm that
+    solves it (nothing runs), so a misfit is refused before ``--out`` is claimed."""
+    if not {"start", "fixed_strategies"} & set(options):
+        return
+    for spec in games:
+        game = load_game(spec)
+        for algorithm in algorithms:
+            try:
+                make_solver(game, algorithm, seed=seeds[0], **options)
+            except ConfigError as error:
+                raise ConfigError(f"{algorithm} on {spec}: {error}") from None
 
 
 def _distinct_games(games: tuple[str, ...]) -> None:

@@ -140,14 +140,13 @@ def test_config_expansion_and_one_line_refusals(tmp_path):
         load_config(path)
 
 
-def test_a_task_error_names_the_game(tmp_path):
-    # config errors are refused before any task runs (test_grid.py); what only the game
-    # shows (a starting strategy of the wrong length) is refused by the task, naming the game
+def test_a_strategy_that_does_not_fit_a_game_is_refused_before_any_task(tmp_path):
+    # config errors are refused before any task runs (test_grid.py); so is what only the game
+    # shows (a starting strategy of the wrong length: the game is built), naming the cell
     start = {"options": {"start": {0: [1.0]}}}
-    with pytest.raises(
-        RmvizError, match=r"sweep task 0 \(random:zero-sum:4x4:seed=0\): the starting strategy"
-    ):
-        run_sweep({**GRID, **start}, tmp_path, jobs=1)
+    with pytest.raises(RmvizError, match=r"on random:zero-sum:4x4:seed=0: the starting strategy"):
+        run_sweep({**GRID, **start}, tmp_path / "out", jobs=1)
+    assert not (tmp_path / "out").exists()
 
 
 def test_gaps_are_drawn_log_log_and_welfare_on_a_linear_axis():

@@ -28,7 +28,7 @@ from typing import Any
 from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
-from rmviz.solvers.presets import PresetTable, from_preset
+from rmviz.solvers.presets import PresetTable, check_numbers, check_strategies, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
 
 REGRET_KINDS = ("external", "internal")
@@ -85,6 +85,10 @@ class MatrixConfig:
 
     def validated(self) -> MatrixConfig:
         """This config after checking every field; a :class:`ConfigError` says what is wrong."""
+        check_numbers(self, ("alpha", "beta", "gamma", "inertia", "greedy_floor"))
+        check_strategies(self.fixed_strategies, "fixed_strategies")
+        if self.start is not None:
+            check_strategies(self.start, "start")
         for name, value, allowed in (
             ("weighting", self.weighting, WEIGHTINGS),
             ("regret", self.regret, REGRET_KINDS),

@@ -13,7 +13,7 @@ from typing import Any
 from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
 from rmviz.solvers.family import SCHEDULES
-from rmviz.solvers.presets import PresetTable, from_preset
+from rmviz.solvers.presets import PresetTable, check_numbers, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
 
 SAMPLINGS = ("none", "chance", "external", "outcome")
@@ -62,6 +62,7 @@ class CFRConfig:
         return self.sampling == "none" and self.weighting != "greedy"
 
     def validated(self) -> CFRConfig:
+        check_numbers(self, ("alpha", "beta", "gamma", "greedy_floor", "exploration"))
         if self.weighting not in WEIGHTINGS:
             raise ConfigError(f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}")
         if self.averaging is not None and self.averaging not in AVERAGINGS:
