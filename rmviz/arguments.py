@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 EXIT_USAGE = 2
 
@@ -24,6 +24,19 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
         raise SystemExit(EXIT_USAGE)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """argparse's, refusing ``--OPTION=--`` first: Python 3.11's argparse takes the ``--``
+        there for the end of the options and gives the option an empty list, past every type
+        check (``--seed=--`` ended in a TypeError; issue 33)."""
+        words = sys.argv[1:] if args is None else list(args)
+        for word in words:
+            if word == "--":
+                break
+            option, equals, value = word.partition("=")
+            if equals and option.startswith("--") and value == "--":
+                self.error(f"argument {option}: expected one argument, not '--' (it ends the options)")
+        return super().parse_known_args(words, namespace)
 
 
 def whole_number(text: str) -> int:

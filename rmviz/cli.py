@@ -34,6 +34,7 @@ import numpy as np
 
 from rmviz.arguments import EXIT_USAGE, Parser, finite_float, whole_number
 from rmviz.atomic import atomic_write_text
+from rmviz.crash import EXIT_BUG, bug_line, memory_line, output_line
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.figures.definitions import FIGURE_NAMES
 from rmviz.formats import write_game_file
@@ -866,35 +867,15 @@ def main(argv: list[str] | None = None) -> int:
         from rmviz.ui.app import main as open_app
 
         return open_app(argv)
+    if sys.stdout is None or sys.stderr is None:  # started with a standard stream closed
+        if sys.stderr is not None:
+            sys.stderr.write("rmviz: standard output is closed: nothing could be printed\n")
+        return EXIT_USAGE
     args = build_parser().parse_args(argv)
     try:
-        if args.command is None:
-            return 0
-        set_threads(vars(args).get("threads"))  # commands without --threads: the default
-        if args.command == "games":
-            return cmd_games(sys.stdout)
-        if args.command == "solve":
-            return cmd_solve(args, sys.stdout)
-        if args.command == "step":
-            return cmd_step(args, sys.stdout)
-        if args.command == "equilibria":
-            return cmd_equilibria(args, sys.stdout)
-        if args.command == "export":
-            return cmd_export(args)
-        if args.command == "convert":
-            return cmd_convert(args)
-        if args.command == "bench":
-            from rmviz.bench import run_bench
-
-            return run_bench(
-                quick=args.quick, seconds=args.seconds, out=sys.stdout, sizes=args.sizes, device=args.device
-            )
-        if args.command == "sweep":
-            return cmd_sweep(args, sys.stdout)
-        if args.command == "examples":
-            return cmd_examples(args, sys.stdout)
-        if args.command == "precompile":
-            return cmd_precompile(args, sys.stdout)
+        code = _run_command(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        return code
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
         return EXIT_USAGE
@@ -904,7 +885,57 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader closed the pipe (rmviz solve ... | head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except MemoryError:
+        sys.stderr.write(memory_line() + "\n")
+        return EXIT_USAGE
+    except OSError as error:  # the machine's (a full disk, a closed stream), not a bug
+        _quiet_stdout()
+        sys.stderr.write(output_line(error) + "\n")
+        return EXIT_USAGE
+    except Exception as error:  # a bug: one line, the traceback in a log file
+        sys.stderr.write(bug_line(error, argv) + "\n")
+        return EXIT_BUG
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """The subcommand ``args.command``; its exit status."""
+    if args.command is None:
+        return 0
+    set_threads(vars(args).get("threads"))  # commands without --threads: the default
+    if args.command == "games":
+        return cmd_games(sys.stdout)
+    if args.command == "solve":
+        return cmd_solve(args, sys.stdout)
+    if args.command == "step":
+        return cmd_step(args, sys.stdout)
+    if args.command == "equilibria":
+        return cmd_equilibria(args, sys.stdout)
+    if args.command == "export":
+        return cmd_export(args)
+    if args.command == "convert":
+        return cmd_convert(args)
+    if args.command == "bench":
+        from rmviz.bench import run_bench
+
+        return run_bench(
+            quick=args.quick, seconds=args.seconds, out=sys.stdout, sizes=args.sizes, device=args.device
+        )
+    if args.command == "sweep":
+        return cmd_sweep(args, sys.stdout)
+    if args.command == "examples":
+        return cmd_examples(args, sys.stdout)
+    if args.command == "precompile":
+        return cmd_precompile(args, sys.stdout)
     return 0
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's flush at exit does
+    not print a second error."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":
