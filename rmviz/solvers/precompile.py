@@ -11,23 +11,42 @@ compiling the same ones.
 Each :data:`WORKLOADS` entry runs a solver for two iterations on a small catalog game and
 takes a snapshot with its metrics: that compiles the kernels of its kind with the argument
 types every run of that kind passes (the payoffs are read-only views, the regrets float64;
-see :func:`.matrix.kernels.read_only`). The groups of :func:`groups` are balanced by the
-compile times measured on this project's 2-core machine (seconds, idle).
+see :func:`.matrix.kernels.read_only`). The internal-regret entry also explains an
+iteration as the matrix window's *Step* tab does: that calls the stationary distribution
+from Python, a kernel of its own (1.3 s; inside the run's kernel it is compiled inline). The
+groups of :func:`groups` are balanced by the compile times measured on this project's
+2-core machine (seconds, idle).
+
+A complete compile leaves a stamp in the cache, :func:`stamp_path`, holding the
+:func:`fingerprint` of what it compiled (numba's and Python's versions, and the path, size and
+modification time of every solver source: what numba checks a cached kernel against). The
+window's first start (:mod:`rmviz.ui.common.warmup`) compiles in the background when the
+stamp is missing or stale (:func:`current`), in processes of its own (:func:`processes`), so
+that no kernel a person can reach (a figure, the tree's Step N, another algorithm, the *Step*
+tab) compiles later; ``rmviz precompile`` leaves the same stamp.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import platform
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
 from rmviz.errors import ConfigError
 from rmviz.games.catalog import catalog_game
-from rmviz.solvers.jit import AVAILABLE
+from rmviz.solvers import jit
+from rmviz.solvers.jit import AVAILABLE, cache_dir
 from rmviz.solvers.registry import make_solver
+
+STAMP = "precompiled"  # the file in the cache that says a complete compile left it
 
 
 def _run(game: str, algorithm: str, **options: Any) -> Callable[[], None]:
@@ -39,12 +58,28 @@ def _run(game: str, algorithm: str, **options: Any) -> Callable[[], None]:
     return workload
 
 
+def _explained(game: str, algorithm: str, then: Callable[[], None]) -> Callable[[], None]:
+    """``then``, and an iteration of ``algorithm`` explained as the matrix window's *Step* tab
+    explains it (after ``then``, whose kernels it loads)."""
+
+    def workload() -> None:
+        from rmviz.solvers.matrix.explain import Replay
+
+        then()
+        Replay(catalog_game(game), make_solver(catalog_game(game), algorithm).config).explain(2)
+
+    return workload
+
+
 # what it compiles: (a run that compiles it, its compile seconds in one process, measured
 # in that order into an empty cache on the idle 2-core machine)
 WORKLOADS: dict[str, tuple[Callable[[], None], float]] = {
     "two-player expected play": (_run("rps", "rm"), 25.2),
     "two-player expected play, float32": (_run("rps", "rm", dtype="float32"), 12.3),
-    "sampled play, three or more players, internal regret": (_run("rps", "rm", play="sampled"), 18.3),
+    "sampled play, three or more players, internal regret; the Step tab's": (
+        _explained("rps", "internal-rm", _run("rps", "rm", play="sampled")),
+        19.6,
+    ),
     "CFR": (_run("kuhn", "cfr"), 4.2),
     "Monte-Carlo CFR, external and chance sampling": (_run("kuhn", "mccfr-external"), 6.3),
     "Monte-Carlo CFR, outcome sampling": (_run("kuhn", "mccfr-outcome"), 1.7),
@@ -73,18 +108,82 @@ def compile_group(names: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def precompile(jobs: int | None = None) -> float:
     """Compile (or load, when cached) every kernel, in ``jobs`` processes (default: the CPUs
-    this process may use, at most one per group); the seconds it took."""
+    this process may use, at most one per group), and leave the stamp (:func:`mark_current`);
+    the seconds it took."""
     if not AVAILABLE:
         return 0.0
     if jobs is None:
-        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        jobs = usable_cpus()
     start = time.perf_counter()
+    compiled = fingerprint()
     split = groups(jobs)
     if len(split) == 1:
         compile_group(split[0])
     else:  # spawned, not forked: a fork of a process running Qt or threads is unsafe
         with ProcessPoolExecutor(len(split), mp_context=get_context("spawn")) as pool:
             list(pool.map(compile_group, split))
+    mark_current(compiled)
     return time.perf_counter() - start
+
+
+def processes(jobs: int) -> list[BaseProcess]:
+    """One spawned process (not started) per group of :func:`groups`: what the window starts
+    to compile in the background, never in its own process (numba compiling holds the GIL).
+    Daemonic: they end with the process that started them."""
+    context = get_context("spawn")
+    return [context.Process(target=compile_group, args=(names,), daemon=True) for names in groups(jobs)]
+
+
+# -- the stamp of a complete compile ------------------------------------------------------------
+def fingerprint(root: Path | None = None) -> str:
+    """What the kernels in the cache were compiled from: numba's and Python's versions, the
+    machine, and each solver source's path, size and modification time (numba recompiles a
+    kernel whose file changed); a frozen app's executable too (numba stamps its kernels with
+    it). ``root``: the solver sources (default: :mod:`rmviz.solvers`)."""
+    import numba
+
+    root = root or Path(jit.__file__).resolve().parent
+    parts = [numba.__version__, sys.version, platform.machine(), str(root)]
+    sources = sorted(root.rglob("*.py"))
+    if getattr(sys, "frozen", False):
+        sources.append(Path(sys.executable))
+    for path in sources:
+        info = path.stat()
+        parts.append(f"{path} {info.st_size} {info.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def stamp_path() -> Path:
+    """The stamp a complete compile leaves in the cache (:func:`cache_dir`)."""
+    return cache_dir() / STAMP
+
+
+def current() -> bool:
+    """Whether every kernel is in the cache, compiled from these sources (without numba there
+    is nothing to compile)."""
+    if not AVAILABLE:
+        return True
+    try:
+        return stamp_path().read_text(encoding="utf-8").strip() == fingerprint()
+    except OSError:
+        return False
+
+
+def mark_current(compiled: str | None = None) -> None:
+    """Leave the stamp: every kernel is in the cache, compiled from the sources of the
+    :func:`fingerprint` ``compiled`` (taken before the compile began; default: now). Best
+    effort: a read-only cache says nothing, and the next start compiles, or loads, again."""
+    try:
+        stamp = compiled or fingerprint()
+        path = stamp_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(stamp + "\n", encoding="utf-8")
+    except OSError:
+        pass

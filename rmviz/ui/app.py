@@ -9,7 +9,9 @@ use for once the game is read: one line and exit status 2, before any window.
 ``--screenshot`` waits for the solvers to be ready and a reopened session's re-run, then
 ``--after`` seconds; it never waits for ever: a re-run that would take more than
 :data:`MAX_REPLAY` seconds (estimated from its pace, or found so) is refused in one line, exit
-status 2, as is a screenshot that cannot be written.
+status 2, as is a screenshot that cannot be written. Otherwise a first start (no complete
+compile in the cache) compiles every kernel in the background (:mod:`.common.warmup`), ended
+if the app quits first.
 
 :data:`WINDOWS` is the one table from game family (:func:`rmviz.solvers.registry.family_of`)
 to window class. A :class:`WindowRegistry` opens every window from it, the first one and
@@ -36,6 +38,7 @@ from rmviz import resources
 from rmviz.errors import RmvizError
 from rmviz.solvers.registry import FAMILIES, family_of
 from rmviz.ui import preflight
+from rmviz.ui.common import warmup
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.options import family_problem, parse_window_args
@@ -213,7 +216,9 @@ def main(argv: list[str]) -> int:
         registry.shutdown()
         return 2
     failed: list[str] = []  # a screenshot run's one-line error: exit status 2
-    if args.screenshot is not None:
+    if args.screenshot is None:  # a first start compiles every kernel now, in the background
+        warmup.start_if_needed()
+    else:
 
         def finish(problem: str | None = None) -> None:
             if problem is not None:
@@ -249,6 +254,7 @@ def main(argv: list[str]) -> int:
 
         when_ready()
     code = app.exec()
+    warmup.stop()  # unfinished: no stamp, the next start compiles again
     registry.shutdown()
     app.processEvents()
     return 2 if failed else code

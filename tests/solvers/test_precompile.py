@@ -1,5 +1,7 @@
 """``rmviz precompile`` compiles what every run needs: the kernels' argument types of each
-preset, play mode, update schedule, precision and game shape are those of its workloads."""
+preset, play mode, update schedule, precision and game shape are those of its workloads, and
+those of the matrix window's *Step* tab too; a complete compile leaves a stamp of the sources
+it compiled, which a change of them makes stale."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import itertools
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +21,7 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import precompile
 from rmviz.solvers.jit import AVAILABLE, cache_dir
 from rmviz.solvers.matrix import kernels
+from rmviz.solvers.matrix.explain import Replay
 from rmviz.solvers.registry import FAMILIES, make_solver
 from rmviz.solvers.tree import kernels as tree_kernels
 from rmviz.solvers.tree import sampling_kernels
@@ -35,6 +39,25 @@ ENTRY_KERNELS = (
 
 def _signatures() -> set[tuple[str, str]]:
     return {(kernel.__name__, str(signature)) for kernel in ENTRY_KERNELS for signature in kernel.signatures}
+
+
+def all_signatures() -> set[tuple[str, str]]:
+    """Every signature of every rmviz kernel called from Python in this process so far (a
+    kernel another kernel calls is compiled inside it, not by its own dispatcher)."""
+    from numba.core.dispatcher import Dispatcher
+
+    kernels = {
+        id(value): value
+        for name, module in list(sys.modules.items())
+        if name.startswith("rmviz.")
+        for value in list(vars(module).values())
+        if isinstance(value, Dispatcher)
+    }
+    return {
+        (f"{kernel.py_func.__module__}.{kernel.__name__}", str(signature))
+        for kernel in kernels.values()
+        for signature in kernel.signatures
+    }
 
 
 def _matrix_games() -> list[NormalFormGame]:
@@ -75,6 +98,20 @@ def test_the_workloads_compile_every_configurations_kernel_types():
     assert runs > 200
 
 
+def test_the_workloads_compile_what_the_step_tab_explains():
+    """The matrix window's *Step* tab explains an iteration in Python: internal regret
+    matching's stationary distribution is then a kernel of its own, with its own types."""
+    for workload, _ in precompile.WORKLOADS.values():
+        workload()
+    compiled = all_signatures()
+    matrix = next(f for f in FAMILIES if f.name == "matrix")
+    for game, algorithm, play in itertools.product(
+        (catalog_game("rps"), catalog_game("three-player-pennies")), matrix.presets, ("expected", "sampled")
+    ):
+        Replay(game, matrix.config(algorithm, play=play)).explain(3)
+        assert all_signatures() - compiled == set(), (game.title, algorithm, play)
+
+
 def test_the_groups_split_the_workloads_evenly():
     for jobs in (1, 2, 3, 16):
         split = precompile.groups(jobs)
@@ -88,6 +125,37 @@ def test_the_command_compiles_or_loads_the_kernels(capsys):
     assert main(["precompile", "--jobs", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("kernels compiled or loaded in ") and str(cache_dir()) in out
+    assert precompile.current()  # its stamp: the window's next start compiles nothing
+
+
+def test_the_stamp_says_whether_the_cache_is_of_these_sources(tmp_path, monkeypatch):
+    monkeypatch.setattr(precompile, "cache_dir", lambda: tmp_path / "cache")
+    assert not precompile.current()  # no stamp: a first start
+    precompile.mark_current()
+    assert precompile.current()
+    assert (tmp_path / "cache" / precompile.STAMP).read_text().strip() == precompile.fingerprint()
+    (tmp_path / "cache" / precompile.STAMP).write_text("another version\n")
+    assert not precompile.current()
+
+
+def test_the_fingerprint_follows_the_sources_as_numba_does(tmp_path):
+    """numba recompiles a kernel whose file has another size or modification time; so does
+    the first start, for any solver source."""
+    sources = tmp_path / "solvers"
+    (sources / "tree").mkdir(parents=True)
+    kernel = sources / "tree" / "kernels.py"
+    kernel.write_text("x = 1\n")
+    first = precompile.fingerprint(sources)
+    assert precompile.fingerprint(sources) == first
+    os.utime(kernel, ns=(0, kernel.stat().st_mtime_ns + 10**9))
+    touched = precompile.fingerprint(sources)
+    assert touched != first
+    kernel.write_text("x = 12\n")
+    assert precompile.fingerprint(sources) not in (first, touched)
+    (sources / "new.py").write_text("")
+    assert precompile.fingerprint(sources) != precompile.fingerprint(sources / "tree")
+    assert precompile.fingerprint() != precompile.fingerprint(sources)  # rmviz.solvers by default
+    assert Path(precompile.jit.__file__).parent.name == "solvers"
 
 
 @pytest.mark.slow  # compiles every kernel into an empty cache (~35 s on two cores)

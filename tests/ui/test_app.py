@@ -4,10 +4,14 @@ right window for any game and owns the windows it opened."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
 from rmviz.games import catalog_game
 from rmviz.solvers.registry import FAMILIES, family_named
+from rmviz.ui import app
 from rmviz.ui.app import WINDOWS
+from rmviz.ui.common import warmup
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.tree.window import TreeWindow
 
@@ -45,3 +49,25 @@ def test_a_read_only_tree_refuses_edits(registry):
     before = tree.document.game
     assert not tree.editor.edit(lambda: tree.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
     assert "read-only" in tree.editor.problem.text() and tree.document.game is before
+
+
+def test_the_app_starts_the_first_starts_warm_up_and_ends_it_when_it_quits(qtbot, monkeypatch, tmp_path):
+    """Every kernel compiles in the background from the first window on (issue 27); a
+    screenshot run, which reaches nothing beyond its first run, compiles only that."""
+    calls: list[str] = []
+    monkeypatch.setattr(warmup, "start_if_needed", lambda: calls.append("start"))
+    monkeypatch.setattr(warmup, "stop", lambda: calls.append("stop"))
+    monkeypatch.setattr("rmviz.solvers.threads.reserve_cores", lambda count: 1)  # the other tests' BLAS
+
+    def close_the_windows() -> None:
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, app.RunWindow):
+                widget.close()
+
+    QTimer.singleShot(0, close_the_windows)
+    assert app.main(["kuhn"]) == 0
+    assert calls == ["start", "stop"]
+
+    calls.clear()
+    assert app.main(["kuhn", "--screenshot", str(tmp_path / "kuhn.png"), "--after", "0"]) == 0
+    assert "start" not in calls and (tmp_path / "kuhn.png").exists()

@@ -1,5 +1,5 @@
-"""What the windows tell the person: the status line of a first start, and the one-line
-message of an error (naming the file it came from)."""
+"""What the windows tell the person: the status line of a first start and of a reopened
+session's re-run, and the one-line message of an error (naming the file it came from)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from rmviz.errors import RmvizError
 
 PREPARING = "Preparing the solvers (first start only)…"
+REPLAYING = "Re-running the session"  # then the iteration reached and the one it steps to
 
 
 def describe(error: BaseException, path: Path | None = None) -> str:

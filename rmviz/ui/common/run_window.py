@@ -11,8 +11,10 @@ drives what is the same in both windows:
 * the redraw timer: each tick reads the newest snapshot, never a live solver array (the
   compiled kernels mutate those without the GIL), and the interval stretches to 1.5 times
   what a redraw and its repaint took, so the event loop stays free however slow painting is;
-* "Preparing the solvers (first start only)..." in the status bar while a run's first step
-  takes long (numba compiling the kernels; the window stays usable meanwhile);
+* "Preparing the solvers (first start only)..." in the status bar while kernels compile:
+  the first start's background compile of every kernel a person can reach (:mod:`~.warmup`,
+  started by the app), or a kernel compiling in this process; never for a step that is slow
+  for another reason. The window stays usable meanwhile;
 * errors a person can cause shown as messages (:meth:`attempt`), saving, asking before
   unsaved edits are lost, closing and shutting the threads down;
 * *Export figure* (:meth:`export_figure`): any figure of the registry for this family
@@ -81,14 +83,14 @@ from rmviz.ui.common.background import run_with_progress
 from rmviz.ui.common.collector import collect_on_gui_thread
 from rmviz.ui.common.compare import CompareView
 from rmviz.ui.common.export_dialog import ask_figure
-from rmviz.ui.common.messages import PREPARING, describe
+from rmviz.ui.common.messages import PREPARING, REPLAYING, describe
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_controls import RunControls
 from rmviz.ui.common.session_files import SessionFiles
 from rmviz.ui.common.solver_panel import SolverPanel
 from rmviz.ui.common.style import configure_pyqtgraph
+from rmviz.ui.common.warmup import preparing as compiling_kernels
 
-PREPARING_AFTER_SECONDS = 3.0  # a first step this long compiles (loading cached kernels: 1-2.5 s loaded)
 BIG_FILE_BYTES = 2 * 1024**2  # a .efg file this large (~50,000 histories) is read behind a progress dialog
 MINIMUM_SIZE = QSize(800, 560)  # a window opens at least this large, where the screen has room
 PRESENTATION_TEXT = 1.5  # presentation mode: the widgets' font times this
@@ -335,7 +337,7 @@ class RunWindow(SessionFiles, QMainWindow):
         self._tick_started = time.perf_counter()
         for loop in self._loops():
             loop.gui_drawing(True)
-        self._show_preparing(any(loop.warming_up(PREPARING_AFTER_SECONDS) for loop in self._loops()))
+        self._show_preparing(compiling_kernels())
         self._follow_catch_up()
         self.redraw()
         # a 1 ms timer fires after the posted (low-priority) repaint the redraw queued;
@@ -350,12 +352,17 @@ class RunWindow(SessionFiles, QMainWindow):
         self.timer.setInterval(max(self.redraw_ms, min(500, round(1.5 * self._redraw_ms))))
 
     def preparing(self) -> bool:
-        """Whether a run of the visible tab waits for its solver's first step (compiling)."""
+        """Whether a run of the visible tab waits for its solver's first step (compiling its
+        kernels, on a first start; or a large game's first iteration)."""
         return any(loop.warming_up() for loop in self._loops())
 
     def _show_preparing(self, preparing: bool) -> None:
+        """Say so while kernels compile, in place of a reopened session's re-run count (which
+        waits for them); another message shown meanwhile (the session restored, a failed
+        autosave) stays its time, and the first start's minute or two resumes after it."""
         bar = self.statusBar()
-        if preparing and bar.currentMessage() != PREPARING:
+        message = bar.currentMessage()
+        if preparing and (not message or message.startswith(REPLAYING)):
             bar.showMessage(PREPARING)
         elif not preparing and bar.currentMessage() == PREPARING:
             bar.clearMessage()

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from rmviz.errors import RmvizError
 from rmviz.runner.session import SUFFIX, Session, View, read_session, session_path, write_session
-from rmviz.ui.common.messages import PREPARING, describe
+from rmviz.ui.common.messages import PREPARING, REPLAYING, describe
 
 SESSION_FILTER = f"rmviz sessions (*{SUFFIX})"
 
@@ -204,7 +204,7 @@ class SessionFiles:
         if loop.busy:
             if bar.currentMessage() != PREPARING:
                 done = loop.latest()[1].iteration
-                bar.showMessage(f"Re-running the session: iteration {done:,} of {catch_up.final:,}…{notes}")
+                bar.showMessage(f"{REPLAYING}: iteration {done:,} of {catch_up.final:,}…{notes}")
             return
         self.cancel_catch_up()
         if loop.latest()[1].iteration == catch_up.target:
@@ -231,7 +231,7 @@ class SessionFiles:
             self._catch_up = None
             self._apply_speed()
             bar = self.statusBar()
-            if bar.currentMessage().startswith("Re-running the session"):
+            if bar.currentMessage().startswith(REPLAYING):
                 bar.clearMessage()
                 if notes:
                     bar.showMessage("; ".join(notes), 10_000)
