@@ -11,9 +11,8 @@
 #   session file, a screenshot each;
 # * the no-display message.
 #
-# File > Export figure in the window has no scriptable path (the window offers --screenshot
-# only); its writing is rmviz.figures.registry.save_figure, the function `rmviz export` runs,
-# so the exports below cover the code it needs in the bundle.
+# * File > Export figure in the window (its export_figure, driven by --export FIGURE=FILE):
+#   a matrix and a tree window, PNG, SVG and PDF.
 #
 # Prints the timings docs/packaging.md records.
 #
@@ -84,6 +83,20 @@ check "second start, another launch directory: a screenshot ($(cat "$out/second-
   is_a png "$out/second-start.png"
 check "nothing was cached beside the launch directories" \
   sh -c "! find '$out/launch-a' '$out/launch-b' -name '*.nbi' | grep -q ."
+
+# -- File > Export figure in the window ------------------------------------------------------
+mkdir -p "$out/window-export"
+check "the matrix window exports gaps.svg, simplex.pdf and dashboard.png (File > Export figure)" \
+  sh -c "xvfb-run -a -s '-screen 0 1600x1000x24' '$rmviz' rps-crash --after 0.2 \
+    --export 'gaps=$out/window-export/gaps.svg' --export 'simplex=$out/window-export/simplex.pdf' \
+    --export 'dashboard=$out/window-export/dashboard.png' > '$out/window-export/matrix.log' 2>&1"
+check "  gaps.svg is an SVG" is_a svg "$out/window-export/gaps.svg"
+check "  simplex.pdf is a PDF" is_a pdf "$out/window-export/simplex.pdf"
+check "  dashboard.png is a PNG" is_a png "$out/window-export/dashboard.png"
+check "the tree window exports tree.png (File > Export figure)" \
+  sh -c "xvfb-run -a -s '-screen 0 1600x1000x24' '$rmviz' kuhn --after 0.2 \
+    --export 'tree=$out/window-export/tree.png' > '$out/window-export/tree.log' 2>&1"
+check "  tree.png is a PNG" is_a png "$out/window-export/tree.png"
 
 cd "$out/launch-a"
 # -- every command -------------------------------------------------------------------------

@@ -194,7 +194,8 @@ def main(argv: list[str]) -> int:
     app.setWindowIcon(app_icon())
     # a screenshot run must not touch (or delete) the person's autosaved edits
     scratch = {"autosave_folder": Path(tempfile.mkdtemp())}
-    options = {name: scratch for name in WINDOWS} if args.screenshot else {}
+    headless = args.screenshot is not None or bool(args.export)  # nothing waits for a person
+    options = {name: scratch for name in WINDOWS} if headless else {}
     registry = WindowRegistry(options)
     try:
         window = registry.open_game(game)
@@ -204,7 +205,7 @@ def main(argv: list[str]) -> int:
             StartOptions(
                 compare=args.compare,
                 presentation=args.presentation,
-                restore=args.screenshot is None,
+                restore=not headless,
                 steps=args.steps or 0,
                 run=args.run,
                 infoset=args.infoset,
@@ -215,22 +216,30 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"rmviz: {error}\n")
         registry.shutdown()
         return 2
-    failed: list[str] = []  # a screenshot run's one-line error: exit status 2
-    if args.screenshot is None:  # a first start compiles every kernel now, in the background
+    failed: list[str] = []  # a headless run's one-line errors: exit status 2
+    if not headless:  # a first start compiles every kernel now, in the background
         warmup.start_if_needed()
     else:
 
+        def say(problem: str) -> None:  # what a dialog would say, printed: nobody is there
+            failed.append(problem)
+            sys.stderr.write(f"rmviz: {problem}\n")
+
+        window.show_error = say  # type: ignore[method-assign]
+
         def finish(problem: str | None = None) -> None:
             if problem is not None:
-                failed.append(problem)
-                sys.stderr.write(f"rmviz: {problem}\n")
+                say(problem)
             window.document.mark_saved()  # nothing to confirm when quitting
             window.close()
 
         def shoot() -> None:
             window.redraw()
-            saved = window.grab().save(str(args.screenshot))
-            finish(None if saved else f"cannot write {args.screenshot}")
+            for figure, path in args.export or ():  # File > Export figure's own method
+                window.export_figure(path, figure)
+            if args.screenshot is not None and not window.grab().save(str(args.screenshot)):
+                say(f"cannot write {args.screenshot}")
+            finish()
 
         replay_started: list[float] = []
 

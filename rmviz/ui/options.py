@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from rmviz.arguments import Parser, finite_float, whole_number
+from rmviz.figures.definitions import FIGURE_NAMES
 
 USAGE = "rmviz [GAME] [window options]"
 DEFAULT_GAME = "rps-crash"
@@ -29,6 +30,22 @@ MAX_STEPS = 100  # recorded iterations shown first (the last is drawn: Leduc's 1
 SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 # option -> the game family (rmviz.solvers.registry) whose window alone uses it
 FAMILY_OPTIONS: Mapping[str, str] = {"--steps": "tree", "--run": "tree", "--infoset": "tree"}
+
+
+def figure_export(text: str) -> tuple[str, Path]:
+    """``--export FIGURE=FILE``: a figure's name (``rmviz export --figure``'s) and a file in a
+    folder that exists; the figure's formats are checked when it is written, before writing."""
+    name, equals, file = text.partition("=")
+    if not equals or not file:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give FIGURE=FILE, e.g. gaps=gaps.svg")
+    if name not in FIGURE_NAMES:
+        raise argparse.ArgumentTypeError(
+            f"{name[:40]!r} is no figure; choose one of {', '.join(FIGURE_NAMES)}"
+        )
+    path = Path(file)
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {file[:200]}: no folder {path.parent}")
+    return name, path
 
 
 def pixel_size(low: int, high: int) -> Callable[[str], tuple[int, int]]:
@@ -108,11 +125,19 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         help="save a PNG (or .jpg, .bmp) of the whole window, then quit; the folder must exist",
     )
     parser.add_argument(
+        "--export",
+        type=figure_export,
+        action="append",
+        metavar="FIGURE=FILE",
+        help="write a figure of the window's run as File > Export figure does (.png, .svg, .pdf; "
+        "tikz: .tex), then quit; repeatable, with or without --screenshot",
+    )
+    parser.add_argument(
         "--after",
         type=after_seconds,
         default=None,
         metavar="SECONDS",
-        help=f"seconds of solving before the screenshot, 0 to {MAX_AFTER:.0f} (counted once the "
+        help=f"seconds of solving before the screenshot or export, 0 to {MAX_AFTER:.0f} (counted once the "
         f"solvers are ready and a session has re-run; default {DEFAULT_AFTER:g})",
     )
     parser.add_argument(
@@ -144,8 +169,8 @@ def parse_window_args(argv: Sequence[str]) -> argparse.Namespace:
     line on stderr and exit status 2); ``after`` is set (:data:`DEFAULT_AFTER` by default)."""
     parser = app_parser()
     args = parser.parse_args(argv)
-    if args.after is not None and args.screenshot is None:
-        parser.error("--after counts the seconds before --screenshot FILE: give both")
+    if args.after is not None and args.screenshot is None and not args.export:
+        parser.error("--after counts the seconds before --screenshot FILE or --export: give both")
     if args.after is None:
         args.after = DEFAULT_AFTER
     return args

@@ -33,7 +33,7 @@ def one_line_exit_2(capsys, argv):
         (["rps", "--after", "3000000", "--screenshot", "{tmp}/a.png"], "seconds must be from 0 to 3600"),
         (["rps", "--after", "-1", "--screenshot", "{tmp}/a.png"], "seconds must be from 0 to 3600"),
         (["rps", "--after", "soon", "--screenshot", "{tmp}/a.png"], "'soon' is not a number"),
-        (["rps", "--after", "1"], "--after counts the seconds before --screenshot FILE"),
+        (["rps", "--after", "1"], "--after counts the seconds before --screenshot FILE or --export"),
         (["rps", "--screenshot", "{tmp}/no-such-folder/a.png", "--after", "0"], "no folder"),
         (["rps", "--screenshot", "{tmp}/a.gif"], "the window is saved as .png"),
         (["rps", "--screenshot", "{tmp}"], "the window is saved as .png"),

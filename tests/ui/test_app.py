@@ -71,3 +71,32 @@ def test_the_app_starts_the_first_starts_warm_up_and_ends_it_when_it_quits(qtbot
     calls.clear()
     assert app.main(["kuhn", "--screenshot", str(tmp_path / "kuhn.png"), "--after", "0"]) == 0
     assert "start" not in calls and (tmp_path / "kuhn.png").exists()
+
+
+def test_export_writes_figures_as_file_export_does_and_says_errors_in_a_line(
+    qtbot, monkeypatch, tmp_path, capsys
+):
+    """``--export FIGURE=FILE`` (the bundle's smoke test drives File > Export figure with it):
+    the window's own export_figure writes each figure; an error a dialog would show is one
+    line on stderr and exit status 2, never a dialog that waits for nobody (issue 33)."""
+    monkeypatch.setattr("rmviz.solvers.threads.reserve_cores", lambda count: 1)
+    written: list[tuple[str, str]] = []
+    export = app.RunWindow.export_figure
+
+    def spy(window, path, figure="gaps", *rest):
+        written.append((figure, str(path)))
+        return export(window, path, figure, *rest)
+
+    monkeypatch.setattr(app.RunWindow, "export_figure", spy)
+    gaps, joint = tmp_path / "gaps.svg", tmp_path / "joint.pdf"
+    argv = ["rps", "--export", f"gaps={gaps}", "--export", f"joint={joint}", "--after", "0"]
+    assert app.main(argv) == 0
+    assert written == [("gaps", str(gaps)), ("joint", str(joint))]
+    assert gaps.read_text().startswith("<?xml") and joint.read_bytes().startswith(b"%PDF")
+
+    monkeypatch.setattr(
+        app.RunWindow, "show_error", lambda window, message: pytest.fail(f"a dialog: {message}")
+    )
+    assert app.main(["rps", "--export", f"tree={tmp_path / 'tree.png'}", "--after", "0"]) == 2
+    assert "the tree figure is not drawn for matrix games" in capsys.readouterr().err
+    assert not (tmp_path / "tree.png").exists()
