@@ -26,7 +26,7 @@ Shapes: ``strategy``, regrets and values per slot ``(S,)``; ``reach`` ``(n+1, N)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -78,6 +78,42 @@ class CompiledTree:
 
     def uniform_strategy(self) -> np.ndarray:
         return 1.0 / self.infoset_size[self.slot_infoset]
+
+
+class TreeArrays(NamedTuple):
+    """What the compiled kernels (:mod:`.kernels`, :mod:`.sampling_kernels`) read of a
+    :class:`CompiledTree`, gathered once per tree: its arrays, each player's slot range and the
+    two sizes that shape the sampling kernels' work arrays. A kernel that needs another array
+    of the tree reads it from here: a field added below and read in the kernel by name."""
+
+    parent: np.ndarray
+    edge_owner: np.ndarray
+    edge_slot: np.ndarray
+    chance_probability: np.ndarray
+    child_start: np.ndarray
+    child_count: np.ndarray
+    payoffs: np.ndarray  # (n, N); a batch's game swaps its own in (``_replace``)
+    player: np.ndarray
+    node_infoset: np.ndarray
+    slot_infoset: np.ndarray
+    infoset_player: np.ndarray
+    infoset_first_node: np.ndarray
+    infoset_size: np.ndarray
+    infoset_first_slot: np.ndarray
+    player_slots: np.ndarray  # (n, 2) each player's slot range, as CompiledTree.player_slots
+    width: int  # the most children of a node
+    depth: int  # the number of depths: the longest path's nodes
+
+    @classmethod
+    def of(cls, tree: CompiledTree) -> TreeArrays:
+        derived: dict[str, Any] = {
+            "player_slots": np.array(tree.player_slots, dtype=np.int64).reshape(-1, 2),
+            "width": int(tree.child_count.max()),
+            "depth": len(tree.depth_ranges),
+        }
+        return cls(
+            **{name: derived[name] if name in derived else getattr(tree, name) for name in cls._fields}
+        )
 
 
 def compile_tree(game: ExtensiveFormGame) -> CompiledTree:

@@ -7,21 +7,23 @@ children and one forward loop computes reach probabilities, one reverse loop the
 Sums run in the same order as the NumPy passes. Greedy CFR (Zhang, Lerer & Brown, AAAI 2022,
 appendix) takes its one weight per iteration from :func:`.greedy_scan.greedy_lambda_scan`, the
 loop form of the line search of :func:`.weighting.greedy_step`. Monte-Carlo CFR runs in
-:mod:`.sampling_kernels`.
+:mod:`.sampling_kernels`. Both take three bundles (:class:`CompiledRun`): the tree's arrays,
+the state's and the :class:`Schedule` built once from the config.
 ``tests/solvers/tree/test_cfr.py`` checks both paths against each other and against OpenSpiel.
 """
 
 from __future__ import annotations
 
 import copy
+from typing import NamedTuple, get_type_hints
 
 import numpy as np
 
 from rmviz.solvers import greedy_scan, weighting
 from rmviz.solvers.jit import AVAILABLE, jit
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
-from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.solvers.tree.config import CFRConfig
+from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
+from rmviz.solvers.tree.config import SAMPLINGS, CFRConfig
 from rmviz.solvers.tree.state import CFRState
 
 
@@ -30,75 +32,107 @@ def runs(config: CFRConfig) -> bool:
     return AVAILABLE and config.sampling == "none"
 
 
-PAYOFFS_ARGUMENT = 6  # tree.payoffs in FullTraversal.tree_arguments
+class Schedule(NamedTuple):
+    """What a :class:`CFRConfig` asks of the compiled kernels, built once per run
+    (:meth:`of`): strings become integers (numba types a string through its slow path) and the
+    numbers keep one type (an ``alpha`` of 2 is 2.0), so every run shares the kernels'
+    compiled signatures. A field named as the config's is read from it by name: a new
+    parameter is a field of the config, a field here and its use in the kernel."""
+
+    plus: bool
+    alternating: bool  # config.updates == "alternating"
+    weighting: int  # index in weighting.SCHEMES
+    averaging: int  # of config.averaging, or the weighting when None
+    sampling: int  # index in config.SAMPLINGS
+    alpha: float
+    beta: float
+    gamma: float
+    greedy_floor: float  # resolved: CFRSolver's default where the config leaves it None
+    exploration: float
+
+    @classmethod
+    def of(cls, config: CFRConfig, greedy_floor: float = 0.0) -> Schedule:
+        derived = {
+            "alternating": config.updates == "alternating",
+            "weighting": weighting.SCHEMES.index(config.weighting),
+            "averaging": weighting.SCHEMES.index(config.averaging or config.weighting),
+            "sampling": SAMPLINGS.index(config.sampling),
+            "greedy_floor": greedy_floor,
+        }
+        return cls(
+            **{
+                name: kind(derived[name] if name in derived else getattr(config, name))
+                for name, kind in _SCHEDULE_TYPES.items()
+            }
+        )
 
 
-class FullTraversal:
-    """Full-traversal CFR of one configuration on one tree: the kernel's arguments are
-    gathered once and the schemes passed as integers (:data:`.weighting.SCHEMES`), so a call
-    costs numba's dispatch and the iterations (``step(1)`` on Kuhn: 30 us before, when each
-    call rebuilt the arguments and numba typed two strings through its slow path)."""
+_SCHEDULE_TYPES = get_type_hints(Schedule)
 
-    def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
-        """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
+
+class StateArrays(NamedTuple):
+    """A :class:`CFRState` as the kernels update it in place: its slot arrays, and its weight
+    sum and last greedy weight boxed in arrays of one element."""
+
+    strategy: np.ndarray
+    regret: np.ndarray
+    strategy_sum: np.ndarray
+    true_regret: np.ndarray
+    weight_sum: np.ndarray  # (1,)
+    last_lambda: np.ndarray  # (1,)
+
+
+class CompiledRun:
+    """The bundles a kernel takes: the tree's arrays (:class:`TreeArrays`) and the schedule
+    (:class:`Schedule`), both gathered once, and the state's (:class:`StateArrays`), gathered
+    each call. They travel as plain tuples, which numba's dispatcher types in C, and the
+    kernel names them again (NamedTuples are typed in Python: ~1 us more each, per call)."""
+
+    def __init__(self, tree: TreeArrays, schedule: Schedule) -> None:
+        self.tree, self.schedule = tree, schedule
+        self.packed = tuple(tree), tuple(schedule)
         self.weight_sum, self.last_lambda = np.zeros(1), np.zeros(1)
-        self.tree_arguments: tuple[np.ndarray, ...] = (
-            tree.parent,
-            tree.edge_owner,
-            tree.edge_slot,
-            tree.chance_probability,
-            tree.child_start,
-            tree.child_count,
-            tree.payoffs,
-            tree.player,
-            tree.slot_infoset,
-            tree.infoset_player,
-            tree.infoset_first_node,
-            tree.infoset_size,
-            tree.infoset_first_slot,
-            np.array([s for s, _ in tree.player_slots], dtype=np.int64),
-            np.array([e for _, e in tree.player_slots], dtype=np.int64),
-        )
-        self.options = (
-            config.plus,
-            config.updates == "alternating",
-            weighting.SCHEMES.index(config.weighting),
-            weighting.SCHEMES.index(config.averaging or config.weighting),
-            config.alpha,
-            config.beta,
-            config.gamma,
-            greedy_floor,
-        )
 
-    def with_payoffs(self, payoffs: np.ndarray, greedy_floor: float) -> FullTraversal:
-        """The same traversal of a game of the same tree with other payoffs ``(n, N)`` (the
-        tree's node order) and its greedy weight floor (:mod:`.batch`)."""
-        other = copy.copy(self)
-        other.weight_sum, other.last_lambda = np.zeros(1), np.zeros(1)
-        arguments = list(self.tree_arguments)
-        arguments[PAYOFFS_ARGUMENT] = payoffs
-        other.tree_arguments = tuple(arguments)
-        other.options = (*self.options[:-1], greedy_floor)
-        return other
-
-    def run(self, state: CFRState, iterations: int) -> None:
-        """Run ``iterations`` iterations on ``state``, in place."""
+    def state_arrays(self, state: CFRState) -> tuple[np.ndarray, ...]:
+        """The :class:`StateArrays` of ``state``, its scalars boxed (:meth:`finish` unboxes)."""
         self.weight_sum[0], self.last_lambda[0] = state.weight_sum, state.last_lambda
-        _run(
-            *self.tree_arguments,
+        return (
             state.strategy,
             state.regret,
             state.strategy_sum,
             state.true_regret,
             self.weight_sum,
             self.last_lambda,
-            *self.options,
-            state.iteration,
-            iterations,
         )
+
+    def finish(self, state: CFRState, iterations: int) -> None:
+        """The boxed scalars back into ``state``, ``iterations`` iterations on."""
         state.weight_sum = float(self.weight_sum[0])
         state.last_lambda = float(self.last_lambda[0])
         state.iteration += iterations
+
+
+class FullTraversal(CompiledRun):
+    """Full-traversal CFR of one configuration on one tree: a call costs numba's dispatch of
+    three bundles and two integers, and the iterations."""
+
+    def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
+        """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
+        super().__init__(TreeArrays.of(tree), Schedule.of(config, greedy_floor))
+
+    def with_payoffs(self, payoffs: np.ndarray, greedy_floor: float) -> FullTraversal:
+        """The same traversal of a game of the same tree with other payoffs ``(n, N)`` (the
+        tree's node order) and its greedy weight floor (:mod:`.batch`)."""
+        other = copy.copy(self)
+        tree = self.tree._replace(payoffs=payoffs)
+        CompiledRun.__init__(other, tree, self.schedule._replace(greedy_floor=float(greedy_floor)))
+        return other
+
+    def run(self, state: CFRState, iterations: int) -> None:
+        """Run ``iterations`` iterations on ``state``, in place."""
+        tree, schedule = self.packed
+        _run(tree, self.state_arrays(state), schedule, state.iteration, iterations)
+        self.finish(state, iterations)
 
 
 _regret_discounts = jit(weighting.regret_discounts_of)
@@ -109,39 +143,19 @@ _greedy_scratch = jit(greedy_scan.greedy_scratch)
 
 
 @jit
-def _run(
-    parent,
-    owner,
-    slot,
-    chance_probability,
-    child_start,
-    child_count,
-    payoffs,
-    node_player,
-    slot_infoset,
-    infoset_player,
-    infoset_first_node,
-    infoset_size,
-    infoset_first_slot,
-    player_start,
-    player_end,
-    strategy,
-    regret,
-    strategy_sum,
-    true_regret,
-    weight_sum,
-    last_lambda,
-    plus,
-    alternating,
-    weighting_scheme,
-    averaging_scheme,
-    alpha,
-    beta,
-    gamma,
-    floor,
-    t0,
-    iterations,
-):  # pragma: no cover - compiled
+def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
+    """Iterations ``t0 + 1 .. t0 + iterations`` on ``state``: the bundles of
+    :class:`CompiledRun`, named again here, and their fields under the names the loops use."""
+    tree, state, schedule = TreeArrays(*tree), StateArrays(*state), Schedule(*schedule)
+    parent, owner, slot = tree.parent, tree.edge_owner, tree.edge_slot
+    chance_probability, child_start, child_count = tree.chance_probability, tree.child_start, tree.child_count
+    payoffs, node_player, player_slots = tree.payoffs, tree.player, tree.player_slots
+    slot_infoset, infoset_player, infoset_size = tree.slot_infoset, tree.infoset_player, tree.infoset_size
+    infoset_first_node, infoset_first_slot = tree.infoset_first_node, tree.infoset_first_slot
+    strategy, regret = state.strategy, state.regret
+    strategy_sum, true_regret = state.strategy_sum, state.true_regret
+    weight_sum, last_lambda = state.weight_sum, state.last_lambda
+    alternating = schedule.alternating
     n, nodes = payoffs.shape
     slots = slot_infoset.shape[0]
     infosets = infoset_player.shape[0]
@@ -152,13 +166,13 @@ def _run(
     infoset_value = np.empty(infosets)
     infoset_scale = np.empty(infosets)
     instant = np.empty(slots)
-    greedy = weighting_scheme == weighting.GREEDY  # simultaneous updates (CFRConfig.validated)
+    greedy = schedule.weighting == weighting.GREEDY  # simultaneous updates (CFRConfig.validated)
     history = np.empty(slots if greedy else 0)
     work, order = _greedy_scratch(slots if greedy else 0)
     for step in range(iterations):
         t = t0 + step + 1
-        d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
-        d_avg, c_avg = _averaging_step(averaging_scheme, t, gamma)
+        d_pos, d_neg = _regret_discounts(schedule.weighting, t, schedule.alpha, schedule.beta)
+        d_avg, c_avg = _averaging_step(schedule.averaging, t, schedule.gamma)
         c_new = 1.0  # coefficient of the new regrets (greedy: (1 - lam) W)
         for traversal in range(n if alternating else 1):
             player = traversal if alternating else -1
@@ -196,7 +210,7 @@ def _run(
             for s in range(slots):
                 infoset_value[slot_infoset[s]] += strategy[s] * cfv[s]
                 infoset_scale[slot_infoset[s]] = max(infoset_scale[slot_infoset[s]], abs(cfv[s]))
-            lo, hi = (player_start[player], player_end[player]) if alternating else (0, slots)
+            lo, hi = (player_slots[player, 0], player_slots[player, 1]) if alternating else (0, slots)
             for s in range(lo, hi):
                 info = slot_infoset[s]
                 instant[s] = cfv[s] - infoset_value[info]
@@ -206,7 +220,7 @@ def _run(
                 weight = max(weight_sum[0], 1e-300)
                 for s in range(slots):
                     history[s] = true_regret[s] / weight
-                lam_max, lam_tie = _greedy_bounds(t, floor)
+                lam_max, lam_tie = _greedy_bounds(t, schedule.greedy_floor)
                 lam = _greedy_lambda(history, instant, lam_max, lam_tie, work, order)
                 last_lambda[0] = lam
                 d_pos = d_neg = d_avg = lam
@@ -220,7 +234,7 @@ def _run(
                 updated = kept + added
                 if abs(updated) <= TIE_TOLERANCE * (abs(kept) + abs(added)):  # cancelled: 0
                     updated = 0.0
-                regret[s] = max(updated, 0.0) if plus else updated
+                regret[s] = max(updated, 0.0) if schedule.plus else updated
                 own = reach[infoset_player[info], infoset_first_node[info]]
                 strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * (own * strategy[s])
                 true_regret[s] = d_avg * true_regret[s] + c_avg * instant[s]

@@ -47,8 +47,10 @@ import numpy as np
 
 from rmviz.solvers.jit import AVAILABLE, jit
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
-from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
+from rmviz.solvers.tree.config import SAMPLINGS as CONFIG_SAMPLINGS
 from rmviz.solvers.tree.config import CFRConfig
+from rmviz.solvers.tree.kernels import CompiledRun, Schedule, StateArrays
 from rmviz.solvers.tree.state import CFRState
 
 GOLDEN = 0x9E3779B97F4A7C15  # 2^64 / golden ratio, splitmix64's increment
@@ -56,6 +58,7 @@ MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 MASK = (1 << 64) - 1
 SAMPLINGS = ("chance", "external", "outcome")
+EXTERNAL = CONFIG_SAMPLINGS.index("external")  # as Schedule.sampling holds it
 
 
 def runs(config: CFRConfig) -> bool:
@@ -68,54 +71,22 @@ def seed_key(seed: int) -> int:
     return int(seed) & MASK
 
 
-class Sampler:
-    """Monte-Carlo CFR of one configuration on one tree: the kernel's arguments are gathered
-    once, so a call costs numba's dispatch (~10 us) and the iterations."""
+class Sampler(CompiledRun):
+    """Monte-Carlo CFR of one configuration on one tree: a call costs numba's dispatch of the
+    bundles of :class:`~rmviz.solvers.tree.kernels.CompiledRun` and three integers, and the
+    iterations."""
 
     def __init__(self, tree: CompiledTree, config: CFRConfig) -> None:
-        self.outcome = config.sampling == "outcome"
-        self.weight_sum = np.zeros(1)
-        # the widest node and the longest path (breadth-first depths) size the work arrays
-        self.tree_arguments = (
-            int(tree.child_count.max()),
-            len(tree.depth_ranges),
-            tree.parent,
-            tree.edge_owner,
-            tree.edge_slot,
-            tree.chance_probability,
-            tree.child_start,
-            tree.child_count,
-            tree.payoffs,
-            tree.player,
-            tree.node_infoset,
-            tree.slot_infoset,
-            tree.infoset_player,
-            tree.infoset_size,
-            tree.infoset_first_slot,
-        )
-        if self.outcome:
-            self.options: tuple[object, ...] = (config.plus, float(config.exploration))
-        else:
-            self.options = (config.plus, config.updates == "alternating", config.sampling == "external")
+        super().__init__(TreeArrays.of(tree), Schedule.of(config))
+        self.kernel = _run_outcome if config.sampling == "outcome" else _run_subtree
 
     def run(self, state: CFRState, seed: int, iterations: int) -> None:
         """Run ``iterations`` iterations on ``state``, in place, with the draws of ``seed``."""
-        self.weight_sum[0] = state.weight_sum
-        kernel = _run_outcome if self.outcome else _run_subtree
-        kernel(
-            *self.tree_arguments,
-            state.strategy,
-            state.regret,
-            state.strategy_sum,
-            state.true_regret,
-            self.weight_sum,
-            *self.options,
-            np.uint64(seed_key(seed)),
-            state.iteration,
-            iterations,
+        tree, schedule = self.packed
+        self.kernel(
+            tree, self.state_arrays(state), schedule, np.uint64(seed_key(seed)), state.iteration, iterations
         )
-        state.weight_sum = float(self.weight_sum[0])
-        state.iteration += iterations
+        self.finish(state, iterations)
 
 
 # -- random numbers ----------------------------------------------------------------------------
@@ -165,39 +136,21 @@ def pick(weights, count, u):  # pragma: no cover - compiled
 
 # -- chance and external sampling ----------------------------------------------------------
 @jit
-def _run_subtree(
-    width,
-    depth,
-    parent,
-    owner,
-    slot,
-    chance_probability,
-    child_start,
-    child_count,
-    payoffs,
-    node_player,
-    node_infoset,
-    slot_infoset,
-    infoset_player,
-    infoset_size,
-    infoset_first_slot,
-    strategy,
-    regret,
-    strategy_sum,
-    true_regret,
-    weight_sum,
-    plus,
-    alternating,
-    external,
-    seed,
-    t0,
-    iterations,
-):  # pragma: no cover - compiled
+def _run_subtree(tree, state, schedule, seed, t0, iterations):  # pragma: no cover - compiled
     """Chance or external sampling: per traversal, the sampled subtree breadth first (a
     queue of node ids), values back up it, then the updates at the information sets it
-    reached. Uniform weights (Monte-Carlo CFR's only weighting here): ``d = c = 1``.
-    ``width`` is the most children of a node; ``depth`` (the outcome kernel's path length)
-    is unused here, the two kernels taking the same tree arguments."""
+    reached. Uniform weights (Monte-Carlo CFR's only weighting here): ``d = c = 1``. The
+    bundles are :class:`~rmviz.solvers.tree.kernels.CompiledRun`'s, named again here."""
+    tree, state, schedule = TreeArrays(*tree), StateArrays(*state), Schedule(*schedule)
+    parent, owner, slot = tree.parent, tree.edge_owner, tree.edge_slot
+    chance_probability, child_start, child_count = tree.chance_probability, tree.child_start, tree.child_count
+    payoffs, node_player, node_infoset = tree.payoffs, tree.player, tree.node_infoset
+    slot_infoset, infoset_player = tree.slot_infoset, tree.infoset_player
+    infoset_size, infoset_first_slot = tree.infoset_size, tree.infoset_first_slot
+    strategy, regret = state.strategy, state.regret
+    strategy_sum, true_regret, weight_sum = state.strategy_sum, state.true_regret, state.weight_sum
+    plus, alternating, external = schedule.plus, schedule.alternating, schedule.sampling == EXTERNAL
+    width = tree.width
     n, nodes = payoffs.shape
     infosets = infoset_player.shape[0]
     # per node, written at a node's visit before they are read (no full-tree initialisation:
@@ -419,36 +372,18 @@ def _regret_matching(first, size, regret, strategy):  # pragma: no cover - compi
 
 # -- outcome sampling --------------------------------------------------------------------------
 @jit
-def _run_outcome(
-    width,
-    depth,
-    parent,
-    owner,
-    slot,
-    chance_probability,
-    child_start,
-    child_count,
-    payoffs,
-    node_player,
-    node_infoset,
-    slot_infoset,
-    infoset_player,
-    infoset_size,
-    infoset_first_slot,
-    strategy,
-    regret,
-    strategy_sum,
-    true_regret,
-    weight_sum,
-    plus,
-    exploration,
-    seed,
-    t0,
-    iterations,
-):  # pragma: no cover - compiled
+def _run_outcome(tree, state, schedule, seed, t0, iterations):  # pragma: no cover - compiled
     """Outcome sampling, one traversal per player (alternating): down one sampled path
     with the reaches ``pi_i``, ``pi_-i`` (chance included) and ``q``, then back up it with
     the value estimate ``u~``, updating player i's information sets on the path."""
+    tree, state, schedule = TreeArrays(*tree), StateArrays(*state), Schedule(*schedule)
+    slot, chance_probability, child_start = tree.edge_slot, tree.chance_probability, tree.child_start
+    child_count, payoffs, node_player = tree.child_count, tree.payoffs, tree.player
+    node_infoset, slot_infoset = tree.node_infoset, tree.slot_infoset
+    infoset_size, infoset_first_slot = tree.infoset_size, tree.infoset_first_slot
+    strategy, regret = state.strategy, state.regret
+    strategy_sum, true_regret, weight_sum = state.strategy_sum, state.true_regret, state.weight_sum
+    plus, exploration, width, depth = schedule.plus, schedule.exploration, tree.width, tree.depth
     n = payoffs.shape[0]
     weights = np.empty(max(width, 1))
     path = np.empty(depth, dtype=np.int64)

@@ -216,6 +216,25 @@ def test_compiled_kernel_matches_the_numpy_passes(build, algorithm, updates):
     )
 
 
+def test_the_kernels_schedule_is_built_once_from_the_config():
+    """The compiled kernels take one Schedule: fields named as the config's are read from it
+    by name, each with its annotated type (an ``alpha`` of 2 arrives as 2.0 and compiles
+    nothing new), the schemes as indices."""
+    pytest.importorskip("numba")
+    from typing import get_type_hints
+
+    from rmviz.solvers import weighting
+    from rmviz.solvers.tree.kernels import Schedule
+
+    schedule = Schedule.of(cfr_preset("dcfr", alpha=2, beta=0, averaging="linear"), greedy_floor=0.5)
+    assert schedule.alpha == 2.0 and schedule.beta == 0.0 and schedule.gamma == 2.0
+    assert schedule.weighting == weighting.SCHEMES.index("discounted")
+    assert schedule.averaging == weighting.SCHEMES.index("linear")
+    assert schedule.alternating and not schedule.plus and schedule.greedy_floor == 0.5
+    types = get_type_hints(Schedule)
+    assert all(type(value) is types[name] for name, value in schedule._asdict().items())
+
+
 GREEDY_TREES = {
     "kuhn": (kuhn_poker, 400),
     "leduc": (leduc_poker, 40),
