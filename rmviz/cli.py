@@ -897,36 +897,35 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BUG
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from rmviz.bench import run_bench
+
+    return run_bench(
+        quick=args.quick, seconds=args.seconds, out=sys.stdout, sizes=args.sizes, device=args.device
+    )
+
+
+# each subcommand's function of the parsed arguments (its output goes to standard output)
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "games": lambda args: cmd_games(sys.stdout),
+    "solve": lambda args: cmd_solve(args, sys.stdout),
+    "step": lambda args: cmd_step(args, sys.stdout),
+    "equilibria": lambda args: cmd_equilibria(args, sys.stdout),
+    "export": lambda args: cmd_export(args),
+    "convert": lambda args: cmd_convert(args),
+    "bench": _bench,
+    "sweep": lambda args: cmd_sweep(args, sys.stdout),
+    "examples": lambda args: cmd_examples(args, sys.stdout),
+    "precompile": lambda args: cmd_precompile(args, sys.stdout),
+}
+
+
 def _run_command(args: argparse.Namespace) -> int:
     """The subcommand ``args.command``; its exit status."""
     if args.command is None:
         return 0
     set_threads(vars(args).get("threads"))  # commands without --threads: the default
-    if args.command == "games":
-        return cmd_games(sys.stdout)
-    if args.command == "solve":
-        return cmd_solve(args, sys.stdout)
-    if args.command == "step":
-        return cmd_step(args, sys.stdout)
-    if args.command == "equilibria":
-        return cmd_equilibria(args, sys.stdout)
-    if args.command == "export":
-        return cmd_export(args)
-    if args.command == "convert":
-        return cmd_convert(args)
-    if args.command == "bench":
-        from rmviz.bench import run_bench
-
-        return run_bench(
-            quick=args.quick, seconds=args.seconds, out=sys.stdout, sizes=args.sizes, device=args.device
-        )
-    if args.command == "sweep":
-        return cmd_sweep(args, sys.stdout)
-    if args.command == "examples":
-        return cmd_examples(args, sys.stdout)
-    if args.command == "precompile":
-        return cmd_precompile(args, sys.stdout)
-    return 0
+    return HANDLERS[args.command](args)
 
 
 def _quiet_stdout() -> None:
