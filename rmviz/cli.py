@@ -53,18 +53,21 @@ from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 from rmviz.version import version
 
-COMMANDS = (
-    "games",
-    "solve",
-    "step",
-    "equilibria",
-    "export",
-    "convert",
-    "bench",
-    "sweep",
-    "examples",
-    "precompile",
-)
+# each subcommand's function of the parsed arguments (its output goes to standard output);
+# the functions are looked up when called, so they may be defined below
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "games": lambda args: cmd_games(sys.stdout),
+    "solve": lambda args: cmd_solve(args, sys.stdout),
+    "step": lambda args: cmd_step(args, sys.stdout),
+    "equilibria": lambda args: cmd_equilibria(args, sys.stdout),
+    "export": lambda args: cmd_export(args),
+    "convert": lambda args: cmd_convert(args),
+    "bench": lambda args: _bench(args),
+    "sweep": lambda args: cmd_sweep(args, sys.stdout),
+    "examples": lambda args: cmd_examples(args, sys.stdout),
+    "precompile": lambda args: cmd_precompile(args, sys.stdout),
+}
+COMMANDS = tuple(HANDLERS)
 
 
 USAGE = f"""{window_options.USAGE}   open the desktop app (the default)
@@ -883,7 +886,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("rmviz: interrupted\n")
         return 130
     except BrokenPipeError:  # the reader closed the pipe (rmviz solve ... | head): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _quiet_stdout()
         return 1
     except MemoryError:
         sys.stderr.write(memory_line() + "\n")
@@ -903,21 +906,6 @@ def _bench(args: argparse.Namespace) -> int:
     return run_bench(
         quick=args.quick, seconds=args.seconds, out=sys.stdout, sizes=args.sizes, device=args.device
     )
-
-
-# each subcommand's function of the parsed arguments (its output goes to standard output)
-HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "games": lambda args: cmd_games(sys.stdout),
-    "solve": lambda args: cmd_solve(args, sys.stdout),
-    "step": lambda args: cmd_step(args, sys.stdout),
-    "equilibria": lambda args: cmd_equilibria(args, sys.stdout),
-    "export": lambda args: cmd_export(args),
-    "convert": lambda args: cmd_convert(args),
-    "bench": _bench,
-    "sweep": lambda args: cmd_sweep(args, sys.stdout),
-    "examples": lambda args: cmd_examples(args, sys.stdout),
-    "precompile": lambda args: cmd_precompile(args, sys.stdout),
-}
 
 
 def _run_command(args: argparse.Namespace) -> int:

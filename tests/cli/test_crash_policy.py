@@ -72,7 +72,3 @@ def test_an_option_given_the_end_of_options_marker_is_refused(option, capsys):
         cli.main(["solve", "rps", f"{option}=--"])
     assert done.value.code == 2
     assert f"argument {option}: expected one argument, not '--'" in capsys.readouterr().err
-
-
-def test_every_command_has_a_handler():
-    assert set(cli.HANDLERS) == set(cli.COMMANDS)
