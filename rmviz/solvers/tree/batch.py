@@ -20,6 +20,7 @@ terminal history in the game's order (:func:`terminal_payoffs`: the game's own, 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from typing import Any
 
@@ -28,12 +29,13 @@ import numpy as np
 from rmviz.errors import ConfigError
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
-from rmviz.solvers.scale import payoff_scale, zero_sum
+from rmviz.solvers.scale import payoff_scale
 from rmviz.solvers.threads import ensure_threads
 from rmviz.solvers.tree import kernels
 from rmviz.solvers.tree.compiled_tree import TreePasses, compile_tree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.device import DeviceCFR
+from rmviz.solvers.tree.solver import greedy_floor
 from rmviz.solvers.tree.state import CFRState
 
 
@@ -78,15 +80,14 @@ class TreeBatchSolver:
         self.game, self.config, self.games = game, config, payoffs.shape[0]
         self.scale = payoff_scale(payoffs)
         self.tree = compile_tree(game)
-        # compiled node h is terminal row rows[h] of the flat tree: compile the tree once more
-        # with each terminal's row number as its payoff
-        numbered = replace(
-            game.flat, payoffs=np.repeat(np.arange(shape[0], dtype=np.float64)[:, None], shape[1], 1)
-        )
+        self.passes = TreePasses(self.tree)
+        # the flat tree's payoff row of each compiled terminal: the flat tree lists its
+        # histories in prefix order, which the compiled tree's preorder numbers
+        row = np.full(self.tree.n_nodes, -1, dtype=np.int64)
+        row[self.tree.preorder] = game.flat.terminal
         terminal = self.tree.kind == 2
-        rows = compile_tree(ExtensiveFormGame.from_flat(numbered, game.player_names)).payoffs[0, terminal]
         self.payoffs = np.zeros((self.games, self.tree.n_players, self.tree.n_nodes))
-        self.payoffs[:, :, terminal] = payoffs[:, rows.astype(np.int64), :].transpose(0, 2, 1) / self.scale
+        self.payoffs[:, :, terminal] = payoffs[:, row[terminal], :].transpose(0, 2, 1) / self.scale
         large = config.runs_on_gpu and self.games * self.tree.n_nodes >= AUTO_GPU_MIN_NODES
         self.backend = get_backend(config.device, large and kernels.runs(config))
         if self.backend.is_gpu and not config.runs_on_gpu:
@@ -98,15 +99,10 @@ class TreeBatchSolver:
             if not kernels.runs(config):
                 raise ConfigError("batches on the CPU need numba (the compiled full traversal)")
             one = kernels.FullTraversal(self.tree, config)
-            self.traversals = [one.with_payoffs(p, self._greedy_floor(p)) for p in self.payoffs]
+            self.traversals = [
+                one.with_payoffs(p, greedy_floor(config, replace(self.tree, payoffs=p))) for p in self.payoffs
+            ]
         self.reset()
-
-    def _greedy_floor(self, payoffs: np.ndarray) -> float:
-        """A game's greedy weight floor, as ``CFRSolver`` sets it (0.5 in two-player zero-sum)."""
-        floor = self.config.greedy_floor
-        if floor is not None:
-            return floor
-        return 0.5 if self.tree.n_players == 2 and zero_sum(payoffs[:, self.tree.kind == 2]) else 0.0
 
     def reset(self) -> None:
         """Back to iteration 0: uniform strategies, zero regrets and sums."""
@@ -151,16 +147,11 @@ class TreeBatchSolver:
 
     def average_strategy(self) -> np.ndarray:
         """The average behaviour strategies ``(B, S)`` (uniform where never reached)."""
-        tree = self.tree
-        sums = self.state.strategy_sum
-        total = np.stack([np.bincount(tree.slot_infoset, row, minlength=tree.n_infosets) for row in sums])
-        total = total[:, tree.slot_infoset]
-        uniform = tree.uniform_strategy()
-        return np.where(total > 0, sums / np.where(total > 0, total, 1.0), uniform)
+        return np.stack([self.passes.average_strategy(sums) for sums in self.state.strategy_sum])
 
     def nash_conv(self) -> np.ndarray:
         """NashConv of each game's average profile (exact best responses), payoff units: ``(B,)``."""
-        passes = TreePasses(self.tree)
+        passes = copy.copy(self.passes)  # its tree takes each game's payoffs in turn
         out = np.empty(self.games)
         for g, strategy in enumerate(self.average_strategy()):
             passes.tree = replace(self.tree, payoffs=self.payoffs[g])

@@ -218,6 +218,13 @@ class TreePasses:
         tree = self.tree
         return np.bincount(tree.slot_infoset, per_slot, minlength=tree.n_infosets)[tree.slot_infoset]
 
+    def average_strategy(self, strategy_sum: np.ndarray) -> np.ndarray:
+        """The average behaviour strategy of the sums per slot: each information set's sums
+        normalised, uniform where they are all zero (never reached)."""
+        total = self.infoset_sums(strategy_sum)
+        uniform = self.tree.uniform_strategy()
+        return np.where(total > 0, strategy_sum / np.where(total > 0, total, 1.0), uniform)
+
     def best_response_values(self, strategy: np.ndarray) -> np.ndarray:
         """The value of each player's best response to ``strategy`` (exact, pure): shape (n,).
 

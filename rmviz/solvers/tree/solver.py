@@ -128,6 +128,14 @@ class IterationRecord:
     order: np.ndarray
 
 
+def greedy_floor(config: CFRConfig, tree: CompiledTree) -> float:
+    """The greedy weight floor of a run on ``tree``: the config's, else 0.5 in two-player
+    zero-sum games (the greedy-weights paper's ``w_sum / 2t``) and 0 in the others."""
+    if config.greedy_floor is not None:
+        return config.greedy_floor
+    return 0.5 if tree.n_players == 2 and zero_sum(tree.payoffs[:, tree.kind == 2]) else 0.0
+
+
 def _frozen(array: np.ndarray) -> np.ndarray:
     copy = np.array(array, dtype=np.float64, copy=True)
     copy.setflags(write=False)
@@ -151,10 +159,7 @@ class CFRSolver:
             tree = replace(tree, payoffs=tree.payoffs / self.scale)
         self.tree: CompiledTree = tree
         self.passes = TreePasses(tree)
-        floor = self.config.greedy_floor
-        if floor is None:
-            floor = 0.5 if tree.n_players == 2 and zero_sum(tree.payoffs[:, tree.kind == 2]) else 0.0
-        self.greedy_floor = floor
+        self.greedy_floor = floor = greedy_floor(self.config, tree)
         # whether iterations run in the numba kernel without the GIL (the app's worker need
         # not step aside while the window draws)
         self.sampler = (
@@ -239,9 +244,7 @@ class CFRSolver:
 
     def average_strategy(self) -> np.ndarray:
         """The average behaviour strategy per slot (uniform where never reached)."""
-        total = self.passes.infoset_sums(self.state.strategy_sum)
-        uniform = self.tree.uniform_strategy()
-        return np.where(total > 0, self.state.strategy_sum / np.where(total > 0, total, 1.0), uniform)
+        return self.passes.average_strategy(self.state.strategy_sum)
 
     def metrics(self) -> TreeMetrics:
         """NashConv (exact best responses), exploitability = NashConv / n, value, bounds, in
