@@ -36,13 +36,13 @@ from rmviz.arguments import EXIT_USAGE, Parser, finite_float, whole_number
 from rmviz.atomic import atomic_write_text
 from rmviz.crash import EXIT_BUG, bug_line, memory_line, output_line
 from rmviz.errors import ConfigError, RmvizError
-from rmviz.figures.definitions import FIGURE_NAMES
 from rmviz.formats import write_game_file
 from rmviz.games.catalog import CATALOG
 from rmviz.games.generators import MAX_SEED
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.loading import load_with_progress
 from rmviz.numbers import format_number
+from rmviz.present.definitions import FIGURE_NAMES
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.matrix.config import DTYPES

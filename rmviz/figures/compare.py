@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rmviz.errors import RmvizError
-from rmviz.figures.definitions import PANEL_TEXT, action_colour
 from rmviz.figures.matrix import draw_line
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, decade_range, iteration_axis, legend_below, log_axis
+from rmviz.present.definitions import PANEL_TEXT, action_colour
 from rmviz.solvers.columns import Column
 
 if TYPE_CHECKING:

@@ -12,7 +12,10 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from rmviz.figures.definitions import (
+from rmviz.figures.run import RunData
+from rmviz.figures.style import Style, category_ticks, decade_range, iteration_axis, legend_below, log_axis
+from rmviz.numbers import format_number
+from rmviz.present.definitions import (
     EQUILIBRIUM_COLOUR,
     FRAME_COLOUR,
     JOINT_COLOURMAP,
@@ -23,9 +26,6 @@ from rmviz.figures.definitions import (
     gap_curves,
     player_colour,
 )
-from rmviz.figures.run import RunData
-from rmviz.figures.style import Style, category_ticks, decade_range, iteration_axis, legend_below, log_axis
-from rmviz.numbers import format_number
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 from rmviz.atomic import atomic_path, atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.figures import compare, matrix, tikz, tree
-from rmviz.figures.definitions import FIGURE_NAMES
 from rmviz.figures.run import RunData
 from rmviz.figures.style import DEFAULT_STYLE, STYLES, Style, finish
+from rmviz.present.definitions import FIGURE_NAMES
 from rmviz.solvers.family import Family
 from rmviz.solvers.registry import MATRIX, TREE, as_family
 

@@ -7,7 +7,7 @@ Builders draw with the style's numbers and call :func:`log_axis` for a log axis,
 :func:`category_ticks` for named ticks (every k-th name when not all fit) and
 :func:`end_labels` for labels at the ends of curves (spread apart where curves meet). Once
 the figure is laid out, :func:`finish` measures and places all of these and gives each log
-axis the decade labels that fit its length (:func:`~rmviz.figures.ticks.decade_ticks`), so
+axis the decade labels that fit its length (:func:`~rmviz.present.ticks.decade_ticks`), so
 text never overprints at any size the figure accepts (:func:`minimum_size`).
 """
 
@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from rmviz.errors import ConfigError
-from rmviz.figures.definitions import FRAME_COLOUR, TEXT_COLOUR
-from rmviz.figures.ticks import CATEGORY_STRIDES, decade_tex, decade_ticks, every_kth
+from rmviz.present.definitions import FRAME_COLOUR, TEXT_COLOUR
+from rmviz.present.ticks import CATEGORY_STRIDES, decade_tex, decade_ticks, every_kth
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

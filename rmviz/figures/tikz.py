@@ -19,12 +19,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from rmviz.figures.definitions import PLAYER_COLOURS
-from rmviz.figures.layout import format_probability, infoset_links, tree_layout, visible_nodes
 from rmviz.figures.run import Equilibrium, RunData
 from rmviz.games.catalog import known_equilibrium
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.numbers import format_number
+from rmviz.present.definitions import PLAYER_COLOURS
+from rmviz.present.tree_layout import format_probability, infoset_links, tree_layout, visible_nodes
 from rmviz.solvers.family import Family
 from rmviz.solvers.registry import MATRIX, TREE, family_of
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree

@@ -18,7 +18,11 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from rmviz.figures.definitions import (
+from rmviz.figures.matrix import draw_line
+from rmviz.figures.run import RunData
+from rmviz.figures.style import Style, end_labels, iteration_axis
+from rmviz.numbers import format_number
+from rmviz.present.definitions import (
     CHANCE_COLOUR,
     PANEL_TEXT,
     TERMINAL_COLOUR,
@@ -26,7 +30,7 @@ from rmviz.figures.definitions import (
     action_colour,
     player_colour,
 )
-from rmviz.figures.layout import (
+from rmviz.present.tree_layout import (
     collapse_below,
     format_probability,
     infoset_links,
@@ -34,10 +38,6 @@ from rmviz.figures.layout import (
     tree_layout,
     visible_nodes,
 )
-from rmviz.figures.matrix import draw_line
-from rmviz.figures.run import RunData
-from rmviz.figures.style import Style, end_labels, iteration_axis
-from rmviz.numbers import format_number
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
 from rmviz.solvers.tree.solver import TreeSnapshot

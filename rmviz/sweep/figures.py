@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rmviz.figures.definitions import GAP_CURVES, action_colour
 from rmviz.figures.registry import write_figure
 from rmviz.figures.style import STYLES, decade_range, finish, iteration_axis, log_axis
+from rmviz.present.definitions import GAP_CURVES, action_colour
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from rmviz.arguments import Parser, finite_float, whole_number
-from rmviz.figures.definitions import FIGURE_NAMES
+from rmviz.present.definitions import FIGURE_NAMES
 
 USAGE = "rmviz [GAME] [window options]"
 DEFAULT_GAME = "rps-crash"

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.errors import RmvizError
-from rmviz.figures.definitions import PANEL_TEXT, action_colour
 from rmviz.figures.run import TraceData
+from rmviz.present.definitions import PANEL_TEXT, action_colour
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family

@@ -1,7 +1,7 @@
 """Pens, fonts and axes of the live plots (pyqtgraph). The colours, labels and titles are the
-figure definitions (:mod:`rmviz.figures.definitions`), so a player, an action or a metric
+figure definitions (:mod:`rmviz.present.definitions`), so a player, an action or a metric
 looks the same in both windows and in exported figures; log axes carry decade labels only
-(:class:`DecadeAxis`, the exported figures' :func:`~rmviz.figures.ticks.decade_ticks`)."""
+(:class:`DecadeAxis`, the exported figures' :func:`~rmviz.present.ticks.decade_ticks`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import types
 
 import pyqtgraph as pg
 
-from rmviz.figures.definitions import Curve, action_colour
-from rmviz.figures.ticks import decade_label, decade_ticks
 from rmviz.numbers import format_number
+from rmviz.present.definitions import Curve, action_colour
+from rmviz.present.ticks import decade_label, decade_ticks
 
 DASHES = {"solid": "SolidLine", "dashed": "DashLine", "dotted": "DotLine"}
 
@@ -37,7 +37,7 @@ def action_pen(action: int, width: float = 2.0, alpha: int = 255) -> pg.mkPen:
 
 
 def curve_pen(curve: Curve, scale: float = 1.0) -> pg.mkPen:
-    """The pen of a metric's :class:`~rmviz.figures.definitions.Curve` (live width 2)."""
+    """The pen of a metric's :class:`~rmviz.present.definitions.Curve` (live width 2)."""
     return pen(curve.colour, 2 * curve.width * scale, curve.dash)
 
 

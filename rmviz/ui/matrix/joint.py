@@ -15,9 +15,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from rmviz.figures.ticks import CATEGORY_STRIDES, every_kth
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.numbers import format_number
+from rmviz.present.ticks import CATEGORY_STRIDES, every_kth
 from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import style_plot
 
@@ -25,7 +25,7 @@ MAX_LABELLED = 8  # cells show their probability up to 8 x 8
 
 
 def stride(names: Sequence[str], length: float, metrics: QFontMetricsF, across: bool) -> int:
-    """The smallest k of :data:`~rmviz.figures.ticks.CATEGORY_STRIDES` for which every k-th
+    """The smallest k of :data:`~rmviz.present.ticks.CATEGORY_STRIDES` for which every k-th
     of ``names``, one per cell along ``length`` pixels, is labelled without overprinting:
     labels side by side need their width (``across``: the bottom axis), stacked ones their
     height, and a gap."""
@@ -39,7 +39,7 @@ def stride(names: Sequence[str], length: float, metrics: QFontMetricsF, across: 
 
 def thinned(names: Sequence[str], k: int) -> list[tuple[float, str]]:
     """Ticks at the cells' centres, every ``k``-th one labelled
-    (:func:`~rmviz.figures.ticks.every_kth`, as the exported heatmap's)."""
+    (:func:`~rmviz.present.ticks.every_kth`, as the exported heatmap's)."""
     labelled = set(every_kth(len(names), k))
     return [(i + 0.5, name if i in labelled else "") for i, name in enumerate(names)]
 

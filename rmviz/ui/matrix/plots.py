@@ -20,9 +20,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSizePolicy
 
-from rmviz.figures.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COLOUR, action_colour, gap_curves
 from rmviz.figures.matrix import NOISE, welfare_limit
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.present.definitions import PANEL_TEXT, PANELS, REFERENCE, WELFARE_COLOUR, action_colour, gap_curves
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import PlotLayout, live_points, log_decades, set_points
 from rmviz.ui.common.style import action_pen, curve_pen, log_axes, pen, probability_axis, style_plot

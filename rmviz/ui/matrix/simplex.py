@@ -24,9 +24,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
 
-from rmviz.figures.definitions import EQUILIBRIUM_COLOUR, player_colour
 from rmviz.figures.matrix import CORNERS, CURRENT_TRAIL, FADE_STEPS, project, unproject
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.present.definitions import EQUILIBRIUM_COLOUR, player_colour
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import PlotLayout, set_points
 from rmviz.ui.common.style import style_plot

@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping
 import numpy as np
 import pyqtgraph as pg
 
-from rmviz.figures.definitions import GAP_CURVES, PANEL_TEXT, action_colour
+from rmviz.present.definitions import GAP_CURVES, PANEL_TEXT, action_colour
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.ui.common.plot_layout import PlotLayout, live_points, log_decades, set_points

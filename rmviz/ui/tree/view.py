@@ -61,8 +61,10 @@ from PySide6.QtWidgets import (
     QGraphicsView,
 )
 
-from rmviz.figures.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_colour
-from rmviz.figures.layout import (
+from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.numbers import format_number
+from rmviz.present.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_colour
+from rmviz.present.tree_layout import (
     folded_nodes,
     format_probability,
     history,
@@ -71,8 +73,6 @@ from rmviz.figures.layout import (
     tree_layout,
     visible_nodes,
 )
-from rmviz.games.extensive_form import ExtensiveFormGame
-from rmviz.numbers import format_number
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0  # at text scale 1
@@ -156,7 +156,7 @@ class TreeView(QGraphicsView):
             self.fit()
 
     def _layout(self, nodes: list[int]) -> None:
-        """The shared layout (:func:`~rmviz.figures.layout.tree_layout`) in scene units."""
+        """The shared layout (:func:`~rmviz.present.tree_layout.tree_layout`) in scene units."""
         assert self.tree is not None
         self.place = tree_layout(self.tree, nodes, self.folded)
         dx, dy = X_STEP * self.spread, Y_STEP * self.spread

@@ -41,10 +41,10 @@ from PySide6.QtWidgets import (
 
 from rmviz.document import TreeDocument
 from rmviz.errors import RmvizError
-from rmviz.figures.layout import format_probability
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.numbers import format_number
+from rmviz.present.tree_layout import format_probability
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.session import View
 from rmviz.solvers.columns import Column

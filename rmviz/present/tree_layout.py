@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rmviz.numbers import format_number
-from rmviz.solvers.tree.compiled_tree import CompiledTree
+
+if TYPE_CHECKING:
+    from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 
 def format_probability(p: float) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from rmviz.figures.ticks import decade_label, decade_tex, decade_ticks
+from rmviz.present.ticks import decade_label, decade_tex, decade_ticks
 
 
 def test_every_decade_when_there_is_room_with_unlabelled_minor_ticks():
