@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rmviz.errors import RmvizError
-from rmviz.figures.matrix import draw_line
+from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
-from rmviz.figures.style import Style, decade_range, iteration_axis, legend_below, log_axis
-from rmviz.present.definitions import PANEL_TEXT, action_colour
-from rmviz.solvers.columns import Column
+from rmviz.figures.style import Style, legend_below
+from rmviz.present.panels import Tables, compare_panels, values
 
 if TYPE_CHECKING:
     from matplotlib.figure import FigureBase
@@ -29,23 +28,15 @@ def draw_compare(fig: FigureBase, run: RunData, style: Style) -> None:
     }
     if not traces:
         raise RmvizError("nothing to compare yet: run the algorithms in compare mode first")
-    metrics = run.family.compared
-    text = PANEL_TEXT["compare"]
-    axes = np.atleast_1d(fig.subplots(1, len(metrics), sharey=True))
-    everything = np.concatenate(
-        [trace.columns.get(Column(m), np.empty(0)) for trace in traces.values() for m in metrics]
-    )
-    low, high = decade_range(everything)
-    last = max(int(trace.iterations[-1]) for trace in traces.values())
-    for ax, (metric, title) in zip(axes, metrics.items(), strict=True):
-        for index, (name, trace) in enumerate(traces.items()):
-            y = trace.columns.get(Column(metric))
-            if y is None:
-                continue
-            keep = np.isfinite(y) & (y > 0)
-            draw_line(ax, trace.iterations[keep], y[keep], action_colour(index), style, label=name)
-        ax.set_title(text.title.format(metric=title))
-        log_axis(ax, "y", low, high)
-        iteration_axis(ax, np.array([1, last]), text.x_tex)
-    axes[0].set_ylabel(text.y_tex)
+    panels = compare_panels(run.family.compared, list(traces))
+    tables: Tables = {name: trace for name, trace in traces.items()}
+    shared = values(panels, tables)  # one y range for every panel
+    axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True))
+    for ax, panel in zip(axes, panels, strict=True):
+        draw_panel(ax, panel, tables, style, shared=shared)
+        if ax is not axes[0]:
+            ax.set_ylabel("")
+            legend = ax.get_legend()
+            if legend is not None:
+                legend.remove()
     legend_below(axes[0])

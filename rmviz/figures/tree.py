@@ -18,18 +18,18 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from rmviz.figures.matrix import draw_line
+from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
-from rmviz.figures.style import Style, end_labels, iteration_axis
+from rmviz.figures.style import Style
 from rmviz.numbers import format_number
 from rmviz.present.definitions import (
     CHANCE_COLOUR,
     PANEL_TEXT,
     TERMINAL_COLOUR,
     TEXT_COLOUR,
-    action_colour,
     player_colour,
 )
+from rmviz.present.panels import infoset_panel
 from rmviz.present.tree_layout import (
     collapse_below,
     format_probability,
@@ -38,7 +38,6 @@ from rmviz.present.tree_layout import (
     tree_layout,
     visible_nodes,
 )
-from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
 from rmviz.solvers.tree.solver import TreeSnapshot
 
@@ -59,33 +58,20 @@ def shown_infosets(tree: CompiledTree) -> list[int]:
 def draw_infoset_strategies(fig: FigureBase, run: RunData, style: Style) -> None:
     """The average strategy of every move over the iterations, one panel per information set
     (the first :data:`MAX_INFOSETS`, player by player)."""
-    tree, trace, text = cast(CompiledTree, run.tree), run.trace, PANEL_TEXT["infoset"]
+    tree, text = cast(CompiledTree, run.tree), PANEL_TEXT["infoset"]
     infosets = shown_infosets(tree)
     rows = math.ceil(len(infosets) / INFOSET_COLUMNS)
     cols = min(len(infosets), INFOSET_COLUMNS)
     axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)).ravel()
     for ax, infoset in zip(axes, infosets, strict=False):
-        player = int(tree.infoset_player[infoset])
-        first = int(tree.infoset_first_slot[infoset])
-        ends = []
-        for k in range(int(tree.infoset_size[infoset])):
-            y = trace.columns.get(Column("average", player=player, infoset=infoset, action=k))
-            if y is not None and y.size:
-                draw_line(ax, trace.iterations, y, action_colour(k), style, width=0.8)
-                ends.append((tree.slot_move[first + k], trace.iterations[-1], y[-1], action_colour(k)))
-        # labelled where the curves end (spread apart where they meet): no legend to hide a curve
-        end_labels(ax, ends, style.small)
-        ax.set_title(
-            f"{run.game.player_names[player]}: {tree.infoset_label[infoset]}",
-            color=player_colour(player),
-            fontsize=style.small,
-        )
-        ax.set_ylim(-0.02, 1.02)
-        iteration_axis(ax, trace.iterations, "")
+        draw_panel(ax, infoset_panel(tree, infoset, run.game.player_names), {None: run.trace}, style)
+        ax.title.set_fontsize(style.small)
+        ax.set_xlabel("")  # the bottom row's only
+        ax.set_ylabel("")  # the figure's, once
     for ax in axes[len(infosets) :]:
         ax.axis("off")
     for ax in axes[(rows - 1) * cols : len(infosets)]:
-        ax.set_xlabel(text.x_tex)  # the bottom row (the figure's own x label is the caption)
+        ax.set_xlabel(text.x_tex)
     fig.supylabel(text.y_tex, fontsize=style.font_size)
     more = tree.n_infosets - len(infosets)
     title = "average strategy at each information set"

@@ -12,8 +12,8 @@ import pytest
 
 from rmviz.errors import RmvizError
 from rmviz.figures import figures_of, make_figure, save_figure
-from rmviz.figures.matrix import welfare_limit
 from rmviz.figures.registry import minimum_size, write_figure
+from rmviz.present.panels import welfare_limit
 from tests.figures.checks import check_pdf, check_png, check_svg
 
 SIZE, DPI = (480, 300), 60  # small: the drawing, not the pixels, is under test
@@ -123,7 +123,7 @@ def test_the_tree_figure_has_the_run_numbers(tree_run):
 
 def test_a_run_at_equilibrium_throughout_says_so_instead_of_an_empty_legend(recwarn):
     from rmviz.api import solve
-    from rmviz.figures.matrix import NO_GAPS
+    from rmviz.present.panels import NO_GAPS
 
     run = solve("random:general-sum:1x1", algorithm="rm", iterations=50)  # one action each
     fig = make_figure("gaps", run.run_data(), "paper")

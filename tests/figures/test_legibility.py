@@ -30,11 +30,14 @@ def test_no_text_overprints_and_no_legend_covers_a_curve(matrix_run, name, which
 
 
 def test_the_regrets_of_every_player_with_its_own_actions(three_players):
+    """One panel, as live: colour the action, dash the player; the legend names both."""
     fig = make_figure("regrets", three_players, "paper")
-    assert [ax.get_title() for ax in fig.axes] == ["Player 1", "Player 2", "Player 3"]
-    for ax in fig.axes:
-        legend = [t.get_text() for t in ax.get_legend().get_texts()]
-        assert legend == ["Heads", "Tails"] and len(ax.get_lines()) == 3  # two actions, zero
+    (ax,) = fig.axes
+    assert ax.get_title() == "average regret per action"
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == [f"Player {i}: {a}" for i in (1, 2, 3) for a in ("Heads", "Tails")]
+    assert len(ax.get_lines()) == 7  # six curves and zero
+    assert len({line.get_linestyle() for line in ax.get_lines()[:6]}) == 3  # a dash per player
     assert overprinted(fig) == [] and legends_over_data(fig) == []
 
 

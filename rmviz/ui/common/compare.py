@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -31,12 +30,12 @@ from PySide6.QtWidgets import (
 
 from rmviz.errors import RmvizError
 from rmviz.figures.run import TraceData
-from rmviz.present.definitions import PANEL_TEXT, action_colour
+from rmviz.present.panels import Tables, compare_panels, values
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
-from rmviz.ui.common.plot_layout import PlotLayout, live_points, set_points
-from rmviz.ui.common.style import log_axes, pen, style_plot
+from rmviz.ui.common.panel_plot import PanelPlot
+from rmviz.ui.common.plot_layout import PlotLayout
 
 
 class CompareView(QWidget):
@@ -79,6 +78,7 @@ class CompareView(QWidget):
         layout = QHBoxLayout(self)
         layout.addLayout(side)
         layout.addWidget(self.plots, stretch=1)
+        self.panels: list[PanelPlot] = []
         self.curves: dict[tuple[Column, str], pg.PlotDataItem] = {}  # (metric, algorithm)
         self.scale = 1.0
 
@@ -159,26 +159,30 @@ class CompareView(QWidget):
         self.threads = {}
 
     def _build_plots(self) -> None:
+        """One plot per compared metric (:func:`rmviz.present.panels.compare_panels`), a line
+        per algorithm in its colour, as the exported compare figure draws them."""
         self.plots.clear()
+        names = list(self.threads)
+        self.panels = [
+            PanelPlot(self.plots.ci, panel, 0, col, self.scale)
+            for col, panel in enumerate(compare_panels(self.family.compared, names))
+        ]
+        legend = None
+        if self.panels:  # the algorithms named once, in the first plot's corner
+            legend = self.panels[0].plot.addLegend(offset=(10, -10))
+            legend.setLabelTextSize(f"{8 * self.scale:.0f}pt")
         self.curves = {}
-        k = self.scale
-        for col, (column, label) in enumerate(self.metrics.items()):
-            plot = self.plots.addPlot(row=0, col=col, axisItems=log_axes())
-            style_plot(plot, f"{label} (log-log)", k)
-            plot.setLogMode(x=True, y=True)
-            plot.setLabel("bottom", PANEL_TEXT["compare"].x)
-            legend = plot.addLegend(offset=(10, -10)) if col == 0 else None
-            for index, name in enumerate(self.threads):  # colours as in the exported figure
-                self.curves[column, name] = plot.plot(pen=pen(action_colour(index), 2 * k), name=name)
-            if legend is not None:
-                legend.setLabelTextSize(f"{8 * k:.0f}pt")
+        for plot in self.panels:
+            for line, curve in plot.curves.items():
+                self.curves[line.column, line.label] = curve
+                if legend is not None and plot is self.panels[0]:
+                    legend.addItem(curve, line.label)
 
     def traces(self) -> dict[str, TraceData]:
         """Each compared algorithm's trace so far, for the exported compare figure."""
         traces = {}
         for name, thread in self.threads.items():
-            iterations, columns = thread.loop.trace_columns(tuple(self.metrics))
-            traces[name] = TraceData(iterations, columns)
+            traces[name] = self._trace(thread)
         return traces
 
     def summary(self) -> str:
@@ -186,15 +190,16 @@ class CompareView(QWidget):
         return "  ".join(f"{name}: {t.loop.latest()[1].iteration:,}" for name, t in self.threads.items())
 
     def redraw(self) -> None:
-        """Redraw every algorithm's curves from its trace (the window's timer calls this)."""
+        """Redraw every algorithm's curves from its trace (the window's timer calls this), on
+        log axes shared by the plots."""
         for name, thread in self.threads.items():
             message = thread.loop.take_error()
             if message:
                 self.error.emit(f"{name}: {message}")
-            iterations, columns = thread.loop.trace_columns(tuple(self.metrics))
-            drawn = live_points(iterations)  # thinned evenly over log T
-            x = iterations[drawn].astype(np.float64)
-            for column in self.metrics:
-                y = columns[column][drawn]
-                keep = np.isfinite(y) & (y > 0)
-                set_points(self.curves[column, name], x[keep], y[keep])
+        tables: Tables = {name: self._trace(thread) for name, thread in self.threads.items()}
+        shared = values([plot.panel for plot in self.panels], tables)
+        for plot in self.panels:
+            plot.update(tables, shared=shared)
+
+    def _trace(self, thread: SolverThread) -> TraceData:
+        return TraceData(*thread.loop.trace_columns(tuple(self.metrics)))

@@ -24,9 +24,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
 
-from rmviz.figures.matrix import CORNERS, CURRENT_TRAIL, FADE_STEPS, project, unproject
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present.definitions import EQUILIBRIUM_COLOUR, player_colour
+from rmviz.present.simplex import CORNERS, CURRENT_TRAIL, FADE_STEPS, face, fade_pieces, project, unproject
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import PlotLayout, set_points
 from rmviz.ui.common.style import style_plot
@@ -41,9 +41,9 @@ class FadingPath:
         from PySide6.QtGui import QColor
 
         self.pieces = []
-        for k in range(FADE_STEPS):
+        for _start, _stop, opacity in fade_pieces(FADE_STEPS):
             shade = QColor(colour)
-            shade.setAlpha(int(110 + 145 * (k + 1) / FADE_STEPS))
+            shade.setAlphaF(opacity)
             self.pieces.append(plot.plot(pen=pg.mkPen(shade, width=width)))
         self.end = plot.plot(
             pen=None, symbol="o", symbolSize=2.5 * width, symbolBrush=colour, symbolPen=colour
@@ -55,12 +55,13 @@ class FadingPath:
         as the exported figure's do, and each keeps its last point, where the next begins.
         A piece whose points are those it has is left alone: only the newest pieces move
         while a run goes on, and each ``setData`` costs ~0.5 ms of pyqtgraph's Python."""
-        bounds = np.linspace(0, len(x), FADE_STEPS + 1).astype(int)
+        pieces = fade_pieces(len(x))
         kept = np.zeros(len(x), dtype=bool)
         kept[drawn] = True
-        kept[bounds[1:][bounds[1:] > 0] - 1] = True
-        for piece, start, stop in zip(self.pieces, bounds[:-1], bounds[1:], strict=True):
-            shown = np.arange(max(0, start - 1), stop)
+        ends = np.array([stop for _start, stop, _opacity in pieces])
+        kept[ends[ends > 0] - 1] = True
+        for piece, (start, stop, _opacity) in zip(self.pieces, pieces, strict=True):
+            shown = np.arange(start, stop)
             shown = shown[kept[shown]]
             if not (np.array_equal(piece.xData, x[shown]) and np.array_equal(piece.yData, y[shown])):
                 piece.setData(x[shown], y[shown])  # pieces join
@@ -106,8 +107,7 @@ class SimplexView(PlotLayout):
     def face(self, player: int) -> tuple[int, ...]:
         """The actions drawn for ``player``: all of them when 3 or fewer, else the chosen face."""
         assert self.game is not None
-        k = self.game.num_actions[player]
-        return self.faces.get(player, (0, 1, 2)) if k > 3 else tuple(range(k))
+        return face(self.game.num_actions[player], self.faces.get(player))
 
     def set_face(self, player: int, actions: tuple[int, int, int]) -> None:
         """Draw ``player``'s strategy on the face of these three actions (redraw afterwards)."""

@@ -242,7 +242,7 @@ class TreeWindow(RunWindow):
         self.detail.clear()
         self.average_table.setRowCount(0)
         self.infosets.choose(self.infoset)
-        self.plots.set_infoset(tree, self.infoset, self._traced)
+        self.plots.set_infoset(tree, self.infoset, self._traced, self.document.game.player_names)
         self.redraw(force=True)
 
     # -- stepping and running ----------------------------------------------------------------
@@ -323,7 +323,7 @@ class TreeWindow(RunWindow):
         assert self.tree is not None
         self.infoset = infoset
         self.view.show_infoset(infoset)  # a tree larger than the view scrolls to it
-        self.plots.set_infoset(self.tree, infoset, self._traced)
+        self.plots.set_infoset(self.tree, infoset, self._traced, self.document.game.player_names)
         if self.record is not None and self._traversal_of(infoset) != self.traversal.currentIndex():
             self.traversal.setCurrentIndex(self._traversal_of(infoset))  # redraws through _show_record
         self._show_infoset(self._snapshot())

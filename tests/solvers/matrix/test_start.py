@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rmviz.errors import ConfigError
-from rmviz.figures.matrix import project, unproject
 from rmviz.games import catalog_game
+from rmviz.present.simplex import project, unproject
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.matrix.start import parse_start, rounded, start_text

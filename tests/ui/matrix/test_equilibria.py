@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from rmviz.figures.matrix import project
 from rmviz.games import catalog_game, random_game
 from rmviz.games.catalog import CATALOG
+from rmviz.present.simplex import project
 from rmviz.solvers.exact import zero_sum_solution
 from rmviz.solvers.matrix.correlated import CorrelatedOptimum
 from tests.ui.matrix.conftest import iteration, make_window

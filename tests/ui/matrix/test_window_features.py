@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
 
-from rmviz.figures.matrix import FADE_STEPS, project
 from rmviz.games import catalog_game
+from rmviz.present.simplex import FADE_STEPS, project
 from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points

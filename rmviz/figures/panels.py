@@ -1,0 +1,90 @@
+"""The matplotlib renderer of :mod:`rmviz.present.panels`: :func:`draw_panel` draws one
+:class:`~rmviz.present.panels.Panel` of a trace into an Axes, as the live plots
+(:mod:`rmviz.ui.common.panel_plot`) draw it with pyqtgraph: the same lines, labels, colours,
+dashes, axis scales, ranges and tick rules (decade labels: :func:`.style.finish`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rmviz.figures.style import Style, end_labels, legend_below, log_axis
+from rmviz.present.definitions import FRAME_COLOUR
+from rmviz.present.panels import (
+    PROBABILITY_TICKS,
+    Line,
+    Panel,
+    Tables,
+    points,
+    reference_points,
+    values,
+    x_range,
+    y_range,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+
+def draw_line(ax: Axes, x: np.ndarray, y: np.ndarray, line: Line, style: Style, label: bool = True) -> None:
+    """One :class:`Line` at the style's width."""
+    ax.plot(
+        x,
+        y,
+        color=line.colour,
+        linewidth=style.line_width * line.width,
+        linestyle=line.dash,
+        alpha=line.alpha,
+        label=line.tex if label and line.legend else None,
+    )
+
+
+def draw_panel(
+    ax: Axes,
+    panel: Panel,
+    tables: Tables,
+    style: Style,
+    scale: float = 1.0,
+    shared: Sequence[np.ndarray] | None = None,
+) -> None:
+    """Draw ``panel`` of the runs ``tables`` into ``ax``. ``scale``: the payoff scale (the
+    welfare axis's rounding noise); ``shared``: the values a y axis spans when panels share
+    it (the compare figure; default: this panel's own)."""
+    ends = []
+    drawn = False
+    for line in panel.lines:
+        found = points(panel, line, tables, scale)
+        if found is None or not found[0].size:
+            continue
+        x, y = found
+        drawn = True
+        draw_line(ax, x, y, line, style, label=panel.key != "ends")
+        if panel.key == "ends" and line.legend:
+            ends.append((line.label, x[-1], y[-1], line.colour))
+    reference = reference_points(panel, tables)
+    if reference is not None and panel.reference is not None:
+        curve = panel.reference
+        width = style.line_width * curve.width
+        ax.plot(*reference, color=curve.colour, linestyle=curve.dash, linewidth=width, label=curve.tex)
+    if panel.zero_line:
+        ax.axhline(0.0, color=FRAME_COLOUR, linewidth=0.8)
+    log_axis(ax, "x", *x_range(tables))
+    ax.set_xlabel(panel.x.tex)
+    limits = y_range(panel, values([panel], tables) if shared is None else shared, scale)
+    if panel.y.scale == "log" and limits is not None:
+        log_axis(ax, "y", *limits)
+    elif limits is not None:
+        ax.set_ylim(*limits)
+    if panel.y.scale == "probability":
+        ax.set_yticks(PROBABILITY_TICKS, [f"{t:g}" for t in PROBABILITY_TICKS])
+    ax.set_ylabel(panel.y.tex)
+    if panel.title_colour is None:
+        ax.set_title(panel.title)
+    else:
+        ax.set_title(panel.title, color=panel.title_colour)
+    if panel.key == "ends":
+        end_labels(ax, ends, style.small)
+    elif legend_below(ax) is None and panel.empty and not drawn:
+        ax.text(0.5, 0.5, panel.empty, transform=ax.transAxes, ha="center", va="center", color=FRAME_COLOUR)

@@ -1,0 +1,354 @@
+"""The panels of a run, each defined once for the live plots (pyqtgraph, :mod:`rmviz.ui`) and
+the exported figures (matplotlib, :mod:`rmviz.figures`): which trace columns a panel draws,
+with which label, colour, dash and width, its title and axes, the scale and range of each axis
+and where its ticks go. A renderer turns a :class:`Panel` into artists and asks
+:func:`points`, :func:`reference_points`, :func:`y_range` and :func:`x_range` for what to draw;
+tests/present/test_parity.py draws every panel both ways and compares them.
+
+The rules, for both renderers: a log axis spans whole decades, at least :data:`MIN_DECADES`
+of them, so two decade labels always show (projectors at 1280x720 showed one); a probability
+axis labels 0, 0.5 and 1 (:data:`PROBABILITY_TICKS`); the welfare axis is symmetric about
+zero and ignores rounding noise; the iteration axis ends at the data (live: rounded up to a
+tenth of a decade, :func:`x_range`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from rmviz.present.definitions import (
+    PANEL_TEXT,
+    REFERENCE,
+    WELFARE_COLOUR,
+    Curve,
+    action_colour,
+    gap_curves,
+    player_colour,
+)
+from rmviz.solvers.columns import Column
+
+if TYPE_CHECKING:
+    from rmviz.games.normal_form import NormalFormGame
+    from rmviz.solvers.family import Family
+    from rmviz.solvers.tree.compiled_tree import CompiledTree
+
+MAX_PLAYERS, MAX_ACTIONS = 3, 10  # players and actions drawn per panel
+PLAYER_DASHES = ("solid", "dashed", "dotted")  # the regret panel's line style of each player
+CURRENT = 0.18  # opacity of the current strategies (faint: they jump every iteration)
+NOISE = 1e-9  # welfare within NOISE x the largest payoff of zero is rounding noise
+MIN_DECADES = 2
+PROBABILITY_TICKS = (0.0, 0.5, 1.0)
+PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph drops those it would cut)
+X_STEP = 0.1  # the iteration axis's end, in decades
+NO_GAPS = "every distance is 0 at every iteration recorded\n(an equilibrium from the start)"
+
+
+@dataclass(frozen=True)
+class Axis:
+    """An axis's title (plain and mathtext) and scale: ``"log"``, ``"probability"`` (0 to 1),
+    ``"symmetric"`` (about zero) or ``"linear"``."""
+
+    label: str
+    tex: str
+    scale: str = "linear"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One curve: the trace column it draws, its label (plain and mathtext; ``legend`` False:
+    not named), colour, dash (``"solid"``, ``"dashed"``, ``"dotted"``), width relative to the
+    renderer's line width, opacity, and the run it is drawn from (``source``: None, the run;
+    compare panels: the algorithm's name)."""
+
+    column: Column
+    label: str
+    tex: str
+    colour: str
+    dash: str = "solid"
+    width: float = 1.0
+    alpha: float = 1.0
+    legend: bool = True
+    source: str | None = None
+
+
+class Table(Protocol):
+    """A run's kept iterations and its columns' values (a trace's table)."""
+
+    @property
+    def iterations(self) -> np.ndarray: ...
+
+    @property
+    def columns(self) -> Mapping[Column, np.ndarray]: ...
+
+
+Tables = Mapping[str | None, Table]  # the run (key None) or, for compare panels, each algorithm's
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One plot. ``key``: where the lines' names go: ``"below"`` (a legend under the panel),
+    ``"names"`` (short names of actions: live in the title, in their colours, as the plots
+    are short at 1280x720; on paper a legend under the panel) or ``"ends"`` (at the curves'
+    ends on paper, a corner legend live). ``reference``: a 1/sqrt(T) line anchored at the
+    first point of the exploitability; ``zero_line``: a line at y = 0; ``empty``: what the
+    panel says when it has nothing to draw."""
+
+    name: str
+    title: str
+    y: Axis
+    lines: tuple[Line, ...]
+    x: Axis = Axis(PANEL_TEXT["gaps"].x, PANEL_TEXT["gaps"].x_tex, "log")
+    title_colour: str | None = None
+    key: str = "below"
+    reference: Curve | None = None
+    zero_line: bool = False
+    empty: str = ""
+
+    def columns(self) -> tuple[Column, ...]:
+        """The trace columns the panel reads."""
+        anchor = (Column("exploitability"),) if self.reference is not None else ()
+        return tuple(dict.fromkeys((*(line.column for line in self.lines), *anchor)))
+
+
+# -- the panels --------------------------------------------------------------------------------
+def first_of(actions: int) -> str:
+    """What a panel of a player's actions leaves out: ``" (first 10 of 30 actions)"``."""
+    return f" (first {MAX_ACTIONS} of {actions} actions)" if actions > MAX_ACTIONS else ""
+
+
+def players_note(players: int) -> str:
+    """What panels of players leave out: ``" (first 3 of 4 players)"``."""
+    return f" (first {MAX_PLAYERS} of {players} players)" if players > MAX_PLAYERS else ""
+
+
+def strategy_panel(player: int, name: str, actions: Sequence[str]) -> Panel:
+    """Average (solid) and current (faint) strategy of each of ``player``'s actions."""
+    text = PANEL_TEXT["strategies"]
+    lines = []
+    for a, action in enumerate(actions[:MAX_ACTIONS]):
+        colour = action_colour(a)
+        lines.append(
+            Line(
+                Column("current", player=player, action=a),
+                action,
+                action,
+                colour,
+                width=0.5,
+                alpha=CURRENT,
+                legend=False,
+            )
+        )
+        lines.append(Line(Column("average", player=player, action=a), action, action, colour))
+    return Panel(
+        "strategies",
+        text.title.format(player=name) + first_of(len(actions)),
+        Axis(text.y, text.y_tex, "probability"),
+        tuple(lines),
+        key="names",
+    )
+
+
+def gap_panel(family: Family, zero_sum: bool) -> Panel:
+    """The family's distances to equilibrium on log-log axes, with the 1/sqrt(T) reference."""
+    text = PANEL_TEXT["gaps"]
+    lines = tuple(
+        Line(Column(metric), curve.label, curve.tex, curve.colour, curve.dash, curve.width)
+        for metric, curve in gap_curves(family, zero_sum).items()
+    )
+    return Panel(
+        "gaps", text.title, Axis(text.y, text.y_tex, "log"), lines, reference=REFERENCE, empty=NO_GAPS
+    )
+
+
+def regret_panel(players: Sequence[str], actions: Sequence[Sequence[str]]) -> Panel:
+    """Average regret R_i^T(a)/T of every action of the first :data:`MAX_PLAYERS` players on
+    one axis: colour the action (as in the strategy panels), dash the player."""
+    text = PANEL_TEXT["regrets"]
+    lines = tuple(
+        Line(
+            Column("regret", player=i, action=a),
+            f"{players[i]}: {action}",
+            f"{players[i]}: {action}",
+            action_colour(a),
+            PLAYER_DASHES[i],
+            width=0.75,
+        )
+        for i in range(min(len(players), MAX_PLAYERS))
+        for a, action in enumerate(actions[i][:MAX_ACTIONS])
+    )
+    title = text.title + players_note(len(players))
+    return Panel("regrets", title, Axis(text.y, text.y_tex), lines, key="names", zero_line=True)
+
+
+def welfare_panel() -> Panel:
+    """Social welfare of the empirical play, on an axis symmetric about zero."""
+    text = PANEL_TEXT["welfare"]
+    line = Line(Column("welfare"), "welfare", "welfare", WELFARE_COLOUR, legend=False)
+    return Panel("welfare", text.title, Axis(text.y, text.y_tex, "symmetric"), (line,), zero_line=True)
+
+
+def matrix_panels(
+    family: Family, game: NormalFormGame, names: Iterable[str], zero_sum: bool
+) -> dict[str, list[Panel]]:
+    """The convergence panels ``names`` of a matrix game of ``family`` (``strategies``: one
+    per player up to :data:`MAX_PLAYERS`; the others one each)."""
+    players, actions = game.player_names, game.action_names
+    build = {
+        "strategies": lambda: [
+            strategy_panel(i, players[i], actions[i]) for i in range(min(len(players), MAX_PLAYERS))
+        ],
+        "gaps": lambda: [gap_panel(family, zero_sum)],
+        "regrets": lambda: [regret_panel(players, actions)],
+        "welfare": lambda: [welfare_panel()],
+    }
+    return {name: build[name]() for name in names}
+
+
+def infoset_panel(tree: CompiledTree, infoset: int, players: Sequence[str]) -> Panel:
+    """The average strategy of each move at one information set of ``tree`` over the
+    iterations (its player's name from ``players``)."""
+    text = PANEL_TEXT["infoset"]
+    player = int(tree.infoset_player[infoset])
+    first = int(tree.infoset_first_slot[infoset])
+    lines = tuple(
+        Line(
+            Column("average", player=player, infoset=infoset, action=k),
+            tree.slot_move[first + k],
+            tree.slot_move[first + k],
+            action_colour(k),
+        )
+        for k in range(int(tree.infoset_size[infoset]))
+    )
+    return Panel(
+        "infoset",
+        f"{players[player]}: {text.title.format(infoset=tree.infoset_label[infoset])}",
+        Axis(text.y, text.y_tex, "probability"),
+        lines,
+        title_colour=player_colour(player),
+        key="ends",
+    )
+
+
+def compare_panels(metrics: Mapping[str, str], algorithms: Sequence[str]) -> list[Panel]:
+    """One panel per compared metric (``metrics``: column name -> title), one line per
+    algorithm in its colour, on log-log axes the renderer shares between the panels."""
+    text = PANEL_TEXT["compare"]
+    return [
+        Panel(
+            "compare",
+            text.title.format(metric=title),
+            Axis(text.y, text.y_tex, "log"),
+            tuple(
+                Line(Column(metric), name, name, action_colour(k), source=name)
+                for k, name in enumerate(algorithms)
+            ),
+        )
+        for metric, title in metrics.items()
+    ]
+
+
+def regret_key(panel: Panel) -> list[tuple[str, str]]:
+    """The players and their dashes of a regret panel, in order (the live title's key)."""
+    seen: dict[str, str] = {}
+    for line in panel.lines:
+        seen.setdefault(line.label.split(": ", 1)[0], line.dash)
+    return list(seen.items())
+
+
+# -- what to draw ------------------------------------------------------------------------------
+def points(
+    panel: Panel, line: Line, tables: Tables, scale: float = 1.0
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The points of ``line`` (None: its run or column is not there): on a log axis the
+    positive finite values only; on the welfare axis values within rounding noise of zero
+    (``NOISE`` x ``scale``, the payoff scale) as 0."""
+    table = tables.get(line.source)
+    values = None if table is None else table.columns.get(line.column)
+    if table is None or values is None:
+        return None
+    x = np.asarray(table.iterations, dtype=np.float64)
+    y = np.asarray(values, dtype=np.float64)
+    if panel.y.scale == "log":
+        keep = np.isfinite(y) & (y > 0)
+        return x[keep], y[keep]
+    if panel.y.scale == "symmetric":
+        return x, np.where(np.abs(y) <= NOISE * scale, 0.0, y)
+    return x, y
+
+
+def reference_points(panel: Panel, tables: Tables) -> tuple[np.ndarray, np.ndarray] | None:
+    """The 1/sqrt(T) reference through the exploitability's first point; None without one."""
+    table = tables.get(None)
+    first = None if table is None else table.columns.get(Column("exploitability"))
+    if panel.reference is None or table is None or first is None or not first.size:
+        return None
+    if not (np.isfinite(first[0]) and first[0] > 0):
+        return None
+    x = np.asarray(table.iterations, dtype=np.float64)
+    return x, first[0] * np.sqrt(max(x[0], 1.0) / x)
+
+
+def values(panels: Iterable[Panel], tables: Tables) -> list[np.ndarray]:
+    """Every value the lines of ``panels`` draw (what a y axis shared by them spans)."""
+    found = []
+    for panel in panels:
+        for line in panel.lines:
+            table = tables.get(line.source)
+            if table is not None and line.column in table.columns:
+                found.append(np.asarray(table.columns[line.column], dtype=np.float64))
+    return found
+
+
+def decades(arrays: Iterable[np.ndarray]) -> tuple[int, int] | None:
+    """The whole decades (log10 exponents ``low, high``) around the positive finite values,
+    :data:`MIN_DECADES` at least (extended downward); None when no value is positive."""
+    parts = [np.asarray(v, dtype=np.float64).ravel() for v in arrays]
+    every = np.concatenate(parts) if parts else np.empty(0)
+    every = every[np.isfinite(every) & (every > 0)]
+    if not every.size:
+        return None
+    high = math.ceil(math.log10(float(every.max())) - 1e-9)
+    low = math.floor(math.log10(float(every.min())) + 1e-9)
+    return min(low, high - MIN_DECADES), high
+
+
+def welfare_limit(welfare: np.ndarray, scale: float) -> float:
+    """Half the height of the symmetric welfare axis: the largest |welfare|, where values
+    within rounding noise of zero count as zero, with a margin; a tenth of the payoff scale
+    when all of it is noise (zero-sum games)."""
+    kept = np.abs(welfare[np.isfinite(welfare)])
+    kept = kept[kept > NOISE * scale]
+    return 1.1 * float(kept.max()) if kept.size else 0.1 * scale
+
+
+def y_range(panel: Panel, arrays: Sequence[np.ndarray], scale: float = 1.0) -> tuple[float, float] | None:
+    """The y axis's range in data units for the values ``arrays`` (:func:`values`; a log axis:
+    powers of ten); None: the renderer's automatic range (linear axes)."""
+    if panel.y.scale == "probability":
+        return PROBABILITY_RANGE
+    if panel.y.scale == "symmetric":
+        limit = welfare_limit(np.concatenate(arrays) if arrays else np.empty(0), scale)
+        return -limit, limit
+    if panel.y.scale == "log":
+        low, high = decades(arrays) or (-MIN_DECADES - 1, 0)
+        return 10.0**low, 10.0**high
+    return None
+
+
+def x_range(tables: Tables, step: float = 0.0) -> tuple[float, float]:
+    """The iteration axis (log): from the first iteration drawn to the last (over every run
+    of ``tables``), one decade at least. Figures end at the data; live plots pass
+    ``step=``:data:`X_STEP` to round the end up to a tenth of a decade, so the axis is laid
+    out again at most ten times a decade, not at every frame."""
+    kept = [t.iterations for t in tables.values() if t.iterations.size]
+    first = max(1.0, min((float(i[0]) for i in kept), default=1.0))
+    last = max((float(i[-1]) for i in kept), default=1.0)
+    end = max(math.log10(max(last, 1.0)), math.log10(first) + 1.0)
+    if step:
+        end = math.ceil(end / step - 1e-9) * step
+    return first, 10.0**end

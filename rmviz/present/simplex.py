@@ -1,0 +1,60 @@
+"""Where a strategy goes in the simplex view (three actions: a point of the equilateral
+triangle in barycentric coordinates; two: a point of a segment) and in the 2x2 square, for
+the window's simplex (pyqtgraph) and the exported simplex figure (matplotlib) alike, and how
+the average path is drawn: in :data:`FADE_STEPS` pieces, faint at the start of the run and
+solid now, beside the last :data:`CURRENT_TRAIL` current strategies."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+CURRENT_TRAIL, FADE_STEPS = 60, 8  # recent current strategies; pieces of the average path
+CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
+
+
+def to_triangle(p: np.ndarray) -> np.ndarray:
+    """Barycentric (n, 3) -> planar (n, 2) on the equilateral triangle; rows that put no
+    mass on the three actions are NaN (not drawn)."""
+    total = p.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(np.where(total > 0, p / total, np.nan) @ CORNERS)
+
+
+def face(actions: int, chosen: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The actions drawn of a player with ``actions`` actions: all of them up to three, else
+    the ``chosen`` face (the first three when none is)."""
+    return tuple(chosen or (0, 1, 2)) if actions > 3 else tuple(range(actions))
+
+
+def project(face_size: int, p: np.ndarray) -> np.ndarray:
+    """Strategies restricted to a face of ``face_size`` actions (n, k) -> plane points."""
+    if face_size == 1:
+        return np.column_stack([np.full(len(p), 0.5), np.zeros(len(p))])
+    if face_size == 2:
+        return np.column_stack([p[:, 0], np.zeros(len(p))])
+    return to_triangle(p)
+
+
+def unproject(face_size: int, point: tuple[float, float]) -> np.ndarray:
+    """The strategy on a face of 2 or 3 actions nearest to a plane point (the inverse of
+    :func:`project`; points outside the face are clipped to its edge)."""
+    x, y = point
+    if face_size == 2:
+        p = np.array([x, 1.0 - x])
+    else:  # barycentric coordinates on CORNERS: p2 from the height, then p1 from x
+        p2 = y / CORNERS[2, 1]
+        p = np.array([1.0 - x - p2 / 2, x - p2 / 2, p2])
+    p = np.clip(p, 0.0, None)
+    return p / p.sum() if p.sum() > 0 else np.full(face_size, 1.0 / face_size)
+
+
+def fade_pieces(length: int) -> list[tuple[int, int, float]]:
+    """The average path of ``length`` points as :data:`FADE_STEPS` pieces ``(start, stop,
+    opacity)``, each starting at the previous one's last point, opacity rising to 1."""
+    bounds = np.linspace(0, length, FADE_STEPS + 1).astype(int)
+    return [
+        (max(0, int(bounds[k]) - 1), int(bounds[k + 1]), 0.3 + 0.7 * (k + 1) / FADE_STEPS)
+        for k in range(FADE_STEPS)
+    ]

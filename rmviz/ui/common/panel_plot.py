@@ -1,0 +1,178 @@
+"""The pyqtgraph renderer of :mod:`rmviz.present.panels`: a :class:`PanelPlot` draws one
+:class:`~rmviz.present.panels.Panel` live, as :func:`rmviz.figures.panels.draw_panel` draws it
+on paper: the same lines, labels, colours, dashes, axis scales, ranges and tick rules. Axis
+ranges are set only when they change (a range that moves every frame re-lays the plot out
+every frame, the largest cost of a live repaint)."""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+
+from rmviz.present.definitions import FRAME_COLOUR
+from rmviz.present.panels import (
+    PROBABILITY_TICKS,
+    X_STEP,
+    Line,
+    Panel,
+    Table,
+    Tables,
+    points,
+    reference_points,
+    regret_key,
+    values,
+    x_range,
+    y_range,
+)
+from rmviz.solvers.columns import Column
+from rmviz.ui.common.plot_layout import live_points, set_points
+from rmviz.ui.common.style import curve_pen, log_axes, pen, style_plot
+
+MAX_NAMED = 6  # actions named in a title
+DASH_GLYPHS = {"solid": "—", "dashed": "- -", "dotted": "···"}  # the regret title's players
+GLYPHS = {"solid": "&#9644;", "dashed": "- -", "dotted": "···"}  # a line named in a title
+WIDTH = 2.0  # a line of relative width 1, in pixels at text scale 1
+
+
+def line_pen(line: Line, scale: float) -> pg.mkPen:
+    return pen(line.colour, WIDTH * line.width * scale, line.dash, round(255 * line.alpha))
+
+
+def live_title(panel: Panel, scale: float, key: str) -> str:
+    """The title drawn live. With ``key`` ``"names"`` the lines are named in the title, each
+    in its colour and dash (the first :data:`MAX_NAMED`), instead of a legend over plots that
+    are short at 1280x720: after the player's name for strategies, after the title else; the
+    regret panel keys its players' dashes in smaller type."""
+    if key != "names":
+        return html.escape(panel.title)
+    if panel.name == "regrets":
+        players = ", ".join(
+            f"{html.escape(name)}&nbsp;{DASH_GLYPHS[dash]}" for name, dash in regret_key(panel)
+        )
+        return f'{html.escape(panel.title)} <span style="font-size:{7 * scale:.0f}pt">{players}</span>'
+    named = [(line.label, line.colour, line.dash) for line in panel.lines if line.legend]
+    if panel.reference is not None:
+        named.append((panel.reference.label, panel.reference.colour, panel.reference.dash))
+    spans = " ".join(
+        f'<span style="color:{colour}">{GLYPHS[dash]}&nbsp;{html.escape(label)}</span>'
+        for label, colour, dash in named[:MAX_NAMED]
+    )
+    more = f" +{len(named) - MAX_NAMED} more" if len(named) > MAX_NAMED else ""
+    lead = panel.title.split(":", 1)[0] if panel.name == "strategies" else panel.title
+    return f"{html.escape(lead)}: {spans}{more}"
+
+
+class PanelPlot:
+    """One panel in a ``pg.GraphicsLayout``: build with the layout's ``addPlot`` arguments,
+    then :meth:`update` with the runs' tables (:data:`~rmviz.present.panels.Tables`).
+    ``legend``: a ``pg.LegendItem`` placed by the caller for panels keyed ``"below"``; ``key``
+    overrides the panel's (a window too short for a legend row names lines in the title)."""
+
+    def __init__(
+        self,
+        layout: pg.GraphicsLayout,
+        panel: Panel,
+        row: int,
+        col: int,
+        scale: float = 1.0,
+        legend: pg.LegendItem | None = None,
+        x_label: bool = True,
+        key: str | None = None,
+    ) -> None:
+        self.panel = panel
+        key = key or panel.key
+        self.plot = layout.addPlot(row=row, col=col, axisItems=log_axes())
+        style_plot(self.plot, live_title(panel, scale, key), scale)
+        if key == "names":
+            self.plot.setToolTip(panel.title)
+        if panel.title_colour is not None:
+            self.plot.setTitle(
+                live_title(panel, scale, key), color=panel.title_colour, size=f"{9 * scale:.0f}pt"
+            )
+        self.plot.setLogMode(x=True, y=panel.y.scale == "log")
+        if x_label:
+            self.plot.setLabel("bottom", panel.x.label)
+        self.plot.disableAutoRange(axis="x")
+        if panel.y.scale != "linear":
+            self.plot.disableAutoRange(axis="y")
+        if panel.y.scale == "probability":
+            self.plot.getAxis("left").setTicks([[(t, f"{t:g}") for t in PROBABILITY_TICKS], []])
+        self.plot.setPreferredWidth(1)  # a row's plots share its width, whatever their titles
+        if panel.zero_line:
+            self.plot.addLine(y=0.0, pen=pen(FRAME_COLOUR, 1.0))
+        if key == "ends":
+            legend = self.plot.addLegend(offset=(-5, 5))
+            legend.setLabelTextSize(f"{8 * scale:.0f}pt")
+        self.curves: dict[Line, pg.PlotDataItem] = {}
+        for line in panel.lines:
+            # faint curves jump every iteration: drawn without antialiasing, half the cost
+            curve = self.plot.plot(pen=line_pen(line, scale), antialias=line.alpha == 1.0)
+            self.curves[line] = curve
+            if legend is not None and line.legend:
+                legend.addItem(curve, line.label)
+        self.reference: pg.PlotDataItem | None = None
+        if panel.reference is not None:
+            self.reference = self.plot.plot(pen=curve_pen(panel.reference, scale))
+            if legend is not None:
+                legend.addItem(self.reference, panel.reference.label)
+        self.ranges: tuple[object, object] | None = None
+        self._fit({}, 1.0, [])  # the axes' empty ranges: 0, 0.5 and 1 show before any data
+
+    def clear(self) -> None:
+        """No curve drawn (a fresh run); the axes back to their empty ranges."""
+        for curve in (*self.curves.values(), *([self.reference] if self.reference else [])):
+            curve.setData([], [])
+        self._fit({}, 1.0, [])
+
+    def update(
+        self,
+        tables: Tables,
+        scale: float = 1.0,
+        lines: Sequence[Line] | None = None,
+        shared: Sequence[np.ndarray] | None = None,
+        thin: bool = True,
+    ) -> None:
+        """Redraw ``lines`` (default: all) from the runs' ``tables``, each run's points thinned
+        evenly over log T unless ``thin`` is False (:func:`.plot_layout.live_points`; the
+        ranges from every point). ``scale``: the payoff scale; ``shared``: the values a y axis
+        shared with other panels spans. Ranges follow the panel's rules, set on change."""
+        drawn: Tables = {key: self._thinned(table, thin) for key, table in tables.items()}
+        for line in self.panel.lines if lines is None else lines:
+            found = points(self.panel, line, drawn, scale)
+            if found is not None:
+                set_points(self.curves[line], *found)
+        reference = reference_points(self.panel, drawn)
+        if self.reference is not None and reference is not None:
+            self.reference.setData(*reference)
+        self._fit(drawn, scale, values([self.panel], tables) if shared is None else shared)
+
+    def _thinned(self, table: Table, thin: bool) -> Table:
+        rows = live_points(table.iterations) if thin else slice(None)
+        wanted = self.panel.columns()
+        columns = {column: table.columns[column][rows] for column in wanted if column in table.columns}
+        return Drawn(table.iterations[rows], columns)
+
+    def _fit(self, tables: Tables, scale: float, arrays: Sequence[np.ndarray]) -> None:
+        x = tuple(math.log10(v) for v in x_range(tables, X_STEP))
+        limits = y_range(self.panel, arrays, scale)
+        if limits is not None and self.panel.y.scale == "log":
+            limits = (math.log10(limits[0]), math.log10(limits[1]))
+        if self.ranges == (x, limits):
+            return
+        self.ranges = (x, limits)
+        self.plot.setXRange(*x, padding=0.02)
+        if limits is not None:
+            self.plot.setYRange(*limits, padding=0.02 if self.panel.y.scale == "log" else 0)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """The rows of a run's table that a live plot draws."""
+
+    iterations: np.ndarray
+    columns: Mapping[Column, np.ndarray]

@@ -1,0 +1,152 @@
+"""Each panel drawn both ways, on paper (matplotlib: rmviz.figures.panels.draw_panel) and live
+(pyqtgraph: rmviz.ui.common.panel_plot.PanelPlot), from one trace: the same curves (points,
+colours, dashes, widths relative to the renderer's line width), the same axis scales and
+ranges, the same labelled ticks (decades of log axes, 0 / 0.5 / 1 of probability axes) and
+titles. Panels of every family: matrix strategies, gaps, regrets and welfare; tree gaps and
+information sets; the compare panels of both."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from matplotlib.figure import Figure
+from PySide6.QtCore import Qt
+
+from rmviz.figures import record_comparison
+from rmviz.figures.panels import draw_panel
+from rmviz.figures.style import STYLES, finish
+from rmviz.games import catalog_game
+from rmviz.present.panels import (
+    PROBABILITY_TICKS,
+    Panel,
+    compare_panels,
+    gap_panel,
+    infoset_panel,
+    matrix_panels,
+    values,
+)
+from rmviz.present.ticks import decade_ticks
+from rmviz.ui.common.panel_plot import WIDTH, PanelPlot
+from rmviz.ui.common.plot_layout import PlotLayout
+
+DASHES = {
+    "solid": ("-", Qt.PenStyle.SolidLine),
+    "dashed": ("--", Qt.PenStyle.DashLine),
+    "dotted": (":", Qt.PenStyle.DotLine),
+}
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return {
+        "rps": record_comparison(catalog_game("rps-crash"), ["rm", "rm+"], iterations=300),
+        "pennies": record_comparison(catalog_game("three-player-pennies"), ["rm"], iterations=100),
+        "kuhn": record_comparison(catalog_game("kuhn"), ["cfr", "cfr+"], iterations=60),
+    }
+
+
+def cases(runs):
+    """(name, panel, tables, payoff scale, shared values) for every panel of every family."""
+    for key in ("rps", "pennies"):
+        run = runs[key]
+        panels = matrix_panels(
+            run.family, run.game, ["strategies", "gaps", "regrets", "welfare"], run.zero_sum
+        )
+        for name, group in panels.items():
+            for k, panel in enumerate(group):
+                yield f"{key}-{name}-{k}", panel, {None: run.trace}, run.payoff_scale, None
+    kuhn = runs["kuhn"]
+    yield "kuhn-gaps", gap_panel(kuhn.family, False), {None: kuhn.trace}, kuhn.payoff_scale, None
+    for infoset in (0, 7):
+        panel = infoset_panel(kuhn.tree, infoset, kuhn.game.player_names)
+        yield f"kuhn-infoset-{infoset}", panel, {None: kuhn.trace}, kuhn.payoff_scale, None
+    for key in ("rps", "kuhn"):
+        run = runs[key]
+        panels = compare_panels(run.family.compared, list(run.compared))
+        tables = dict(run.compared)
+        shared = values(panels, tables)
+        for panel in panels:
+            yield f"{key}-compare-{panel.title}", panel, tables, run.payoff_scale, shared
+
+
+def paper(panel: Panel, tables, scale, shared):
+    fig = Figure(figsize=(12, 9), layout="constrained")
+    ax = fig.subplots()
+    draw_panel(ax, panel, tables, STYLES["paper"], scale, shared)
+    finish(fig, STYLES["paper"], None)
+    return ax
+
+
+def live(qtbot, panel: Panel, tables, scale, shared):
+    widget = PlotLayout()
+    qtbot.addWidget(widget)
+    widget.resize(1200, 900)
+    drawn = PanelPlot(widget.ci, panel, 0, 0, legend=pg.LegendItem())
+    drawn.update(tables, scale, shared=shared, thin=False)
+    return drawn
+
+
+def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
+    checked = 0
+    for name, panel, tables, scale, shared in cases(runs):
+        ax = paper(panel, tables, scale, shared)
+        plot = live(qtbot, panel, tables, scale, shared)
+        # the curves: the same points, colours, dashes and relative widths
+        paper_curves = [a for a in ax.get_lines() if len(a.get_xdata()) and not _is_guide(a, panel)]
+        live_curves = [(line, c) for line, c in plot.curves.items() if c.xData is not None and len(c.xData)]
+        assert len(paper_curves) == len(live_curves), name
+        for artist, (line, curve) in zip(paper_curves, live_curves, strict=True):
+            np.testing.assert_array_equal(artist.get_xdata(), curve.xData, err_msg=name)
+            np.testing.assert_array_equal(artist.get_ydata(), curve.yData, err_msg=name)
+            qt = curve.opts["pen"]
+            assert artist.get_color() == line.colour and qt.color().name() == line.colour.lower(), name
+            assert (artist.get_linestyle(), qt.style()) == DASHES[line.dash], name
+            assert artist.get_alpha() == pytest.approx(line.alpha)
+            assert qt.color().alphaF() == pytest.approx(line.alpha, abs=1 / 255)
+            assert artist.get_linewidth() / STYLES["paper"].line_width == pytest.approx(qt.widthF() / WIDTH)
+        if panel.reference is not None and plot.reference is not None:
+            (guide,) = [a for a in ax.get_lines() if a.get_label() == panel.reference.tex]
+            np.testing.assert_array_equal(guide.get_ydata(), plot.reference.yData, err_msg=name)
+        # the axes: scales and ranges
+        (x0, x1), (y0, y1) = plot.plot.vb.viewRange()
+        low, high = ax.get_xlim()
+        assert ax.get_xscale() == "log" and x0 <= math.log10(low) + 0.05 and math.log10(high) <= x1 + 1e-9, (
+            name
+        )
+        if panel.y.scale == "log":
+            low, high = ax.get_ylim()
+            assert ax.get_yscale() == "log"
+            margin = 0.1 * (y1 - y0)  # live padding
+            assert math.log10(low) == pytest.approx(y0, abs=margin)
+            assert math.log10(high) == pytest.approx(y1, abs=margin)
+            # the decades labelled: on paper, those of the axis's range that fit; live the same rule
+            paper_labels = {round(math.log10(t)) for t in ax.get_yticks() if low <= t <= high}
+            axis = plot.plot.getAxis("left")
+            axis.tickValues(math.log10(low), math.log10(high), 10_000)
+            every = set(decade_ticks(math.log10(low), math.log10(high), 100)[0])
+            assert paper_labels == every == axis.labelled, name
+        elif panel.y.scale == "probability":
+            assert list(ax.get_yticks()) == list(PROBABILITY_TICKS)
+            assert [label.get_text() for label in ax.get_yticklabels()] == ["0", "0.5", "1"]
+            ticks = plot.plot.getAxis("left")._tickLevels
+            assert ticks[0] == [
+                (t, label) for t, label in zip(PROBABILITY_TICKS, ("0", "0.5", "1"), strict=True)
+            ]
+            assert ax.get_ylim() == pytest.approx((y0, y1))
+        elif panel.y.scale == "symmetric":
+            assert ax.get_ylim() == pytest.approx((y0, y1)) and y0 == pytest.approx(-y1)
+        # the title and the axis titles
+        assert ax.get_title() == panel.title and panel.title.split(":")[0] in plot.plot.titleLabel.text, name
+        assert ax.get_xlabel() == panel.x.tex and plot.plot.getAxis("bottom").labelText == panel.x.label
+        checked += 1
+    assert checked >= 14
+
+
+def _is_guide(artist, panel: Panel) -> bool:
+    """The reference line and the zero line: drawn by both, compared separately."""
+    if artist.get_label() == (panel.reference.tex if panel.reference else None):
+        return True
+    return panel.zero_line and np.all(np.asarray(artist.get_ydata()) == 0) and len(artist.get_xdata()) == 2
