@@ -114,24 +114,6 @@ def log_axis(ax: Axes, which: str, low: float, high: float) -> None:
         ax.set_ylim(low, high)
 
 
-def iteration_axis(ax: Axes, iterations: np.ndarray, label: str) -> None:
-    """The log iteration axis, from the first recorded iteration to the last (no blank
-    decade after the data)."""
-    first = float(max(1, iterations[0])) if iterations.size else 1.0
-    last = float(max(first * 10, iterations[-1])) if iterations.size else 10.0
-    log_axis(ax, "x", first, last)
-    ax.set_xlabel(label)
-
-
-def decade_range(values: np.ndarray) -> tuple[float, float]:
-    """The whole decades around the positive finite ``values`` (1e-3..1 when there are none)."""
-    values = values[np.isfinite(values) & (values > 0)]
-    if not values.size:
-        return 1e-3, 1.0
-    low, high = math.floor(math.log10(values.min())), math.ceil(math.log10(values.max()))
-    return 10.0**low, 10.0 ** max(high, low + 1)
-
-
 def legend_below(ax: Axes, **options: Any) -> Legend | None:
     """``ax``'s legend centred under its tick labels and x label, where it covers no data;
     :func:`finish` puts it just below them and gives it as many columns as fit the axes'

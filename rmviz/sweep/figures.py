@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rmviz.figures.registry import write_figure
-from rmviz.figures.style import STYLES, decade_range, finish, iteration_axis, log_axis
-from rmviz.present.definitions import GAP_CURVES, action_colour
+from rmviz.figures.run import TraceData
+from rmviz.figures.style import STYLES, finish, log_axis
+from rmviz.present.definitions import GAP_CURVES, PANEL_TEXT, action_colour
+from rmviz.present.panels import decades, x_range
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -50,7 +52,10 @@ def sweep_figure(
         fig.set_label(f"{title}: {metric}" if title else metric)
         ax = fig.subplots()
         log = is_distance(metric)
-        low_all, high_all = decade_range(stats["mean"].to_numpy()) if log else (-np.inf, np.inf)
+        low_all, high_all = (-np.inf, np.inf)
+        if log:  # the panels' rule (rmviz.present.panels): whole decades, two at least
+            low, high = decades([stats["mean"].to_numpy()]) or (-3, 0)
+            low_all, high_all = 10.0**low, 10.0**high
         for k, (algorithm, rows) in enumerate(stats.groupby("algorithm", sort=False)):
             rows = rows.sort_values("iteration")
             x, mean = rows["iteration"].to_numpy(float), rows["mean"].to_numpy()
@@ -62,7 +67,9 @@ def sweep_figure(
             ax.fill_between(x[keep], low[keep], rows["high"].to_numpy()[keep], color=colour, alpha=0.2, lw=0)
         if log:
             log_axis(ax, "y", low_all, high_all)
-        iteration_axis(ax, np.asarray(sorted(stats["iteration"].unique()), dtype=float), "iterations")
+        iterations = np.asarray(sorted(stats["iteration"].unique()), dtype=float)
+        log_axis(ax, "x", *x_range({None: TraceData(iterations, {})}))
+        ax.set_xlabel(PANEL_TEXT["gaps"].x_tex)
         ax.set_ylabel(metric.replace("_", " "))
         ax.legend(loc="lower left" if log else "best")
         finish(fig, look, f"{title}  ·  mean and 95% confidence band over games and seeds" if title else None)

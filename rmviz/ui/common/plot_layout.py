@@ -20,8 +20,6 @@ tests/benchmarks/edit_while_running.py).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsScene
@@ -43,18 +41,6 @@ def live_points(iterations: np.ndarray, budget: int | None = None) -> slice | np
     logs = np.log10(np.maximum(iterations, 1))
     marks = np.linspace(logs[0], logs[-1], budget)
     return np.unique(np.append(np.searchsorted(logs, marks), iterations.size - 1))
-
-
-def log_decades(values: np.ndarray) -> tuple[int, int] | None:
-    """The whole decades (log10 exponents ``low, high``) a live log axis spans around the
-    positive finite ``values``, two at least: one decade's labels sit at the axis's ends,
-    where pyqtgraph drops them (after *Step 1* a gap axis showed no number). None when no
-    value is positive."""
-    values = values[np.isfinite(values) & (values > 0)]
-    if not values.size:
-        return None
-    high = math.ceil(math.log10(float(values.max())) - 1e-9)
-    return min(math.floor(math.log10(float(values.min()))), high - 2), high
 
 
 class PlotLayout(pg.GraphicsLayoutWidget):

@@ -23,7 +23,6 @@ from rmviz.ui.common.panel_plot import Drawn, PanelPlot
 from rmviz.ui.common.plot_layout import PlotLayout
 
 MAX_STRATEGY_PLOTS = MAX_PLAYERS
-STRATEGIES = ("average", "current")
 
 
 class ConvergencePlots(PlotLayout):
