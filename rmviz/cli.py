@@ -41,8 +41,8 @@ from rmviz.games.catalog import CATALOG
 from rmviz.games.generators import MAX_SEED
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.loading import load_with_progress
-from rmviz.numbers import format_number
 from rmviz.present.definitions import FIGURE_NAMES
+from rmviz.present.summaries import SUMMARIES
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.matrix.config import DTYPES
@@ -419,7 +419,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         out.write(json.dumps(report, allow_nan=False) + "\n")
     else:
-        SUMMARIES[family_of(solver.game)](report, solver.game, out)
+        out.write(SUMMARIES[family_of(solver.game)](report, solver.game))
     return 0
 
 
@@ -436,8 +436,9 @@ def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
 
 def _step_matrix(args: argparse.Namespace, game: Any, family: Family, out: TextIO) -> int:
     """``rmviz step`` on a matrix game: each iteration's numbers
-    (:mod:`rmviz.solvers.matrix.explain`)."""
-    from rmviz.solvers.matrix.explain import format_step, step_explained
+    (:mod:`rmviz.solvers.matrix.explain`, written by :mod:`rmviz.present.step_text`)."""
+    from rmviz.present.step_text import format_step
+    from rmviz.solvers.matrix.explain import step_explained
 
     if args.infoset:
         raise ConfigError("--infoset chooses information sets of game trees; this is a matrix game")
@@ -487,8 +488,9 @@ def _step_report(args: argparse.Namespace, game: Any, solver: Solver, out: TextI
 
 def _step_tree(args: argparse.Namespace, game: Any, family: Family, out: TextIO) -> int:
     """``rmviz step`` on a game tree: each CFR iteration at the chosen information sets, the
-    tree window's explanation as text (:mod:`rmviz.solvers.tree.explain`)."""
-    from rmviz.solvers.tree.explain import explain_infoset, explanation_text
+    tree window's explanation as text (:mod:`rmviz.present.tree_explain`)."""
+    from rmviz.present.tree_explain import explanation_text
+    from rmviz.solvers.tree.explain import explain_infoset
 
     if args.actions is not None:
         raise ConfigError("--actions scripts matrix-game draws; game trees sample with --seed")
@@ -540,15 +542,9 @@ STEPS: dict[Family, Callable[[argparse.Namespace, Any, Family, TextIO], int]] = 
 def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
     """``rmviz equilibria``: the CE checker and the exact references
     (:mod:`rmviz.solvers.matrix.correlated`, :func:`rmviz.solvers.exact.zero_sum_solution`)."""
+    from rmviz.present.correlated_text import format_check, format_optimum
     from rmviz.solvers.exact import zero_sum_solution
-    from rmviz.solvers.matrix.correlated import (
-        best_correlated,
-        check_joint,
-        format_check,
-        format_optimum,
-        parse_joint,
-        profile_label,
-    )
+    from rmviz.solvers.matrix.correlated import best_correlated, check_joint, parse_joint, profile_label
     from rmviz.solvers.rational import format_number
 
     game = load_with_progress(args.game)
@@ -658,79 +654,6 @@ def _report(spec: str, solver: Solver, snap: Any, seconds: float) -> dict[str, A
         "iterations_per_second": snap.iteration / seconds if seconds > 0 else None,
         **solver.report(snap),
     }
-
-
-def _print_summary(report: dict[str, Any], game: NormalFormGame, out: TextIO) -> None:
-    out.write(f"{report['title']}  ({report['game']}, {game.n_players} players, {game.shape_label})\n")
-    rate = report["iterations_per_second"]
-    out.write(
-        f"{report['algorithm']}: {report['iterations']} iterations in {report['seconds']:.3f} s"
-        f" ({rate:,.0f} it/s) on {report['device']}\n\n"
-    )
-    for i, (name, actions) in enumerate(zip(game.player_names, game.action_names, strict=True)):
-        out.write(f"{name}  (payoff of the average profile {format_number(report['value'][i], '.6g')})\n")
-        width = max(len(a) for a in actions)
-        shown = list(enumerate(actions))[:12]
-        for a, action in shown:
-            avg = report["average_strategy"][i][a]
-            cur = report["current_strategy"][i][a]
-            bar = "#" * round(avg * 30)
-            avg_text, cur_text = format_number(avg, "8.4f"), format_number(cur, "8.4f")
-            out.write(f"  {action:<{width}}  average {avg_text}  current {cur_text}  {bar}\n")
-        if len(actions) > len(shown):
-            out.write(f"  ... {len(actions) - len(shown)} more actions (use --json)\n")
-    out.write("\n")
-    rows = [
-        ("exploitability (NashConv/n)", report["exploitability"]),
-        ("NashConv", report["nash_conv"]),
-        ("CCE gap", report["cce_gap"]),
-        ("CE gap", report["ce_gap"]),
-        ("regret bound 2 max R / T", report["eps_bound"]),
-        ("social welfare", report["welfare"]),
-    ]
-    scale = max(1.0, float(np.abs(game.payoffs).max()))
-    for label, value in rows:
-        if value is None:
-            text = "not tracked (large game, expected play)"
-        else:  # rounding noise (1e-19 in a zero-sum game) prints as 0
-            text = format_number(value if abs(value) > 1e-12 * scale else 0.0, ".6g")
-        out.write(f"  {label:<28} {text}\n")
-
-
-def _print_tree_summary(report: dict[str, Any], _game: Any, out: TextIO) -> None:
-    rate = report["iterations_per_second"]
-    out.write(f"{report['title']}  ({report['game']}, {len(report['players'])} players)\n")
-    out.write(
-        f"{report['algorithm']}: {report['iterations']} iterations in {report['seconds']:.3f} s"
-        f" ({rate:,.0f} it/s) on cpu\n\n"
-    )
-    table = report["average_strategy"]
-    shown = list(table)[:24]
-    width = max(len(label) for label in shown)
-    out.write(f"  {'information set':<{width}}  average strategy\n")
-    for label in shown:
-        moves = "  ".join(f"{move} {format_number(p, '.4f')}" for move, p in table[label].items())
-        out.write(f"  {label:<{width}}  {moves}\n")
-    if len(table) > len(shown):
-        out.write(f"  ... {len(table) - len(shown)} more information sets (use --json)\n")
-    values = ", ".join(
-        f"{n} {format_number(v, '.6g')}" for n, v in zip(report["players"], report["value"], strict=True)
-    )
-    out.write("\n")
-    for label, text in (
-        ("value of the average profile", values),
-        ("exploitability (NashConv/n)", format_number(report["exploitability"], ".6g")),
-        ("NashConv", format_number(report["nash_conv"], ".6g")),
-        ("regret bound sum_I R+/T", format_number(report["eps_bound"], ".6g")),
-    ):
-        out.write(f"  {label:<30} {text}\n")
-
-
-# the text summary of each family (--json needs none: metrics and solver.report)
-SUMMARIES: dict[Family, Callable[[dict[str, Any], Any, TextIO], None]] = {
-    MATRIX: _print_summary,
-    TREE: _print_tree_summary,
-}
 
 
 class _Progress:

@@ -119,11 +119,11 @@ def test_a_matrix_game_as_a_tree_reports_the_same_gaps():
 def test_each_layer_has_a_row_for_each_family(family):
     """The per-family tables above the solvers, keyed by the Family: what a new family fills
     in besides its solvers package (docs/architecture.md, "Adding a third family")."""
-    from rmviz.cli import SUMMARIES
     from rmviz.figures.registry import FIGURES, figures_of
     from rmviz.figures.run import RunData, TraceData
     from rmviz.figures.tikz import DOCUMENTS
     from rmviz.present.definitions import GAP_CURVES
+    from rmviz.present.summaries import SUMMARIES
 
     assert family in SUMMARIES and family in DOCUMENTS
     assert set(GAP_CURVES[family]) <= set(family.metrics) and GAP_CURVES[family.name] is GAP_CURVES[family]

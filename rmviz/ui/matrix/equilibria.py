@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from rmviz.errors import RmvizError
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.present.correlated_text import constraint_rows, verdict
 from rmviz.solvers.exact import Reference
 from rmviz.solvers.matrix.correlated import (
     LP_MAX_PROFILES,
@@ -44,10 +45,8 @@ from rmviz.solvers.matrix.correlated import (
     Kind,
     best_correlated,
     check_joint,
-    constraint_rows,
     joint_tokens,
     profile_label,
-    verdict,
 )
 from rmviz.solvers.rational import format_number, parse_number, rational
 

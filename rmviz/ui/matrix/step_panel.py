@@ -3,7 +3,7 @@
 After Step (or whenever the run is paused), a table per player (the strategy played, the
 utility of each action, the instantaneous and cumulative regrets before and after, the
 regret-matched next strategy and the average) and the formulas of the current algorithm with
-these numbers filled in (:mod:`rmviz.solvers.matrix.explain`). The numbers come from a
+these numbers filled in (:mod:`rmviz.present.step_text`). The numbers come from a
 :class:`~rmviz.solvers.matrix.explain.Replay` of the run's game and config, never from the
 running solver's arrays.
 """
@@ -26,15 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rmviz.solvers.matrix.explain import (
-    TABLE_COLUMNS,
-    IterationStep,
-    Replay,
-    formulas,
-    number,
-    table_rows,
-    weights_line,
-)
+from rmviz.present.number_text import fraction
+from rmviz.present.step_text import TABLE_COLUMNS, formulas, table_rows, weights_line
+from rmviz.solvers.matrix.explain import IterationStep, Replay
 from rmviz.solvers.protocol import Solver
 
 
@@ -119,7 +113,7 @@ class StepPanel(QWidget):
             player = players[k]
             drawn = f", drew {player.actions[player.action]}" if player.action is not None else ""
             fixed = " (fixed)" if not player.learning else ""
-            title.setText(f"<b>{player.name}</b>{fixed}: payoff u = {number(player.value)}{drawn}")
+            title.setText(f"<b>{player.name}</b>{fixed}: payoff u = {fraction(player.value)}{drawn}")
             rows = table_rows(player)
             table.setColumnCount(len(TABLE_COLUMNS))
             table.setHorizontalHeaderLabels(list(TABLE_COLUMNS))

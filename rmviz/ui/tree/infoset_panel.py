@@ -7,8 +7,9 @@ counterfactual value v(J, m), the instantaneous regret r^T(J, m), the cumulative
 R^T(J, m), the strategy played at T and the regret-matched one for T+1, and the average
 strategy after T; without a recorded iteration, the newest snapshot's cumulative regret,
 current and average strategy. Below it the formulas of the run's algorithm with this
-iteration's numbers: :mod:`rmviz.solvers.tree.explain` computes them and writes them (the
-one place the formulas are written, shared with the command line and the tests).
+iteration's numbers: :mod:`rmviz.solvers.tree.explain` computes them and
+:mod:`rmviz.present.tree_explain` writes them (the one place the formulas are written,
+shared with the command line and the tests).
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ from PySide6.QtWidgets import (
 
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.numbers import format_number
+from rmviz.present.tree_explain import explanation_html, heading
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
-from rmviz.solvers.tree.explain import explain_infoset, explanation_html, heading
+from rmviz.solvers.tree.explain import explain_infoset
 from rmviz.solvers.tree.solver import IterationRecord, TreeSnapshot
 
 # (header, what it is): the lecture's symbols keep the columns narrow on a projector

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rmviz.solvers.matrix.explain import number
+from rmviz.present.number_text import fraction
 from tests.ui.matrix.conftest import iteration
 
 
@@ -18,9 +18,9 @@ def test_step_once_shows_the_engines_numbers(window, qtbot):
     game = window.document.game
     for i, actions in enumerate(game.action_names):
         for a in range(len(actions)):
-            assert panel.cell(i, a, "pi^t+1") == number(snapshot.current_strategy[i][a])
-            assert panel.cell(i, a, "R^t(a)") == number(snapshot.cumulative_regret[i][a])
-            assert panel.cell(i, a, "average") == number(snapshot.average_strategy[i][a])
+            assert panel.cell(i, a, "pi^t+1") == fraction(snapshot.current_strategy[i][a])
+            assert panel.cell(i, a, "R^t(a)") == fraction(snapshot.cumulative_regret[i][a])
+            assert panel.cell(i, a, "average") == fraction(snapshot.average_strategy[i][a])
     # Battle of the Partners from uniform: Cat's U = (6, 3.5), u = 4.75, r = (1.25, -1.25)
     assert [panel.cell(0, a, "U(a)") for a in range(2)] == ["6", "7/2"]
     assert [panel.cell(0, a, "r^t(a)") for a in range(2)] == ["5/4", "-5/4"]

@@ -549,7 +549,8 @@ def test_an_edit_clears_the_previous_games_curves_and_numbers(kuhn, qtbot):
 
 @pytest.mark.parametrize("algorithm", ["cfr+", "dcfr", "linear-cfr", "greedy-cfr", "mccfr-external"])
 def test_the_panel_explains_each_algorithm_with_the_solvers_numbers(qtbot, algorithm):
-    from rmviz.solvers.tree.explain import explain_infoset, explanation_html
+    from rmviz.present.tree_explain import explanation_html
+    from rmviz.solvers.tree.explain import explain_infoset
 
     window = make_tree_window(qtbot, teaching_tree())
     try:
