@@ -1,5 +1,6 @@
-"""The engine computes, rmviz.present writes: no HTML in the solvers, and the text modules
-load no solver machinery (numba, SciPy, the registry) when imported."""
+"""The engine computes, rmviz.present writes: no HTML in the solvers, and importing the
+presentation layer (its text, panels, colours, ticks and geometry) loads no solver machinery
+(numba, SciPy, the registry) and no renderer."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ HEAVY = (
     "scipy",
     "matplotlib",
     "PySide6",
+    "pyqtgraph",
     "rmviz.solvers.registry",
     "rmviz.solvers.matrix",
     "rmviz.solvers.tree",
@@ -30,6 +32,11 @@ TEXT_MODULES = (
     "rmviz.present.step_text",
     "rmviz.present.correlated_text",
     "rmviz.present.summaries",
+    "rmviz.present.definitions",
+    "rmviz.present.ticks",
+    "rmviz.present.panels",
+    "rmviz.present.simplex",
+    "rmviz.present.tree_layout",
 )
 
 
@@ -51,7 +58,7 @@ def test_no_html_in_the_solvers():
     assert found == []
 
 
-def test_importing_the_text_modules_loads_no_solver():
+def test_importing_present_loads_no_solver():
     code = (
         f"import sys, importlib; [importlib.import_module(m) for m in {TEXT_MODULES!r}]; print(*sys.modules)"
     )
