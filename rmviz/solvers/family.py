@@ -17,6 +17,7 @@ from rmviz.errors import ConfigError
 from rmviz.numbers import format_number
 from rmviz.solvers.presets import PresetTable
 from rmviz.solvers.protocol import Config, Solver
+from rmviz.solvers.weighting import DISCOUNTS
 
 # A person's choices that are not numerical parameters: panel rows and CLI flags.
 CHOICES = ("play", "updates", "seed", "device", "fixed_strategies", "start", "dtype")
@@ -25,9 +26,7 @@ PLAY_MODES = ("expected", "sampled")
 SCHEDULES = ("simultaneous", "alternating")
 # Labels of the numerical parameters (panel rows; blank = the preset's default).
 PARAMETER_LABELS = {
-    "alpha": ("alpha", "1.5"),
-    "beta": ("beta", "0"),
-    "gamma": ("gamma", "2"),
+    **{name: (name, f"{value:g}") for name, value in DISCOUNTS.items()},
     "greedy_floor": ("weight floor", "paper's default"),
     "inertia": ("inertia", "0.1 x payoff range"),
     "exploration": ("exploration", "0.6"),

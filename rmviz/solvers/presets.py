@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from numbers import Real
 from typing import Any, TypeVar
@@ -36,6 +37,14 @@ def check_numbers(config: Any, names: Iterable[str]) -> None:
         value = getattr(config, name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
             raise ConfigError(f"{name} must be a number, not {_quoted(value)}")
+
+
+def check_finite(config: Any, names: Iterable[str]) -> None:
+    """Refuse, naming the field, an infinite or NaN value of ``config``'s fields ``names``: the
+    one check and message of both families' configs, and so of the CLI and the solver panel."""
+    for name in names:
+        if not math.isfinite(getattr(config, name)):
+            raise ConfigError(f"{name} must be a finite number")
 
 
 def check_strategies(value: Any, what: str) -> None:

@@ -16,7 +16,7 @@ of letting weights overflow. Schemes:
 * ``discounted`` (alpha, beta, gamma): positive regrets are multiplied by
   ``s^alpha/(s^alpha+1)``, negative ones by ``s^beta/(s^beta+1)`` with s = t-1, and the
   average's weights grow like t^gamma: discount ((t-1)/t)^gamma (Brown & Sandholm 2019,
-  DCFR; defaults 1.5, 0, 2).
+  DCFR; defaults :data:`DISCOUNTS`: 1.5, 0, 2).
 * ``greedy``: the weight w of iteration t minimises the potential of the new average regret
   (Zhang, Lerer & Brown, "Equilibrium Finding in Normal-Form Games Via Greedy Regret
   Minimization", AAAI 2022, Algorithm 1), see :func:`greedy_lambda`.
@@ -36,6 +36,9 @@ from typing import Any
 import numpy as np
 
 WEIGHTINGS = ("uniform", "linear", "discounted", "greedy")
+# the discounted scheme's parameters and their defaults (DCFR's), said once: both families'
+# configs take them from here, the solver panel shows them, presets.check_finite checks them
+DISCOUNTS = {"alpha": 1.5, "beta": 0.0, "gamma": 2.0}
 AVERAGINGS = ("uniform", "linear", "quadratic")
 # every scheme name once, and their indexes: the compiled kernels take a scheme as its index
 # (numba types a string argument through its slow path on every call, ~10 us, and string

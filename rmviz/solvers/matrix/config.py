@@ -28,8 +28,8 @@ from typing import Any
 from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
-from rmviz.solvers.presets import PresetTable, check_numbers, check_strategies, from_preset
-from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
+from rmviz.solvers.presets import PresetTable, check_finite, check_numbers, check_strategies, from_preset
+from rmviz.solvers.weighting import AVERAGINGS, DISCOUNTS, WEIGHTINGS
 
 REGRET_KINDS = ("external", "internal")
 DTYPES = ("float64", "float32")
@@ -44,9 +44,9 @@ class MatrixConfig:
     predictive: bool = False
     weighting: str = "uniform"
     averaging: str | None = None  # None: same as ``weighting``
-    alpha: float = 1.5
-    beta: float = 0.0
-    gamma: float = 2.0
+    alpha: float = DISCOUNTS["alpha"]
+    beta: float = DISCOUNTS["beta"]
+    gamma: float = DISCOUNTS["gamma"]
     # Greedy weight floor as a fraction of the average weight so far; None = the paper's
     # recommendation: 0.5 (w_sum/(2t)) for external regret in two-player zero-sum games,
     # no floor otherwise (Zhang, Lerer & Brown 2022, "Greedy Weights" and appendix).
@@ -110,9 +110,7 @@ class MatrixConfig:
                 raise ConfigError(
                     "greedy weights choose one weight per iteration for all players: use simultaneous updates"
                 )
-        for name in ("alpha", "beta", "gamma"):
-            if not math.isfinite(getattr(self, name)):
-                raise ConfigError(f"{name} must be a finite number")
+        check_finite(self, DISCOUNTS)
         if self.inertia is not None and not (0 < self.inertia < math.inf):
             raise ConfigError("the inertia of internal regret matching must be a positive number")
         if self.greedy_floor is not None and not (0 <= self.greedy_floor < math.inf):
@@ -121,7 +119,7 @@ class MatrixConfig:
 
     def parameters(self) -> tuple[str, ...]:
         """The numerical parameters this configuration uses."""
-        used: tuple[str, ...] = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
+        used = tuple(DISCOUNTS) if self.weighting == "discounted" else ()
         used += ("greedy_floor",) if self.weighting == "greedy" else ()
         return used + (("inertia",) if self.regret == "internal" else ())
 

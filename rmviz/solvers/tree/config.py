@@ -6,15 +6,14 @@ names the usual combinations for the CLI and the app.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
 from rmviz.solvers.family import SCHEDULES
-from rmviz.solvers.presets import PresetTable, check_numbers, from_preset
-from rmviz.solvers.weighting import AVERAGINGS, WEIGHTINGS
+from rmviz.solvers.presets import PresetTable, check_finite, check_numbers, from_preset
+from rmviz.solvers.weighting import AVERAGINGS, DISCOUNTS, WEIGHTINGS
 
 SAMPLINGS = ("none", "chance", "external", "outcome")
 
@@ -27,9 +26,9 @@ class CFRConfig:
     plus: bool = False
     weighting: str = "uniform"
     averaging: str | None = None
-    alpha: float = 1.5
-    beta: float = 0.0
-    gamma: float = 2.0
+    alpha: float = DISCOUNTS["alpha"]
+    beta: float = DISCOUNTS["beta"]
+    gamma: float = DISCOUNTS["gamma"]
     greedy_floor: float | None = None
     updates: str = "alternating"
     sampling: str = "none"
@@ -39,7 +38,7 @@ class CFRConfig:
 
     def parameters(self) -> tuple[str, ...]:
         """The numerical parameters this configuration uses."""
-        used: tuple[str, ...] = ("alpha", "beta", "gamma") if self.weighting == "discounted" else ()
+        used = tuple(DISCOUNTS) if self.weighting == "discounted" else ()
         used += ("greedy_floor",) if self.weighting == "greedy" else ()
         return used + (("exploration",) if self.sampling == "outcome" else ())
 
@@ -90,9 +89,7 @@ class CFRConfig:
                 "greedy CFR and Monte-Carlo CFR run on the CPU (CFR, CFR+, linear CFR and DCFR run "
                 "on a GPU); use --device cpu or auto"
             )
-        for name in ("alpha", "beta", "gamma"):
-            if not math.isfinite(getattr(self, name)):
-                raise ConfigError(f"{name} must be a finite number")
+        check_finite(self, DISCOUNTS)
         return self
 
 

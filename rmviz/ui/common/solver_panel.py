@@ -21,7 +21,6 @@ they were, until :meth:`SolverPanel.forget_carried` (another game is opened).
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -241,9 +240,7 @@ class SolverPanel(QWidget):
                 value = float(text)
             except ValueError:
                 raise RmvizError(f"{label}: {text!r} is not a number") from None
-            if not math.isfinite(value):
-                raise RmvizError(f"{label} must be a finite number")
-            values[parameter] = value
+            values[parameter] = value  # inf, nan: refused by the config (presets.check_finite, ranges)
         for choice in self.choices:
             values[choice] = self._choice_value(choice)
         for option, value in self.options.items():
