@@ -89,7 +89,8 @@ class BatchSolver:
             matrix1, self.sign1 = matrix0, -1.0
         else:
             matrix1, self.sign1 = np.ascontiguousarray(scaled[:, 1], dtype=dtype), 1.0
-        self.flags, self.exponent = device.flags_for(config)
+        self.schedule = kernels.Schedule.of(config)  # no greedy weights, no inertia in batches
+        self.flags, self.exponent = device.flags_for(self.schedule)
         xp = self.backend.xp
         if not self.backend.is_gpu:  # read-only, as the solver's: the kernel's compiled signature
             matrix0.setflags(write=False)
@@ -140,50 +141,35 @@ class BatchSolver:
             self.iteration,
             iterations,
             self.flags,
-            self.config,
+            self.schedule,
             self.exponent,
             games=self.games,
         )
 
     def _step_cpu(self, iterations: int) -> None:
-        config = self.config
         dtype = self.matrix0.dtype
         work = [np.empty(n, dtype=dtype) for n in (self.rows, self.columns, self.rows, self.columns)]
         unused = np.zeros((1, 1))
         weight = np.empty(1)
         lam = np.zeros(1)
         arrays = self._flat_state()
+        schedule = tuple(self.schedule)
         for g in range(self.games):
             weight[0] = self.weight_sum[g]
-            kernels._run_bimatrix_expected(
-                self.matrix0[g],
-                self.matrix1[g],
-                *(array[g] for array in arrays),
+            game = (self.matrix0[g], self.matrix1[g], self.sign1, self.fused, True, True, *work)
+            # no CE accumulators, no joint distribution in batches
+            state = (
+                *(a[g] for a in arrays),
                 unused,
                 unused,
                 self.payoff_sum[g],
                 weight,
                 unused,
                 lam,
-                self.sign1,
-                self.fused,
-                *work,
-                True,
-                True,
-                config.plus,
-                config.predictive,
-                config.updates == "alternating",
                 False,
                 False,
-                kernels.SCHEMES.index(config.weighting),
-                kernels.SCHEMES.index(config.averaging or config.weighting),
-                config.alpha,
-                config.beta,
-                config.gamma,
-                0.0,
-                self.iteration,
-                iterations,
             )
+            kernels._run_bimatrix_expected(game, state, schedule, self.iteration, iterations)
             self.weight_sum[g] = weight[0]
 
     # -- results (host copies) ------------------------------------------------------------

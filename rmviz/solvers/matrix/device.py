@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.matrix.kernels import SCHEMES, Schedule
 from rmviz.solvers.matrix.products import exactly_zero_sum
 
 SOURCE = Path(__file__).with_name("bimatrix.cu")
@@ -64,17 +65,17 @@ def supports(config: MatrixConfig, n_players: int) -> bool:
     )
 
 
-def flags_for(config: MatrixConfig, learners: Any = (0, 1)) -> tuple[int, float]:
+def flags_for(schedule: Schedule, learners: Any = (0, 1)) -> tuple[int, float]:
     """The kernels' flags (which players learn, RM+, predictive, alternating, the schedule)
-    and the averaging exponent (weights ~ t^e)."""
-    flags = WEIGHTING_CODES[config.weighting] << 8
+    and the averaging exponent (weights ~ t^e), from the run's :class:`~.kernels.Schedule`."""
+    flags = WEIGHTING_CODES[SCHEMES[schedule.weighting]] << 8
     flags |= FLAG_LEARN0 * (0 in learners) | FLAG_LEARN1 * (1 in learners)
-    flags |= FLAG_PLUS * config.plus | FLAG_PREDICTIVE * config.predictive
-    flags |= FLAG_ALTERNATING * (config.updates == "alternating")
-    averaging = config.averaging or config.weighting
+    flags |= FLAG_PLUS * schedule.plus | FLAG_PREDICTIVE * schedule.predictive
+    flags |= FLAG_ALTERNATING * schedule.alternating
+    averaging = SCHEMES[schedule.averaging]
     if averaging == "uniform":
         return flags | FLAG_AVERAGE_UNIFORM, 0.0
-    return flags, AVERAGING_EXPONENTS.get(averaging, config.gamma)
+    return flags, AVERAGING_EXPONENTS.get(averaging, schedule.gamma)
 
 
 @functools.cache
@@ -109,7 +110,7 @@ def launch_loop(
     t0: int,
     iterations: int,
     flags: int,
-    config: MatrixConfig,
+    schedule: Schedule,
     exponent: float,
     games: int = 1,
 ) -> None:
@@ -150,8 +151,8 @@ def launch_loop(
             np.int64(t0),
             np.int32(iterations),
             np.int32(flags),
-            np.float64(config.alpha),
-            np.float64(config.beta),
+            np.float64(schedule.alpha),
+            np.float64(schedule.beta),
             np.float64(exponent),
         ),
     )
@@ -165,9 +166,14 @@ class DeviceBimatrixKernel:
     """
 
     def __init__(
-        self, xp: ModuleType, payoffs: np.ndarray, config: MatrixConfig, learners: tuple[int, ...]
+        self,
+        xp: ModuleType,
+        payoffs: np.ndarray,
+        config: MatrixConfig,
+        schedule: Schedule,
+        learners: tuple[int, ...],
     ) -> None:
-        self.xp, self.config = xp, config
+        self.xp, self.config, self.schedule = xp, config, schedule
         dtype = np.float32 if config.dtype == "float32" else np.float64
         rows, columns = payoffs[0].shape
         self.rows, self.columns = rows, columns
@@ -176,7 +182,7 @@ class DeviceBimatrixKernel:
             self.payoff1, self.sign1 = self.payoff0, -1.0
         else:
             self.payoff1, self.sign1 = xp.asarray(np.ascontiguousarray(payoffs[1], dtype=dtype)), 1.0
-        self.flags, self.exponent = flags_for(config, learners)
+        self.flags, self.exponent = flags_for(schedule, learners)
         self.tiled = rows * columns > LOOP_MAX_ENTRIES
         self.work = (xp.empty(rows), xp.empty(columns), xp.empty(columns))
         self._dummy = xp.zeros(1)
@@ -218,7 +224,7 @@ class DeviceBimatrixKernel:
                 s.iteration,
                 iterations,
                 flags,
-                self.config,
+                self.schedule,
                 self.exponent,
             )
         else:
@@ -309,8 +315,8 @@ class DeviceBimatrixKernel:
                 self.positives,
                 self.counter,
                 np.int32(self.flags),
-                np.float64(self.config.alpha),
-                np.float64(self.config.beta),
+                np.float64(self.schedule.alpha),
+                np.float64(self.schedule.beta),
                 np.float64(self.exponent),
                 np.int32(phase),
             ),
@@ -358,6 +364,7 @@ def kernel_for(
     xp: ModuleType,
     payoffs: np.ndarray,
     config: MatrixConfig,
+    schedule: Schedule,
     learners: Any,
     track_ce: bool,
     track_joint: bool,
@@ -368,4 +375,4 @@ def kernel_for(
         return None
     if payoffs[0].size > LOOP_MAX_ENTRIES and (track_ce or track_joint):
         return None  # the tiled pass keeps no CE accumulator or joint distribution
-    return DeviceBimatrixKernel(xp, payoffs, config, tuple(learners))
+    return DeviceBimatrixKernel(xp, payoffs, config, schedule, tuple(learners))

@@ -22,13 +22,15 @@ and the greedy line search (:func:`.greedy_scan.greedy_lambda_scan`, the loop fo
 :func:`.weighting.greedy_lambda`) are the very functions of :mod:`.weighting`, compiled;
 ``tests/solvers/matrix/test_kernels.py`` checks every configuration against the generic
 code. Internal regret with expected play (a least-squares stationary distribution per
-iteration) and the GPU use the generic code.
+iteration) and the GPU use the generic code. Each kernel takes three bundles: the game's
+arrays (:class:`BimatrixArrays`, :class:`ProfileArrays`), the state's (:class:`BimatrixState`,
+:class:`ProfileState`) and the :class:`Schedule` built once from the config.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple, get_type_hints
 
 import numpy as np
 
@@ -41,6 +43,7 @@ from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fuse
 from rmviz.solvers.matrix.state import MatrixState
 from rmviz.solvers.matrix.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
+from rmviz.solvers.weighting import Step
 
 # Up to this many payoff entries the two-player products are plain loops (the matrices sit
 # in L1, and the loops sum in the generic code's order: metrics.ORDERED_MAX_ENTRIES, the
@@ -54,9 +57,129 @@ LOOP_MAX_ENTRIES = ORDERED_MAX_ENTRIES
 # 30x30x30 4.7x, 50x50x50 2.1x, 100x100x100 0.68x, hence the former limit of 200,000).
 # The limit bounds the kernel's two work buffers (16 bytes a profile).
 PROFILE_LOOP_MAX_ENTRIES = 10_000_000
-# The weighting and averaging schemes travel into the kernels as their index here: numba
-# types a Python str argument on every call through its slow path (~18 us of a step(1) call).
+# the weighting and averaging schemes: Schedule holds each as its index here
 SCHEMES = weighting.SCHEMES
+
+
+class Schedule(NamedTuple):
+    """What a :class:`MatrixConfig` asks of the compiled kernels, built once per run
+    (:meth:`of`): strings become integers (numba types a string through its slow path, ~18 us
+    of a ``step(1)`` call) and the numbers keep one type (an ``alpha`` of 2 is 2.0), so every
+    run shares the kernels' compiled signatures. A field named as the config's is read from it
+    by name: a new parameter is a field of the config, a field here and its use in a kernel.
+    The generic array code (:mod:`.solver`) and the GPU (:mod:`.device`) read it too."""
+
+    plus: bool
+    predictive: bool
+    alternating: bool  # config.updates == "alternating"
+    internal: bool  # config.regret == "internal"
+    expected: bool  # config.play == "expected"
+    weighting: int  # index in weighting.SCHEMES
+    averaging: int  # of config.averaging, or the weighting when None
+    alpha: float
+    beta: float
+    gamma: float
+    greedy_floor: float  # resolved: the solver's default where the config leaves it None
+    inertia: float  # resolved, in the payoffs' units (the solver's)
+
+    @classmethod
+    def of(cls, config: MatrixConfig, greedy_floor: float = 0.0, inertia: float = 0.0) -> Schedule:
+        derived = {
+            "alternating": config.updates == "alternating",
+            "internal": config.regret == "internal",
+            "expected": config.play == "expected",
+            "weighting": SCHEMES.index(config.weighting),
+            "averaging": SCHEMES.index(config.averaging or config.weighting),
+            "greedy_floor": greedy_floor,
+            "inertia": inertia,
+        }
+        return cls(
+            **{
+                name: kind(derived[name] if name in derived else getattr(config, name))
+                for name, kind in _SCHEDULE_TYPES.items()
+            }
+        )
+
+    def step(self, t: int) -> Step:
+        """The step of iteration ``t`` of a fixed schedule (:func:`.weighting.scheduled_step`)."""
+        d_pos, d_neg = weighting.regret_discounts_of(self.weighting, t, self.alpha, self.beta)
+        d_avg, c_avg = weighting.averaging_step_of(self.averaging, t, self.gamma)
+        return Step(d_pos, d_neg, 1.0, d_avg, c_avg)
+
+
+_SCHEDULE_TYPES = get_type_hints(Schedule)
+
+
+class BimatrixArrays(NamedTuple):
+    """What :func:`_run_bimatrix_expected` reads of a two-player game, gathered once: the
+    matrices (``payoff1`` is ``payoff0`` with ``sign1 = -1`` in an exactly zero-sum game read
+    by the single-pass products), which players learn and the products' work vectors."""
+
+    payoff0: np.ndarray
+    payoff1: np.ndarray
+    sign1: float
+    fused: bool  # single-pass products (float32 or above LOOP_MAX_ENTRIES)
+    learn0: bool
+    learn1: bool
+    work_x: np.ndarray  # (rows,) in the matrices' dtype
+    work_y: np.ndarray  # (columns,)
+    work_rows: np.ndarray  # (rows,)
+    work_columns: np.ndarray  # (columns,)
+
+
+class BimatrixState(NamedTuple):
+    """A two-player :class:`MatrixState` as :func:`_run_bimatrix_expected` updates it in
+    place: each player's vectors, the CE accumulators and joint distribution (``(1, 1)``
+    placeholders when not tracked), and the weight sum and last greedy weight boxed in arrays
+    of one element."""
+
+    current0: np.ndarray
+    current1: np.ndarray
+    regret0: np.ndarray
+    regret1: np.ndarray
+    prediction0: np.ndarray
+    prediction1: np.ndarray
+    strategy_sum0: np.ndarray
+    strategy_sum1: np.ndarray
+    external0: np.ndarray
+    external1: np.ndarray
+    internal0: np.ndarray
+    internal1: np.ndarray
+    payoff_sum: np.ndarray  # (2,)
+    weight_sum: np.ndarray  # (1,)
+    joint: np.ndarray
+    last_lambda: np.ndarray  # (1,)
+    track_ce: bool
+    track_joint: bool
+
+
+class ProfileArrays(NamedTuple):
+    """What :func:`_run_profiles` reads of a game, gathered once: the payoff tensors, flat
+    ``(n, prod |A_j|)``, the action counts, the element strides and which players learn."""
+
+    flat: np.ndarray
+    num_actions: np.ndarray  # (n,) int64
+    strides: np.ndarray  # (n,) int64
+    learners: np.ndarray  # (n,) bool
+
+
+class ProfileState(NamedTuple):
+    """A :class:`MatrixState` as :func:`_run_profiles` updates it in place, per-player arrays
+    padded to ``(n, max |A_i|[, max |A_i|])`` (external regrets as ``(n, width, 1)`` views),
+    the totals as in :class:`BimatrixState`."""
+
+    current: np.ndarray
+    regret: np.ndarray
+    prediction: np.ndarray
+    strategy_sum: np.ndarray
+    external: np.ndarray
+    accumulated: np.ndarray
+    payoff_sum: np.ndarray  # (n,)
+    weight_sum: np.ndarray  # (1,)
+    joint: np.ndarray
+    last_lambda: np.ndarray  # (1,)
+    track_ce: bool
+    track_joint: bool
 
 
 def kernel_for(
@@ -64,14 +187,13 @@ def kernel_for(
     payoffs: np.ndarray,
     config: MatrixConfig,
     learners: Sequence[int],
-    greedy_floor: float,
-    inertia: float,
+    schedule: Schedule,
 ) -> BimatrixExpectedKernel | ProfileKernel | None:
     """The compiled kernel that can run this solver's iterations on the CPU, or ``None``
     (generic code)."""
     if not AVAILABLE:
         return None
-    constants = KernelConstants(game, payoffs, config, tuple(learners), greedy_floor, inertia)
+    constants = KernelConstants(game, payoffs, config, tuple(learners), schedule)
     if config.play == "sampled":
         return ProfileKernel(constants)
     if game.n_players == 2 and config.regret == "external":
@@ -83,8 +205,8 @@ def kernel_for(
 
 class KernelConstants:
     """What a kernel needs besides the state: the game, the payoffs the solver runs on (the
-    game's divided by its payoff scale), the config and the solver's resolved defaults
-    (learning players, greedy weight floor, inertia in the payoffs' units)."""
+    game's divided by its payoff scale), the config, the learning players and the
+    :class:`Schedule` (with the solver's resolved greedy weight floor and inertia)."""
 
     def __init__(
         self,
@@ -92,11 +214,9 @@ class KernelConstants:
         payoffs: np.ndarray,
         config: MatrixConfig,
         learners: tuple[int, ...],
-        greedy_floor: float,
-        inertia: float,
+        schedule: Schedule,
     ) -> None:
-        self.game, self.config, self.learners = game, config, learners
-        self.greedy_floor, self.inertia = greedy_floor, inertia
+        self.game, self.config, self.learners, self.schedule = game, config, learners, schedule
         self.payoffs = read_only(np.ascontiguousarray(payoffs, dtype=np.float64))
         shape = game.num_actions
         self.strides = np.cumprod((1, *shape[::-1]))[:-1][::-1].astype(np.int64)
@@ -137,7 +257,9 @@ class BimatrixExpectedKernel:
     Above ``LOOP_MAX_ENTRIES`` payoff entries, and always in float32, the products are the
     single-pass ones of :mod:`.products`: each matrix read once per iteration, and a zero-sum
     game's ``P_1 = -P_0`` (when exactly so) never read at all. ``MatrixConfig.dtype`` =
-    ``"float32"`` keeps a float32 copy of the matrices the kernel reads.
+    ``"float32"`` keeps a float32 copy of the matrices the kernel reads. The game's and the
+    schedule's bundles travel as plain tuples, which numba's dispatcher types in C (a
+    NamedTuple is typed in Python, ~1 us more per call), and the kernel names them again.
     """
 
     def __init__(self, constants: KernelConstants) -> None:
@@ -151,46 +273,41 @@ class BimatrixExpectedKernel:
         else:
             self.matrix1, self.sign1 = read_only(np.ascontiguousarray(payoffs[1], dtype=dtype)), 1.0
         rows, columns = payoffs[0].shape
-        self.work = [np.empty(n, dtype=dtype) for n in (rows, columns, rows, columns)]
+        work_x, work_y, work_rows, work_columns = (np.empty(n, dtype=dtype) for n in (rows, columns) * 2)
+        self.arrays = BimatrixArrays(
+            self.matrix0,
+            self.matrix1,
+            self.sign1,
+            self.fused,
+            0 in constants.learners,
+            1 in constants.learners,
+            work_x,
+            work_y,
+            work_rows,
+            work_columns,
+        )
+        self.packed = tuple(self.arrays), tuple(constants.schedule)
 
     def run(self, s: MatrixState, iterations: int) -> None:
-        k = self.k
-        config = k.config
-        state = _float_arrays((*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret))
+        vectors = _float_arrays((*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret))
         internal = _float_arrays(s.internal_regret or (np.zeros((1, 1)), np.zeros((1, 1))))
         joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
         last_lambda = np.array([float(s.last_lambda)])
-        _run_bimatrix_expected(
-            self.matrix0,
-            self.matrix1,
-            *state,
+        state = (
+            *vectors,
             internal[0],
             internal[1],
             payoff_sum,
             weight_sum,
             joint,
             last_lambda,
-            self.sign1,
-            self.fused,
-            *self.work,
-            0 in k.learners,
-            1 in k.learners,
-            config.plus,
-            config.predictive,
-            config.updates == "alternating",
             s.internal_regret is not None,
             s.joint is not None,
-            SCHEMES.index(config.weighting),
-            SCHEMES.index(config.averaging or config.weighting),
-            config.alpha,
-            config.beta,
-            config.gamma,
-            k.greedy_floor,
-            s.iteration,
-            iterations,
         )
+        arrays, schedule = self.packed
+        _run_bimatrix_expected(arrays, state, schedule, s.iteration, iterations)
         (
             s.current[0],
             s.current[1],
@@ -202,7 +319,7 @@ class BimatrixExpectedKernel:
             s.strategy_sum[1],
             s.external_regret[0],
             s.external_regret[1],
-        ) = state
+        ) = vectors
         if s.internal_regret is not None:
             s.internal_regret[0], s.internal_regret[1] = internal
         if s.joint is not None:
@@ -225,6 +342,11 @@ class ProfileKernel:
         self.k = constants
         self._padded: tuple[np.ndarray, ...] | None = None
         self._views: list[Any] = []
+        game, n = constants.game, constants.game.n_players
+        learners = np.array([i in constants.learners for i in range(n)])
+        shape = np.array(game.num_actions, dtype=np.int64)
+        self.arrays = ProfileArrays(constants.payoffs.reshape(n, -1), shape, constants.strides, learners)
+        self.packed = tuple(self.arrays), tuple(constants.schedule)
 
     def _state_views(self, s: MatrixState) -> list[Any]:
         return [
@@ -238,10 +360,10 @@ class ProfileKernel:
 
     def run(self, s: MatrixState, iterations: int) -> None:
         k = self.k
-        config, game = k.config, k.game
+        schedule, game = k.schedule, k.game
         n, shape = game.n_players, game.num_actions
         width = max(shape)
-        internal_kind = config.regret == "internal"
+        internal_kind = schedule.internal
 
         def pad(arrays: Any, square: bool = False) -> np.ndarray:
             out = np.zeros((n, width, width) if square else (n, width))
@@ -250,7 +372,7 @@ class ProfileKernel:
                 out[index] = a
             return out
 
-        expected = config.play == "expected"
+        expected = schedule.expected
         track_ce = s.internal_regret is not None
         views = self._state_views(s)
         if (
@@ -271,17 +393,13 @@ class ProfileKernel:
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
         last_lambda = np.array([float(s.last_lambda)])
-        learners = np.array([i in k.learners for i in range(n)])
-        evaluations = len(k.learners) if config.updates == "alternating" else 1
+        evaluations = len(k.learners) if schedule.alternating else 1
         # sampled play: the generic code's random stream, drawn in advance; expected play draws
         # none (an empty array whose first axis still counts the iterations)
         draws = np.empty((iterations, 0, n)) if expected else s.rng.random((iterations, evaluations, n))
         # external regrets travel as (n, width, 1) views: one compiled kernel for both kinds
         depth = slice(None) if internal_kind else np.newaxis
-        _run_profiles(
-            k.payoffs.reshape(n, -1),
-            np.array(shape, dtype=np.int64),
-            k.strides,
+        state = (
             current,
             regret[:, :, depth],
             prediction[:, :, depth],
@@ -292,24 +410,11 @@ class ProfileKernel:
             weight_sum,
             joint,
             last_lambda,
-            learners,
-            config.plus,
-            config.predictive,
-            config.updates == "alternating",
-            internal_kind,
-            s.joint is not None,
-            SCHEMES.index(config.weighting),
-            SCHEMES.index(config.averaging or config.weighting),
-            config.alpha,
-            config.beta,
-            config.gamma,
-            k.greedy_floor,
-            k.inertia,
-            s.iteration,
-            draws,
-            expected,
             track_ce,
+            s.joint is not None,
         )
+        arrays, packed_schedule = self.packed
+        _run_profiles(arrays, state, packed_schedule, s.iteration, draws)
         for i, size in enumerate(shape):  # views: the next run finds them and skips the padding
             s.current[i] = current[i, :size]
             s.strategy_sum[i] = strategy_sum[i, :size]
@@ -551,47 +656,25 @@ def _accumulate_expected(
 
 
 @jit
-def _run_bimatrix_expected(
-    payoff0,
-    payoff1,
-    current0,
-    current1,
-    regret0,
-    regret1,
-    prediction0,
-    prediction1,
-    strategy_sum0,
-    strategy_sum1,
-    external0,
-    external1,
-    internal0,
-    internal1,
-    payoff_sum,
-    weight_sum,
-    joint,
-    last_lambda,
-    sign1,
-    fused,
-    work_x,
-    work_y,
-    work_rows,
-    work_columns,
-    learn0,
-    learn1,
-    plus,
-    predictive,
-    alternating,
-    track_ce,
-    track_joint,
-    weighting_scheme,
-    averaging_scheme,
-    alpha,
-    beta,
-    gamma,
-    floor,
-    t0,
-    iterations,
-):  # pragma: no cover - compiled
+def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: no cover - compiled
+    """Iterations ``t0 + 1 .. t0 + iterations`` of :class:`BimatrixExpectedKernel`: its bundles,
+    named again here, and their fields under the names the loops use."""
+    arrays, state, schedule = BimatrixArrays(*arrays), BimatrixState(*state), Schedule(*schedule)
+    payoff0, payoff1, sign1, fused = arrays.payoff0, arrays.payoff1, arrays.sign1, arrays.fused
+    learn0, learn1 = arrays.learn0, arrays.learn1
+    work_x, work_y = arrays.work_x, arrays.work_y
+    work_rows, work_columns = arrays.work_rows, arrays.work_columns
+    current0, current1, regret0, regret1 = state.current0, state.current1, state.regret0, state.regret1
+    prediction0, prediction1 = state.prediction0, state.prediction1
+    strategy_sum0, strategy_sum1 = state.strategy_sum0, state.strategy_sum1
+    external0, external1 = state.external0, state.external1
+    internal0, internal1 = state.internal0, state.internal1
+    payoff_sum, weight_sum = state.payoff_sum, state.weight_sum
+    joint, last_lambda = state.joint, state.last_lambda
+    track_ce, track_joint = state.track_ce, state.track_joint
+    plus, predictive, alternating = schedule.plus, schedule.predictive, schedule.alternating
+    weighting_scheme, averaging_scheme = schedule.weighting, schedule.averaging
+    alpha, beta, gamma, floor = schedule.alpha, schedule.beta, schedule.gamma, schedule.greedy_floor
     rows, columns = payoff0.shape
     # single-pass products (and, alternating, the start's x P_1 kept from the last iteration)
     reuse = alternating and learn0 and learn1
@@ -795,38 +878,22 @@ def _mixed_internal_regret(strategy: Any, utilities: Any, out: Any) -> None:
 
 
 @jit
-def _run_profiles(
-    flat,
-    num_actions,
-    strides,
-    current,
-    regret,
-    prediction,
-    strategy_sum,
-    external,
-    accumulated,
-    payoff_sum,
-    weight_sum,
-    joint,
-    last_lambda,
-    learners,
-    plus,
-    predictive,
-    alternating,
-    internal_kind,
-    track_joint,
-    weighting_scheme,
-    averaging_scheme,
-    alpha,
-    beta,
-    gamma,
-    floor,
-    inertia,
-    t0,
-    draws,
-    expected,
-    track_ce,
-):  # pragma: no cover
+def _run_profiles(arrays, state, schedule, t0, draws):  # pragma: no cover - compiled
+    """Iterations ``t0 + 1 .. t0 + len(draws)`` of :class:`ProfileKernel`: its bundles, named
+    again here, and their fields under the names the loops use; ``draws`` the uniforms of
+    sampled play, ``(iterations, evaluations, n)`` (``(iterations, 0, n)`` in expected play)."""
+    arrays, state, schedule = ProfileArrays(*arrays), ProfileState(*state), Schedule(*schedule)
+    flat, num_actions, strides, learners = arrays.flat, arrays.num_actions, arrays.strides, arrays.learners
+    current, regret, prediction = state.current, state.regret, state.prediction
+    strategy_sum, external, accumulated = state.strategy_sum, state.external, state.accumulated
+    payoff_sum, weight_sum = state.payoff_sum, state.weight_sum
+    joint, last_lambda = state.joint, state.last_lambda
+    track_ce, track_joint = state.track_ce, state.track_joint
+    plus, predictive, alternating = schedule.plus, schedule.predictive, schedule.alternating
+    internal_kind, expected = schedule.internal, schedule.expected
+    weighting_scheme, averaging_scheme = schedule.weighting, schedule.averaging
+    alpha, beta, gamma = schedule.alpha, schedule.beta, schedule.gamma
+    floor, inertia = schedule.greedy_floor, schedule.inertia
     n, width = current.shape
     iterations = draws.shape[0]
     greedy = weighting_scheme == weighting.GREEDY

@@ -55,7 +55,7 @@ from rmviz.solvers.regret_matching import (
 )
 from rmviz.solvers.scale import payoff_scale, zero_sum
 from rmviz.solvers.threads import ensure_threads
-from rmviz.solvers.weighting import Step, greedy_step, inertia_at, scheduled_step
+from rmviz.solvers.weighting import Step, greedy_step, inertia_at
 
 # In expected play the CE accumulator costs |A_i|^2 per player and iteration and the joint
 # distribution |A_0| |A_1|: as much as the matrix-vector products themselves once actions
@@ -149,10 +149,14 @@ class RegretMinimizer:
         if inertia is None:
             inertia = 0.1 * game.payoff_range if game.payoff_range > 0 else 1.0
         self.inertia = inertia / self.scale
+        # what every path reads of the config, built once (the kernels, the GPU, _iterate)
+        self.schedule = kernels.Schedule.of(config, self.greedy_floor, self.inertia)
         self._kernel: Any = (
-            device.kernel_for(xp, payoffs, config, self.learners, self.track_ce, self.track_joint)
+            device.kernel_for(
+                xp, payoffs, config, self.schedule, self.learners, self.track_ce, self.track_joint
+            )
             if self.backend.is_gpu
-            else kernels.kernel_for(game, payoffs, config, self.learners, self.greedy_floor, self.inertia)
+            else kernels.kernel_for(game, payoffs, config, self.learners, self.schedule)
         )
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
@@ -310,7 +314,7 @@ class RegretMinimizer:
     def _iterate(self) -> None:
         config = self.config
         t = self.iteration + 1
-        step = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
+        step = self.schedule.step(t)
         start = self._evaluate(range(self.game.n_players))
         played = dict(start)
         if config.updates == "simultaneous":
