@@ -11,7 +11,7 @@
 #   session file, a screenshot each;
 # * the no-display message.
 #
-# * File > Export figure in the window (its export_figure, driven by --export FIGURE=FILE):
+# * File > Export figure in the window (its RunExport.figure, driven by --export FIGURE=FILE):
 #   a matrix and a tree window, PNG, SVG and PDF.
 #
 # Prints the timings docs/packaging.md records.

@@ -200,7 +200,7 @@ def main(argv: list[str]) -> int:
     try:
         window = registry.open_game(game)
         if session is not None:
-            window.reopen(session, Path(args.game))
+            window.sessions.reopen(session, Path(args.game))
         window.start(
             StartOptions(
                 compare=args.compare,
@@ -234,9 +234,9 @@ def main(argv: list[str]) -> int:
             window.close()
 
         def shoot() -> None:
-            window.redraw()
+            window.run.redraw()
             for figure, path in args.export or ():  # File > Export figure's own method
-                window.export_figure(path, figure)
+                window.export.figure(path, figure)
             if args.screenshot is not None and not window.grab().save(str(args.screenshot)):
                 say(f"cannot write {args.screenshot}")
             finish()
@@ -246,10 +246,10 @@ def main(argv: list[str]) -> int:
         def when_ready() -> None:
             # --after counts seconds of solving: not the first start's compiling, nor a
             # reopened session's re-run to its iteration (which it waits for, boundedly)
-            if window.preparing():
+            if window.run.preparing():
                 QTimer.singleShot(100, when_ready)
-            elif window.catching_up():
-                progress = window.catch_up_progress()
+            elif window.sessions.catching_up():
+                progress = window.sessions.catch_up_progress()
                 if not replay_started:
                     replay_started.append(time.perf_counter())
                 seconds = time.perf_counter() - replay_started[0]

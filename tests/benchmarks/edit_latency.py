@@ -73,7 +73,7 @@ def main() -> int:
     def drawn_fresh_run() -> None:
         """Process events until the window has drawn the current run."""
         drawn.clear()
-        while not (drawn and window.thread is not None and drawn[-1] is window.thread.loop):
+        while not (drawn and window.run.thread is not None and drawn[-1] is window.run.thread.loop):
             app.processEvents()
         app.processEvents()  # the repaint the draw asked for
 

@@ -57,23 +57,23 @@ def main() -> int:
     app = QApplication(sys.argv[:1])
     window = scratch_window(load_game(args.game))
     window.show()
-    window.thread.loop.set_speed(args.speed)
+    window.run.thread.loop.set_speed(args.speed)
     latencies: list[tuple[float, float]] = []  # (seconds since start, lateness)
     redraws = 0
-    original_redraw = window.redraw
+    original_redraw = window.run.redraw
 
     def counted_redraw() -> None:
         nonlocal redraws
         redraws += 1
         original_redraw()
 
-    window.redraw = counted_redraw  # the window's timer calls self.redraw()
+    window.run.redraw = counted_redraw  # the run control's timer calls self.redraw()
     state = {"due": time.perf_counter() + PROBE_MS / 1000, "baseline": None, "start": time.perf_counter()}
 
     def probe() -> None:
         now = time.perf_counter()
         latencies.append((now - state["start"], max(0.0, now - state["due"])))
-        iteration = window.thread.loop.solver.iteration if window.thread else 0
+        iteration = window.run.thread.loop.solver.iteration if window.run.thread else 0
         if state["baseline"] is None and now - state["start"] > 1.0:
             state["baseline"] = (rss_mb(), iteration, now)
         if iteration >= args.iterations or now - state["start"] > args.timeout:
@@ -85,8 +85,8 @@ def main() -> int:
     QTimer.singleShot(PROBE_MS, probe)
     app.exec()
     end = time.perf_counter()
-    iterations = window.thread.loop.solver.iteration
-    trace_points, trace_kb = len(window.thread.loop.trace), window.thread.loop.trace.nbytes() / 1e3
+    iterations = window.run.thread.loop.solver.iteration
+    trace_points, trace_kb = len(window.run.thread.loop.trace), window.run.thread.loop.trace.nbytes() / 1e3
     memory_end = rss_mb()
     window.shutdown()
     base_memory, base_iteration, base_time = state["baseline"] or (memory_end, 0, state["start"])

@@ -53,13 +53,13 @@ def main() -> int:
     window = scratch_window(load_game(args.game))
     window.resize(*(int(n) for n in args.size.split("x")))
     window.show()
-    loop = window.thread.loop
+    loop = window.run.thread.loop
     started = time.perf_counter()
     while loop.solver.iteration < args.iterations and time.perf_counter() - started < 300:
         app.processEvents()
         time.sleep(0.01)
     loop.pause()
-    window.timer.stop()
+    window.run.timer.stop()
     for _ in range(20):
         app.processEvents()
         time.sleep(0.02)

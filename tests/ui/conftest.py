@@ -25,7 +25,7 @@ def registry(qtbot):
 def autosave_folder(tmp_path, monkeypatch):
     """The folder where every window of the test autosaves by default."""
     folder = tmp_path / "autosave"
-    monkeypatch.setattr("rmviz.ui.common.run_window.default_folder", lambda: folder)
+    monkeypatch.setattr("rmviz.ui.common.recovery.default_folder", lambda: folder)
     return folder
 
 

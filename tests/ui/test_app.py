@@ -12,6 +12,7 @@ from rmviz.solvers.registry import FAMILIES, family_named
 from rmviz.ui import app
 from rmviz.ui.app import WINDOWS
 from rmviz.ui.common import warmup
+from rmviz.ui.common.run_export import RunExport
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.tree.window import TreeWindow
 
@@ -41,7 +42,7 @@ def test_windows_open_each_other_through_the_registry(registry):
     assert type(matrix) is MatrixWindow and matrix.read_only and matrix.opener is registry
     assert registry.windows == [tree, matrix]
     registry.shutdown()  # the app's end: every thread stops
-    assert tree.thread is None and matrix.thread is None
+    assert tree.run.thread is None and matrix.run.thread is None
 
 
 def test_a_read_only_tree_refuses_edits(registry):
@@ -77,17 +78,17 @@ def test_export_writes_figures_as_file_export_does_and_says_errors_in_a_line(
     qtbot, monkeypatch, tmp_path, capsys
 ):
     """``--export FIGURE=FILE`` (the bundle's smoke test drives File > Export figure with it):
-    the window's own export_figure writes each figure; an error a dialog would show is one
+    the window's own exporter (RunExport.figure) writes each figure; an error a dialog would show is one
     line on stderr and exit status 2, never a dialog that waits for nobody (issue 33)."""
     monkeypatch.setattr("rmviz.solvers.threads.reserve_cores", lambda count: 1)
     written: list[tuple[str, str]] = []
-    export = app.RunWindow.export_figure
+    export = RunExport.figure
 
-    def spy(window, path, figure="gaps", *rest):
+    def spy(exporter, path, figure="gaps", *rest):
         written.append((figure, str(path)))
-        return export(window, path, figure, *rest)
+        return export(exporter, path, figure, *rest)
 
-    monkeypatch.setattr(app.RunWindow, "export_figure", spy)
+    monkeypatch.setattr(RunExport, "figure", spy)
     gaps, joint = tmp_path / "gaps.svg", tmp_path / "joint.pdf"
     argv = ["rps", "--export", f"gaps={gaps}", "--export", f"joint={joint}", "--after", "0"]
     assert app.main(argv) == 0

@@ -19,23 +19,23 @@ from tests.ui.tree.conftest import make_tree_window
 def edited(window, cell="42, 1"):
     """Edit the first cell of matrix ``window`` and autosave it (waiting for the worker)."""
     window.model.setData(window.model.index(0, 0), cell)
-    window.autosave_now()
-    window.autosave.wait(10)
+    window.recovery.save_now()
+    window.recovery.autosave.wait(10)
 
 
 def test_two_windows_autosave_to_files_of_their_own(qtbot, tmp_path, autosave_folder):
     first, second = make_window(qtbot, tmp_path), make_window(qtbot, tmp_path, game="rps")
     edited(first)
     edited(second, "7, -7")
-    assert first.autosave.path != second.autosave.path
-    assert read_game_file(first.autosave.path).payoffs[0, 0, 0] == 42
-    assert read_game_file(second.autosave.path).payoffs[0, 0, 0] == 7
+    assert first.recovery.autosave.path != second.recovery.autosave.path
+    assert read_game_file(first.recovery.autosave.path).payoffs[0, 0, 0] == 42
+    assert read_game_file(second.recovery.autosave.path).payoffs[0, 0, 0] == 7
     assert list(orphans(autosave_folder)) == []  # both windows are alive: nothing to offer
     first.close()  # on purpose: its file goes, the other window's stays
-    qtbot.waitUntil(lambda: not first.autosave.path.exists(), timeout=60_000)
-    assert second.autosave.path.exists()
+    qtbot.waitUntil(lambda: not first.recovery.autosave.path.exists(), timeout=60_000)
+    assert second.recovery.autosave.path.exists()
     second.document.undo()  # back to the saved game: nothing to keep
-    qtbot.waitUntil(lambda: not second.autosave.path.exists(), timeout=60_000)
+    qtbot.waitUntil(lambda: not second.recovery.autosave.path.exists(), timeout=60_000)
     second.shutdown()
 
 
@@ -49,9 +49,9 @@ def test_the_autosave_is_written_off_the_gui_thread(qtbot, tmp_path, monkeypatch
     monkeypatch.setattr(autosave, "write_game_file", recording)
     window = make_window(qtbot, tmp_path)
     window.model.setData(window.model.index(0, 0), "42, 1")
-    window.autosave_now()
-    window.autosave_now()  # the same game: not written again
-    window.autosave.wait(10)
+    window.recovery.save_now()
+    window.recovery.save_now()  # the same game: not written again
+    window.recovery.autosave.wait(10)
     assert len(writers) == 1 and writers[0] is not threading.main_thread()
     window.shutdown()
 
@@ -60,9 +60,9 @@ def test_tree_window_edits_are_autosaved(qtbot):
     window = make_tree_window(qtbot, kuhn_poker())
     first = window.document.game.root.moves[0]
     window.document.rename_move((), first, "First deal")
-    window.autosave_now()
-    window.autosave.wait(10)
-    assert read_game_file(window.autosave.path).root.moves[0] == "First deal"
+    window.recovery.save_now()
+    window.recovery.autosave.wait(10)
+    assert read_game_file(window.recovery.autosave.path).root.moves[0] == "First deal"
     window.shutdown()
 
 
@@ -78,17 +78,17 @@ def test_orphans_left_by_a_crash_are_offered_back_each_in_its_window(
     (autosave_folder / "20250101-000000-1-c.json").write_text("{ damaged")
     window = make_window(qtbot, tmp_path, opener=registry)
     asked = []
-    window.confirm_restore = lambda title: asked.append(title) or True
-    assert window.offer_restore() == 2
+    window.recovery.confirm = lambda title: asked.append(title) or True
+    assert window.recovery.offer_restore() == 2
     assert asked == [catalog_game("rps").title, "Kuhn poker"]  # oldest first; the damaged one dropped
     assert window.document.game.num_actions == (3, 3) and window.document.modified
     (tree_window,) = registry.windows
     assert tree_window.document.game.title == "Kuhn poker" and tree_window.document.modified
     for shown in (window, tree_window):
-        shown.autosave.wait(10)
-        assert shown.autosave.path.exists()
+        shown.recovery.autosave.wait(10)
+        assert shown.recovery.autosave.path.exists()
     assert sorted(p.name for p in autosave_folder.glob("*.json")) == sorted(
-        p.name for p in (window.autosave.path, tree_window.autosave.path)
+        p.name for p in (window.recovery.autosave.path, tree_window.recovery.autosave.path)
     )
     window.document.undo()  # the restore is an undoable step
     assert window.document.game.num_actions == (2, 2)
@@ -103,11 +103,11 @@ def test_a_declined_restore_deletes_only_that_orphan(qtbot, tmp_path, autosave_f
     write_game_file(catalog_game("rps"), orphan)
     window = make_window(qtbot, tmp_path)
     asked = []
-    window.confirm_restore = lambda title: asked.append(title) or False
-    assert window.offer_restore() == 0
+    window.recovery.confirm = lambda title: asked.append(title) or False
+    assert window.recovery.offer_restore() == 0
     assert len(asked) == 1  # the live window's file is not offered
     assert not orphan.exists()
-    assert read_game_file(alive.autosave.path).payoffs[0, 0, 0] == 42
+    assert read_game_file(alive.recovery.autosave.path).payoffs[0, 0, 0] == 42
     for shown in (alive, window):
         shown.shutdown()
 

@@ -52,7 +52,7 @@ def any_window(request, qtbot, tmp_path, registry):
 def assert_unchanged(window, game, depth):
     assert window.document.game is game
     assert len(window.document._undo) == depth and not window.document.can_redo()
-    assert window.thread is not None and window.thread.loop.solver.game is game
+    assert window.run.thread is not None and window.run.thread.loop.solver.game is game
 
 
 def test_a_malformed_file_shows_a_message_and_keeps_the_game(any_window, tmp_path, registry):
@@ -60,7 +60,7 @@ def test_a_malformed_file_shows_a_message_and_keeps_the_game(any_window, tmp_pat
     game, depth = window.document.game, len(window.document._undo)
     for name, path in malformed_files(tmp_path).items():
         window.errors.clear()
-        assert not window.open_file(path), name
+        assert not window.files.open(path), name
         assert len(window.errors) == 1 and path.name in window.errors[0], (name, window.errors)
         assert_unchanged(window, game, depth)
     assert not registry.windows  # no half-built window for the tree with no decision node
@@ -73,8 +73,8 @@ def test_an_unexpected_exception_while_reading_is_shown(any_window, tmp_path, mo
     def buggy_reader(path):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr("rmviz.ui.common.run_window.read_game_file", buggy_reader)
-    assert not window.open_file(tmp_path / "deep.json")
+    monkeypatch.setattr("rmviz.ui.common.game_files.read_game_file", buggy_reader)
+    assert not window.files.open(tmp_path / "deep.json")
     assert "RecursionError" in window.errors[-1] and "deep.json" in window.errors[-1]
     assert_unchanged(window, game, depth)
 
@@ -93,7 +93,7 @@ def test_an_exception_while_showing_the_game_goes_back_to_the_previous_one(qtbot
         original(shown)
 
     monkeypatch.setattr(window.dashboard, "set_game", failing)
-    assert not window.open_file(tmp_path / "rps.nfg")
+    assert not window.files.open(tmp_path / "rps.nfg")
     assert "ValueError: a view bug" in window.errors[-1]
     assert_unchanged(window, game, depth)
     assert window.document.path is None and not window.document.modified

@@ -59,7 +59,7 @@ def _figures(qtbot, window, tmp_path, family):
     window.tabs.setCurrentIndex(0)
     for figure in figures_of(family):
         path = tmp_path / (f"{family}-{figure}.tex" if figure == "tikz" else f"{family}-{figure}.png")
-        assert window.export_figure(path, figure, dpi=50), window.errors
+        assert window.export.figure(path, figure, dpi=50), window.errors
 
 
 def test_the_matrix_window_compiles_nothing_after_precompile(qtbot, tmp_path, precompiled):
@@ -68,11 +68,11 @@ def test_the_matrix_window_compiles_nothing_after_precompile(qtbot, tmp_path, pr
     family = family_named("matrix")
     for algorithm, play in itertools.product(family.presets, ("expected", "sampled")):
         window.panel.set_config(family.config(algorithm, play=play))
-        window.restart(run=False)
-        window.step(3)
+        window.run.restart(run=False)
+        window.run.step(3)
         qtbot.waitUntil(lambda: iteration(window) == 3, timeout=120_000)
         window.tabs.setCurrentWidget(window.step_panel)  # explains iteration 3
-        window.redraw(force=True)
+        window.run.redraw(force=True)
         assert window.step_panel.shown is not None and window.step_panel.shown.iteration == 3
         window.tabs.setCurrentIndex(0)
         assert precompiled.names == [], (algorithm, play)
@@ -86,10 +86,10 @@ def test_the_tree_window_compiles_nothing_after_precompile(qtbot, tmp_path, prec
     family = family_named("tree")
     for algorithm in family.presets:
         window.panel.set_config(family.config(algorithm))
-        window.restart(run=False)
+        window.run.restart(run=False)
         assert window.step_recorded() is not None  # Step 1
-        window.step(50)  # Step N
-        qtbot.waitUntil(lambda: window.thread.loop.latest()[1].iteration == 51, timeout=120_000)
+        window.run.step(50)  # Step N
+        qtbot.waitUntil(lambda: window.run.thread.loop.latest()[1].iteration == 51, timeout=120_000)
         window.animate()
         assert precompiled.names == [], algorithm
     _figures(qtbot, window, tmp_path, "tree")

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from rmviz.games.trees import kuhn_poker
 from rmviz.solvers.columns import Column
-from rmviz.ui.common.run_window import MINIMUM_SIZE, RunWindow, StartOptions
+from rmviz.ui.common.presentation import MINIMUM_SIZE
+from rmviz.ui.common.run_window import RunWindow, StartOptions
 from tests.ui.matrix.conftest import iteration, make_window
 from tests.ui.tree.conftest import make_tree_window
 
@@ -52,21 +53,21 @@ def settle(qtbot) -> None:
 
 def wait_drawn(window, qtbot) -> None:
     """Wait until the window has drawn the paused run's newest snapshot."""
-    qtbot.waitUntil(lambda: window._seen_version == window.thread.loop.latest()[0], timeout=60_000)
+    qtbot.waitUntil(lambda: window.run.seen_version == window.run.thread.loop.latest()[0], timeout=60_000)
 
 
 # -- sizes ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s.width()}x{s.height()}")
 def test_the_window_fits_the_screen_with_its_run_controls_visible(any_window, qtbot, screen):
     window = any_window
-    window.fit_to_screen(QSize(1480, 900), QRect(QPoint(0, 0), screen))
+    window.presentation.fit_to_screen(QSize(1480, 900), QRect(QPoint(0, 0), screen))
     settle(qtbot)
     assert window.width() <= screen.width() and window.height() <= screen.height()
     assert window.minimumSizeHint().boundedTo(screen) == window.minimumSizeHint()
     assert inside(window.controls.run_button, window) and inside(window.controls, window)
     for presentation in (True, False):
-        window.fixed_size = screen  # as --size: presentation mode keeps this size
-        window.set_presentation(presentation)
+        window.presentation.fixed_size = screen  # as --size: presentation mode keeps this size
+        window.presentation.set(presentation)
         settle(qtbot)
         assert window.size() == screen
         assert inside(window.tabs, window) and inside(window.statusBar(), window)
@@ -78,7 +79,7 @@ def test_every_algorithms_description_is_shown_whole(any_window, qtbot, screen):
     """The line under the Algorithm box gets the height its wrapped text needs (a three-line
     Monte-Carlo CFR description was once clipped to two)."""
     window = any_window
-    window.fit_to_screen(QSize(1480, 900), QRect(QPoint(0, 0), screen))
+    window.presentation.fit_to_screen(QSize(1480, 900), QRect(QPoint(0, 0), screen))
     panel, label = window.panel, window.panel.description
     for name in window.family.presets:
         panel.algorithm.setCurrentIndex(panel.algorithm.findData(name))
@@ -89,11 +90,11 @@ def test_every_algorithms_description_is_shown_whole(any_window, qtbot, screen):
 
 def test_a_small_screen_gets_the_whole_screen_a_large_one_the_preferred_size(any_window):
     window = any_window
-    window.fit_to_screen(QSize(1480, 900), QRect(0, 0, 960, 540))  # 1920x1080 at 200%
+    window.presentation.fit_to_screen(QSize(1480, 900), QRect(0, 0, 960, 540))  # 1920x1080 at 200%
     assert window.width() <= 960 and window.height() <= 540
-    window.fit_to_screen(QSize(1480, 900), QRect(0, 0, 2560, 1440))
+    window.presentation.fit_to_screen(QSize(1480, 900), QRect(0, 0, 2560, 1440))
     assert window.size() == QSize(1480, 900)
-    window.fit_to_screen(QSize(100, 100), QRect(0, 0, 2560, 1440))
+    window.presentation.fit_to_screen(QSize(100, 100), QRect(0, 0, 2560, 1440))
     assert window.size() == MINIMUM_SIZE
 
 
@@ -113,14 +114,14 @@ def test_three_players_fit_and_going_back_fits_again(qtbot, tmp_path):
 def test_f5_while_paused_keeps_every_plot_drawn(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path, game="rps-crash")
     window.show()
-    window.step(300)
+    window.run.step(300)
     qtbot.waitUntil(lambda: iteration(window) == 300, timeout=60_000)
     wait_drawn(window, qtbot)
     strategy, gap = Column("average", player=0, action=0), Column("exploitability")
     for _ in range(2):  # in, then out again
-        window.presentation_action.trigger()
+        window.presentation.action.trigger()
         settle(qtbot)
-        assert not window.thread.loop.running and iteration(window) == 300
+        assert not window.run.thread.loop.running and iteration(window) == 300
         for column in (strategy, gap, Column("regret", player=1, action=2), Column("welfare")):
             curve = window.plots.curves[column]
             assert curve.isVisible() and len(curve.xData) > 5, column
@@ -132,16 +133,16 @@ def test_f5_and_esc_in_both_windows(any_window, qtbot):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=60_000)
     qtbot.keyClick(window, Qt.Key.Key_F5)
-    assert window.presentation and window.presentation_action.isChecked()
+    assert window.presentation.on and window.presentation.action.isChecked()
     assert not window.left.isVisibleTo(window)  # the solver panel hides in both
     light = window.palette().color(window.palette().ColorRole.Window).lightness()
     assert light > 200  # the light theme, whatever the desktop's
     qtbot.keyClick(window, Qt.Key.Key_Escape)
-    assert not window.presentation and not window.isFullScreen()
-    assert window.left.isVisibleTo(window) and not window.leave_action.isEnabled()
+    assert not window.presentation.on and not window.isFullScreen()
+    assert window.left.isVisibleTo(window) and not window.presentation.leave_action.isEnabled()
     qtbot.keyClick(window, Qt.Key.Key_F5)
     qtbot.keyClick(window, Qt.Key.Key_F5)  # F5 toggles
-    assert not window.presentation
+    assert not window.presentation.on
 
 
 # -- the text size ----------------------------------------------------------------------------------
@@ -176,26 +177,26 @@ def test_the_text_size_reaches_plots_tables_and_explanations(any_window, qtbot):
 def test_reset_leaves_iteration_0_paused_and_edits_keep_the_run_paused(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path, autorun=True)
     qtbot.waitUntil(lambda: iteration(window) > 0, timeout=60_000)
-    window.reset()
-    assert not window.thread.loop.running and iteration(window) == 0
+    window.run.reset()
+    assert not window.run.thread.loop.running and iteration(window) == 0
     wait_drawn(window, qtbot)
     assert window.iteration_label.text() == "iteration 0" and window.rate_label.text() == "paused"
     assert window.run_button.text() == "Run"
     window.model.setData(window.model.index(0, 1), "3, 4")  # an edit while paused
     window.load_catalog("rps")  # a catalog game while paused
-    assert not window.thread.loop.running and iteration(window) == 0
-    window.toggle_run()
+    assert not window.run.thread.loop.running and iteration(window) == 0
+    window.run.toggle()
     window.load_catalog("rps-crash")  # while running: the fresh run runs on
-    assert window.thread.loop.running
+    assert window.run.thread.loop.running
     window.shutdown()
 
 
 def test_reset_in_the_tree_window_is_iteration_0_paused(qtbot):
     window = make_tree_window(qtbot, kuhn_poker())
-    window.toggle_run()
-    qtbot.waitUntil(lambda: window.thread.loop.latest()[1].iteration > 0, timeout=60_000)
-    window.reset()
-    assert not window.thread.loop.running and window.thread.loop.latest()[1].iteration == 0
+    window.run.toggle()
+    qtbot.waitUntil(lambda: window.run.thread.loop.latest()[1].iteration > 0, timeout=60_000)
+    window.run.reset()
+    assert not window.run.thread.loop.running and window.run.thread.loop.latest()[1].iteration == 0
     wait_drawn(window, qtbot)
     assert window.status.text().startswith("iteration 0") and "paused" in window.status.text()
     window.shutdown()

@@ -41,15 +41,15 @@ def choose(combo, data):
 
 def run_until(window, qtbot, at_least):
     """Run, wait until the run passed ``at_least`` iterations, pause and wait until it stopped."""
-    window.toggle_run()
-    qtbot.waitUntil(lambda: window.thread.loop.latest()[1].iteration >= at_least, timeout=60_000)
-    window.toggle_run()
-    qtbot.waitUntil(lambda: not window.thread.loop.busy, timeout=60_000)
+    window.run.toggle()
+    qtbot.waitUntil(lambda: window.run.thread.loop.latest()[1].iteration >= at_least, timeout=60_000)
+    window.run.toggle()
+    qtbot.waitUntil(lambda: not window.run.thread.loop.busy, timeout=60_000)
 
 
 def caught_up(window, qtbot):
-    qtbot.waitUntil(lambda: not window.catching_up(), timeout=120_000)
-    return window.thread.loop.latest()[1]
+    qtbot.waitUntil(lambda: not window.sessions.catching_up(), timeout=120_000)
+    return window.run.thread.loop.latest()[1]
 
 
 def test_a_matrix_session_reopens_paused_at_the_same_iteration_in_the_same_state(qtbot, tmp_path):
@@ -68,19 +68,19 @@ def test_a_matrix_session_reopens_paused_at_the_same_iteration_in_the_same_state
     assert face == (0, 1, 4)
     run_until(window, qtbot, 3000)
     window.tabs.setCurrentWidget(window.step_panel)
-    original = window.thread.loop.latest()[1]
-    assert window.save_session(tmp_path / "lecture")  # the suffix is added
+    original = window.run.thread.loop.latest()[1]
+    assert window.sessions.save(tmp_path / "lecture")  # the suffix is added
     path = tmp_path / f"lecture{SUFFIX}"
     assert path.exists() and not window.errors
 
     fresh = make_window(qtbot, tmp_path, game="rps")
-    assert fresh.open_file(path)  # File > Open takes session files too
+    assert fresh.files.open(path)  # File > Open takes session files too
     snapshot = caught_up(fresh, qtbot)
     assert_same_snapshot(original, snapshot)
-    assert not fresh.thread.loop.running and snapshot.iteration == original.iteration > 3000
-    assert config_fields(fresh.thread.loop.solver.config) == config_fields(window.panel.config())
+    assert not fresh.run.thread.loop.running and snapshot.iteration == original.iteration > 3000
+    assert config_fields(fresh.run.thread.loop.solver.config) == config_fields(window.panel.config())
     assert fresh.panel.parameters["alpha"].text() == "3.0" and fresh.panel.play.currentText() == "sampled"
-    assert fresh.panel.points_per_decade() == 50 and fresh.thread.loop.trace.points_per_decade == 50
+    assert fresh.panel.points_per_decade() == 50 and fresh.run.thread.loop.trace.points_per_decade == 50
     assert fresh.simplex.faces[0] == face and fresh.dashboard.face_combos[0].face() == face
     assert fresh.tabs.currentWidget() is fresh.step_panel
     assert fresh.document.game == game and not fresh.document.modified and fresh.document.path is None
@@ -101,7 +101,7 @@ def test_a_session_keeps_the_algorithms_checked_in_compare_mode(qtbot, tmp_path,
     window.tabs.setCurrentWidget(window.compare)
     window.compare.set_checked(chosen)
     assert set(window.compare.threads) == set(chosen)
-    assert window.save_session(tmp_path / "compare") and not window.errors
+    assert window.sessions.save(tmp_path / "compare") and not window.errors
     path = tmp_path / f"compare{SUFFIX}"
     assert read_session(path).view.compared == tuple(chosen)
 
@@ -110,12 +110,12 @@ def test_a_session_keeps_the_algorithms_checked_in_compare_mode(qtbot, tmp_path,
         if family == "matrix"
         else make_tree_window(qtbot, teaching_tree())
     )
-    assert fresh.open_file(path)
+    assert fresh.files.open(path)
     caught_up(fresh, qtbot)
     assert fresh.tabs.currentWidget() is fresh.compare
     assert fresh.compare.checked() == chosen and set(fresh.compare.threads) == set(chosen)
     fresh.tabs.setCurrentWidget(fresh.run_tab)
-    assert fresh.session().view.compared == tuple(chosen)  # kept while another tab is shown
+    assert fresh.sessions.session().view.compared == tuple(chosen)  # kept while another tab is shown
     for shown in (window, fresh):
         shown.shutdown()
 
@@ -124,20 +124,20 @@ def test_a_tree_session_reopens_with_its_recorded_step_and_information_set(qtbot
     window = make_tree_window(qtbot, kuhn_poker())
     choose(window.panel.algorithm, "mccfr-external")
     window.panel.seed.setValue(3)
-    window.step(400)
-    qtbot.waitUntil(lambda: window.thread.loop.latest()[1].iteration == 400, timeout=60_000)
+    window.run.step(400)
+    qtbot.waitUntil(lambda: window.run.thread.loop.latest()[1].iteration == 400, timeout=60_000)
     record = window.step_recorded()  # iteration 401, shown on the tree and in the panel
     window.infosets.choose(list(window.tree.infoset_label).index("1pb"))
     window.side_tabs.setCurrentIndex(1)
-    original = window.thread.loop.latest()[1]
+    original = window.run.thread.loop.latest()[1]
     path = tmp_path / f"kuhn{SUFFIX}"
-    assert window.save_session(path)
+    assert window.sessions.save(path)
 
     fresh = make_tree_window(qtbot, teaching_tree())
-    assert fresh.open_session(path)
+    assert fresh.sessions.open(path)
     snapshot = caught_up(fresh, qtbot)
     assert_same_snapshot(original, snapshot)
-    assert snapshot.iteration == 401 and not fresh.thread.loop.running
+    assert snapshot.iteration == 401 and not fresh.run.thread.loop.running
     assert fresh.record is not None and fresh.record.iteration == record.iteration
     np.testing.assert_array_equal(fresh.record.strategy_after, record.strategy_after)
     np.testing.assert_array_equal(fresh.record.cumulative_regret_before, record.cumulative_regret_before)
@@ -160,11 +160,11 @@ def test_an_old_monte_carlo_session_reopens_and_the_window_says_its_replay_is_a_
     path = tmp_path / f"old{SUFFIX}"
     old_monte_carlo_session(path, 300)
     window = make_tree_window(qtbot, teaching_tree())
-    assert window.open_session(path)  # opened, not refused
+    assert window.sessions.open(path)  # opened, not refused
     bar = window.statusBar()
     qtbot.waitUntil(lambda: bar.currentMessage().startswith("Session restored"), timeout=120_000)
     assert bar.currentMessage() == f"Session restored at iteration 300; {MONTE_CARLO_NOTICE}"
-    assert window.thread.loop.latest()[1].iteration == 300 and not window.errors
+    assert window.run.thread.loop.latest()[1].iteration == 300 and not window.errors
     assert window.panel.config().algorithm == "mccfr-external" and window.panel.seed.value() == 4
     window.shutdown()
 
@@ -173,14 +173,14 @@ def test_the_notice_stays_while_re_running_and_when_the_person_takes_over(qtbot,
     path = tmp_path / f"old{SUFFIX}"
     old_monte_carlo_session(path, 50_000_000)
     window = make_tree_window(qtbot, kuhn_poker())
-    assert window.open_session(path)
+    assert window.sessions.open(path)
     bar = window.statusBar()
     qtbot.waitUntil(lambda: bar.currentMessage().startswith("Re-running the session"), timeout=120_000)
     assert bar.currentMessage().endswith(f"of 50,000,000…; {MONTE_CARLO_NOTICE}")
-    window.toggle_run()  # Space: the person takes the run over before it got there
-    assert not window.catching_up() and bar.currentMessage() == MONTE_CARLO_NOTICE
-    window.toggle_run()
-    qtbot.waitUntil(lambda: not window.thread.loop.busy, timeout=60_000)
+    window.run.toggle()  # Space: the person takes the run over before it got there
+    assert not window.sessions.catching_up() and bar.currentMessage() == MONTE_CARLO_NOTICE
+    window.run.toggle()
+    qtbot.waitUntil(lambda: not window.run.thread.loop.busy, timeout=60_000)
     window.shutdown()
 
 
@@ -201,7 +201,7 @@ def test_a_session_of_the_other_family_opens_in_its_own_window(qtbot, tmp_path, 
     write_session(Session(game, family_of(game).config("cfr+"), 25, view=View(infoset="2b")), path)
     matrix = make_window(qtbot, tmp_path, opener=registry)
     before = matrix.document.game
-    assert matrix.open_file(path)
+    assert matrix.files.open(path)
     assert matrix.document.game is before and not matrix.errors  # the matrix stays
     (tree,) = registry.windows
     assert isinstance(tree, TreeWindow)
@@ -238,7 +238,7 @@ def test_a_bad_session_file_says_why_and_changes_nothing(qtbot, tmp_path):
     data = json.loads(json.dumps(session_to_dict(good)))
     data["run"]["iteration"] = -3
     path.write_text(json.dumps(data))
-    assert not window.open_file(path)
+    assert not window.files.open(path)
     assert window.errors == [
         f"{path}: run.iteration must be a whole number from 0 to 9,007,199,254,740,992, not -3"
     ]
@@ -247,7 +247,7 @@ def test_a_bad_session_file_says_why_and_changes_nothing(qtbot, tmp_path):
     data["solver"]["options"]["start"] = {"0": [0.5, 0.25, 0.25]}  # three numbers, two actions
     path.write_text(json.dumps(data))
     panel_before = config_fields(window.panel.config())
-    assert not window.open_session(path)
+    assert not window.sessions.open(path)
     assert window.errors[-1].startswith(f"{path}: ") and "starting strategy" in window.errors[-1]
     assert window.document.game is game and window.document.undo_text() == history
     assert window.document.modified and config_fields(window.panel.config()) == panel_before
@@ -265,12 +265,12 @@ def test_re_running_to_a_large_iteration_leaves_the_window_responsive(qtbot, tmp
     messages = []
     show = window.statusBar().showMessage
     window.statusBar().showMessage = lambda text, *rest: (messages.append(text), show(text, *rest))
-    assert window.open_session(path)
+    assert window.sessions.open(path)
     # returned before the run got there: the GUI thread did not step the solver (2,000,000
     # iterations of 10x10 take seconds in the worker)
-    assert window.thread.loop.latest()[1].iteration < target
+    assert window.run.thread.loop.latest()[1].iteration < target
     snapshot = caught_up(window, qtbot)
-    assert snapshot.iteration == target and not window.thread.loop.running
+    assert snapshot.iteration == target and not window.run.thread.loop.running
     counted = [m for m in messages if m.startswith("Re-running the session: iteration")]
     assert counted and counted[0].endswith(f"of {target:,}…")
     assert any(m.startswith("Session restored at iteration 2,000,000") for m in messages)
@@ -282,12 +282,12 @@ def test_running_during_the_re_run_takes_over(qtbot, tmp_path):
     path = tmp_path / f"long{SUFFIX}"
     write_session(Session(game, family_of(game).config("rm"), 50_000_000), path)
     window = make_window(qtbot, tmp_path)
-    assert window.open_session(path) and window.catching_up()
-    window.toggle_run()  # Space: the person runs on from wherever the run is
-    assert not window.catching_up() and window.thread.loop.running
-    window.toggle_run()
-    qtbot.waitUntil(lambda: not window.thread.loop.busy, timeout=60_000)
-    assert window.thread.loop.latest()[1].iteration < 50_000_000
+    assert window.sessions.open(path) and window.sessions.catching_up()
+    window.run.toggle()  # Space: the person runs on from wherever the run is
+    assert not window.sessions.catching_up() and window.run.thread.loop.running
+    window.run.toggle()
+    qtbot.waitUntil(lambda: not window.run.thread.loop.busy, timeout=60_000)
+    assert window.run.thread.loop.latest()[1].iteration < 50_000_000
     window.shutdown()
 
 
@@ -296,7 +296,7 @@ def test_saving_a_session_of_a_game_without_a_file_counts_as_saving_it(qtbot, tm
     window = make_window(qtbot, tmp_path) if make == "matrix" else make_tree_window(qtbot, kuhn_poker())
     window.set_game(window.document.game, "an edit")  # an unsaved edit (the same game again)
     assert window.document.modified and window.document.path is None
-    assert window.save_session(tmp_path / "s")
+    assert window.sessions.save(tmp_path / "s")
     assert not window.document.modified
     assert read_session(tmp_path / f"s{SUFFIX}").game.title == window.document.game.title
     window.shutdown()
@@ -360,7 +360,7 @@ def test_a_screenshot_of_a_session_that_would_re_run_for_days_is_refused(tmp_pat
 
 
 def starts(window):
-    start = window.thread.loop.solver.config.start
+    start = window.run.thread.loop.solver.config.start
     return None if start is None else {player: tuple(p) for player, p in start.items()}
 
 
@@ -372,17 +372,17 @@ def test_a_sessions_starting_strategy_stays_with_its_game(qtbot, tmp_path):
     path = tmp_path / f"start{SUFFIX}"
     write_session(Session(game, config, 5), path)
     window = make_window(qtbot, tmp_path)
-    assert window.open_session(path)
+    assert window.sessions.open(path)
     caught_up(window, qtbot)
     assert window.start_edit.text() == "; 0.2, 0.3, 0.5"
     assert starts(window) == {1: (0.2, 0.3, 0.5)}
     twin = family_of(game).solver(game, config)
     twin.step(5)
-    assert_same_snapshot(twin.snapshot(metrics=True), window.thread.loop.latest()[1])
+    assert_same_snapshot(twin.snapshot(metrics=True), window.run.thread.loop.latest()[1])
     window.document.set_payoffs([(0, 0)], [(3, 3)])
     assert starts(window) == {1: (0.2, 0.3, 0.5)}
     window.load_catalog("rps")  # three actions each: the start was for the other game
-    assert not window.errors and window.thread.loop.solver.config.start is None
+    assert not window.errors and window.run.thread.loop.solver.config.start is None
     window.shutdown()
 
 
@@ -393,7 +393,7 @@ def test_a_sessions_information_set_the_tree_lacks_is_said(qtbot, tmp_path):
     path = tmp_path / f"odd{SUFFIX}"
     write_session(session, path)
     window = make_tree_window(qtbot, teaching_tree())
-    assert window.open_session(path)
+    assert window.sessions.open(path)
     bar = window.statusBar()
     qtbot.waitUntil(lambda: bar.currentMessage().startswith("Session restored"), timeout=120_000)
     assert "the tree has no information set 'ZZZ': showing '1'" in bar.currentMessage()

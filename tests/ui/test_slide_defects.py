@@ -47,7 +47,7 @@ def test_adding_a_player_to_a_zero_sum_game_shows_no_negative_zero(qtbot, tmp_pa
     window.editor.copy_selection()  # what is copied to a slide or a spreadsheet too
     assert not NEGATIVE_ZERO.search(QGuiApplication.clipboard().text())
     path = tmp_path / "three.json"
-    assert window.save_file(path)
+    assert window.files.save(path)
     assert not NEGATIVE_ZERO.search(path.read_text())
     window.shutdown()
 
@@ -68,19 +68,19 @@ def test_opened_games_are_not_modified_until_edited(qtbot, tmp_path):
     asked = []
     window.confirm_discard = lambda: asked.append(True) or True
     path = tmp_path / "saved.json"
-    assert window.save_file(path)
+    assert window.files.save(path)
     for open_game in (
         lambda: window.load_catalog("rps"),
         lambda: window.load_random("zero-sum", (3, 3)),
-        lambda: window.open_file(path),
-        lambda: window.open_spec("matching-pennies"),
+        lambda: window.files.open(path),
+        lambda: window.files.open_spec("matching-pennies"),
     ):
         open_game()
         assert not window.errors
         assert not window.document.modified, window.document.game.title
         assert not window.windowTitle().endswith("*") and "modified" not in window.game_label.text()
-        window.autosave_now()  # nothing to autosave, so nothing to offer back after a crash
-        assert not window.autosave.path.exists()
+        window.recovery.save_now()  # nothing to autosave, so nothing to offer back after a crash
+        assert not window.recovery.autosave.path.exists()
     assert window.document.path is None  # a catalog game is not the file opened before
     window.load_catalog("rps")
     window.document.undo()  # back to the game before: that is a change
@@ -95,10 +95,11 @@ def test_opened_trees_are_not_modified_until_edited(qtbot, tmp_path):
     window = make_tree_window(qtbot, kuhn_poker())
     path = tmp_path / "kuhn.efg"
     write_game_file(kuhn_poker(), path)
-    assert window.open_file(path) and not window.document.modified
-    assert window.open_spec("teaching-tree") and not window.document.modified and window.document.path is None
-    window.autosave_now()
-    assert not window.autosave.path.exists() and not window.windowTitle().endswith("*")
+    assert window.files.open(path) and not window.document.modified
+    assert window.files.open_spec("teaching-tree")
+    assert not window.document.modified and window.document.path is None
+    window.recovery.save_now()
+    assert not window.recovery.autosave.path.exists() and not window.windowTitle().endswith("*")
     window.shutdown()
 
 

@@ -12,12 +12,13 @@ starts a fresh one on the new game, running if the run was running (Reset: itera
 paused). Files: open
 (a game tree opens in a tree window, through the opener), save, recent files, an autosave of
 unsaved edits offered back after a crash, figures and run data exported; presentation mode
-for lectures (the plots alone, see ``RunWindow``).
+for lectures (the plots alone, see :mod:`~rmviz.ui.common.presentation`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -116,8 +117,9 @@ class MatrixWindow(RunWindow):
             self.dashboard.plots,
         )
         self._add_tabs(self.dashboard, "Run")
-        self.step_panel = StepPanel(lambda: self.step(1))
+        self.step_panel = StepPanel(lambda: self.run.step(1))
         self.tabs.addTab(self.step_panel, "Step")
+        self.tab_names["step"] = self.step_panel
         self.equilibria = EquilibriaPanel(self._run_joint)
         self.equilibria.error.connect(lambda message: self.show_error(message))
         self.tabs.addTab(self.equilibria, "Equilibria")
@@ -136,30 +138,31 @@ class MatrixWindow(RunWindow):
         self.iteration_label = QLabel()
         self.iteration_label.setMinimumWidth(220)
         self.rate_label = QLabel()
-        self.add_status(self.iteration_label)
+        self.status_line.add(self.iteration_label)
         self.statusBar().addPermanentWidget(self.rate_label)
         self._menus()
-        self.timer.start(self.redraw_ms)
+        self.files.used.connect(self._remember)  # Open Recent
+        self.run.timer.start(self.redraw_ms)
         self._game_changed(restart=True)
         if autorun:  # later runs run on only if the one they replace was running
-            self.toggle_run()
-        self.fit_to_screen(QSize(1360, 860))
+            self.run.toggle()
+        self.presentation.fit_to_screen(QSize(1360, 860))
 
     # -- menus -----------------------------------------------------------------------------
     def _menus(self) -> None:
         keys = QKeySequence.StandardKey
         file_menu = self.menuBar().addMenu("&File")
-        self._action(file_menu, "&Open...", self.open_dialog, keys.Open)
+        self._action(file_menu, "&Open...", self.files.open_dialog, keys.Open)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._action(file_menu, "&Save", self.save, keys.Save)
-        self._action(file_menu, "Save &As...", self.save_dialog, keys.SaveAs)
+        self._action(file_menu, "Save &As...", self.files.save_dialog, keys.SaveAs)
         file_menu.addSeparator()
-        self._action(file_menu, "Open Sess&ion...", self.open_session_dialog)
-        self._action(file_menu, "Save Sessio&n...", self.save_session_dialog)
+        self._action(file_menu, "Open Sess&ion...", self.sessions.open_dialog)
+        self._action(file_menu, "Save Sessio&n...", self.sessions.save_dialog)
         file_menu.addSeparator()
-        self._action(file_menu, "Export &Figure...", self.export_figure_dialog, QKeySequence("Ctrl+E"))
-        self._action(file_menu, "Export Run &Data...", self.export_data_dialog, QKeySequence("Ctrl+Shift+E"))
+        self._action(file_menu, "Export &Figure...", self.export.figure_dialog, QKeySequence("Ctrl+E"))
+        self._action(file_menu, "Export Run &Data...", self.export.data_dialog, QKeySequence("Ctrl+Shift+E"))
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, keys.Quit)
         edit = self.menuBar().addMenu("&Edit")
@@ -181,18 +184,18 @@ class MatrixWindow(RunWindow):
                     f"{game_id}: {entry.description}",
                     lambda _=False, g=game_id: self.open_elsewhere(load_game(g)),
                 )
-        self._action(others, "&OpenSpiel game...", self.openspiel_dialog)
+        self._action(others, "&OpenSpiel game...", self.files.openspiel_dialog)
         random_menu = games.addMenu("Random (seed from the solver panel)")
         for kind in ("zero-sum", "general-sum", "cooperative"):
             for shape in ((3, 3), (5, 5), (3, 3, 3)):
                 label = f"{kind} {'x'.join(map(str, shape))}"
                 self._action(random_menu, label, lambda _=False, k=kind, s=shape: self.load_random(k, s))
         run = self.menuBar().addMenu("&Run")
-        self._action(run, "Run / Pause", self.toggle_run, QKeySequence(Qt.Key.Key_Space))
-        self._action(run, "Step 1", lambda: self.step(1), QKeySequence("Ctrl+1"))
-        self._action(run, "Step N", lambda: self.step(self.step_count.value()), QKeySequence("Ctrl+N"))
-        self._action(run, "Reset", self.reset, QKeySequence("Ctrl+R"))
-        self._view_menu(self.menuBar().addMenu("&View"))
+        self._action(run, "Run / Pause", self.run.toggle, QKeySequence(Qt.Key.Key_Space))
+        self._action(run, "Step 1", lambda: self.run.step(1), QKeySequence("Ctrl+1"))
+        self._action(run, "Step N", lambda: self.run.step(self.step_count.value()), QKeySequence("Ctrl+N"))
+        self._action(run, "Reset", self.run.reset, QKeySequence("Ctrl+R"))
+        self.presentation.add_menu(self.menuBar().addMenu("&View"))
 
     # -- the run ---------------------------------------------------------------------------
     def new_solver(self, game: NormalFormGame) -> Solver:
@@ -203,16 +206,17 @@ class MatrixWindow(RunWindow):
             config = dataclasses.replace(config, start=None)
         return self.family.solver(game, config)
 
-    def reopen(self, session: Any, path: Path | None = None) -> None:
-        """As ``RunWindow.reopen``; the session's start is read against the session's game."""
-        game, text = self.start_edit.game, self.start_edit.text()
-        self.start_edit.set_game(session.game)
-        try:
-            super().reopen(session, path)
-        except Exception:
-            self.start_edit.set_game(game)
+    def prepare_session(self, game: NormalFormGame) -> Callable[[], None]:
+        """A session's start is read against the session's ``game``; undone, the start typed
+        before comes back."""
+        shown, text = self.start_edit.game, self.start_edit.text()
+        self.start_edit.set_game(game)
+
+        def undo() -> None:
+            self.start_edit.set_game(shown)
             self.start_edit.setText(text)
-            raise
+
+        return undo
 
     def run_started(self, solver: Solver) -> None:
         self._rows_of = -1  # the new run's versions count from the start
@@ -230,9 +234,9 @@ class MatrixWindow(RunWindow):
         iterations, columns = loop.trace_columns(self.dashboard.columns())
         if (
             self.dashboard.update_from(iterations, columns, snapshot.joint, stagger=not force)
-            and self._rows_of != self._seen_version
+            and self._rows_of != self.run.seen_version
         ):
-            self._rows_of, self._seen_version = self._seen_version, -1  # the other row next tick
+            self._rows_of, self.run.seen_version = self.run.seen_version, -1  # the other row next tick
         if self.tabs.currentWidget() is self.step_panel:
             self.step_panel.update_from(loop.solver, snapshot.iteration, loop.running)
         self.iteration_label.setText(f"iteration {snapshot.iteration:,}")
@@ -243,16 +247,13 @@ class MatrixWindow(RunWindow):
         self.rate_label.setText("comparing" if self.compare.running else "paused")
 
     def _face_changed(self) -> None:
-        self._seen_version = -1  # redraw on the next tick
+        self.run.seen_version = -1  # redraw on the next tick
 
     def figure_extras(self) -> dict[str, Any]:
         """The simplex faces chosen for players with more than three actions."""
         return {"faces": dict(self.simplex.faces)}
 
     # -- sessions ----------------------------------------------------------------------------
-    def tab_keys(self) -> dict[str, QWidget]:
-        return {**super().tab_keys(), "step": self.step_panel}
-
     def view_state(self) -> View:
         """The tab, presentation mode, text size and the simplex faces chosen."""
         return dataclasses.replace(super().view_state(), faces=dict(self.simplex.faces))
@@ -287,7 +288,7 @@ class MatrixWindow(RunWindow):
         # Python holding the GIL, and would slow the LP and the star's Qt calls 5-10 fold
         self._show_reference()
         if restart:
-            self.restart()
+            self.run.restart()
 
     def _show_reference(self) -> None:
         """The star and the Equilibria tab for the game shown: the catalog's equilibrium or
@@ -307,9 +308,9 @@ class MatrixWindow(RunWindow):
 
     def _run_joint(self) -> np.ndarray | str:
         """The running solver's empirical joint distribution, or why there is none."""
-        if self.thread is None:
+        if self.run.thread is None:
             return "there is no run: press Reset or Run"
-        snapshot = self.thread.loop.latest()[1]
+        snapshot = self.run.thread.loop.latest()[1]
         if snapshot.iteration == 0:
             return "the run has not played yet: press Step or Run first"
         if snapshot.joint is None:
@@ -327,25 +328,11 @@ class MatrixWindow(RunWindow):
         self.show_game(random_game(kind, shape, seed=self.panel.seed.value()), f"Random {kind}")
 
     # -- files -----------------------------------------------------------------------------
-    def open_file(self, path: str | Path) -> bool:
-        """Open a game file (see ``RunWindow.open_file``; a game tree opens in a tree window
-        and the matrix stays) and remember it in Open Recent."""
-        opened = super().open_file(path)
-        if opened:
-            self._remember(Path(path))
-        return opened
-
     def save(self) -> None:
         if self.document.path is not None and self.document.path.suffix.lower() in (".json", ".nfg"):
-            self.save_file(self.document.path)
+            self.files.save(self.document.path)
         else:
-            self.save_dialog()
-
-    def save_file(self, path: str | Path) -> bool:
-        saved = super().save_file(path)
-        if saved:
-            self._remember(Path(path))
-        return saved
+            self.files.save_dialog()
 
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent", [])
@@ -358,7 +345,7 @@ class MatrixWindow(RunWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.recent_files():
-            action = self.recent_menu.addAction(path, lambda p=path: self.open_file(p))
+            action = self.recent_menu.addAction(path, lambda p=path: self.files.open(p))
             action.setEnabled(Path(path).exists())
         if self.recent_menu.isEmpty():
             self.recent_menu.addAction("(none yet)").setEnabled(False)

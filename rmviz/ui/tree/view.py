@@ -175,7 +175,7 @@ class TreeView(QGraphicsView):
         tree = self.tree
         nodes = self.visible_nodes()
         self._layout(nodes)
-        self._taken = _Taken()  # nodes and labels drawn so far: a label never covers another
+        self._taken = _Taken(self.scene())  # nodes and labels drawn so far: a label never covers another
         r = RADIUS * self.spread
         for h in nodes:
             self._taken.add(QRectF(self.positions[h] - QPointF(r, r), self.positions[h] + QPointF(r, r)))
@@ -235,7 +235,7 @@ class TreeView(QGraphicsView):
 
         # where it would cover another label or a node (Leduc's chance fans: "Jh (1/5)Qs (1/5)"),
         # the move alone, else none (the bars under it still show the strategy)
-        self._claim(label, tree.move_label[h], place)
+        self._taken.claim(label, tree.move_label[h], place)
         slot = int(tree.edge_slot[h])
         if slot >= 0 and self.strategies is not None:
             current, average = self.strategies
@@ -297,8 +297,7 @@ class TreeView(QGraphicsView):
             infoset = int(tree.node_infoset[h])
             label = scene.addSimpleText(tree.infoset_label[infoset], font)
             label.setPos(here.x() + r + 2 * g, here.y() - r - label.boundingRect().height() / 2)
-            self._taken.add(label.sceneBoundingRect())
-            self._backed(label)
+            self._taken.keep(label)
             tip = f"{game.player_names[player]}, information set {tree.infoset_label[infoset]}"
             if trace is not None:
                 others = [q for q in range(tree.n_players + 1) if q != player]
@@ -313,7 +312,7 @@ class TreeView(QGraphicsView):
                 # the number alone where "cfv=" would cover another node or label (Kuhn's
                 # deepest decisions, 1.5 columns from a terminal square), else none (Leduc's
                 # rows a column apart): the node's tooltip has it
-                if self._claim(text, number):
+                if self._taken.claim(text, number):
                     self.cfv_labels[h] = text
                 tip += (
                     f"\nreach of the others and chance P(h | pi_-i) = {format_number(reach, '.4g')}"
@@ -340,30 +339,6 @@ class TreeView(QGraphicsView):
         item.setData(0, h)
         item.setZValue(1)
         self.node_items[h] = item
-
-    def _claim(
-        self, label: QGraphicsSimpleTextItem, short: str, place: Callable[[], None] | None = None
-    ) -> bool:
-        """Keep ``label`` where it covers no node or label drawn before it: as it is, else
-        shortened to ``short``, else not at all (removed: False). ``place`` positions it
-        again after its text changes (one whose width moves it)."""
-        for text in (label.text(), short):
-            label.setText(text)
-            if place is not None:
-                place()
-            box = label.sceneBoundingRect()
-            if not self._taken.hits(box):
-                self._taken.add(box)
-                self._backed(label)
-                return True
-        self.scene().removeItem(label)
-        return False
-
-    def _backed(self, text: QGraphicsSimpleTextItem) -> None:
-        """A light box behind ``text``, above the information-set arcs (z -1) and below the
-        nodes: a dashed arc crossing a label no longer runs through its glyphs."""
-        box = self.scene().addRect(text.sceneBoundingRect(), QPen(Qt.PenStyle.NoPen), QBrush(LABEL_BACKING))
-        box.setZValue(-0.5)
 
     def path(self, h: int) -> tuple[str, ...]:
         """The moves from the root to node ``h``."""
@@ -543,11 +518,13 @@ class TreeView(QGraphicsView):
 
 class _Taken:
     """Scene rectangles already drawn on (nodes, labels), bucketed in a grid of
-    :data:`CELL` units, so a check costs the few rectangles near it (Leduc draws ~2,000)."""
+    :data:`CELL` units, so a check costs the few rectangles near it (Leduc draws ~2,000);
+    and the labels placed on ``scene`` where they cover none of them."""
 
     CELL = 64.0
 
-    def __init__(self) -> None:
+    def __init__(self, scene: QGraphicsScene) -> None:
+        self.scene = scene
         self.cells: dict[tuple[int, int], list[QRectF]] = {}
 
     def _keys(self, rect: QRectF) -> list[tuple[int, int]]:
@@ -562,3 +539,27 @@ class _Taken:
     def add(self, rect: QRectF) -> None:
         for key in self._keys(rect):
             self.cells.setdefault(key, []).append(rect)
+
+    def claim(
+        self, label: QGraphicsSimpleTextItem, short: str, place: Callable[[], None] | None = None
+    ) -> bool:
+        """Keep ``label`` where it covers no node or label drawn before it: as it is, else
+        shortened to ``short``, else not at all (removed: False). ``place`` positions it
+        again after its text changes (one whose width moves it)."""
+        for text in (label.text(), short):
+            label.setText(text)
+            if place is not None:
+                place()
+            if not self.hits(label.sceneBoundingRect()):
+                self.keep(label)
+                return True
+        self.scene.removeItem(label)
+        return False
+
+    def keep(self, text: QGraphicsSimpleTextItem) -> None:
+        """``text`` taken, with a light box behind it, above the information-set arcs (z -1)
+        and below the nodes: a dashed arc crossing a label no longer runs through its glyphs."""
+        box = text.sceneBoundingRect()
+        self.add(box)
+        backing = self.scene.addRect(box, QPen(Qt.PenStyle.NoPen), QBrush(LABEL_BACKING))
+        backing.setZValue(-0.5)

@@ -115,7 +115,7 @@ class TreeWindow(RunWindow):
         self.side_tabs = QTabWidget()
         self.side_tabs.addTab(self.detail, "Information set")
         self.side_tabs.addTab(self.average_table, "Average strategy")
-        self.side_tabs.currentChanged.connect(lambda _k: self.redraw(force=True))
+        self.side_tabs.currentChanged.connect(lambda _k: self.run.redraw(force=True))
         # columns as wide as their numbers and headers, at any text size (scrolled if need be)
         self.detail.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
@@ -155,13 +155,13 @@ class TreeWindow(RunWindow):
         layout.addWidget(body, stretch=1)
         self.setCentralWidget(main)
         self.status = QLabel()
-        self.add_status(self.status, stretch=1)
+        self.status_line.add(self.status, stretch=1)
         self._menus()
-        self.timer.start(self.redraw_ms)
+        self.run.timer.start(self.redraw_ms)
         self.animation_timer = QTimer(self)
         self.animation_timer.timeout.connect(self._animation_tick)
         self._game_changed()
-        self.fit_to_screen(QSize(1480, 900))
+        self.presentation.fit_to_screen(QSize(1480, 900))
 
     def start(self, options: StartOptions) -> None:
         """Choose ``options.infoset`` (an unknown label is an error naming the ones there
@@ -173,47 +173,47 @@ class TreeWindow(RunWindow):
                     f"no information set {options.infoset!r}; there are {', '.join(labels[:20])}"
                 )
             self.infosets.choose(labels.index(options.infoset))
-        if options.steps and self.thread is not None:
+        if options.steps and self.run.thread is not None:
             # the iterations before the last are stepped and traced without drawing each on
             # the tree (a rebuild of the view per step: Leduc took 35 s for 100); the last is
             # recorded and shown, as Step 1 does
-            self.thread.loop.pause()
+            self.run.thread.loop.pause()
             for _ in range(options.steps - 1):
-                self.thread.loop.exclusive(lambda solver: solver.step(1))
+                self.run.thread.loop.exclusive(lambda solver: solver.step(1))
             self.step_recorded()
         if options.run:
-            self.toggle_run()
+            self.run.toggle()
         super().start(options)
 
     # -- menus -----------------------------------------------------------------------------
     def _menus(self) -> None:
         keys = QKeySequence.StandardKey
         file_menu = self.menuBar().addMenu("&File")
-        self._action(file_menu, "&Open...", self.open_dialog, keys.Open)
-        self._action(file_menu, "Save &As...", self.save_dialog, keys.SaveAs)
+        self._action(file_menu, "&Open...", self.files.open_dialog, keys.Open)
+        self._action(file_menu, "Save &As...", self.files.save_dialog, keys.SaveAs)
         file_menu.addSeparator()
-        self._action(file_menu, "Open Sess&ion...", self.open_session_dialog)
-        self._action(file_menu, "Save Sessio&n...", self.save_session_dialog)
+        self._action(file_menu, "Open Sess&ion...", self.sessions.open_dialog)
+        self._action(file_menu, "Save Sessio&n...", self.sessions.save_dialog)
         file_menu.addSeparator()
-        self._action(file_menu, "Export &Figure...", self.export_figure_dialog, QKeySequence("Ctrl+E"))
-        self._action(file_menu, "Export Run &Data...", self.export_data_dialog, QKeySequence("Ctrl+Shift+E"))
+        self._action(file_menu, "Export &Figure...", self.export.figure_dialog, QKeySequence("Ctrl+E"))
+        self._action(file_menu, "Export Run &Data...", self.export.data_dialog, QKeySequence("Ctrl+Shift+E"))
         file_menu.addSeparator()
         self._action(file_menu, "&Close", self.close, keys.Close)
         edit = self.menuBar().addMenu("&Edit")
         self.undo_action = self._action(edit, "&Undo", self.document.undo, keys.Undo)
         self.redo_action = self._action(edit, "&Redo", self.document.redo, QKeySequence("Ctrl+Shift+Z"))
         run = self.menuBar().addMenu("&Run")
-        self._action(run, "Run / Pause", self.toggle_run, QKeySequence(Qt.Key.Key_Space))
+        self._action(run, "Run / Pause", self.run.toggle, QKeySequence(Qt.Key.Key_Space))
         self._action(run, "Step 1 (recorded)", self.step_recorded, QKeySequence("Ctrl+1"))
         self._action(run, "Animate traversal", self.animate, QKeySequence("Ctrl+A"))
-        self._action(run, "Reset", self.reset, QKeySequence("Ctrl+R"))
+        self._action(run, "Reset", self.run.reset, QKeySequence("Ctrl+R"))
         game_menu = self.menuBar().addMenu("&Game")
         self._action(game_menu, "Reduced &strategic form (matrix window)", self.show_reduced_form)
-        self._action(game_menu, "&OpenSpiel game...", self.openspiel_dialog)
+        self._action(game_menu, "&OpenSpiel game...", self.files.openspiel_dialog)
         view = self.menuBar().addMenu("&View")
         # F in the tree; Ctrl+0 is the normal text size
         self._action(view, "&Whole tree / legible size (F)", self.view.toggle_whole)
-        self._view_menu(view)
+        self.presentation.add_menu(view)
 
     # -- the game ----------------------------------------------------------------------------
     def _game_changed(self) -> None:
@@ -221,7 +221,7 @@ class TreeWindow(RunWindow):
         self.setWindowTitle(f"rmviz - {game.title}{' *' if self.document.modified else ''}")
         self.undo_action.setEnabled(self.document.can_undo())
         self.redo_action.setEnabled(self.document.can_redo())
-        self.restart()
+        self.run.restart()
 
     def run_started(self, solver: CFRSolver) -> None:
         """Show the fresh run's tree (paused, nothing recorded); nothing of the run it
@@ -243,7 +243,7 @@ class TreeWindow(RunWindow):
         self.average_table.setRowCount(0)
         self.infosets.choose(self.infoset)
         self.plots.set_infoset(tree, self.infoset, self._traced, self.document.game.player_names)
-        self.redraw(force=True)
+        self.run.redraw(force=True)
 
     # -- stepping and running ----------------------------------------------------------------
     def step_one(self) -> None:
@@ -251,11 +251,11 @@ class TreeWindow(RunWindow):
 
     def step_recorded(self) -> IterationRecord | None:
         """One iteration, recorded, shown on the tree and in the information-set panel."""
-        if self.thread is None:
+        if self.run.thread is None:
             return None
-        self.cancel_catch_up()
-        self.thread.loop.pause()
-        self.record = self.thread.loop.exclusive(lambda solver: solver.step_recorded())
+        self.sessions.cancel_catch_up()
+        self.run.thread.loop.pause()
+        self.record = self.run.thread.loop.exclusive(lambda solver: solver.step_recorded())
         self.traversal.blockSignals(True)
         self.traversal.clear()
         for trace in self.record.traversals:
@@ -265,12 +265,12 @@ class TreeWindow(RunWindow):
         self.traversal.setCurrentIndex(self._traversal_of(self.infoset))
         self.traversal.blockSignals(False)
         self._show_record()
-        self._update_buttons()
+        self.run.update_buttons()
         return self.record
 
     def _snapshot(self) -> TreeSnapshot | None:
         """The newest snapshot (after a recorded step: the state that step left)."""
-        return self.thread.loop.latest()[1] if self.thread is not None else None
+        return self.run.thread.loop.latest()[1] if self.run.thread is not None else None
 
     def _show_record(self) -> None:
         snapshot = self._snapshot()
@@ -279,7 +279,7 @@ class TreeWindow(RunWindow):
         self.view.strategies = (self.record.strategy_after, snapshot.average_strategy)
         self.view.show_record(self.record, max(0, self.traversal.currentIndex()))
         self._show_infoset(snapshot)
-        self.redraw(force=True)
+        self.run.redraw(force=True)
 
     def before_stepping(self) -> None:
         """The numbers of the recorded iteration go stale."""
@@ -298,7 +298,7 @@ class TreeWindow(RunWindow):
             self._show_infoset(snapshot)
             self._bars_drawn = now
         elif self.record is None:
-            self._seen_version = -1  # not due yet: this snapshot's bars on a later tick
+            self.run.seen_version = -1  # not due yet: this snapshot's bars on a later tick
         if self.side_tabs.currentWidget() is self.average_table:
             self.average_table.set_strategy(self.document.game, self.tree, snapshot.average_strategy)
         self.plots.update_from(*loop.trace_columns(self.plots.columns()))
@@ -327,7 +327,7 @@ class TreeWindow(RunWindow):
         if self.record is not None and self._traversal_of(infoset) != self.traversal.currentIndex():
             self.traversal.setCurrentIndex(self._traversal_of(infoset))  # redraws through _show_record
         self._show_infoset(self._snapshot())
-        self._seen_version = -1
+        self.run.seen_version = -1
 
     def _traversal_of(self, infoset: int) -> int:
         """The traversal of the last record in which ``infoset``'s player updated."""
@@ -427,14 +427,14 @@ class TreeWindow(RunWindow):
         self.body.setSizes([top, total - top])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.body and event.type() == QEvent.Type.Resize and self.presentation:
+        if watched is self.body and event.type() == QEvent.Type.Resize and self.presentation.on:
             self._present_body()
         return super().eventFilter(watched, event)
 
     def set_plot_scale(self, scale: float) -> None:
         """The plots at ``scale``, the tree's labels at the widgets' text size."""
         self.plots.set_scale(scale)
-        self.view.set_text_scale(self.text_scale())
+        self.view.set_text_scale(self.presentation.text_scale())
         super().set_plot_scale(scale)
 
     # -- other windows -------------------------------------------------------------------------

@@ -52,13 +52,13 @@ def test_the_first_start_says_it_prepares_until_the_warm_up_is_done(qtbot, tmp_p
     # the window is usable meanwhile: an edit restarts the run, which steps
     assert window.model.setData(window.model.index(0, 1), "3, 4")
     assert window.document.game.payoffs[:, 0, 1].tolist() == [3, 4]
-    window.step(5)
+    window.run.step(5)
     qtbot.waitUntil(lambda: iteration(window) == 5, timeout=600_000)
     assert bar.currentMessage() == PREPARING and not stamps
 
     # a message of its own meanwhile stays its time; then the first start's line is back
     ticks = []
-    window.timer.timeout.connect(lambda: ticks.append(bar.currentMessage()))
+    window.run.timer.timeout.connect(lambda: ticks.append(bar.currentMessage()))
     bar.showMessage("autosave failed: disk full", 60_000)
     qtbot.waitUntil(lambda: len(ticks) >= 3, timeout=60_000)
     assert set(ticks) == {"autosave failed: disk full"}
@@ -135,13 +135,13 @@ def test_a_slow_first_step_that_compiles_nothing_is_not_preparing(qtbot, tmp_pat
     window = make_window(qtbot, tmp_path)
     window.show()
     ticks = []
-    window.timer.timeout.connect(lambda: ticks.append(window.statusBar().currentMessage()))
-    window.step(5)
-    loop = window.thread.loop
+    window.run.timer.timeout.connect(lambda: ticks.append(window.statusBar().currentMessage()))
+    window.run.step(5)
+    loop = window.run.thread.loop
     qtbot.waitUntil(lambda: loop.warming_up(OLD_THRESHOLD + 0.5), timeout=60_000)
     seen = len(ticks)
     qtbot.waitUntil(lambda: len(ticks) >= seen + 3, timeout=60_000)  # redrawn since
-    assert window.preparing()  # its first step has not returned (for --screenshot's wait)
+    assert window.run.preparing()  # its first step has not returned (for --screenshot's wait)
     assert PREPARING not in ticks
     done.set()
     qtbot.waitUntil(lambda: iteration(window) == 5, timeout=60_000)
@@ -152,5 +152,5 @@ def test_a_paused_window_is_not_preparing(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path)
     window.show()
     qtbot.wait(200)
-    assert not window.preparing() and window.statusBar().currentMessage() == ""
+    assert not window.run.preparing() and window.statusBar().currentMessage() == ""
     window.shutdown()

@@ -30,8 +30,8 @@ def window(qtbot, tmp_path):
     shown = make_window(qtbot, tmp_path)
     yield shown
     shown.shutdown()
-    assert shown.thread is None
+    assert shown.run.thread is None
 
 
 def iteration(window):
-    return window.thread.loop.latest()[1].iteration
+    return window.run.thread.loop.latest()[1].iteration

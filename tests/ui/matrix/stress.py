@@ -66,11 +66,11 @@ class EditStorm:
         """Edit until ``time.perf_counter()`` reaches ``until`` and at least ``min_edits`` are
         made (a loaded machine rebuilds the plots slowly), then call ``on_done``."""
         self._until, self._on_done, self._min_edits = until, on_done, min_edits
-        self.window.toggle_run() if not self._running() else None
+        self.window.run.toggle() if not self._running() else None
         self._schedule()
 
     def _running(self) -> bool:
-        thread = self.window.thread
+        thread = self.window.run.thread
         return thread is not None and thread.loop.running
 
     def _schedule(self) -> None:
@@ -86,7 +86,7 @@ class EditStorm:
         self.edits += 1
         self.counts[name] += 1
         if not self._running() and self.random.random() < 0.7:
-            self.window.toggle_run()  # mostly running: the edits must land on a live run
+            self.window.run.toggle()  # mostly running: the edits must land on a live run
         self._schedule()
 
     def _actions(self) -> list[tuple[str, Callable[[], object]]]:
@@ -105,8 +105,8 @@ class EditStorm:
             ("add player", lambda: window.attempt(document.add_player)),
             ("remove player", lambda: window.attempt(lambda: document.remove_player(player))),
             ("payoff", lambda: window.attempt(lambda: self._payoff(document))),
-            ("run/pause", window.toggle_run),
-            ("step", lambda: window.step(self.random.randint(1, 500))),
+            ("run/pause", window.run.toggle),
+            ("step", lambda: window.run.step(self.random.randint(1, 500))),
             ("reset", window.restart),
             ("face", lambda: self._face(player)),
         ]
@@ -138,20 +138,20 @@ def lifecycle_cycle(window, k: int, wait: Callable[[Callable[[], bool]], None]) 
     event loop until ``condition()`` holds."""
 
     def iteration() -> int:
-        return window.thread.loop.latest()[1].iteration
+        return window.run.thread.loop.latest()[1].iteration
 
     def set_running(running: bool) -> None:  # the Run/Pause button, pressed only if needed
-        if window.thread.loop.running != running:
-            window.toggle_run()
+        if window.run.thread.loop.running != running:
+            window.run.toggle()
 
     set_running(True)
     wait(lambda: iteration() > 0)
     set_running(False)
-    window.step(5)
-    wait(lambda: not window.thread.loop.running and iteration() >= 5)
-    window.restart()  # iteration 0, paused
+    window.run.step(5)
+    wait(lambda: not window.run.thread.loop.running and iteration() >= 5)
+    window.run.restart()  # iteration 0, paused
     set_running(True)
     window.attempt(lambda: window.document.add_action(0))
     window.document.undo()
     window.load_catalog(GAMES[k % len(GAMES)])
-    wait(lambda: window.thread is not None and window.thread.is_alive())
+    wait(lambda: window.run.thread is not None and window.run.thread.is_alive())

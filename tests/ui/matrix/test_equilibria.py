@@ -85,10 +85,10 @@ def test_editing_a_cell_checks_again(window, panel):
 def test_use_the_current_runs_joint(window, panel, qtbot):
     panel.run_button.click()
     assert window.errors[-1] == "the run has not played yet: press Step or Run first"
-    window.step(300)
+    window.run.step(300)
     qtbot.waitUntil(lambda: iteration(window) == 300, timeout=60_000)
     panel.run_button.click()
-    snapshot = window.thread.loop.latest()[1]
+    snapshot = window.run.thread.loop.latest()[1]
     check = panel.check
     assert check is not None and check.exact
     expected = snapshot.joint / snapshot.joint.sum()

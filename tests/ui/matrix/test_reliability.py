@@ -19,7 +19,7 @@ def test_an_exception_in_the_worker_stops_the_run_and_shows_a_message(window, qt
     button says Run, the message shows; game, edits and trace stay."""
     window.set_game(scaled("rps-crash", 2.0), "Scale")
     game = window.document.game
-    solver, real_step, calls = window.thread.loop.solver, window.thread.loop.solver.step, []
+    solver, real_step, calls = window.run.thread.loop.solver, window.run.thread.loop.solver.step, []
 
     def failing_step(iterations: int = 1) -> None:
         calls.append(iterations)
@@ -28,11 +28,11 @@ def test_an_exception_in_the_worker_stops_the_run_and_shows_a_message(window, qt
         real_step(iterations)
 
     monkeypatch.setattr(solver, "step", failing_step)
-    window.toggle_run()
+    window.run.toggle()
     qtbot.waitUntil(lambda: bool(window.errors), timeout=60_000)
     assert "LinAlgError" in window.errors[-1]
-    assert window.run_button.text() == "Run" and not window.thread.loop.running
+    assert window.run_button.text() == "Run" and not window.run.thread.loop.running
     assert window.document.game is game and window.document.can_undo()
-    assert window.thread.loop.trace_columns(())[0].size > 0  # the iterations before it
-    assert window.thread.is_alive()  # and answers the next Run or Reset
+    assert window.run.thread.loop.trace_columns(())[0].size > 0  # the iterations before it
+    assert window.run.thread.is_alive()  # and answers the next Run or Reset
     assert len(window.errors) == 1  # shown once

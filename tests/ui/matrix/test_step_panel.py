@@ -10,11 +10,11 @@ from tests.ui.matrix.conftest import iteration
 
 def test_step_once_shows_the_engines_numbers(window, qtbot):
     window.tabs.setCurrentWidget(window.step_panel)
-    window.step(1)
+    window.run.step(1)
     qtbot.waitUntil(lambda: iteration(window) == 1, timeout=60_000)
     panel = window.step_panel
     qtbot.waitUntil(lambda: panel.shown is not None and panel.shown.iteration == 1, timeout=60_000)
-    snapshot = window.thread.loop.latest()[1]
+    snapshot = window.run.thread.loop.latest()[1]
     game = window.document.game
     for i, actions in enumerate(game.action_names):
         for a in range(len(actions)):

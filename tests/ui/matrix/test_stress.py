@@ -32,8 +32,8 @@ def test_structural_edits_while_running_keep_the_window_alive(qtbot, tmp_path):
     storm.start(time.perf_counter() + STORM_SECONDS, lambda: done.append(True), min_edits=STORM_EDITS)
     qtbot.waitUntil(lambda: bool(done), timeout=120_000)
     assert storm.edits >= STORM_EDITS and storm.redraws > 0
-    window.step(3)  # still answering
-    qtbot.waitUntil(lambda: not window.thread.loop.running, timeout=60_000)
+    window.run.step(3)  # still answering
+    qtbot.waitUntil(lambda: not window.run.thread.loop.running, timeout=60_000)
     window.shutdown()
 
 
@@ -53,4 +53,4 @@ def test_run_cycles_leave_no_threads_behind(qtbot, tmp_path):
         lifecycle_cycle(window, k, wait)
     qtbot.waitUntil(lambda: threading.active_count() <= baseline, timeout=60_000)
     window.shutdown()
-    assert window.thread is None
+    assert window.run.thread is None

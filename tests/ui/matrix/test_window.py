@@ -41,24 +41,24 @@ def test_paste_a_block_from_a_spreadsheet(window):
 
 
 def test_step_exactly_one_iteration_then_run_and_pause(window, qtbot):
-    window.step(1)
+    window.run.step(1)
     qtbot.waitUntil(lambda: iteration(window) == 1, timeout=60_000)
-    window.toggle_run()
+    window.run.toggle()
     assert window.run_button.text() == "Pause"
     qtbot.waitUntil(lambda: iteration(window) > 1000, timeout=60_000)
-    window.toggle_run()
+    window.run.toggle()
     assert window.run_button.text() == "Run"
     # the chunk in flight when Pause was pressed ends, then nothing more runs
-    solver, seen = window.thread.loop.solver, []
+    solver, seen = window.run.thread.loop.solver, []
     qtbot.waitUntil(lambda: seen.append(solver.iteration) or seen[-10:] == [seen[-1]] * 10, timeout=60_000)
-    paused_at = window.thread.loop.solver.iteration
+    paused_at = window.run.thread.loop.solver.iteration
     qtbot.wait(100)
-    assert window.thread.loop.solver.iteration == paused_at
+    assert window.run.thread.loop.solver.iteration == paused_at
     assert window.run_button.text() == "Run"
 
 
 def test_snapshots_reach_the_plots_and_the_simplex(window, qtbot):
-    window.step(500)
+    window.run.step(500)
     qtbot.waitUntil(lambda: iteration(window) == 500, timeout=60_000)
     # the redraw timer draws the last snapshot (an earlier one may be drawn first)
     qtbot.waitUntil(
@@ -75,12 +75,12 @@ def test_snapshots_reach_the_plots_and_the_simplex(window, qtbot):
 
 
 def test_editing_while_running_restarts_cleanly(window, qtbot):
-    window.toggle_run()
+    window.run.toggle()
     qtbot.waitUntil(lambda: iteration(window) > 100, timeout=60_000)
-    old = window.thread
+    old = window.run.thread
     window.model.setData(window.model.index(0, 0), "11, 8")
-    assert window.thread is not old and not old.is_alive()
-    assert window.thread.loop.solver.game.payoffs[0, 0, 0] == 11
+    assert window.run.thread is not old and not old.is_alive()
+    assert window.run.thread.loop.solver.game.payoffs[0, 0, 0] == 11
 
 
 def test_a_bad_file_dropped_on_the_window_keeps_the_game(window, tmp_path):
@@ -103,27 +103,27 @@ def test_a_bad_file_dropped_on_the_window_keeps_the_game(window, tmp_path):
 
 def test_open_and_save_round_trip(window, tmp_path):
     path = tmp_path / "partners.nfg"
-    assert window.save_file(path)
+    assert window.files.save(path)
     assert not window.document.modified
     window.load_catalog("rps")
     assert window.document.game.num_actions == (3, 3)
-    assert window.open_file(path)
+    assert window.files.open(path)
     assert window.document.game == catalog_game("battle-of-partners")
 
 
 def test_closing_during_a_run_stops_the_thread(qtbot, tmp_path):
     shown = make_window(qtbot, tmp_path, "rps-crash", autorun=True)
     qtbot.waitUntil(lambda: iteration(shown) > 1000, timeout=60_000)
-    thread = shown.thread
+    thread = shown.run.thread
     assert shown.close()
-    assert shown.thread is None and not thread.is_alive()
+    assert shown.run.thread is None and not thread.is_alive()
 
 
 def test_unsaved_changes_are_confirmed_before_closing(window):
     window.model.setData(window.model.index(0, 0), "1, 1")
     window.confirm_discard = lambda: False
     assert not window.close()
-    assert window.thread is not None  # still running the window
+    assert window.run.thread is not None  # still running the window
     window.confirm_discard = lambda: True
     assert window.close()
 
@@ -144,7 +144,7 @@ def test_a_game_tree_file_opens_in_a_tree_window(qtbot, tmp_path, registry):
     path = tmp_path / "kuhn.efg"
     write_game_file(kuhn_poker(), path)
     before = window.document.game
-    assert window.open_file(path)
+    assert window.files.open(path)
     assert window.document.game is before  # the matrix stays
     (tree_window,) = registry.windows  # opened by the app's registry, which owns it
     assert isinstance(tree_window, TreeWindow) and tree_window.document.path == path
@@ -160,13 +160,13 @@ def test_without_an_opener_a_game_tree_file_is_refused(window, tmp_path):
     path = tmp_path / "kuhn.efg"
     write_game_file(kuhn_poker(), path)
     before = window.document.game
-    assert not window.open_file(path)
+    assert not window.files.open(path)
     assert "a tree game" in window.errors[-1] and window.document.game is before
 
 
 def test_payoff_edits_keep_the_views_and_start_them_afresh(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path, game="rps")
-    window.step(300)
+    window.run.step(300)
     qtbot.waitUntil(lambda: window.plots.curves[AVERAGE_00].xData is not None, timeout=60_000)
     items = (window.plots.plot_items, window.simplex.paths, window.joint.image)
     assert window.simplex.stars[0][2].getData()[0].size == 1  # the catalog's equilibrium, starred
@@ -177,7 +177,7 @@ def test_payoff_edits_keep_the_views_and_start_them_afresh(qtbot, tmp_path):
     assert window.simplex.paths[0][3].getData()[0].size == 0
     assert window.joint.image.image.max() == 0 and window.joint.labels[0][0].textItem.toPlainText() == ""
     assert window.dashboard.plots.game is window.document.game
-    window.step(50)
+    window.run.step(50)
     qtbot.waitUntil(lambda: iteration(window) == 50, timeout=60_000)
     qtbot.waitUntil(lambda: window.plots.curves[AVERAGE_00].xData is not None, timeout=60_000)
     assert window.plots.curves[AVERAGE_00].xData.max() <= 50  # drawn from the new run only
@@ -195,23 +195,23 @@ def test_type_a_starting_strategy_and_the_run_starts_there(qtbot, tmp_path):
     assert window.start_edit.placeholderText().startswith("default 0.5, 0.25, 0.25")  # the catalog's
     window.start_edit.setText("1, 0, 0; 0, 0, 1")
     window.start_edit.editingFinished.emit()
-    qtbot.waitUntil(lambda: window.thread.loop.solver.config.start is not None, timeout=60_000)
-    solver = window.thread.loop.solver
+    qtbot.waitUntil(lambda: window.run.thread.loop.solver.config.start is not None, timeout=60_000)
+    solver = window.run.thread.loop.solver
     assert np.array_equal(solver.start[0], [1, 0, 0]) and np.array_equal(solver.start[1], [0, 0, 1])
     ring = window.simplex.rings[0][2]  # at Rock, the triangle's first corner
     assert (ring.pos().x(), ring.pos().y()) == (0.0, 0.0)
-    window.step(1)
+    window.run.step(1)
     qtbot.waitUntil(lambda: iteration(window) == 1, timeout=60_000)
-    assert np.allclose(window.thread.loop.latest()[1].average_strategy[0], [1, 0, 0])
+    assert np.allclose(window.run.thread.loop.latest()[1].average_strategy[0], [1, 0, 0])
 
-    before = window.thread
+    before = window.run.thread
     window.start_edit.setText("1, 0")  # no strategy of Rock-Paper-Scissors: refused, run kept
     window.start_edit.editingFinished.emit()
     assert "needs 3 probabilities" in window.panel.problem.text()
-    assert window.thread is before
+    assert window.run.thread is before
 
     window.document.add_action(0)  # another shape: the start is cleared
-    assert window.start_edit.text() == "" and window.thread.loop.solver.config.start is None
+    assert window.start_edit.text() == "" and window.run.thread.loop.solver.config.start is None
     window.shutdown()
 
 
@@ -221,13 +221,15 @@ def test_drag_the_starting_ring_on_the_simplex(qtbot, tmp_path):
     ring.setPos(0.9, 0.2)
     ring.sigPositionChangeFinished.emit(ring)
     assert window.start_edit.text() == "0.9, 0.1; 0.2, 0.8"
-    qtbot.waitUntil(lambda: window.thread.loop.solver.config.start is not None, timeout=60_000)
-    assert np.allclose(window.thread.loop.solver.start[1], [0.2, 0.8])
+    qtbot.waitUntil(lambda: window.run.thread.loop.solver.config.start is not None, timeout=60_000)
+    assert np.allclose(window.run.thread.loop.solver.start[1], [0.2, 0.8])
 
     window.load_catalog("shapley")  # 3x3: a ring per player on its triangle
     ring = window.simplex.rings[1][2]
     ring.setPos(0.5, 0.0)  # the middle of the bottom edge: half the first two actions
     ring.sigPositionChangeFinished.emit(ring)
     assert window.start_edit.text() == "; 0.5, 0.5, 0"
-    qtbot.waitUntil(lambda: window.thread.loop.solver.config.start == {1: [0.5, 0.5, 0.0]}, timeout=60_000)
+    qtbot.waitUntil(
+        lambda: window.run.thread.loop.solver.config.start == {1: [0.5, 0.5, 0.0]}, timeout=60_000
+    )
     window.shutdown()

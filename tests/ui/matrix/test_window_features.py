@@ -17,7 +17,7 @@ from rmviz.present.simplex import FADE_STEPS, project
 from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points
-from rmviz.ui.common.run_window import PRESENTATION_PLOTS, PRESENTATION_TEXT
+from rmviz.ui.common.presentation import PRESENTATION_PLOTS, PRESENTATION_TEXT
 from tests.ui.matrix.conftest import iteration
 
 AVERAGE_00 = Column("average", player=0, action=0)
@@ -105,11 +105,11 @@ def test_parameters_reach_the_solver_and_bad_ones_are_refused(window):
     assert not panel.parameters["inertia"].isVisibleTo(window)
     panel.parameters["alpha"].setText("3")
     panel.parameters["alpha"].editingFinished.emit()
-    assert window.thread.loop.solver.config.alpha == 3.0
+    assert window.run.thread.loop.solver.config.alpha == 3.0
     panel.parameters["gamma"].setText("two")
     panel.parameters["gamma"].editingFinished.emit()
     assert "'two' is not a number" in panel.problem.text()
-    assert window.thread.loop.solver.config.alpha == 3.0  # the last valid run goes on
+    assert window.run.thread.loop.solver.config.alpha == 3.0  # the last valid run goes on
     panel.algorithm.setCurrentIndex(panel.algorithm.findData("greedy-rm"))
     assert not panel.updates.isEnabled() and panel.updates.currentText() == "simultaneous"
     assert panel.config().weighting == "greedy"
@@ -118,7 +118,7 @@ def test_parameters_reach_the_solver_and_bad_ones_are_refused(window):
 def test_speed_limit_slows_the_run(window, qtbot):
     window.panel.speed.setCurrentIndex(window.panel.speed.findText("100 it/s"))
     started = time.perf_counter()
-    window.toggle_run()
+    window.run.toggle()
     qtbot.waitUntil(lambda: iteration(window) >= 10, timeout=60_000)
     qtbot.wait(300)
     # at most 100 iterations a second (and a chunk of a frame), however long it took
@@ -127,15 +127,15 @@ def test_speed_limit_slows_the_run(window, qtbot):
 
 def test_metric_cadence_sets_the_trace_grid(window):
     window.panel.cadence.setCurrentIndex(0)
-    assert window.thread.loop.trace.points_per_decade == 50
+    assert window.run.thread.loop.trace.points_per_decade == 50
 
 
 # -- views ---------------------------------------------------------------------------------------
 def test_joint_heatmap_shows_the_snapshot_joint(window, qtbot):
-    window.step(300)
+    window.run.step(300)
     qtbot.waitUntil(lambda: iteration(window) == 300, timeout=60_000)
-    window.redraw()
-    joint = window.thread.loop.latest()[1].joint
+    window.run.redraw()
+    joint = window.run.thread.loop.latest()[1].joint
     shown = window.joint.image.image.T  # drawn transposed (x = column action)
     np.testing.assert_allclose(shown, joint / joint.sum())
     assert window.joint.labels[0][0].toPlainText() == f"{joint[0, 0] / joint.sum():.2f}"
@@ -143,16 +143,16 @@ def test_joint_heatmap_shows_the_snapshot_joint(window, qtbot):
 
 def test_the_average_path_fades_from_old_to_new(window, qtbot):
     window.load_catalog("rps")
-    window.step(3000)
+    window.run.step(3000)
     qtbot.waitUntil(lambda: iteration(window) == 3000, timeout=60_000)
-    window.redraw()
+    window.run.redraw()
     path = window.simplex.paths[0][3]
     alphas = [piece.opts["pen"].color().alpha() for piece in path.pieces]
     assert alphas == sorted(alphas) and alphas[0] < 150 and alphas[-1] == 255
     # the pieces split the whole path where the exported figure's do (equal shares of the
     # trace) and join; the live view draws the trace's points thinned evenly over log T
     average = [Column("average", player=0, action=a) for a in range(3)]
-    iterations, columns = window.thread.loop.trace_columns(average)
+    iterations, columns = window.run.thread.loop.trace_columns(average)
     points = project(3, np.column_stack([columns[c] for c in average]))
     assert len(points) > LIVE_POINTS
     ends = np.linspace(0, len(points), FADE_STEPS + 1).astype(int)[1:] - 1
@@ -192,24 +192,24 @@ def test_any_action_of_a_large_game_can_be_a_corner(window, qtbot):
 def test_compare_mode_runs_every_checked_algorithm(window, qtbot):
     window.tabs.setCurrentWidget(window.compare)
     window.compare.set_checked(["rm", "rm+", "greedy-rm"])
-    window.toggle_run()  # Space runs the visible tab
+    window.run.toggle()  # Space runs the visible tab
     assert set(window.compare.threads) == {"rm", "rm+", "greedy-rm"}
     qtbot.waitUntil(
         lambda: all(t.loop.latest()[1].iteration > 200 for t in window.compare.threads.values()),
         timeout=60_000,
     )
-    window.redraw()
+    window.run.redraw()
     for name in ("rm", "rm+", "greedy-rm"):
         curve = window.compare.curves[Column("exploitability"), name]
         assert len(curve.xData) > 10 and np.all(curve.yData > 0)
-    assert window.thread.loop.running is False  # the single run waits while comparing
+    assert window.run.thread.loop.running is False  # the single run waits while comparing
     window.tabs.setCurrentWidget(window.dashboard)
     assert not window.compare.running
 
 
 def test_presentation_mode_scales_and_comes_back(window):
     font = window.font().pointSizeF()
-    window.toggle_presentation()
+    window.presentation.toggle()
     assert window.plots.scale == PRESENTATION_PLOTS and window.simplex.scale == PRESENTATION_PLOTS
     assert window.font().pointSizeF() == pytest.approx(PRESENTATION_TEXT * font)
     assert QGuiApplication.font().pointSizeF() == pytest.approx(font)  # this window only
@@ -218,7 +218,7 @@ def test_presentation_mode_scales_and_comes_back(window):
     palette = window.palette()
     assert palette.color(QPalette.ColorRole.Window).lightness() > 200  # light theme
     assert not window.left.isVisibleTo(window)  # the plots alone
-    window.toggle_presentation()
+    window.presentation.toggle()
     assert window.plots.scale == 1.0 and window.font().pointSizeF() == pytest.approx(font)
     assert window.left.isVisibleTo(window)
 
@@ -231,9 +231,9 @@ def test_export_writes_every_figure_and_says_why_when_it_cannot(window, qtbot, t
     from rmviz.figures import figures_of
     from tests.figures.test_figures import small_size
 
-    window.step(300)
+    window.run.step(300)
     qtbot.waitUntil(lambda: iteration(window) == 300, timeout=60_000)
-    assert not window.export_figure(tmp_path / "compare.png", "compare")
+    assert not window.export.figure(tmp_path / "compare.png", "compare")
     assert "run the algorithms in compare mode first" in window.errors.pop()
     window.compare.toggle_run()
     qtbot.waitUntil(lambda: all(t.loop.latest()[1].iteration > 50 for t in window.compare.threads.values()))
@@ -241,14 +241,14 @@ def test_export_writes_every_figure_and_says_why_when_it_cannot(window, qtbot, t
     for figure in figures_of("matrix"):
         path = tmp_path / (f"{figure}.tex" if figure == "tikz" else f"{figure}.png")
         size = (480, 300) if figure == "tikz" else small_size(figure)  # 480x300 at 60 DPI, or the least
-        assert window.export_figure(path, figure, size=size, dpi=60, style="paper"), window.errors
+        assert window.export.figure(path, figure, size=size, dpi=60, style="paper"), window.errors
         if figure != "tikz":
             assert Image.open(path).size == size
     assert "\\cellcolor" in (tmp_path / "tikz.tex").read_text()  # battle of partners' equilibrium
-    assert not window.export_figure(tmp_path / "figure.gif", "gaps")
+    assert not window.export.figure(tmp_path / "figure.gif", "gaps")
     assert "gaps figure was not written to figure.gif" in window.errors[-1]
     assert "written as .png or .svg or .pdf" in window.errors[-1]
-    assert not window.export_figure(tmp_path / "missing" / "gaps.svg", "gaps")
+    assert not window.export.figure(tmp_path / "missing" / "gaps.svg", "gaps")
     assert "does not exist" in window.errors[-1]
 
 
@@ -258,9 +258,9 @@ def test_the_export_dialog_asks_and_writes(window, qtbot, tmp_path, monkeypatch)
     target = tmp_path / "simplex.svg"
     monkeypatch.setattr(QDialog, "exec", lambda dialog: _choose(dialog, "simplex"))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(target), "SVG (*.svg)"))
-    window.step(100)
+    window.run.step(100)
     qtbot.waitUntil(lambda: iteration(window) == 100, timeout=60_000)
-    window.export_figure_dialog()
+    window.export.figure_dialog()
     assert not window.errors, window.errors
     qtbot.waitUntil(target.exists, timeout=60_000)
     assert "<svg" in target.read_text() and not window.errors
@@ -283,14 +283,14 @@ def _choose(dialog, figure):
 
 def test_export_run_data_with_config_and_seed(window, qtbot, tmp_path):
     window.panel.seed.setValue(7)
-    window.step(1000)
+    window.run.step(1000)
     qtbot.waitUntil(lambda: iteration(window) == 1000, timeout=60_000)
-    assert window.export_data(tmp_path / "run.json")
+    assert window.export.data(tmp_path / "run.json")
     data = json.loads((tmp_path / "run.json").read_text())
     assert data["seed"] == 7 and data["config"]["algorithm"] == "rm"
     assert data["trace"]["iteration"][-1] == 1000
     assert "average[Cat][Cinema]" in data["trace"]
-    assert window.export_data(tmp_path / "run.csv")
+    assert window.export.data(tmp_path / "run.csv")
     lines = (tmp_path / "run.csv").read_text().splitlines()
     assert lines[0] == '# format: "rmviz-run-data"' and any(line.startswith("# seed: 7") for line in lines)
     for name in ("run.json", "run.csv"):  # self-contained: the game itself is in the file
@@ -303,7 +303,7 @@ def test_export_run_data_with_config_and_seed(window, qtbot, tmp_path):
 # -- files ----------------------------------------------------------------------------------------
 def test_open_recent_lists_opened_and_saved_files(window, tmp_path):
     path = tmp_path / "partners.json"
-    assert window.save_file(path)
+    assert window.files.save(path)
     window.load_catalog("rps")
     assert window.recent_files() == [str(path.resolve())]
     window._fill_recent()

@@ -53,7 +53,7 @@ def test_presentation_mode_shows_table_tree_and_plots_legibly(presented, qtbot, 
     assert table.verticalHeader().length() <= table.viewport().height()
     assert not table.horizontalScrollBar().isVisible() and not table.verticalScrollBar().isVisible()
     # the tree: labels at least 7 pt x sqrt(text scale) on screen, the chosen set in view
-    scale = window.text_scale()
+    scale = window.presentation.text_scale()
     assert label_points(window) >= LEGIBLE_POINTS * scale**0.5 - 1e-6
     nodes = [h for h in window.view.positions if window.tree.node_infoset[h] == window.infoset]
     assert any(in_view(window, h) for h in nodes)
@@ -66,9 +66,9 @@ def test_presentation_mode_shows_table_tree_and_plots_legibly(presented, qtbot, 
     for plot in (window.plots.gap_plot, window.plots.strategy_plot):
         font = plot.getAxis("left").style["tickFont"]
         assert plot.getViewBox().height() >= 5 * QFontMetricsF(font).height()
-    window.leave_presentation()
+    window.presentation.leave()
     settle(qtbot)
-    assert not window.presentation and window.left.isVisible()
+    assert not window.presentation.on and window.left.isVisible()
 
 
 def test_the_text_size_reaches_the_tree(qtbot):
@@ -77,13 +77,13 @@ def test_the_text_size_reaches_the_tree(qtbot):
     window.start(StartOptions(presentation=True, size=(1280, 720)))
     settle(qtbot)
     before = label_points(window)
-    window.set_text_steps(2)
+    window.presentation.set_text_steps(2)
     settle(qtbot)
-    assert window.view.text_scale == pytest.approx(window.text_scale())
+    assert window.view.text_scale == pytest.approx(window.presentation.text_scale())
     # two steps: the labels grow 1.15^2 in the scene, the spacing 1.15, so with the whole
     # tree in view they read about 1.15 times larger
     assert label_points(window) > before * 1.05
-    window.set_text_steps(0)
+    window.presentation.set_text_steps(0)
     settle(qtbot)
     assert label_points(window) == pytest.approx(before)
     window.shutdown()
@@ -125,7 +125,7 @@ def test_a_size_given_on_the_command_line_wins_over_a_sessions_full_screen(qtbot
     screenshot that size (it came out 860x800, the offscreen screen's)."""
     window = make_tree_window(qtbot, teaching_tree())
     window.show()
-    window.set_presentation(True)  # as a reopened session's view does, before start()
+    window.presentation.set(True)  # as a reopened session's view does, before start()
     window.start(StartOptions(size=(1280, 720)))
     settle(qtbot)
     assert not window.isFullScreen() and window.size() == QSize(1280, 720)
@@ -150,7 +150,7 @@ def test_the_gap_axis_always_shows_a_decade(qtbot):
     window.show()
     window.start(StartOptions(steps=3, size=(1280, 720)))
     settle(qtbot)
-    window.redraw(force=True)
+    window.run.redraw(force=True)
     plot = window.plots.gap_plot
     low, high = plot.vb.viewRange()[1]
     assert high - low >= 2

@@ -151,12 +151,13 @@ def test_edits_from_the_dialogs_parse_fractions_and_refuse_bad_numbers(qtbot):
 
 @pytest.mark.parametrize("figure", ["tree", "strategies", "gaps", "tikz"])
 def test_export_the_tree_figures(kuhn, qtbot, tmp_path, figure):
-    kuhn.step(20)
-    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration == 20, timeout=60_000)  # compiles first
+    kuhn.run.step(20)
+    # compiles first
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 20, timeout=60_000)
     path = tmp_path / (f"kuhn-{figure}.tex" if figure == "tikz" else f"kuhn-{figure}.svg")
-    assert kuhn.export_figure(path, figure, size=(600, 400), dpi=60, style="paper"), kuhn.errors
+    assert kuhn.export.figure(path, figure, size=(600, 400), dpi=60, style="paper"), kuhn.errors
     assert path.stat().st_size > 1000
-    assert not kuhn.export_figure(tmp_path / "kuhn.svg", "joint")  # a matrix figure: says why
+    assert not kuhn.export.figure(tmp_path / "kuhn.svg", "joint")  # a matrix figure: says why
     assert "not drawn for tree games" in kuhn.errors[-1]
 
 
@@ -166,9 +167,9 @@ def test_export_run_data_from_the_file_menu(kuhn, qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
     kuhn.panel.seed.setValue(3)
-    kuhn.step(40)
-    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration == 40, timeout=60_000)
-    snapshot = kuhn.thread.loop.latest()[1]
+    kuhn.run.step(40)
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 40, timeout=60_000)
+    snapshot = kuhn.run.thread.loop.latest()[1]
     action = next(
         a for a in kuhn.menuBar().actions()[0].menu().actions() if a.text() == "Export Run &Data..."
     )
@@ -181,7 +182,7 @@ def test_export_run_data_from_the_file_menu(kuhn, qtbot, tmp_path, monkeypatch):
     trace = data["trace"]
     assert trace["iteration"][-1] == 40
     assert trace["exploitability"][-1] == snapshot.metrics.exploitability
-    solver = kuhn.thread.loop.solver
+    solver = kuhn.run.thread.loop.solver
     averages = [c for c in solver.columns if solver.column_name(c).startswith("average[")]
     assert [trace[solver.column_name(c)][-1] for c in averages] == snapshot.average_strategy.tolist()
     rows = list(csv.DictReader(line for line in (tmp_path / "run.csv").open() if not line.startswith("#")))
@@ -191,18 +192,18 @@ def test_export_run_data_from_the_file_menu(kuhn, qtbot, tmp_path, monkeypatch):
 
 
 def test_run_reaches_the_kuhn_value(kuhn, qtbot):
-    kuhn.toggle_run()
-    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration > 20_000, timeout=60_000)
-    kuhn.toggle_run()
-    kuhn.redraw(force=True)
-    snapshot = kuhn.thread.loop.latest()[1]
+    kuhn.run.toggle()
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration > 20_000, timeout=60_000)
+    kuhn.run.toggle()
+    kuhn.run.redraw(force=True)
+    snapshot = kuhn.run.thread.loop.latest()[1]
     assert snapshot.metrics.value[0] == pytest.approx(-1 / 18, abs=2e-3)
     assert "exploitability" in kuhn.status.text()
     x, _ = kuhn.plots.gap_curve.getData()
     assert len(x) > 100
-    loop = kuhn.thread.loop  # paused: the worker publishes where it stopped, then the trace stays
+    loop = kuhn.run.thread.loop  # paused: the worker publishes where it stopped, then the trace stays
     qtbot.waitUntil(lambda: loop.latest()[1].iteration == loop.solver.iteration, timeout=60_000)
-    kuhn.redraw(force=True)
+    kuhn.run.redraw(force=True)
     iterations, _ = loop.trace_columns(kuhn.plots.columns())
     assert iterations.size > LIVE_POINTS and len(x) <= LIVE_POINTS + 1  # thinned over log T
     drawn = kuhn.plots.gap_curve.xData  # getData gives log10 T on these axes
@@ -265,22 +266,22 @@ def test_the_reduced_strategic_form_opens_read_only_and_solves(qtbot, registry):
     assert not matrix.model.setData(matrix.model.index(0, 0), "1, 1")
     assert "read-only" in kuhn.errors[-1]
     assert not matrix.editor.structure_buttons[0].isEnabled()
-    assert matrix.thread.loop.running  # solving from the start, as the matrix window does
-    qtbot.waitUntil(lambda: matrix.thread.loop.latest()[1].iteration > 2000, timeout=60_000)
-    matrix.toggle_run()
-    assert matrix.thread.loop.latest()[1].metrics.exploitability < 0.05
+    assert matrix.run.thread.loop.running  # solving from the start, as the matrix window does
+    qtbot.waitUntil(lambda: matrix.run.thread.loop.latest()[1].iteration > 2000, timeout=60_000)
+    matrix.run.toggle()
+    assert matrix.run.thread.loop.latest()[1].metrics.exploitability < 0.05
     kuhn.shutdown()
 
 
 @pytest.mark.parametrize("name", ["kuhn_poker.efg", "one_card_poker.efg"])
 def test_the_reference_trees_open_save_and_reopen(kuhn, reference_games, tmp_path, name):
-    assert kuhn.open_file(reference_games / name)
+    assert kuhn.files.open(reference_games / name)
     assert not kuhn.errors and not kuhn.document.modified
     nodes = kuhn.tree.n_nodes
     assert len(kuhn.view.node_items) == nodes
     for suffix in (".efg", ".json"):
-        assert kuhn.save_file(tmp_path / f"copy{suffix}")
-        assert kuhn.open_file(tmp_path / f"copy{suffix}")
+        assert kuhn.files.save(tmp_path / f"copy{suffix}")
+        assert kuhn.files.open(tmp_path / f"copy{suffix}")
         assert kuhn.tree.n_nodes == nodes
     kuhn.step_recorded()  # and CFR runs on it
     assert kuhn.record.iteration == 1
@@ -288,14 +289,14 @@ def test_the_reference_trees_open_save_and_reopen(kuhn, reference_games, tmp_pat
 
 def test_a_matrix_file_is_refused_by_the_tree_window(kuhn, reference_games):
     before = kuhn.document.game  # a window without an opener shows its own family only
-    assert not kuhn.open_file(reference_games / "rps.nfg")
+    assert not kuhn.files.open(reference_games / "rps.nfg")
     assert "a matrix game" in kuhn.errors[-1] and kuhn.document.game is before
 
 
 def test_a_matrix_file_opens_in_a_matrix_window_through_the_registry(qtbot, registry, reference_games):
     window = make_tree_window(qtbot, kuhn_poker(), opener=registry)
     before = window.document.game
-    assert window.open_file(reference_games / "rps.nfg")
+    assert window.files.open(reference_games / "rps.nfg")
     assert window.document.game is before and not window.errors  # the tree stays
     (matrix,) = registry.windows
     assert isinstance(matrix, MatrixWindow) and matrix.document.game.num_actions == (3, 3)
@@ -309,23 +310,23 @@ def test_algorithm_parameters_reach_the_tree_solver(kuhn):
     assert panel.parameters["alpha"].isVisibleTo(kuhn) and "inertia" not in panel.parameters
     panel.parameters["alpha"].setText("2.5")
     panel.parameters["alpha"].editingFinished.emit()
-    config = kuhn.thread.loop.solver.config
+    config = kuhn.run.thread.loop.solver.config
     assert config.weighting == "discounted" and config.alpha == 2.5
     panel.algorithm.setCurrentIndex(panel.algorithm.findData("mccfr-external"))
     assert panel.updates.currentText() == "alternating" and not panel.updates.isEnabled()
-    assert kuhn.thread.loop.solver.config.sampling == "external"
+    assert kuhn.run.thread.loop.solver.config.sampling == "external"
     panel.seed.setValue(5)
-    assert kuhn.thread.loop.solver.seed == 5
+    assert kuhn.run.thread.loop.solver.seed == 5
 
 
 def test_compare_cfr_variants_on_the_tree(kuhn, qtbot):
     kuhn.tabs.setCurrentWidget(kuhn.compare)
     kuhn.compare.set_checked(["cfr", "cfr+", "mccfr-external"])
-    kuhn.toggle_run()
+    kuhn.run.toggle()
     qtbot.waitUntil(
         lambda: all(t.loop.latest()[1].iteration > 300 for t in kuhn.compare.threads.values()), timeout=60_000
     )
-    kuhn.redraw()
+    kuhn.run.redraw()
     for name in ("cfr", "cfr+", "mccfr-external"):
         curve = kuhn.compare.curves[Column("exploitability"), name]
         assert len(curve.xData) > 10 and np.all(curve.yData > 0)
@@ -335,12 +336,12 @@ def test_compare_cfr_variants_on_the_tree(kuhn, qtbot):
 
 
 def test_the_average_strategy_table_lists_every_information_set(kuhn, qtbot):
-    kuhn.step(500)
-    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration == 500, timeout=60_000)
+    kuhn.run.step(500)
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 500, timeout=60_000)
     kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
     table = kuhn.average_table
     assert table.rowCount() == 12
-    average = kuhn.thread.loop.latest()[1].average_strategy
+    average = kuhn.run.thread.loop.latest()[1].average_strategy
     tree = kuhn.tree
     j = tree.infoset_label.index("1pb")
     first = int(tree.infoset_first_slot[j])
@@ -364,13 +365,13 @@ def test_choosing_an_information_set_shows_its_players_traversal(qtbot):
 def test_closing_with_unsaved_edits_asks_first(kuhn):
     kuhn.attempt(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
     kuhn.confirm_discard = lambda: False
-    assert not kuhn.close() and kuhn.thread is not None
+    assert not kuhn.close() and kuhn.run.thread is not None
     kuhn.confirm_discard = lambda: True
-    assert kuhn.close() and kuhn.thread is None
+    assert kuhn.close() and kuhn.run.thread is None
 
 
 def test_strategy_bars_update_in_place_while_running(kuhn):
-    snapshot = kuhn.thread.loop.latest()[1]
+    snapshot = kuhn.run.thread.loop.latest()[1]
     kuhn.view.show_strategies(snapshot.current_strategy, snapshot.average_strategy)
     items = [bar for bar, _, _ in kuhn.view.bars]
     shifted = np.roll(snapshot.current_strategy, 1)
@@ -385,10 +386,10 @@ def test_running_after_a_step_drops_the_stale_iteration_numbers(kuhn, qtbot):
     kuhn.step_recorded()
     texts = lambda: [i.text() for i in kuhn.view.scene().items() if hasattr(i, "text")]  # noqa: E731
     assert any(t.startswith("cfv=") for t in texts()) and kuhn.view.cfv_labels
-    kuhn.toggle_run()
+    kuhn.run.toggle()
     assert kuhn.view.record is None and not any(t.startswith("cfv=") for t in texts())
     assert not kuhn.view.cfv_labels
-    kuhn.toggle_run()
+    kuhn.run.toggle()
 
 
 def test_a_refused_edit_from_the_menu_is_shown_in_place(kuhn):
@@ -402,10 +403,10 @@ def test_a_refused_edit_from_the_menu_is_shown_in_place(kuhn):
 
 def test_the_information_set_panel_shows_the_newest_snapshot(kuhn, qtbot):
     kuhn.infosets.choose(kuhn.tree.infoset_label.index("1pb"))
-    kuhn.toggle_run()
-    loop = kuhn.thread.loop
+    kuhn.run.toggle()
+    loop = kuhn.run.thread.loop
     qtbot.waitUntil(lambda: loop.latest()[1].iteration > 2000, timeout=60_000)
-    kuhn.toggle_run()
+    kuhn.run.toggle()
     first = int(kuhn.tree.infoset_first_slot[kuhn.infoset])
     moves = range(int(kuhn.tree.infoset_size[kuhn.infoset]))
 
@@ -434,7 +435,7 @@ def test_the_information_set_panel_shows_the_newest_snapshot(kuhn, qtbot):
 def test_the_window_never_reads_the_running_solver(kuhn, qtbot):
     """The compiled kernel mutates the solver's arrays without the GIL: the GUI thread reads
     snapshots, which the worker takes."""
-    solver = kuhn.thread.loop.solver
+    solver = kuhn.run.thread.loop.solver
     on_gui_thread = []
     average_strategy = solver.average_strategy
 
@@ -443,13 +444,13 @@ def test_the_window_never_reads_the_running_solver(kuhn, qtbot):
         return average_strategy()
 
     solver.average_strategy = watched
-    kuhn.toggle_run()
-    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration > 2000, timeout=60_000)
+    kuhn.run.toggle()
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration > 2000, timeout=60_000)
     for label in ("1pb", "2b"):
         kuhn.infosets.choose(kuhn.tree.infoset_label.index(label))
         kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
-        kuhn.redraw(force=True)
-    kuhn.toggle_run()
+        kuhn.run.redraw(force=True)
+    kuhn.run.toggle()
     assert on_gui_thread and not any(on_gui_thread)
 
 
@@ -466,12 +467,12 @@ def test_an_openspiel_game_opens_from_the_game_menu(kuhn, monkeypatch):
         return "kuhn_poker(players=3)", True
 
     monkeypatch.setattr(QInputDialog, "getItem", choose)
-    kuhn.openspiel_dialog()
+    kuhn.files.openspiel_dialog()
     assert {"kuhn_poker", "leduc_poker", "liars_dice"} <= set(offered)
     assert "backgammon" not in offered  # sampled chance: cannot be a tree with probabilities
     assert kuhn.document.game.n_players == 3 and kuhn.document.can_undo()
     game = kuhn.document.game
-    assert not kuhn.open_spec("openspiel:no_such_game")
+    assert not kuhn.files.open_spec("openspiel:no_such_game")
     assert "OpenSpiel has no game 'no_such_game'" in kuhn.errors[-1]
     assert kuhn.document.game is game
 
@@ -529,16 +530,16 @@ def test_new_decision_nodes_get_their_own_information_sets_unless_joined(qtbot):
 def test_an_edit_clears_the_previous_games_curves_and_numbers(kuhn, qtbot):
     tree = kuhn.tree
     kuhn.infosets.choose(tree.infoset_label.index("1pb"))
-    kuhn.step(200)
-    qtbot.waitUntil(lambda: kuhn.thread.loop.latest()[1].iteration == 200, timeout=60_000)
-    kuhn.redraw(force=True)
+    kuhn.run.step(200)
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 200, timeout=60_000)
+    kuhn.run.redraw(force=True)
     curves = [kuhn.plots.gap_curve, *kuhn.plots.strategy_curves.values()]
     assert all(len(curve.xData) > 5 for curve in curves)
     kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
     assert cell(kuhn, 0, 3) != 0  # the cumulative regret after 200 iterations
     assert kuhn.attempt(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
-    qtbot.waitUntil(lambda: kuhn._seen_version == kuhn.thread.loop.latest()[0], timeout=60_000)
-    assert kuhn.thread.loop.latest()[1].iteration == 0  # the fresh run, paused
+    qtbot.waitUntil(lambda: kuhn.run.seen_version == kuhn.run.thread.loop.latest()[0], timeout=60_000)
+    assert kuhn.run.thread.loop.latest()[1].iteration == 0  # the fresh run, paused
     for curve in [kuhn.plots.gap_curve, *kuhn.plots.strategy_curves.values()]:
         assert curve.xData is None or len(curve.xData) <= 1
     assert [cell(kuhn, row, 3) for row in range(2)] == [0, 0]  # R of the fresh run
@@ -556,7 +557,7 @@ def test_the_panel_explains_each_algorithm_with_the_solvers_numbers(qtbot, algor
     try:
         panel = window.panel
         panel.algorithm.setCurrentIndex(panel.algorithm.findData(algorithm))
-        twin = CFRSolver(teaching_tree(), window.thread.loop.solver.config)  # the same run, outside
+        twin = CFRSolver(teaching_tree(), window.run.thread.loop.solver.config)  # the same run, outside
         tree = window.tree
         for _ in range(3):
             record = window.step_recorded()
@@ -619,10 +620,10 @@ def test_starting_with_steps_records_and_traces_each_but_draws_the_last(kuhn):
         twin.step(1)
     expected = twin.step_recorded()
     kuhn.start(StartOptions(steps=5))
-    assert kuhn.thread.loop.solver.iteration == 5 and kuhn.view.record is kuhn.record
+    assert kuhn.run.thread.loop.solver.iteration == 5 and kuhn.view.record is kuhn.record
     np.testing.assert_array_equal(kuhn.record.strategy_after, expected.strategy_after)
     np.testing.assert_array_equal(kuhn.record.cumulative_regret_after, expected.cumulative_regret_after)
-    iterations, _ = kuhn.thread.loop.trace_columns(())
+    iterations, _ = kuhn.run.thread.loop.trace_columns(())
     assert iterations.tolist() == [1, 2, 3, 4, 5]
 
 

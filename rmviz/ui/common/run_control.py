@@ -1,0 +1,228 @@
+"""Run control in a window: the single run's thread, run/pause/step/reset, the paced redraw
+timer and the status line. A :class:`RunControl` starts a fresh solver in a
+:class:`~rmviz.runner.worker.SolverThread` when the game or the settings change, steps and
+runs it, and each timer tick draws the visible tab from the newest snapshot (never a live
+solver array: the compiled kernels mutate those without the GIL); the interval stretches to
+1.5 times what a redraw and its repaint took, so the event loop stays free however slow
+painting is. The :class:`StatusLine` says "Preparing the solvers..." while kernels compile.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QStatusBar, QWidget
+
+from rmviz.errors import RmvizError
+from rmviz.runner.loop import RunLoop
+from rmviz.runner.worker import SolverThread
+from rmviz.solvers.protocol import Solver
+from rmviz.ui.common.messages import PREPARING, REPLAYING
+from rmviz.ui.common.warmup import preparing as compiling_kernels
+
+
+class StatusLine:
+    """The window's status bar: widgets on its left, hidden while a message shows there, and
+    the message while kernels compile (:meth:`show_preparing`)."""
+
+    def __init__(self, bar: QStatusBar) -> None:
+        self.bar = bar
+        self._widgets: list[QWidget] = []
+        bar.messageChanged.connect(self._message_changed)
+
+    def add(self, widget: QWidget, stretch: int = 0) -> None:
+        """``widget`` on the left of the status bar, hidden while a message shows there."""
+        self.bar.addWidget(widget, stretch)
+        self._widgets.append(widget)
+
+    def _message_changed(self, message: str) -> None:
+        """QStatusBar hides its widgets for a message only if they are visible then: one shown
+        while the window went from full screen to ``--size`` stayed, and the two overprinted
+        (a reopened presentation-mode session's screenshot)."""
+        for widget in self._widgets:
+            widget.setVisible(not message)
+
+    def show_preparing(self, preparing: bool) -> None:
+        """Say so while kernels compile, in place of a reopened session's re-run count (which
+        waits for them); another message shown meanwhile (the session restored, a failed
+        autosave) stays its time, and the first start's minute or two resumes after it."""
+        message = self.bar.currentMessage()
+        if preparing and (not message or message.startswith(REPLAYING)):
+            self.bar.showMessage(PREPARING)
+        elif not preparing and message == PREPARING:
+            self.bar.clearMessage()
+
+
+class RunControl:
+    """The single run of a :class:`~.run_window.RunWindow` (``window``, typed loosely: its
+    module imports this one). ``thread``: the run, ``None`` between runs; ``timer``: the
+    redraw timer, which the window starts once its views are built. The window's hooks
+    (``new_solver``, ``run_started``, ``before_stepping``, ``draw``,
+    ``show_compare_status``) fill in what differs between the families."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        self.thread: SolverThread | None = None
+        self.prepared: Solver | None = None  # built by show_game for restart to run
+        self.seen_version = -1  # the snapshot drawn; -1 draws the next tick
+        self.timer = QTimer(window)
+        self.timer.timeout.connect(self._tick)
+        self._tick_started = 0.0
+        self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
+
+    def restart(self, run: bool | None = None) -> None:
+        """Stop any run and start a fresh solver on the current game and settings (the one
+        :meth:`~.run_window.RunWindow.show_game` built, if it is for this game); it runs if
+        ``run`` is True, or, when ``run`` is None, if the run it replaces was running."""
+        window = self.window
+        if run is None:
+            run = self.thread is not None and self.thread.loop.running
+        window.sessions.catch_up = None
+        self.stop()
+        prepared, self.prepared = self.prepared, None
+        try:
+            if prepared is not None and prepared.game is window.document.game:
+                solver = prepared
+            else:
+                solver = window.new_solver(window.document.game)
+        except RmvizError as error:
+            window.show_error(str(error))
+            return
+        self.thread = SolverThread(solver, points_per_decade=window.panel.points_per_decade())
+        loop = self.thread.loop
+        loop.set_speed(window.panel.speed_limit())
+        # the repaint this change queued comes first; then the fresh run records its points
+        loop.gui_drawing(True)
+        QTimer.singleShot(1, lambda: loop.gui_drawing(False))
+        self.thread.start()
+        self.seen_version = -1
+        window.compare.set_game(window.document.game, window.panel.config())
+        if self.comparing():
+            window.compare.activate()
+        window.run_started(solver)
+        if run and not self.comparing():
+            window.before_stepping()
+            self.thread.loop.run()
+        self.update_buttons()
+
+    def reset(self) -> None:
+        """A fresh run at iteration 0, paused (*Reset*, Ctrl+R)."""
+        self.restart(run=False)
+
+    def toggle(self) -> None:
+        """Run or pause the visible tab's solvers (Space)."""
+        if self.comparing():
+            self.window.compare.toggle_run()
+            return
+        if self.thread is None:
+            return
+        self.window.sessions.cancel_catch_up()
+        loop = self.thread.loop
+        if loop.running:
+            loop.pause()
+        else:
+            self.window.before_stepping()
+            loop.run()
+        self.update_buttons()
+
+    def step(self, iterations: int) -> None:
+        """Run exactly ``iterations`` more iterations, then pause."""
+        if self.thread is not None:
+            self.window.sessions.cancel_catch_up()
+            self.window.before_stepping()
+            self.thread.loop.step(iterations)
+            self.update_buttons()
+
+    def apply_speed(self) -> None:
+        """The panel's speed limit, on the run."""
+        if self.thread is not None:
+            self.thread.loop.set_speed(self.window.panel.speed_limit())
+
+    def comparing(self) -> bool:
+        """Whether *Compare algorithms* is the visible tab."""
+        return bool(self.window.tabs.currentWidget() is self.window.compare)
+
+    def tab_changed(self) -> None:
+        """One tab runs at a time, so the other does not take its CPU."""
+        if self.comparing():
+            self.window.compare.activate()
+            if self.thread is not None:
+                self.thread.loop.pause()
+        else:
+            self.window.compare.pause()
+        self.update_buttons()
+
+    def update_buttons(self) -> None:
+        """*Run* or *Pause*, as the run is."""
+        self.window.controls.show_running(self.thread is not None and self.thread.loop.running)
+
+    def stop(self) -> None:
+        """Shut the run's thread down (idempotent)."""
+        if self.thread is not None:
+            self.thread.shutdown()
+            self.thread = None
+
+    def _report_run_error(self) -> None:
+        """Show (once) the error that stopped the worker's run (a game too large for memory,
+        an exception from deep inside the solver): the run is paused, the button says *Run*
+        again before the message shows, and the game, its edits and the trace are kept."""
+        message = self.thread.loop.take_error() if self.thread is not None else None
+        if message:
+            self.update_buttons()
+            self.window.show_error(message)
+
+    # -- drawing -------------------------------------------------------------------------------
+    def _tick(self) -> None:
+        """The redraw timer's slot. Redrawing and the repaint it causes take the GUI thread
+        for a while (C, smoothed over recent ticks); the timer then waits at least 1.5 C."""
+        self._tick_started = time.perf_counter()
+        for loop in self.loops():
+            loop.gui_drawing(True)
+        self.window.status_line.show_preparing(compiling_kernels())
+        self.window.sessions.follow_catch_up()
+        self.redraw()
+        # a 1 ms timer fires after the posted (low-priority) repaint the redraw queued;
+        # a 0 ms one would be a posted call and run before it
+        QTimer.singleShot(1, self._pace)
+
+    def _pace(self) -> None:
+        for loop in self.loops():
+            loop.gui_drawing(False)
+        cost_ms = (time.perf_counter() - self._tick_started) * 1000
+        self._redraw_ms = 0.7 * self._redraw_ms + 0.3 * cost_ms
+        self.timer.setInterval(max(self.window.redraw_ms, min(500, round(1.5 * self._redraw_ms))))
+
+    def preparing(self) -> bool:
+        """Whether a run of the visible tab waits for its solver's first step (compiling its
+        kernels, on a first start; or a large game's first iteration)."""
+        return any(loop.warming_up() for loop in self.loops())
+
+    def loops(self) -> list[RunLoop]:
+        """The run loops drawn now (the single run's, or compare mode's)."""
+        if self.comparing():
+            return [thread.loop for thread in self.window.compare.threads.values()]
+        return [self.thread.loop] if self.thread is not None else []
+
+    def redraw(self, force: bool = False) -> None:
+        """Draw the visible tab from the newest snapshot, if there is a new one (or
+        ``force``)."""
+        if self.comparing():
+            self.window.compare.redraw()
+            self.window.show_compare_status()
+            return
+        if self.thread is None:
+            return
+        loop = self.thread.loop
+        version, snapshot = loop.latest()
+        self.update_buttons()
+        if version != self.seen_version or force:
+            self.seen_version = version
+            self.window.draw(loop, snapshot, force)
+        self._report_run_error()  # last: its dialog runs a nested event loop
+
+    def shutdown(self) -> None:
+        """Stop the redraw timer and the run (idempotent)."""
+        self.timer.stop()
+        self.stop()
