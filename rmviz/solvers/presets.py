@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any, TypeVar
 
 from rmviz.errors import ConfigError
@@ -53,11 +53,19 @@ def check_strategies(value: Any, what: str) -> None:
     if not isinstance(value, Mapping):
         raise ConfigError(f"{what} must map player numbers to strategies, not {_quoted(value)}")
     for player, strategy in value.items():
-        if isinstance(player, bool) or not isinstance(player, int):
+        if not _number(player, Integral):
             raise ConfigError(f"{what}: players are numbered 0, 1, ...; got {_quoted(player)}")
-        numbers = isinstance(strategy, Sequence) and not isinstance(strategy, str)
-        if not numbers or not all(isinstance(p, Real) and not isinstance(p, bool) for p in strategy):
+        # a list, a tuple or a one-dimensional NumPy array of numbers (the notebook's idiom)
+        numbers = (isinstance(strategy, Sequence) and not isinstance(strategy, str)) or (
+            getattr(strategy, "ndim", None) == 1 and getattr(strategy, "dtype", None) is not None
+        )
+        if not numbers or not all(_number(p, Real) for p in strategy):
             raise ConfigError(f"{what} of player {player}: a list of probabilities, not {_quoted(strategy)}")
+
+
+def _number(value: Any, kind: type) -> bool:
+    """Whether ``value`` is a number of ``kind`` (NumPy's included), not a truth value."""
+    return isinstance(value, kind) and not isinstance(value, bool) and type(value).__name__ != "bool_"
 
 
 def _quoted(value: Any) -> str:

@@ -24,11 +24,13 @@ given in payoff units (default: 0.1 x the payoff range) and divided by the scale
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 
 SCALE_BAND = 2.0**64  # payoffs with max |u| in [1/SCALE_BAND, SCALE_BAND] are used as given
 ZERO_SUM_TOLERANCE = 1e-9  # of the largest |u|, as NormalFormGame.is_zero_sum
+VALUE_NOISE = 1e-12  # of the largest |u|: a player's value this near zero is the sums' rounding
 
 
 def payoff_scale(payoffs: np.ndarray) -> float:
@@ -47,3 +49,17 @@ def zero_sum(payoffs: np.ndarray) -> bool:
         return True
     tolerance = ZERO_SUM_TOLERANCE * float(np.max(np.abs(payoffs)))
     return bool(np.all(np.abs(payoffs.sum(axis=0)) <= tolerance))
+
+
+def largest_payoff(payoffs: np.ndarray) -> float:
+    """``max |u|`` (0 for no payoffs)."""
+    return float(np.max(np.abs(payoffs))) if payoffs.size else 0.0
+
+
+def reported_values(values: Iterable[float], top: float, scale: float) -> tuple[float, ...]:
+    """Each player's value in payoff units (``values`` in the solver's units, times ``scale``),
+    0 where it lies within :data:`VALUE_NOISE` x ``top`` (the largest ``|u|``, in the solver's
+    units) of zero: the sums' rounding (RPS with Crash's average profile read ``-3.4e-21``,
+    Kuhn's after two CFR iterations ``5.6e-17``). Both families report values by this rule."""
+    noise = VALUE_NOISE * top
+    return tuple(0.0 if abs(v) <= noise else float(v) * scale for v in values)

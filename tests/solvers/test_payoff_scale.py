@@ -151,3 +151,20 @@ def test_tree_presets_are_scale_free(build, algorithm, updates):
         for factor in factors:
             snapshot = _run(scaled(game, factor), algorithm, iterations, updates=updates)
             _assert_scaled(reference, snapshot, factor, spread, exact)
+
+
+def test_values_within_rounding_of_zero_are_reported_as_zero_in_both_families():
+    """RPS with Crash's average profile read -3.4e-21 in `rmviz solve`; a real value stays."""
+    from rmviz.solvers.registry import make_solver
+
+    for name, algorithm in (("rps-crash", "rm"), ("kuhn", "cfr")):
+        solver = make_solver(catalog_game(name), algorithm)
+        solver.step(1000)
+        values = solver.metrics().value
+        if name == "kuhn":  # -1/18 for player 1, converging
+            assert abs(values[0] + 1 / 18) < 1e-2 and values[0] == -values[1]
+        else:
+            assert values == (0.0, 0.0)
+    partners = make_solver(catalog_game("battle-of-partners"), "rm")
+    partners.step(100)
+    assert all(v > 0.1 for v in partners.metrics().value)

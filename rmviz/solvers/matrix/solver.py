@@ -53,7 +53,7 @@ from rmviz.solvers.regret_matching import (
     snap_cancellation,
     snap_ties,
 )
-from rmviz.solvers.scale import payoff_scale, zero_sum
+from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values, zero_sum
 from rmviz.solvers.threads import ensure_threads
 from rmviz.solvers.weighting import Step, greedy_step, inertia_at
 
@@ -127,6 +127,7 @@ class RegretMinimizer:
         # (the game's own read-only array when the scale is 1: no second copy of a large game)
         payoffs = game.payoffs / self.scale if self.scale != 1.0 else game.payoffs
         self.payoffs = self.backend.asarray(payoffs)
+        self.largest_payoff = largest_payoff(payoffs)
         n, shape = game.n_players, game.num_actions
         strides = np.cumprod((1, *shape[::-1]))[:-1][::-1]  # element strides of one tensor
         self._flat = [self.payoffs[i].reshape(-1) for i in range(n)]
@@ -279,8 +280,8 @@ class RegretMinimizer:
         in payoff units (the potential in squared payoff units)."""
         xp, scale = self.backend.xp, self.scale
         weight = float(self.state.weight_sum)
-        nc, values = nash_conv(self.payoffs, self.average_strategy(), xp)
-        nc, values = nc * scale, [v * scale for v in values]
+        nc, raw = nash_conv(self.payoffs, self.average_strategy(), xp)
+        nc, values = nc * scale, reported_values(raw, self.largest_payoff, scale)
         if weight <= 0:
             return MatrixMetrics(
                 nc,

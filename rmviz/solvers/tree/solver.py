@@ -45,7 +45,7 @@ from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
 from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
-from rmviz.solvers.scale import payoff_scale, zero_sum
+from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values, zero_sum
 from rmviz.solvers.tree import kernels, sampling, sampling_kernels
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.tree.config import CFRConfig
@@ -56,7 +56,6 @@ from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
 
 METRICS = ("exploitability", "nash_conv", "eps_bound", "potential")
 MAX_TRACED_SLOTS = 4000  # runs trace per-move average strategies up to this many moves
-VALUE_NOISE = 1e-12  # |value| at or below this (in units of the payoff scale) is rounding: 0
 
 
 @dataclass(frozen=True)
@@ -257,9 +256,7 @@ class CFRSolver:
         return TreeMetrics(
             nash_conv=nash_conv * scale,
             exploitability=nash_conv * scale / self.tree.n_players,
-            # a value within 1e-12 of the payoff scale is the sums' rounding: 0 (Kuhn's after
-            # two iterations of CFR read "5.551e-17" in the status bar)
-            value=tuple(0.0 if abs(v) <= VALUE_NOISE else float(v) * scale for v in values),
+            value=reported_values(values, largest_payoff(self.tree.payoffs), scale),
             eps_bound=float(best.sum()) * scale,
             potential=potential([average]) * scale * scale,
         )

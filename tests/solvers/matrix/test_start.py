@@ -81,3 +81,17 @@ def test_the_solver_starts_from_the_parsed_start():
     # iteration 1 was played from the start: the average is the start
     assert np.allclose(snapshot.average_strategy[0], [1, 0, 0])
     assert np.allclose(snapshot.average_strategy[1], [0, 0, 1])
+
+
+def test_strategies_given_as_numpy_arrays_are_taken_as_lists():
+    """A notebook passes NumPy arrays; the GPU test of fixed players found them refused."""
+    game = catalog_game("rps-crash")
+    as_arrays = RegretMinimizer(game, preset("rm", fixed_strategies={1: np.array([0.5, 0.25, 0.25])}))
+    as_lists = RegretMinimizer(game, preset("rm", fixed_strategies={1: [0.5, 0.25, 0.25]}))
+    started = RegretMinimizer(game, preset("rm", start={np.int64(0): np.array([1.0, 0.0, 0.0])}))
+    for solver in (as_arrays, as_lists, started):
+        solver.step(20)
+    np.testing.assert_array_equal(as_arrays.average_strategy()[0], as_lists.average_strategy()[0])
+    assert started.iteration == 20
+    with pytest.raises(ConfigError, match="a list of probabilities"):
+        preset("rm", start={0: np.array([[1.0, 0.0, 0.0]])})
