@@ -215,10 +215,9 @@ class Result:
     # -- figures and files -----------------------------------------------------------------
     def run_data(self) -> RunData:
         """The run as figures draw it (:class:`rmviz.figures.RunData`)."""
-        from rmviz.figures.run import RunData, TraceData
+        from rmviz.figures.run import RunData
 
-        trace = self._trace
-        return RunData.of(self.solver, TraceData(trace.iterations(), trace.table()), self._snapshot)
+        return RunData.of(self.solver, self._trace.data(), self._snapshot)
 
     def plot(
         self,
@@ -242,8 +241,8 @@ class Result:
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the trace with the game and the full config (.csv or .json), as ``rmviz
         solve --trace`` does."""
-        trace, target = self._trace, Path(path)
-        write_run_data(target, self.solver, trace.iterations(), trace.table())
+        target = Path(path)
+        write_run_data(target, self.solver, self._trace.data())
         return target
 
     # -- display -----------------------------------------------------------------------------
@@ -287,8 +286,8 @@ class Result:
     # -- the tidy table --------------------------------------------------------------------
     def _tidy(self) -> pd.DataFrame:
         pd = _pandas()
-        iterations = self._trace.iterations()
-        table = self._trace.table()
+        trace = self._trace.data()
+        iterations, table = trace.iterations, trace.columns
         labels = [self._labels(column) for column in table]
         points, count = iterations.size, len(labels)
         data: dict[str, Any] = {"iteration": np.tile(iterations, count)}

@@ -414,7 +414,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     progress.close()
     snap = solver.snapshot(metrics=True)
     if args.trace:
-        write_run_data(args.trace, solver, trace.iterations(), trace.table())
+        write_run_data(args.trace, solver, trace.data())
     report = _report(args.game, solver, snap, seconds)
     if args.json:
         out.write(json.dumps(report, allow_nan=False) + "\n")
@@ -681,7 +681,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Run a game headless and write one figure of the run (and optionally its data); the
     compare figure runs each algorithm of ``-a A,B,...`` (default: compare mode's choice)."""
     from rmviz.figures.registry import check_target, save_figure
-    from rmviz.figures.run import RunData, TraceData, compared_with
+    from rmviz.figures.run import RunData, compared_with
 
     if args.data is not None and args.data.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--data {args.data}: run data is written as .csv or .json")
@@ -696,8 +696,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     check_target(args.figure, family_of(solver.game), args.out, args.dpi, args.style, size)
     trace = record_run(solver, args.iterations)
     if args.data is not None:
-        write_run_data(args.data, solver, trace.iterations(), trace.table())
-    run = RunData.of(solver, TraceData(trace.iterations(), trace.table()))
+        write_run_data(args.data, solver, trace.data())
+    run = RunData.of(solver, trace.data())
     if args.figure == "compare":
         run = compared_with(run, algorithms[1:], **_options(args, game))
     save_figure(args.figure, run, args.out, args.style, size, args.dpi)

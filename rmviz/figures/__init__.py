@@ -21,7 +21,8 @@ figure is drawn.
 """
 
 from rmviz.figures.registry import FIGURES, default_size, figures_of, make_figure, save_figure
-from rmviz.figures.run import RunData, TraceData, record, record_comparison
+from rmviz.figures.run import RunData, record, record_comparison
+from rmviz.runner.trace import TraceData
 
 __all__ = [
     "FIGURES",

@@ -14,21 +14,13 @@ from typing import Any
 import numpy as np
 
 from rmviz.runner.record import record_run
-from rmviz.solvers.columns import Column
+from rmviz.runner.trace import TraceData
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of, make_solver
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 Equilibrium = tuple[tuple[float, ...], ...]
-
-
-@dataclass(frozen=True)
-class TraceData:
-    """A run's kept iterations and the values of its columns (``Trace.table()``)."""
-
-    iterations: np.ndarray
-    columns: Mapping[Column, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -117,7 +109,7 @@ def record(game: Any, algorithm: str | None = None, iterations: int = 1000, **op
     recorded on the app's grid of iterations."""
     solver = make_solver(game, algorithm, **options)
     trace = record_run(solver, iterations)
-    return RunData.of(solver, TraceData(trace.iterations(), trace.table()))
+    return RunData.of(solver, trace.data())
 
 
 def record_comparison(

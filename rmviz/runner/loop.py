@@ -1,7 +1,7 @@
 """The run / pause / step loop of a solver, as a plain object (no Qt).
 
 A GUI thread calls :meth:`run`, :meth:`pause`, :meth:`step`, :meth:`reset`, :meth:`stop`
-and reads :meth:`latest` and :meth:`trace_columns`; one worker thread calls :meth:`serve`,
+and reads :meth:`latest` and :meth:`trace_data`; one worker thread calls :meth:`serve`,
 which steps the solver in chunks sized to take about half a frame, records a point of the
 :class:`~rmviz.runner.trace.Trace` at every grid iteration (so the first iterations, where
 the dynamics are easiest to see, are all kept), and publishes the newest snapshot at most
@@ -20,10 +20,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from rmviz.errors import RmvizError
-from rmviz.runner.trace import Trace
+from rmviz.runner.trace import Trace, TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.protocol import Snapshot, Solver
 
@@ -141,10 +139,10 @@ class RunLoop:
         with self._condition:
             return self._version, self._latest
 
-    def trace_columns(self, columns: Sequence[Column]) -> tuple[np.ndarray, dict[Column, np.ndarray]]:
-        """The kept iterations and the values of ``columns`` (each a copy)."""
+    def trace_data(self, columns: Sequence[Column]) -> TraceData:
+        """The kept iterations and the values of ``columns`` (copies)."""
         with self._condition:
-            return self.trace.iterations(), {column: self.trace.column(column) for column in columns}
+            return self.trace.data(columns)
 
     # -- the worker thread -----------------------------------------------------------------
     def serve(self) -> None:

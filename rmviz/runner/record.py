@@ -29,8 +29,7 @@ from rmviz.errors import ReadError, RmvizError
 from rmviz.formats import Game, read_text_file
 from rmviz.formats.rmviz_json import dumps_json, game_from_dict, game_to_dict, parse_json
 from rmviz.numbers import plain_zero
-from rmviz.runner.trace import Trace
-from rmviz.solvers.columns import Column
+from rmviz.runner.trace import Trace, TraceData
 from rmviz.solvers.protocol import Solver
 from rmviz.version import version
 
@@ -79,9 +78,7 @@ def run_metadata(solver: Solver) -> dict[str, Any]:
     }
 
 
-def write_run_data(
-    path: str | Path, solver: Solver, iterations: np.ndarray, columns: Mapping[Column, np.ndarray]
-) -> None:
+def write_run_data(path: str | Path, solver: Solver, trace: TraceData) -> None:
     """Write a run's trace as ``.csv`` (metadata as ``#`` comment lines, then one row per
     recorded iteration) or ``.json`` (metadata plus one list per column), with the columns'
     readable names (``solver.column_name``)."""
@@ -90,8 +87,9 @@ def write_run_data(
     if suffix not in (".csv", ".json"):
         raise RmvizError(f"{path.name}: run data is written as .csv or .json")
     meta = run_metadata(solver)
-    names = [solver.column_name(column) for column in columns]
-    values = list(columns.values())
+    iterations = trace.iterations
+    names = [solver.column_name(column) for column in trace.columns]
+    values = list(trace.columns.values())
 
     def write(handle: IO[str]) -> None:
         if suffix == ".json":

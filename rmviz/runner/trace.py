@@ -14,11 +14,22 @@ dense enough on linear axes because the grid's spacing is never more than
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from rmviz.solvers.columns import Column
+
+
+@dataclass(frozen=True)
+class TraceData:
+    """A run's kept iterations and the values of its columns, newest point included: the one
+    shape a trace has from the solver to files, figures, the windows and the notebook API
+    (:meth:`Trace.data`, :meth:`~rmviz.runner.loop.RunLoop.trace_data`)."""
+
+    iterations: np.ndarray
+    columns: Mapping[Column, np.ndarray]
 
 
 class Trace:
@@ -95,9 +106,11 @@ class Trace:
             return kept.copy()
         return np.append(kept, self._latest[1][index])
 
-    def table(self) -> dict[Column, np.ndarray]:
-        """Every column, newest point included."""
-        return {column: self.column(column) for column in self.columns}
+    def data(self, columns: Sequence[Column] | None = None) -> TraceData:
+        """The kept iterations and ``columns`` (default: every column), newest point included;
+        copies, so the trace goes on growing."""
+        wanted = self.columns if columns is None else columns
+        return TraceData(self.iterations(), {column: self.column(column) for column in wanted})
 
     def nbytes(self) -> int:
         """Memory held by the kept points."""

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rmviz.figures.registry import write_figure
-from rmviz.figures.run import TraceData
 from rmviz.figures.style import STYLES, finish, log_axis
 from rmviz.present.definitions import GAP_CURVES, PANEL_TEXT, action_colour
 from rmviz.present.panels import decades, x_range
+from rmviz.runner.trace import TraceData
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -29,7 +29,7 @@ def test_the_trace_is_tidy_and_equals_the_runner_trace():
     iterations = reference.iterations()
     gaps = trace[trace.metric == "exploitability"]
     np.testing.assert_array_equal(gaps.iteration, iterations)
-    np.testing.assert_allclose(gaps.value, reference.table()[result.solver.columns[0]])
+    np.testing.assert_allclose(gaps.value, reference.data().columns[result.solver.columns[0]])
     rock = trace[(trace.metric == "average") & (trace.player == "Row") & (trace.action == "Rock")]
     assert len(rock) == len(iterations) and rock.value.between(0, 1).all()
     assert trace.value.notna().all()

@@ -120,7 +120,7 @@ def test_each_layer_has_a_row_for_each_family(family):
     """The per-family tables above the solvers, keyed by the Family: what a new family fills
     in besides its solvers package (docs/architecture.md, "Adding a third family")."""
     from rmviz.figures.registry import FIGURES, figures_of
-    from rmviz.figures.run import RunData, TraceData
+    from rmviz.figures.run import RunData
     from rmviz.figures.tikz import DOCUMENTS
     from rmviz.present.definitions import GAP_CURVES
     from rmviz.present.summaries import SUMMARIES
@@ -132,7 +132,7 @@ def test_each_layer_has_a_row_for_each_family(family):
     # the family's run extras: a play mode where it has one, the compiled tree of a game tree
     solver = make_solver(CATALOG[GAMES[family.name]].build(), family.default_algorithm)
     trace = record_run(solver, 3)
-    run = RunData.of(solver, TraceData(trace.iterations(), trace.table()))
+    run = RunData.of(solver, trace.data())
     assert run.family is family
     assert (run.play is not None) == ("play" in family.choices)
     assert (run.tree is not None) == family.infosets

@@ -52,9 +52,8 @@ def test_run_pause_and_the_trace_keeps_the_first_iterations(loop):
     stopped_at = loop.solver.iteration
     time.sleep(0.1)
     assert loop.solver.iteration == stopped_at
-    iterations, columns = loop.trace_columns(
-        (Column("exploitability"), Column("average", player=0, action=1))
-    )
+    trace = loop.trace_data((Column("exploitability"), Column("average", player=0, action=1)))
+    iterations, columns = trace.iterations, trace.columns
     assert iterations[:5].tolist() == [1, 2, 3, 4, 5]
     assert len(iterations) < 2000
     assert columns[Column("average", player=0, action=1)][-1] == pytest.approx(0.5, abs=0.01)
@@ -65,7 +64,7 @@ def test_reset_returns_to_iteration_zero(loop):
     assert wait_for(lambda: loop.latest()[1].iteration == 10)
     loop.reset()
     assert wait_for(lambda: loop.latest()[1].iteration == 0)
-    assert loop.trace_columns((Column("exploitability"),))[0].size == 0
+    assert loop.trace_data((Column("exploitability"),)).iterations.size == 0
 
 
 def test_speed_limit():
@@ -205,7 +204,7 @@ def test_any_exception_in_the_solver_stops_the_run_and_is_kept_once(error):
         assert type(error).__name__ in message
         assert running.take_error() is None
         assert running.latest()[1].iteration == 5  # the last good state stays shown
-        assert running.trace_columns(())[0].tolist()[-1] == 5  # and the trace
+        assert running.trace_data(()).iterations.tolist()[-1] == 5  # and the trace
         running.reset()  # the worker still answers
         assert wait_for(lambda: running.latest()[1].iteration == 0)
     finally:
@@ -275,8 +274,8 @@ def test_a_gpu_run_streams_to_the_trace_like_a_cpu_run(size):
         running.run()
         assert wait_for(lambda: running.latest()[1].iteration > 2000)
         running.pause()
-        iterations, columns = running.trace_columns((Column("exploitability"),))
-        gaps = columns[Column("exploitability")]
+        trace = running.trace_data((Column("exploitability"),))
+        iterations, gaps = trace.iterations, trace.columns[Column("exploitability")]
         assert iterations[0] == 1 and np.all(np.diff(iterations) > 0)
         assert np.isfinite(gaps).all() and gaps[-1] < gaps[0]
     finally:

@@ -10,7 +10,7 @@ import pytest
 from rmviz.errors import RmvizError
 from rmviz.games import catalog_game
 from rmviz.runner.record import record_run, write_run_data
-from rmviz.runner.trace import Trace
+from rmviz.runner.trace import Trace, TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
@@ -38,14 +38,13 @@ def test_readable_columns_and_a_bad_suffix(tmp_path):
     assert solver.column_name(Column("current", player=1, action=0)) == "current[Dee][Cinema]"
     assert solver.column_name(Column("ce_gap")) == "ce_gap"
     with pytest.raises(RmvizError, match=r"written as \.csv or \.json"):
-        write_run_data(tmp_path / "run.txt", solver, np.arange(1, 3), {})
+        write_run_data(tmp_path / "run.txt", solver, TraceData(np.arange(1, 3), {}))
 
 
 def test_json_run_data_writes_nan_as_null(tmp_path):
     solver = RegretMinimizer(catalog_game("battle-of-partners"), preset("rm", seed=3))
-    write_run_data(
-        tmp_path / "run.json", solver, np.array([1, 2]), {Column("ce_gap"): np.array([np.nan, 0.5])}
-    )
+    trace = TraceData(np.array([1, 2]), {Column("ce_gap"): np.array([np.nan, 0.5])})
+    write_run_data(tmp_path / "run.json", solver, trace)
     data = json.loads((tmp_path / "run.json").read_text())
     assert data["trace"]["ce_gap"] == [None, 0.5] and data["seed"] == 3
 
@@ -54,7 +53,7 @@ def test_every_column_of_a_run_is_written_with_its_name(tmp_path):
     """The trace schema: the file's columns are the solver's, named, with the same values."""
     solver = RegretMinimizer(catalog_game("battle-of-partners"), preset("rm"))
     trace = record_run(solver, 100, every=10)
-    write_run_data(tmp_path / "run.csv", solver, trace.iterations(), trace.table())
+    write_run_data(tmp_path / "run.csv", solver, trace.data())
     lines = [line for line in (tmp_path / "run.csv").read_text().splitlines() if not line.startswith("#")]
     header = lines[0].split(",")
     assert header == ["iteration", *(solver.column_name(c) for c in solver.columns)]
@@ -70,7 +69,7 @@ def test_tree_runs_write_the_same_schema(tmp_path):
 
     solver = make_solver(catalog_game("kuhn"), "cfr")
     trace = record_run(solver, 20, every=5)
-    write_run_data(tmp_path / "run.json", solver, trace.iterations(), trace.table())
+    write_run_data(tmp_path / "run.json", solver, trace.data())
     data = json.loads((tmp_path / "run.json").read_text())
     assert data["trace"]["iteration"] == [5, 10, 15, 20]
     assert data["config"]["algorithm"] == "cfr"
@@ -100,7 +99,7 @@ def test_the_game_read_back_from_run_data_is_the_game_run(spec, suffix, tmp_path
     solver = make_solver(game)
     trace = record_run(solver, 30, every=10)
     path = tmp_path / f"run{suffix}"
-    write_run_data(path, solver, trace.iterations(), trace.table())
+    write_run_data(path, solver, trace.data())
     back = read_run_game(path)
     assert write_json(back) == write_json(game)  # payoffs, names, title: all of it
     if spec == "rps":
@@ -114,7 +113,7 @@ def test_run_data_never_writes_a_negative_zero(tmp_path):
     columns = {Column("exploitability"): np.array([-0.0, 0.5]), Column("ce_gap"): np.array([1.0, -0.0])}
     for suffix in (".json", ".csv"):
         path = tmp_path / f"run{suffix}"
-        write_run_data(path, solver, np.array([1, 2]), columns)
+        write_run_data(path, solver, TraceData(np.array([1, 2]), columns))
         text = path.read_text()
         assert "-0.0" not in text and "-0," not in text and "-0]" not in text, suffix
         assert "0.0" in text

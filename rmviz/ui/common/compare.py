@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.errors import RmvizError
-from rmviz.figures.run import TraceData
 from rmviz.present.panels import Tables, compare_panels, values
+from rmviz.runner.trace import TraceData
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
@@ -202,4 +202,4 @@ class CompareView(QWidget):
             plot.update(tables, shared=shared)
 
     def _trace(self, thread: SolverThread) -> TraceData:
-        return TraceData(*thread.loop.trace_columns(tuple(self.metrics)))
+        return thread.loop.trace_data(tuple(self.metrics))

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -29,7 +28,7 @@ from rmviz.present.panels import (
     x_range,
     y_range,
 )
-from rmviz.solvers.columns import Column
+from rmviz.runner.trace import TraceData
 from rmviz.ui.common.plot_layout import live_points, set_points
 from rmviz.ui.common.style import curve_pen, log_axes, pen, style_plot
 
@@ -155,7 +154,7 @@ class PanelPlot:
         rows = live_points(table.iterations) if thin else slice(None)
         wanted = self.panel.columns()
         columns = {column: table.columns[column][rows] for column in wanted if column in table.columns}
-        return Drawn(table.iterations[rows], columns)
+        return TraceData(table.iterations[rows], columns)
 
     def _fit(self, tables: Tables, scale: float, arrays: Sequence[np.ndarray]) -> None:
         x = tuple(math.log10(v) for v in x_range(tables, X_STEP))
@@ -168,11 +167,3 @@ class PanelPlot:
         self.plot.setXRange(*x, padding=0.02)
         if limits is not None:
             self.plot.setYRange(*limits, padding=0.02 if self.panel.y.scale == "log" else 0)
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """The rows of a run's table that a live plot draws."""
-
-    iterations: np.ndarray
-    columns: Mapping[Column, np.ndarray]

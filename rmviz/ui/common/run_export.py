@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from rmviz.errors import RmvizError
 from rmviz.figures.registry import save_figure
-from rmviz.figures.run import RunData, TraceData
+from rmviz.figures.run import RunData
 from rmviz.runner.record import write_run_data
 from rmviz.ui.common.export_dialog import ask_figure
 
@@ -31,10 +31,8 @@ class RunExport:
         thread = self.window.run.thread
         assert thread is not None
         loop = thread.loop
-        iterations, columns = loop.trace_columns(loop.solver.columns)  # the schema: fixed
-        return RunData.of(
-            loop.solver, TraceData(iterations, columns), loop.latest()[1], **self.window.figure_extras()
-        )
+        trace = loop.trace_data(loop.solver.columns)  # the schema: fixed
+        return RunData.of(loop.solver, trace, loop.latest()[1], **self.window.figure_extras())
 
     def figure(
         self,
@@ -71,7 +69,7 @@ class RunExport:
             return False
         trace = self.run_data().trace
         try:
-            write_run_data(path, thread.loop.solver, trace.iterations, trace.columns)
+            write_run_data(path, thread.loop.solver, trace)
         except RmvizError as error:
             self.window.show_error(str(error))
             return False

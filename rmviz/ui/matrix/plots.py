@@ -17,9 +17,10 @@ from PySide6.QtWidgets import QSizePolicy
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present.definitions import PANELS
 from rmviz.present.panels import MAX_PLAYERS, matrix_panels
+from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.registry import MATRIX
-from rmviz.ui.common.panel_plot import Drawn, PanelPlot
+from rmviz.ui.common.panel_plot import PanelPlot
 from rmviz.ui.common.plot_layout import PlotLayout
 
 MAX_STRATEGY_PLOTS = MAX_PLAYERS
@@ -111,7 +112,7 @@ class ConvergencePlots(PlotLayout):
         )
         if staggered:
             self._row = 1 - self._row
-        tables = {None: Drawn(iterations, columns)}
+        tables = {None: TraceData(iterations, columns)}
         scale = max(1.0, float(np.abs(self.game.payoffs).max())) if self.game is not None else 1.0
         for r, row in enumerate(self.rows):
             if staggered and r != self._row:

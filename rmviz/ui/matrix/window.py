@@ -231,7 +231,8 @@ class MatrixWindow(RunWindow):
         """The dashboard from the newest snapshot (the joint) and the trace. Each tick draws
         one row of plots: when the run stops, the next tick draws the other row from the same
         snapshot, so nothing is left a publication behind."""
-        iterations, columns = loop.trace_columns(self.dashboard.columns())
+        trace = loop.trace_data(self.dashboard.columns())
+        iterations, columns = trace.iterations, trace.columns
         if (
             self.dashboard.update_from(iterations, columns, snapshot.joint, stagger=not force)
             and self._rows_of != self.run.seen_version

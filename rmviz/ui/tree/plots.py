@@ -14,10 +14,11 @@ import numpy as np
 import pyqtgraph as pg
 
 from rmviz.present.panels import gap_panel, infoset_panel
+from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.registry import TREE
 from rmviz.solvers.tree.compiled_tree import CompiledTree
-from rmviz.ui.common.panel_plot import Drawn, PanelPlot
+from rmviz.ui.common.panel_plot import PanelPlot
 from rmviz.ui.common.plot_layout import PlotLayout
 
 EXPLOITABILITY = Column("exploitability")
@@ -87,7 +88,7 @@ class TreePlots(PlotLayout):
         """Redraw the curves from the trace, thinned evenly over log T."""
         if not iterations.size:
             return
-        tables = {None: Drawn(iterations, columns)}
+        tables = {None: TraceData(iterations, columns)}
         assert self.gaps is not None
         self.gaps.update(tables)
         if self.strategy is not None:

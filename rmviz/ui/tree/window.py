@@ -301,7 +301,8 @@ class TreeWindow(RunWindow):
             self.run.seen_version = -1  # not due yet: this snapshot's bars on a later tick
         if self.side_tabs.currentWidget() is self.average_table:
             self.average_table.set_strategy(self.document.game, self.tree, snapshot.average_strategy)
-        self.plots.update_from(*loop.trace_columns(self.plots.columns()))
+        trace = loop.trace_data(self.plots.columns())
+        self.plots.update_from(trace.iterations, trace.columns)
         if self.animation_timer.isActive():
             return  # the status line tells where the animation is
         metrics = snapshot.metrics

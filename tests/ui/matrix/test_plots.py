@@ -21,7 +21,8 @@ AVERAGE_00, EXPLOITABILITY = Column("average", player=0, action=0), Column("expl
 def trace_of(iterations):
     solver = RegretMinimizer(catalog_game("rps-crash"), preset("rm"))
     trace = record_run(solver, iterations, points_per_decade=400)
-    return trace.iterations(), trace.table()
+    data = trace.data()
+    return data.iterations, data.columns
 
 
 def test_staggered_updates_alternate_rows_and_thin_the_points(qtbot):

@@ -33,6 +33,6 @@ def test_an_exception_in_the_worker_stops_the_run_and_shows_a_message(window, qt
     assert "LinAlgError" in window.errors[-1]
     assert window.run_button.text() == "Run" and not window.run.thread.loop.running
     assert window.document.game is game and window.document.can_undo()
-    assert window.run.thread.loop.trace_columns(())[0].size > 0  # the iterations before it
+    assert window.run.thread.loop.trace_data(()).iterations.size > 0  # the iterations before it
     assert window.run.thread.is_alive()  # and answers the next Run or Reset
     assert len(window.errors) == 1  # shown once

@@ -152,7 +152,8 @@ def test_the_average_path_fades_from_old_to_new(window, qtbot):
     # the pieces split the whole path where the exported figure's do (equal shares of the
     # trace) and join; the live view draws the trace's points thinned evenly over log T
     average = [Column("average", player=0, action=a) for a in range(3)]
-    iterations, columns = window.run.thread.loop.trace_columns(average)
+    trace = window.run.thread.loop.trace_data(average)
+    iterations, columns = trace.iterations, trace.columns
     points = project(3, np.column_stack([columns[c] for c in average]))
     assert len(points) > LIVE_POINTS
     ends = np.linspace(0, len(points), FADE_STEPS + 1).astype(int)[1:] - 1

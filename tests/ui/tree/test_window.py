@@ -204,7 +204,7 @@ def test_run_reaches_the_kuhn_value(kuhn, qtbot):
     loop = kuhn.run.thread.loop  # paused: the worker publishes where it stopped, then the trace stays
     qtbot.waitUntil(lambda: loop.latest()[1].iteration == loop.solver.iteration, timeout=60_000)
     kuhn.run.redraw(force=True)
-    iterations, _ = loop.trace_columns(kuhn.plots.columns())
+    iterations = loop.trace_data(kuhn.plots.columns()).iterations
     assert iterations.size > LIVE_POINTS and len(x) <= LIVE_POINTS + 1  # thinned over log T
     drawn = kuhn.plots.gap_curve.xData  # getData gives log10 T on these axes
     assert np.isin(drawn, iterations[live_points(iterations)]).all() and drawn[0] == iterations[0]
@@ -623,7 +623,7 @@ def test_starting_with_steps_records_and_traces_each_but_draws_the_last(kuhn):
     assert kuhn.run.thread.loop.solver.iteration == 5 and kuhn.view.record is kuhn.record
     np.testing.assert_array_equal(kuhn.record.strategy_after, expected.strategy_after)
     np.testing.assert_array_equal(kuhn.record.cumulative_regret_after, expected.cumulative_regret_after)
-    iterations, _ = kuhn.run.thread.loop.trace_columns(())
+    iterations = kuhn.run.thread.loop.trace_data(()).iterations
     assert iterations.tolist() == [1, 2, 3, 4, 5]
 
 
