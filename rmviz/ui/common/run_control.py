@@ -184,8 +184,10 @@ class RunControl:
         self.window.sessions.follow_catch_up()
         self.redraw()
         # a 1 ms timer fires after the posted (low-priority) repaint the redraw queued;
-        # a 0 ms one would be a posted call and run before it
-        QTimer.singleShot(1, self._pace)
+        # a 0 ms one would be a posted call and run before it. The window is its context:
+        # closed and deleted within that millisecond, the call is dropped (not made on a
+        # deleted QTabWidget, as tests/ui/test_app.py saw now and then)
+        QTimer.singleShot(1, self.window, self._pace)
 
     def _pace(self) -> None:
         for loop in self.loops():
