@@ -36,7 +36,8 @@ from PySide6.QtWidgets import QApplication
 
 from rmviz import resources
 from rmviz.errors import RmvizError
-from rmviz.solvers.registry import FAMILIES, family_of
+from rmviz.solvers.family import Family
+from rmviz.solvers.registry import MATRIX, TREE, FamilyTable, family_of
 from rmviz.ui import preflight
 from rmviz.ui.common import warmup
 from rmviz.ui.common.run_window import RunWindow, StartOptions
@@ -47,8 +48,11 @@ from rmviz.ui.tree.window import TreeWindow
 if TYPE_CHECKING:
     from rmviz.runner.session import Session
 
-# game family name -> the window that shows its games
-WINDOWS: Mapping[str, type[RunWindow]] = {"matrix": MatrixWindow, "tree": TreeWindow}
+# each game family's window, and the options that window alone uses
+WINDOWS: FamilyTable[type[RunWindow]] = FamilyTable({MATRIX: MatrixWindow, TREE: TreeWindow})
+WINDOW_OPTIONS: FamilyTable[tuple[str, ...]] = FamilyTable(
+    {MATRIX: (), TREE: ("--steps", "--run", "--infoset")}
+)
 
 MAX_REPLAY = 3600.0  # seconds a screenshot waits for a reopened session's re-run, at most
 ESTIMATE_AFTER = 2.0  # seconds of re-run before its pace is taken to estimate the rest
@@ -95,14 +99,14 @@ def replay_problem(done: int, target: int, seconds: float, limit: float = MAX_RE
 class WindowRegistry:
     """Opens a window of the right class for any game and keeps the open ones.
 
-    ``options`` are extra keyword arguments per family name for the windows it opens (a
+    ``options`` are extra keyword arguments per family for the windows it opens (a
     screenshot run gives its windows a scratch autosave folder).
     """
 
     def __init__(
         self,
-        options: Mapping[str, Mapping[str, Any]] | None = None,
-        windows: Mapping[str, type[RunWindow]] = WINDOWS,
+        options: Mapping[Family, Mapping[str, Any]] | None = None,
+        windows: Mapping[Family, type[RunWindow]] = WINDOWS,
     ) -> None:
         self.options = options or {}
         self.classes = windows
@@ -110,15 +114,15 @@ class WindowRegistry:
 
     def window_class(self, game: Any) -> type[RunWindow]:
         """The class of the window that shows ``game``."""
-        return self.classes[family_of(game).name]
+        return self.classes[family_of(game)]
 
     def open_game(self, game: Any, path: Path | None = None, read_only: bool = False) -> RunWindow:
         """Show ``game`` in a new window of its family's class (see
         :class:`~rmviz.ui.common.opener.Opener`); the window is deleted when it closes. (A
         game no window could show never gets here: the game model refuses it.)"""
         family = family_of(game)
-        window = self.classes[family.name](
-            game, path, opener=self, read_only=read_only, **self.options.get(family.name, {})
+        window = self.classes[family](
+            game, path, opener=self, read_only=read_only, **self.options.get(family, {})
         )
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.windows.append(window)
@@ -181,7 +185,7 @@ def main(argv: list[str]) -> int:
     except RmvizError as error:
         sys.stderr.write(f"rmviz: {error}\n")
         return 2
-    problem = family_problem(args, family_of(game).name, {family.name: family.title for family in FAMILIES})
+    problem = family_problem(args, family_of(game), WINDOW_OPTIONS)
     if problem is not None:
         sys.stderr.write(f"rmviz: {problem} (see rmviz --help)\n")
         return 2
@@ -195,7 +199,7 @@ def main(argv: list[str]) -> int:
     # a screenshot run must not touch (or delete) the person's autosaved edits
     scratch = {"autosave_folder": Path(tempfile.mkdtemp())}
     headless = args.screenshot is not None or bool(args.export)  # nothing waits for a person
-    options = {name: scratch for name in WINDOWS} if headless else {}
+    options = {family: scratch for family in WINDOWS} if headless else {}
     registry = WindowRegistry(options)
     try:
         window = registry.open_game(game)

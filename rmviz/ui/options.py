@@ -9,7 +9,7 @@ Everything that can be checked before the game is read is checked here, before a
 or window: ``--after`` is 0 to :data:`MAX_AFTER` seconds and needs ``--screenshot``,
 ``--steps`` is 0 to :data:`MAX_STEPS`, and the screenshot's folder exists and can be written
 and its suffix is an image format (:data:`SCREENSHOT_SUFFIXES`). Once the game is read,
-:func:`family_problem` refuses the options its family has no use for (:data:`FAMILY_OPTIONS`).
+:func:`family_problem` refuses the options its family has no use for.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from rmviz.arguments import Parser, finite_float, whole_number
 from rmviz.present.definitions import FIGURE_NAMES
@@ -28,8 +29,6 @@ DEFAULT_AFTER = 2.0
 MAX_AFTER = 3600.0  # an hour of solving before a screenshot; a longer run is rmviz export's
 MAX_STEPS = 100  # recorded iterations shown first (the last is drawn: Leduc's 100 take ~4 s)
 SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
-# option -> the game family (rmviz.solvers.registry) whose window alone uses it
-FAMILY_OPTIONS: Mapping[str, str] = {"--steps": "tree", "--run": "tree", "--infoset": "tree"}
 
 
 def figure_export(text: str) -> tuple[str, Path]:
@@ -176,22 +175,30 @@ def parse_window_args(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def given_options(args: argparse.Namespace) -> list[str]:
-    """The options of :data:`FAMILY_OPTIONS` that ``args`` (from :func:`parse_window_args`) sets."""
-    return [option for option in FAMILY_OPTIONS if getattr(args, option[2:]) not in (None, False)]
+class Titled(Protocol):
+    """A game family as this module needs it (:class:`rmviz.solvers.family.Family`, which
+    it does not import: the start-up parses its options before loading any solver)."""
+
+    @property
+    def title(self) -> str: ...
 
 
-def family_problem(args: argparse.Namespace, family: str, titles: Mapping[str, str]) -> str | None:
-    """Why the options in ``args`` do not fit a game of ``family`` (the family names' titles in
-    ``titles``, e.g. ``"matrix games"``), or None: an option another family's window uses is an
-    error naming both, not ignored."""
-    foreign = [option for option in given_options(args) if FAMILY_OPTIONS[option] != family]
+def family_problem(
+    args: argparse.Namespace, family: Titled, window_options: Mapping[Titled, Sequence[str]]
+) -> str | None:
+    """Why the options in ``args`` (from :func:`parse_window_args`) do not fit a game of
+    ``family``, or None: an option that another family's window alone uses
+    (``window_options``: each family's, :data:`rmviz.ui.app.WINDOW_OPTIONS`) is an error naming
+    both families by their titles, not ignored."""
+    owners = {option: owner for owner, options in window_options.items() for option in options}
+    given = [option for option in owners if getattr(args, option[2:]) not in (None, False)]
+    foreign = [option for option in given if owners[option] is not family]
     if not foreign:
         return None
-    wanted = sorted({titles[FAMILY_OPTIONS[option]] for option in foreign})
+    wanted = sorted({owners[option].title for option in foreign})
     verb = "is" if len(foreign) == 1 else "are"
     names = ", ".join(foreign)
-    return f"{names} {verb} for {' and '.join(wanted)} only; {args.game} is one of the {titles[family]}"
+    return f"{names} {verb} for {' and '.join(wanted)} only; {args.game} is one of the {family.title}"
 
 
 def window_help() -> str:

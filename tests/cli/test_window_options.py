@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from rmviz.cli import main
+from rmviz.solvers.registry import MATRIX, TREE
+from rmviz.ui.app import WINDOW_OPTIONS
 from rmviz.ui.options import DEFAULT_AFTER, MAX_AFTER, MAX_STEPS, family_problem, parse_window_args
-
-TITLES = {"matrix": "matrix games", "tree": "game trees"}
 
 
 def one_line_exit_2(capsys, argv):
@@ -62,14 +62,17 @@ def test_good_window_options_parse(tmp_path):
 
 def test_options_of_another_family_are_refused_by_name():
     matrix = parse_window_args(["rps", "--steps", "5", "--infoset", "1"])
-    assert family_problem(matrix, "matrix", TITLES) == (
+    assert family_problem(matrix, MATRIX, WINDOW_OPTIONS) == (
         "--steps, --infoset are for game trees only; rps is one of the matrix games"
     )
-    assert family_problem(parse_window_args(["rps", "--run"]), "matrix", TITLES) == (
+    assert family_problem(parse_window_args(["rps", "--run"]), MATRIX, WINDOW_OPTIONS) == (
         "--run is for game trees only; rps is one of the matrix games"
     )
-    assert family_problem(parse_window_args(["kuhn", "--steps", "5", "--run"]), "tree", TITLES) is None
-    assert family_problem(parse_window_args(["rps", "--compare", "--presentation"]), "matrix", TITLES) is None
+    assert family_problem(parse_window_args(["kuhn", "--steps", "5", "--run"]), TREE, WINDOW_OPTIONS) is None
+    assert (
+        family_problem(parse_window_args(["rps", "--compare", "--presentation"]), MATRIX, WINDOW_OPTIONS)
+        is None
+    )
 
 
 @pytest.mark.parametrize("options", [["--steps", "5"], ["--run"], ["--infoset", "1"]])

@@ -39,6 +39,7 @@ from rmviz.solvers.exact import Reference, reference
 from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
+from rmviz.solvers.registry import family_named
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.common.session_files import SESSION_FILTER
@@ -174,11 +175,11 @@ class MatrixWindow(RunWindow):
         self._action(edit, "Rename Player...", self.editor.ask_rename_player)
         games = self.menuBar().addMenu("&Game")
         for game_id, entry in CATALOG.items():
-            if entry.kind == self.family.name:
+            if family_named(entry.kind) is self.family:
                 self._action(games, entry.build().title, lambda _=False, g=game_id: self.load_catalog(g))
         others = games.addMenu("Game trees (CFR, in a tree window)")
         for game_id, entry in CATALOG.items():
-            if entry.kind != self.family.name:
+            if family_named(entry.kind) is not self.family:
                 self._action(
                     others,
                     f"{game_id}: {entry.description}",
