@@ -44,7 +44,7 @@ from rmviz.loading import load_with_progress
 from rmviz.present.definitions import FIGURE_NAMES
 from rmviz.present.summaries import SUMMARIES
 from rmviz.runner.record import record_run, write_run_data
-from rmviz.solvers.family import PLAY_MODES, SCHEDULES, Family
+from rmviz.solvers.family import EXPLORATION, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import parse_probability
 from rmviz.solvers.protocol import Solver
@@ -270,7 +270,8 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exploration",
         type=float,
-        help="outcome-sampling MCCFR: the traverser's share of uniform exploration, in (0, 1] (default 0.6)",
+        help=f"outcome-sampling MCCFR: the traverser's share of uniform exploration, in (0, 1] "
+        f"(default {EXPLORATION:g})",
     )
     parser.add_argument(
         "--dtype",

@@ -24,12 +24,15 @@ CHOICES = ("play", "updates", "seed", "device", "fixed_strategies", "start", "dt
 # The values of the two named choices (every family that has the choice takes these).
 PLAY_MODES = ("expected", "sampled")
 SCHEDULES = ("simultaneous", "alternating")
+# Outcome-sampling MCCFR's default share of uniform exploration at the traverser's nodes
+# (Lanctot et al. 2009 use 0.6): the tree config's default, the panel's and the CLI's text.
+EXPLORATION = 0.6
 # Labels of the numerical parameters (panel rows; blank = the preset's default).
 PARAMETER_LABELS = {
     **{name: (name, f"{value:g}") for name, value in DISCOUNTS.items()},
     "greedy_floor": ("weight floor", "paper's default"),
     "inertia": ("inertia", "0.1 x payoff range"),
-    "exploration": ("exploration", "0.6"),
+    "exploration": ("exploration", f"{EXPLORATION:g}"),
 }
 
 

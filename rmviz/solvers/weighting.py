@@ -60,13 +60,9 @@ class Step:
     c_avg: Any
 
 
-def regret_discounts(scheme: str, t: int, alpha: float, beta: float) -> tuple[float, float]:
-    """``(d_pos, d_neg)`` applied to the guiding regrets before adding iteration ``t``."""
-    return regret_discounts_of(SCHEMES.index(scheme), t, alpha, beta)
-
-
 def regret_discounts_of(scheme: int, t: int, alpha: float, beta: float) -> tuple[float, float]:
-    """:func:`regret_discounts` of the scheme ``SCHEMES[scheme]``."""
+    """``(d_pos, d_neg)`` applied to the guiding regrets before adding iteration ``t``, under
+    the scheme ``SCHEMES[scheme]`` (DCFR's: Brown & Sandholm 2019)."""
     if scheme == UNIFORM or scheme == GREEDY or t <= 1:
         return 1.0, 1.0
     if scheme == LINEAR:
@@ -81,8 +77,9 @@ def regret_discounts_of(scheme: int, t: int, alpha: float, beta: float) -> tuple
     return d_pos, d_neg
 
 
-def averaging_step(scheme: str, t: int, gamma: float) -> tuple[float, float]:
-    """``(d_avg, c_avg)`` of iteration ``t``: weights ~ 1, t, t^2 or t^gamma.
+def averaging_step_of(scheme: int, t: int, gamma: float) -> tuple[float, float]:
+    """``(d_avg, c_avg)`` of iteration ``t`` under ``SCHEMES[scheme]``: weights ~ 1, t, t^2 or
+    t^gamma.
 
     Iteration s gets weight ``w_s ~ s^e`` when history is multiplied by
     ``((t-1)/t)^e`` and iteration t added with weight 1. For ``e < 0`` (weights shrinking
@@ -90,11 +87,6 @@ def averaging_step(scheme: str, t: int, gamma: float) -> tuple[float, float]:
     iterations for e < -38); both factors are then divided by it, so that neither exceeds 1
     and the weight sum stays at most t: the same ratios, the same average.
     """
-    return averaging_step_of(SCHEMES.index(scheme), t, gamma)
-
-
-def averaging_step_of(scheme: int, t: int, gamma: float) -> tuple[float, float]:
-    """:func:`averaging_step` of the scheme ``SCHEMES[scheme]``."""
     if t <= 1 or scheme == UNIFORM or scheme == GREEDY:
         return 1.0, 1.0
     exponent = 1.0 if scheme == LINEAR else 2.0 if scheme == QUADRATIC else gamma
@@ -103,12 +95,13 @@ def averaging_step_of(scheme: int, t: int, gamma: float) -> tuple[float, float]:
     return 1.0, ((t - 1) / t) ** -exponent
 
 
-def scheduled_step(
-    weighting: str, averaging: str | None, t: int, alpha: float, beta: float, gamma: float
-) -> Step:
-    """The step of a fixed (non-greedy) schedule at iteration ``t`` (1-based)."""
-    d_pos, d_neg = regret_discounts(weighting, t, alpha, beta)
-    d_avg, c_avg = averaging_step(averaging or weighting, t, gamma)
+def step_of(schedule: Any, t: int) -> Step:
+    """The step of iteration ``t`` (1-based) of a fixed (non-greedy) schedule: ``schedule`` is
+    a family's kernel ``Schedule`` (its ``weighting`` and ``averaging`` scheme indexes,
+    ``alpha``, ``beta``, ``gamma``), so the array code, the GPU's launches and the step
+    explanations read the same numbers as the compiled kernels."""
+    d_pos, d_neg = regret_discounts_of(schedule.weighting, t, schedule.alpha, schedule.beta)
+    d_avg, c_avg = averaging_step_of(schedule.averaging, t, schedule.gamma)
     return Step(d_pos, d_neg, 1.0, d_avg, c_avg)
 
 

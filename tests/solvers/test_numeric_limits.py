@@ -20,7 +20,7 @@ from rmviz.games.trees import kuhn_poker
 from rmviz.solvers.registry import make_solver
 from rmviz.solvers.regret_matching import internal_regret_matching
 from rmviz.solvers.scale import payoff_scale, zero_sum
-from rmviz.solvers.weighting import averaging_step, greedy_lambda, regret_discounts
+from rmviz.solvers.weighting import DISCOUNTED, averaging_step_of, greedy_lambda, regret_discounts_of
 from tests.solvers.test_payoff_scale import MATRIX_CASES, TREE_CASES
 
 LATE = 10**8
@@ -120,11 +120,11 @@ def test_weights_shrinking_with_t_do_not_overflow():
 def test_discount_factors_are_fractions_for_any_exponent():
     for t in (2, 10**5, 10**8, 10**12):
         for exponent in (-400.0, -1.5, 0.0, 1.5, 400.0):
-            assert all(0.0 <= d <= 1.0 for d in regret_discounts("discounted", t, exponent, exponent))
-            assert all(0.0 <= f <= 1.0 for f in averaging_step("discounted", t, exponent))
-    assert regret_discounts("discounted", 5, 1.5, 0.0) == pytest.approx((4**1.5 / (4**1.5 + 1), 0.5))
+            assert all(0.0 <= d <= 1.0 for d in regret_discounts_of(DISCOUNTED, t, exponent, exponent))
+            assert all(0.0 <= f <= 1.0 for f in averaging_step_of(DISCOUNTED, t, exponent))
+    assert regret_discounts_of(DISCOUNTED, 5, 1.5, 0.0) == pytest.approx((4**1.5 / (4**1.5 + 1), 0.5))
     # weights t^-2: the same ratio between history and the new iterate as ((t-1)/t)^-2
-    d, c = averaging_step("discounted", 5, -2.0)
+    d, c = averaging_step_of(DISCOUNTED, 5, -2.0)
     assert (d, c) == pytest.approx((1.0, (4 / 5) ** 2))
 
 

@@ -52,7 +52,7 @@ from rmviz.solvers.regret_matching import (
     snap_cancellation,
     snap_ties,
 )
-from rmviz.solvers.weighting import Step, greedy_bounds, greedy_step, inertia_at, scheduled_step
+from rmviz.solvers.weighting import Step, greedy_bounds, greedy_step, inertia_at
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
     )
     instant = list(swap if internal else external)
 
-    step = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
+    step = solver.schedule.step(t)
     lam = lam_uniform = potential = potential_uniform = None
     if config.weighting == "greedy":
         accumulated = state.internal_regret if internal else state.external_regret

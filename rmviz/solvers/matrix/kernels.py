@@ -17,7 +17,7 @@ and the GIL released:
   play consumes the same NumPy random stream as the generic code (drawn in advance), so
   both produce the same iterates.
 
-The schedules (:func:`.weighting.regret_discounts`, :func:`.weighting.averaging_step`)
+The schedules (:func:`.weighting.regret_discounts_of`, :func:`.weighting.averaging_step_of`)
 and the greedy line search (:func:`.greedy_scan.greedy_lambda_scan`, the loop form of
 :func:`.weighting.greedy_lambda`) are the very functions of :mod:`.weighting`, compiled;
 ``tests/solvers/matrix/test_kernels.py`` checks every configuration against the generic
@@ -101,10 +101,8 @@ class Schedule(NamedTuple):
         )
 
     def step(self, t: int) -> Step:
-        """The step of iteration ``t`` of a fixed schedule (:func:`.weighting.scheduled_step`)."""
-        d_pos, d_neg = weighting.regret_discounts_of(self.weighting, t, self.alpha, self.beta)
-        d_avg, c_avg = weighting.averaging_step_of(self.averaging, t, self.gamma)
-        return Step(d_pos, d_neg, 1.0, d_avg, c_avg)
+        """The step of iteration ``t`` of a fixed schedule (:func:`.weighting.step_of`)."""
+        return weighting.step_of(self, t)
 
 
 _SCHEDULE_TYPES = get_type_hints(Schedule)

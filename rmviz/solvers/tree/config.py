@@ -11,7 +11,7 @@ from typing import Any
 
 from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
-from rmviz.solvers.family import SCHEDULES
+from rmviz.solvers.family import EXPLORATION, SCHEDULES
 from rmviz.solvers.presets import PresetTable, check_finite, check_numbers, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, DISCOUNTS, WEIGHTINGS
 
@@ -32,7 +32,7 @@ class CFRConfig:
     greedy_floor: float | None = None
     updates: str = "alternating"
     sampling: str = "none"
-    exploration: float = 0.6  # outcome sampling: the traverser samples eps-uniform + (1-eps) sigma
+    exploration: float = EXPLORATION  # outcome sampling: the traverser samples eps-uniform + (1-eps) sigma
     seed: int = 0
     device: str = "auto"  # the GPU for large trees whose algorithm runs there (solver.py)
 

@@ -11,7 +11,7 @@ update, sums, regret matching). The module is compiled without fused multiply-ad
 iterates equal the CPU kernel's bit for bit.
 
 Runs CFR, CFR+, linear CFR and DCFR, simultaneous or alternating (fixed schedules: the
-discounts are the host's :func:`~rmviz.solvers.weighting.scheduled_step` floats); greedy CFR
+discounts are the host's :func:`~rmviz.solvers.weighting.step_of` floats); greedy CFR
 and Monte-Carlo CFR stay on the CPU. The solver's :class:`~.state.CFRState` stays on the host:
 ``run`` uploads its four slot arrays, runs the iterations and copies them back (a few
 kilobytes per ``step(n)``, against megabytes of tree per iteration).
@@ -34,8 +34,8 @@ import numpy as np
 
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
+from rmviz.solvers.tree.kernels import Schedule
 from rmviz.solvers.tree.state import CFRState
-from rmviz.solvers.weighting import scheduled_step
 
 SOURCE = Path(__file__).with_name("cfr.cu")
 THREADS = 256
@@ -54,6 +54,7 @@ class DeviceCFR:
         self, xp: ModuleType, tree: CompiledTree, config: CFRConfig, payoffs: np.ndarray | None = None
     ) -> None:
         self.xp, self.tree, self.config = xp, tree, config
+        self.schedule = Schedule.of(config)  # the host's steps, as the CPU kernels' (weighting.step_of)
         payoffs = tree.payoffs[None] if payoffs is None else payoffs
         self.games = games = int(payoffs.shape[0])
         first = tree.infoset_first_slot
@@ -131,7 +132,7 @@ class DeviceCFR:
         nodes, players, slots = np.int64(tree.n_nodes), np.int32(tree.n_players), np.int64(tree.n_slots)
         for step in range(iterations):
             t = iteration + step + 1
-            s = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
+            s = self.schedule.step(t)
             for lo, hi, first, last in self.traversals:
                 for start, end in tree.depth_ranges[1:]:
                     self._launch(

@@ -25,6 +25,7 @@ from rmviz.solvers.regret_matching import TIE_TOLERANCE
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
 from rmviz.solvers.tree.config import SAMPLINGS, CFRConfig
 from rmviz.solvers.tree.state import CFRState
+from rmviz.solvers.weighting import Step
 
 
 def runs(config: CFRConfig) -> bool:
@@ -65,6 +66,10 @@ class Schedule(NamedTuple):
                 for name, kind in _SCHEDULE_TYPES.items()
             }
         )
+
+    def step(self, t: int) -> Step:
+        """The step of iteration ``t`` of a fixed schedule (:func:`.weighting.step_of`)."""
+        return weighting.step_of(self, t)
 
 
 _SCHEDULE_TYPES = get_type_hints(Schedule)

@@ -52,7 +52,7 @@ from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.device import DeviceCFR
 from rmviz.solvers.tree.metrics import TreeMetrics
 from rmviz.solvers.tree.state import CFRState
-from rmviz.solvers.weighting import Step, greedy_step, scheduled_step
+from rmviz.solvers.weighting import Step, greedy_step
 
 METRICS = ("exploitability", "nash_conv", "eps_bound", "potential")
 MAX_TRACED_SLOTS = 4000  # runs trace per-move average strategies up to this many moves
@@ -159,6 +159,7 @@ class CFRSolver:
         self.tree: CompiledTree = tree
         self.passes = TreePasses(tree)
         self.greedy_floor = floor = greedy_floor(self.config, tree)
+        self.schedule = kernels.Schedule.of(self.config, floor)  # the NumPy path's steps too
         # whether iterations run in the numba kernel without the GIL (the app's worker need
         # not step aside while the window draws)
         self.sampler = (
@@ -314,7 +315,7 @@ class CFRSolver:
     def _iterate(self, record: bool) -> IterationRecord | None:
         config, tree = self.config, self.tree
         t = self.iteration + 1
-        step = scheduled_step(config.weighting, config.averaging, t, config.alpha, config.beta, config.gamma)
+        step = self.schedule.step(t)
         state = self.state
         before = (state.strategy.copy(), state.regret.copy(), state.strategy_sum.copy()) if record else None
         traversals = []

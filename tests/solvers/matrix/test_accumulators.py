@@ -9,7 +9,7 @@ from rmviz.games import catalog_game, random_game
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.metrics import cce_gap, ce_gap, nash_conv
 from rmviz.solvers.matrix.solver import RegretMinimizer
-from rmviz.solvers.weighting import averaging_step
+from rmviz.solvers.weighting import DISCOUNTED, averaging_step_of
 
 
 @pytest.mark.parametrize("play", ["expected", "sampled"])
@@ -57,8 +57,8 @@ def test_average_strategy_weights_follow_the_schedule(scheme, exponent):
 
 
 def test_discounted_averaging_uses_gamma():
-    assert averaging_step("discounted", 5, 2.0) == pytest.approx(((4 / 5) ** 2, 1.0))
-    assert averaging_step("discounted", 1, 2.0) == (1.0, 1.0)
+    assert averaging_step_of(DISCOUNTED, 5, 2.0) == pytest.approx(((4 / 5) ** 2, 1.0))
+    assert averaging_step_of(DISCOUNTED, 1, 2.0) == (1.0, 1.0)
 
 
 def test_snapshots_are_immutable_copies():
