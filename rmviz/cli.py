@@ -543,10 +543,9 @@ STEPS: dict[Family, Callable[[argparse.Namespace, Any, Family, TextIO], int]] = 
 def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
     """``rmviz equilibria``: the CE checker and the exact references
     (:mod:`rmviz.solvers.matrix.correlated`, :func:`rmviz.solvers.exact.zero_sum_solution`)."""
-    from rmviz.present.correlated_text import format_check, format_optimum
+    from rmviz.present.correlated_text import format_check, format_optimum, format_zero_sum
     from rmviz.solvers.exact import zero_sum_solution
     from rmviz.solvers.matrix.correlated import best_correlated, check_joint, parse_joint, profile_label
-    from rmviz.solvers.rational import format_number
 
     game = load_with_progress(args.game)
     if not family_of(game).correlated:
@@ -598,15 +597,7 @@ def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
     if check is not None:
         out.write("\n" + format_check(check) + "\n")
     if zero_sum is not None:
-        values = ", ".join(
-            f"{name} {format_number(v)}" for name, v in zip(game.player_names, zero_sum.values, strict=True)
-        )
-        how = "exact: a saddle point in fractions" if zero_sum.exact else "floats from HiGHS"
-        out.write(f"\nZero-sum game: value {values}  (LP, {how})\n")
-        strategies = zero_sum.exact_strategies or zero_sum.strategies
-        for name, actions, strategy in zip(game.player_names, game.action_names, strategies, strict=True):
-            mixed = ", ".join(f"{a} {format_number(p)}" for a, p in zip(actions, strategy, strict=True) if p)
-            out.write(f"  {name} plays {mixed}\n")
+        out.write("\n" + format_zero_sum(game, zero_sum) + "\n")
     for optimum in optima:
         out.write("\n" + format_optimum(optimum) + "\n")
     if skipped is not None:

@@ -13,7 +13,18 @@ from typing import TYPE_CHECKING
 from rmviz.solvers.rational import format_number
 
 if TYPE_CHECKING:
+    from rmviz.games.normal_form import NormalFormGame
+    from rmviz.solvers.exact import ZeroSumSolution
     from rmviz.solvers.matrix.correlated import Constraint, CorrelatedOptimum, JointCheck, Kind
+
+# the two rules, as the window's Equilibria tab states them under every check
+RULES_HTML = (
+    "<span style='color:#555555'>CE (Aumann 1974): for every player i, advised b and deviation a', "
+    "&sum;<sub>s: s<sub>i</sub> = b</sub> p(s)·(u<sub>i</sub>(a', s<sub>-i</sub>) - "
+    "u<sub>i</sub>(s)) &le; 0. "
+    "CCE (Hannan 1957): &sum;<sub>s</sub> ... &le; 0 for every i and a'. "
+    "Gap: the largest sum, 0 when all hold; slack = -sum.</span>"
+)
 
 CE_RULE = "sum over s with s_i = b of p(s) (u_i(a', s_-i) - u_i(s)) <= 0"
 CCE_RULE = "sum over all s of p(s) (u_i(a', s_-i) - u_i(s)) <= 0"
@@ -112,3 +123,37 @@ def format_optimum(optimum: CorrelatedOptimum) -> str:
     welfare = format_number(optimum.welfare)
     lines = [f"Best {optimum.kind} (max welfare, LP): welfare {welfare}  ({how}; {optimum.seconds:.2f} s)"]
     return "\n".join(lines + joint_lines(optimum.check))
+
+
+def check_html(check: JointCheck) -> str:
+    """The Equilibria tab's summary of a check: both gaps and verdicts, the expected payoffs
+    and welfare, the arithmetic used, then :data:`RULES_HTML`."""
+    arithmetic = "exact fractions" if check.exact else "floating point (too large for exact arithmetic)"
+    ce = "a correlated equilibrium" if check.is_ce else "<b>not</b> a correlated equilibrium"
+    cce = "a coarse correlated equilibrium" if check.is_cce else "<b>not</b> a coarse correlated equilibrium"
+    payoffs = ", ".join(
+        f"{name} {format_number(u)}" for name, u in zip(check.game.player_names, check.payoffs, strict=True)
+    )
+    lines = [
+        f"<b>CE gap {format_number(check.ce_gap)}</b>: {ce}; "
+        f"<b>CCE gap {format_number(check.cce_gap)}</b>: {cce}.",
+        f"Expected payoffs {payoffs}; welfare <b>{format_number(check.welfare)}</b> ({arithmetic}).",
+    ]
+    if abs(float(check.total) - 1) > 1e-12:
+        lines.append(f"The entries sum to {format_number(check.total)}: p(s) is each entry divided by it.")
+    return "<br>".join(lines) + "<br>" + RULES_HTML
+
+
+def format_zero_sum(game: NormalFormGame, solution: ZeroSumSolution) -> str:
+    """A two-player zero-sum game's value and optimal strategies from the LP (``rmviz
+    equilibria``), in fractions when the solution is an exact saddle point."""
+    values = ", ".join(
+        f"{name} {format_number(v)}" for name, v in zip(game.player_names, solution.values, strict=True)
+    )
+    how = "exact: a saddle point in fractions" if solution.exact else "floats from HiGHS"
+    lines = [f"Zero-sum game: value {values}  (LP, {how})"]
+    strategies = solution.exact_strategies or solution.strategies
+    for name, actions, strategy in zip(game.player_names, game.action_names, strategies, strict=True):
+        mixed = ", ".join(f"{a} {format_number(p)}" for a, p in zip(actions, strategy, strict=True) if p)
+        lines.append(f"  {name} plays {mixed}")
+    return "\n".join(lines)

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from rmviz.errors import RmvizError
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.present.correlated_text import constraint_rows, verdict
+from rmviz.present.correlated_text import RULES_HTML, check_html, constraint_rows, verdict
 from rmviz.solvers.exact import Reference
 from rmviz.solvers.matrix.correlated import (
     LP_MAX_PROFILES,
@@ -53,14 +53,7 @@ from rmviz.solvers.rational import format_number, parse_number, rational
 VIOLATED = QColor("#fde0dc")  # a light red behind violated constraints
 BINDING = QColor("#fff4d6")  # a light amber behind constraints that hold with equality
 POLL_MS = 50
-RULES = (
-    "<span style='color:#555555'>CE (Aumann 1974): for every player i, advised b and deviation a', "
-    "&sum;<sub>s: s<sub>i</sub> = b</sub> p(s)·(u<sub>i</sub>(a', s<sub>-i</sub>) - "
-    "u<sub>i</sub>(s)) &le; 0. "
-    "CCE (Hannan 1957): &sum;<sub>s</sub> ... &le; 0 for every i and a'. "
-    "Gap: the largest sum, 0 when all hold; slack = -sum.</span>"
-)
-PROMPT = "Type a joint distribution and press Check (or Return), or edit its cells.<br>" + RULES
+PROMPT = "Type a joint distribution and press Check (or Return), or edit its cells.<br>" + RULES_HTML
 
 
 class JointModel(QAbstractTableModel):
@@ -410,27 +403,7 @@ class EquilibriaPanel(QWidget):
         self.check = check
         self.joint_model.set_entries(entries, check)
         self.constraint_model.set_check(check)
-        game = check.game
-        arithmetic = "exact fractions" if check.exact else "floating point (too large for exact arithmetic)"
-        ce = "a correlated equilibrium" if check.is_ce else "<b>not</b> a correlated equilibrium"
-        cce = (
-            "a coarse correlated equilibrium"
-            if check.is_cce
-            else "<b>not</b> a coarse correlated equilibrium"
-        )
-        payoffs = ", ".join(
-            f"{name} {format_number(u)}" for name, u in zip(game.player_names, check.payoffs, strict=True)
-        )
-        lines = [
-            f"<b>CE gap {format_number(check.ce_gap)}</b>: {ce}; "
-            f"<b>CCE gap {format_number(check.cce_gap)}</b>: {cce}.",
-            f"Expected payoffs {payoffs}; welfare <b>{format_number(check.welfare)}</b> ({arithmetic}).",
-        ]
-        if abs(float(check.total) - 1) > 1e-12:
-            lines.append(
-                f"The entries sum to {format_number(check.total)}: p(s) is each entry divided by it."
-            )
-        self.summary.setText("<br>".join(lines) + "<br>" + RULES)
+        self.summary.setText(check_html(check))
 
     # -- the references ------------------------------------------------------------------------
     def _refresh_optima(self) -> None:
