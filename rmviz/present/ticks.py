@@ -23,7 +23,8 @@ def every_kth(count: int, k: int) -> range:
 def decade_ticks(low: float, high: float, room: int) -> tuple[list[int], list[float]]:
     """Labelled decade exponents within ``[low, high]`` (log10 units), at most ``room`` of
     them (every k-th decade, k chosen so they fit, multiples of k kept so labels do not jump
-    while panning), and the minor tick positions (log10 of 2..9 x 10^e)."""
+    while panning; but two at least where there is room for two, as 10^-4 .. 10^-1 at room 2
+    labelled 10^-3 only), and the minor tick positions (log10 of 2..9 x 10^e)."""
     low, high = sorted((low, high))
     if not (math.isfinite(low) and math.isfinite(high)):
         return [], []
@@ -31,12 +32,14 @@ def decade_ticks(low: float, high: float, room: int) -> tuple[list[int], list[fl
     decades = list(range(first, last + 1))
     stride = max(1, math.ceil(len(decades) / max(1, room)))
     majors = [e for e in decades if e % stride == 0]
+    if len(majors) < 2 <= min(room, len(decades)):  # room for two, yet one multiple: shift them
+        majors = max(([e for e in decades if (e - k) % stride == 0] for k in range(stride)), key=len)
     minors: list[float] = []
     if high - low <= MINOR_DECADES:
         for e in range(math.floor(low), math.ceil(high)):
             minors.extend(e + math.log10(m) for m in range(2, 10) if low <= e + math.log10(m) <= high)
     elif stride > 1:  # unlabelled decades between the labelled ones
-        minors = [float(e) for e in decades if e % stride]
+        minors = [float(e) for e in decades if e not in majors]
     return majors, minors
 
 

@@ -23,3 +23,11 @@ def test_every_kth_decade_when_short_and_stable_while_panning():
 def test_labels():
     assert [decade_label(e) for e in (0, 1, 3, -12)] == ["1", "10", "10³", "10⁻¹²"]
     assert [decade_tex(e) for e in (0, 1, -3)] == ["$1$", "$10$", "$10^{-3}$"]
+
+
+def test_two_decades_are_labelled_where_there_is_room_for_two():
+    """Multiples of the stride gave one label (10^-3 of 10^-4 .. 10^-1 at room 2, issue 29)."""
+    assert decade_ticks(-4.0, -1.0, room=2)[0] == [-4, -2]
+    assert decade_ticks(-5.0, -1.0, room=2)[0] == [-5, -2]
+    assert decade_ticks(-8.0, 0.0, room=2)[0] == [-5, 0]  # two multiples of 5: kept
+    assert decade_ticks(-2.0, 0.0, room=1)[0] == [0]  # room for one

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtGui import QFont, QFontMetricsF
 
 from rmviz.present.definitions import FRAME_COLOUR
 from rmviz.present.panels import (
@@ -119,8 +120,10 @@ class PanelPlot:
             self.reference = self.plot.plot(pen=curve_pen(panel.reference, scale))
             if legend is not None:
                 legend.addItem(self.reference, panel.reference.label)
-        self.ranges: tuple[object, object] | None = None
+        self.ranges: tuple[object, object, float] | None = None
         self._fit({}, 1.0, [])  # the axes' empty ranges: 0, 0.5 and 1 show before any data
+        if panel.y.scale == "log":
+            self.plot.vb.sigResized.connect(self._resized)
 
     def clear(self) -> None:
         """No curve drawn (a fresh run); the axes back to their empty ranges."""
@@ -161,9 +164,31 @@ class PanelPlot:
         limits = y_range(self.panel, arrays, scale)
         if limits is not None and self.panel.y.scale == "log":
             limits = (math.log10(limits[0]), math.log10(limits[1]))
-        if self.ranges == (x, limits):
+        padding = self._padding()
+        if self.ranges == (x, limits, padding):
             return
-        self.ranges = (x, limits)
+        self.ranges = (x, limits, padding)
         self.plot.setXRange(*x, padding=0.02)
         if limits is not None:
-            self.plot.setYRange(*limits, padding=0.02 if self.panel.y.scale == "log" else 0)
+            self.plot.setYRange(*limits, padding=padding)
+
+    def _padding(self) -> float:
+        """The y axis's padding, a fraction of its range: none on linear axes; on a log axis,
+        whose ends are decades, room for half a label's height beyond each end (pyqtgraph drops
+        a label it would cut, and a short plot at 1280x720 kept one decade of three), at least
+        2 % and at most 25 %."""
+        if self.panel.y.scale != "log":
+            return 0.0
+        font = self.plot.getAxis("left").style["tickFont"]
+        label = 0.8 * QFontMetricsF(font if font is not None else QFont()).height() + 2  # as pyqtgraph
+        height = self.plot.vb.height()
+        if height <= 2 * label:
+            return 0.25 if height > 0 else 0.02
+        return round(min(0.25, max(0.02, label / (2 * (height - label)))), 3)
+
+    def _resized(self) -> None:
+        """A log axis's padding follows the plot's height."""
+        if self.ranges is not None and self.ranges[1] is not None and self.ranges[2] != self._padding():
+            x, limits, _ = self.ranges
+            self.ranges = (x, limits, self._padding())
+            self.plot.setYRange(*limits, padding=self.ranges[2])

@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QStatusBar, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from rmviz.errors import RmvizError
 from rmviz.runner.loop import RunLoop
@@ -23,18 +24,77 @@ from rmviz.ui.common.messages import PREPARING, REPLAYING
 from rmviz.ui.common.warmup import preparing as compiling_kernels
 
 
+def shown_text(label: QLabel) -> str:
+    """What a status-bar label shows: its text, or the text elided (``…``) to its width."""
+    width = label.contentsRect().width()
+    return label.fontMetrics().elidedText(label.text(), Qt.TextElideMode.ElideRight, width)
+
+
+class Elider(QObject):
+    """Status-bar labels elide their text, never cut it (issue 29: a projector's status bar
+    read "317,7" it/s): each label of the bar, left or permanent, may shrink below its text
+    (it still asks for the whole text's width) and paints the text elided to its width, the
+    whole text as its tooltip. ``text()`` stays the whole text."""
+
+    TIP = "rmviz_elided_tip"  # the label's tooltip is the elided text's (not the window's)
+
+    def __init__(self, bar: QStatusBar) -> None:
+        super().__init__(bar)
+        bar.installEventFilter(self)
+        for label in bar.findChildren(QLabel):
+            self.watch(label)
+
+    def watch(self, label: QLabel) -> None:
+        if label.property(self.TIP) is None:
+            label.setProperty(self.TIP, False)
+            if label.minimumWidth() == 0:  # else its minimum is its whole text's width
+                label.setMinimumWidth(1)
+            label.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ChildAdded and isinstance(event.child(), QLabel):
+            self.watch(event.child())
+        elif event.type() == QEvent.Type.Paint and isinstance(watched, QLabel):
+            return self._paint(watched)
+        return False
+
+    def _paint(self, label: QLabel) -> bool:
+        """Paint ``label`` elided if its text does not fit (True: painted here)."""
+        full, shown = label.text(), shown_text(label)
+        elided = shown != full and label.textFormat() != Qt.TextFormat.RichText
+        if elided:
+            label.setToolTip(full)
+            label.setProperty(self.TIP, True)
+        elif label.property(self.TIP):
+            label.setToolTip("")
+            label.setProperty(self.TIP, False)
+        if not elided:
+            return False
+        painter = QPainter(label)
+        label.style().drawItemText(
+            painter, label.contentsRect(), int(label.alignment()), label.palette(),
+            label.isEnabled(), shown, label.foregroundRole(),
+        )  # fmt: skip
+        painter.end()
+        return True
+
+
 class StatusLine:
     """The window's status bar: widgets on its left, hidden while a message shows there, and
-    the message while kernels compile (:meth:`show_preparing`)."""
+    the message while kernels compile (:meth:`show_preparing`). Its labels elide their text
+    to their width, with the whole text as tooltip (:class:`Elider`)."""
 
     def __init__(self, bar: QStatusBar) -> None:
         self.bar = bar
         self._widgets: list[QWidget] = []
+        self.elider = Elider(bar)
         bar.messageChanged.connect(self._message_changed)
 
     def add(self, widget: QWidget, stretch: int = 0) -> None:
         """``widget`` on the left of the status bar, hidden while a message shows there."""
         self.bar.addWidget(widget, stretch)
+        if isinstance(widget, QLabel):
+            self.elider.watch(widget)
         self._widgets.append(widget)
 
     def _message_changed(self, message: str) -> None:
