@@ -13,6 +13,7 @@ also drops the sign of a number that rounds to zero.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 
 def format_number(value: float, spec: str = "g") -> str:
@@ -39,3 +40,17 @@ def _reads_as_zero(text: str) -> bool:
 def plain_zero(value: float) -> float:
     """``value`` with ``-0.0`` made ``0.0`` (for numbers written with ``repr`` or JSON)."""
     return float(value) + 0.0
+
+
+def plain_zeros(data: Any) -> Any:
+    """``data`` (JSON-like: dicts, lists, tuples, numbers, strings) with every ``-0.0`` made
+    ``0.0``, for ``json.dumps``, which writes floats in their shortest round-trip form
+    (``repr``) but keeps the sign of a zero. Recursive: a ``RecursionError`` on data nested
+    deeper than Python's limit, as ``json.dumps`` itself raises."""
+    if isinstance(data, float):
+        return float(data) + 0.0
+    if isinstance(data, dict):
+        return {key: plain_zeros(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [plain_zeros(value) for value in data]
+    return data

@@ -39,6 +39,7 @@ import numpy as np
 from rmviz.errors import GameError, ReadError
 from rmviz.games.extensive_form import CHANCE, DECISION, TERMINAL, ExtensiveFormGame, Node
 from rmviz.games.normal_form import PAYOFF_RULE, NormalFormGame, check_size
+from rmviz.numbers import plain_zeros
 
 FORMAT_NAME = "rmviz-game"
 FORMAT_VERSION = 1
@@ -113,11 +114,12 @@ def write_json(game: NormalFormGame | ExtensiveFormGame) -> str:
 def dumps_json(data: Any, indent: int | None = 1) -> str:
     """``data`` as JSON text: indented by ``indent``, or on one line (``None``); nested too
     deep for Python's json module (a game tree hundreds of moves deep), on one line by
-    :func:`_dumps_deep`. NaN and infinities are refused (``ValueError``), as JSON has none."""
+    :func:`_dumps_deep`. Floats in their shortest round-trip form (``repr``: ``0.3``), a zero
+    never as ``-0.0``; NaN and infinities are refused (``ValueError``), as JSON has none."""
     if indent is None:
         return _dumps_deep(data)
     try:
-        return json.dumps(data, indent=indent, allow_nan=False)
+        return json.dumps(plain_zeros(data), indent=indent, allow_nan=False)
     except RecursionError:
         return _dumps_deep(data)
 
@@ -163,8 +165,8 @@ def _dumps_deep(value: Any) -> str:
                     stack.append(_Raw(","))
         elif isinstance(item, str):
             parts.append(encode_basestring_ascii(item))
-        elif type(item) is float and math.isfinite(item):
-            parts.append(float.__repr__(item))
+        elif isinstance(item, float) and math.isfinite(item):
+            parts.append(float.__repr__(item + 0.0))  # + 0.0: never -0.0 (rmviz.numbers)
         else:
             parts.append(json.dumps(item, allow_nan=False))
     return "".join(parts)

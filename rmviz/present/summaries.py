@@ -9,9 +9,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from rmviz.numbers import format_number
+from rmviz.solvers.scale import largest_payoff, reported_values
 
 if TYPE_CHECKING:
     from rmviz.games.normal_form import NormalFormGame
@@ -51,12 +50,12 @@ def matrix_summary(report: dict[str, Any], game: NormalFormGame) -> str:
         ("regret bound 2 max R / T", report["eps_bound"]),
         ("social welfare", report["welfare"]),
     ]
-    scale = max(1.0, float(np.abs(game.payoffs).max()))
+    top = largest_payoff(game.payoffs)
     for label, value in rows:
         if value is None:
             text = "not tracked (large game, expected play)"
-        else:  # rounding noise (1e-19 in a zero-sum game) prints as 0
-            text = format_number(value if abs(value) > 1e-12 * scale else 0.0, ".6g")
+        else:  # rounding noise (1e-19 in a zero-sum game) prints as 0, by the values' rule
+            text = format_number(reported_values([value], top, 1.0)[0], ".6g")
         parts.append(f"  {label:<28} {text}\n")
     return "".join(parts)
 

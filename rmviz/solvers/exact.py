@@ -28,6 +28,7 @@ from rmviz.solvers.rational import (
     rational,
     simplest_near,
 )
+from rmviz.solvers.scale import largest_payoff, reported_values
 
 
 def _maximin(matrix: np.ndarray) -> tuple[float, np.ndarray]:
@@ -126,6 +127,8 @@ def zero_sum_solution(game: NormalFormGame) -> ZeroSumSolution:
             (row_exact, column_exact),
             time.perf_counter() - started,
         )
+    # the LP's float value of a symmetric game is 0 up to rounding (1e-17): 0, by the values' rule
+    (value,) = reported_values([value], largest_payoff(matrix), 1.0)
     return ZeroSumSolution(value, constant, (row, column), None, time.perf_counter() - started)
 
 

@@ -257,7 +257,11 @@ def _write_parquet(path: Path, frame: Any, sweep: SweepConfig) -> Path:
 def _write_csv(path: Path, frame: Any, sweep: SweepConfig) -> Path:
     def write(handle: io.TextIOBase) -> None:
         handle.write(f"# rmviz: {json.dumps(version())}\n# sweep: {sweep.to_json()}\n")
-        frame.to_csv(handle, index=False, float_format="%.17g", lineterminator="\n")
+        # no float_format: pandas writes each float's shortest round-trip form (repr), "0.3"
+        # where "%.17g" wrote "0.29999999999999999"; + 0.0 writes -0.0 as 0 (rmviz.numbers)
+        floats = frame.select_dtypes("floating").columns
+        plain = frame.assign(**{name: frame[name] + 0.0 for name in floats})
+        plain.to_csv(handle, index=False, lineterminator="\n")
 
     atomic_write(path, write)  # type: ignore[arg-type]
     return path

@@ -14,6 +14,7 @@ from rmviz.runner.trace import Trace, TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
+from tests.shortest import check_csv, check_json
 
 
 def test_record_run_keeps_the_grid_points_and_the_end():
@@ -146,3 +147,21 @@ def test_a_bad_run_data_file_is_refused_in_one_line(name, text, message, tmp_pat
     with pytest.raises(ReadError) as caught:
         read_run_game(path)
     assert str(caught.value).startswith(str(path)) and message in str(caught.value), str(caught.value)
+
+
+def test_run_data_writes_each_float_in_its_shortest_round_trip_form(tmp_path):
+    """Issue 29: "0.3", never "0.29999999999999999"; every value read back is the value run."""
+    solver = RegretMinimizer(catalog_game("rps-crash"), preset("rm+"))
+    trace = record_run(solver, 300, every=7).data()
+    trace.columns[next(iter(trace.columns))][0] = 0.1 + 0.2  # 0.30000000000000004, as it is
+    for suffix in (".json", ".csv"):
+        path = tmp_path / f"run{suffix}"
+        write_run_data(path, solver, trace)
+        text = path.read_text()
+        if suffix == ".json":
+            data = check_json(text)
+            column = data["trace"][solver.column_name(next(iter(trace.columns)))]
+            assert column[0] == 0.1 + 0.2 and "0.30000000000000004" in text
+        else:
+            assert check_csv(text) > 100
+            assert ",0.30000000000000004," in text or ",0.30000000000000004\n" in text

@@ -12,6 +12,7 @@ from rmviz.errors import RmvizError
 from rmviz.sweep import config_from, load_config, read_results, run_sweep
 from rmviz.sweep import run as sweep_run
 from rmviz.sweep.config import expand
+from tests.shortest import check_csv
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
@@ -82,6 +83,7 @@ def test_an_interrupted_sweep_resumes(serial, tmp_path, monkeypatch):
     report = run_sweep(GRID, tmp_path, jobs=1, csv=True)
     assert calls == [1, 2] and report.ran == 2 and report.skipped == 1
     same_table(report.table, serial)
+    assert check_csv((tmp_path / "results.csv").read_text()) >= ROWS  # each float shortest
     again = run_sweep(GRID, tmp_path, jobs=1, figures=False)
     assert again.ran == 0 and again.skipped == 3
 
@@ -185,3 +187,26 @@ def test_per_player_options_from_toml_have_string_keys(tmp_path):
     )
     with pytest.raises(RmvizError, match=r"start: players are numbered 0, 1, \.\.\.; got 'row'"):
         run_sweep(config, tmp_path / "out2", jobs=1)
+
+
+def test_the_csv_writes_each_float_shortest_and_no_negative_zero(tmp_path):
+    """Issue 29: sweep CSVs held "0.29999999999999999" (``%.17g``); now ``repr``'s "0.3", read
+    back to the same float, and ``-0.0`` as 0."""
+    values = [0.3, 0.1 + 0.2, 1 / 3, -0.0, 1e-17, 2.5e22, float("nan")]
+    frame = pd.DataFrame(
+        {
+            "game": ["g"] * len(values),
+            "algorithm": ["rm"] * len(values),
+            "seed": [0] * len(values),
+            "iteration": list(range(1, len(values) + 1)),
+            "metric": ["welfare"] * len(values),
+            "value": values,
+            "seconds": [0.1] * len(values),
+        }
+    )
+    path = sweep_run._write_csv(tmp_path / "results.csv", frame, config_from(GRID))
+    text = path.read_text()
+    assert check_csv(text) == 2 * len(values) - 1  # the NaN is an empty field
+    assert "0.29999999999999999" not in text and ",0.3," in text and "-0" not in text
+    back = pd.read_csv(path, comment="#")
+    assert back.value.tolist()[:6] == [0.3, 0.1 + 0.2, 1 / 3, 0.0, 1e-17, 2.5e22]

@@ -306,7 +306,10 @@ class RegretMinimizer:
             cce_gap=max(0.0, max_external / weight) * scale,
             ce_gap=ce,
             eps_bound=regret_bound(max_external, weight) * scale,
-            welfare=float(self.state.payoff_sum.sum()) / weight * scale,
+            # the same rule as the values: a zero-sum game's welfare is 0, not the sums' 1e-18
+            welfare=reported_values(
+                [float(self.state.payoff_sum.sum()) / weight], self.largest_payoff, scale
+            )[0],
             value=tuple(values),
             potential=average * scale * scale,
         )
