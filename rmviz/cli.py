@@ -41,12 +41,13 @@ from rmviz.games.catalog import CATALOG
 from rmviz.games.generators import MAX_SEED
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.loading import load_with_progress
+from rmviz.numbers import plain_zeros
 from rmviz.present.definitions import FIGURE_NAMES
 from rmviz.present.summaries import SUMMARIES
 from rmviz.runner.record import record_run, write_run_data
 from rmviz.solvers.family import EXPLORATION, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.matrix.config import DTYPES
-from rmviz.solvers.matrix.start import parse_probability
+from rmviz.solvers.matrix.start import default_start_note, parse_probability
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, MATRIX, TREE, family_of, family_of_algorithm, make_solver
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
@@ -418,7 +419,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         write_run_data(args.trace, solver, trace.data())
     report = _report(args.game, solver, snap, seconds)
     if args.json:
-        out.write(json.dumps(report, allow_nan=False) + "\n")
+        out.write(json.dumps(plain_zeros(report), allow_nan=False) + "\n")
     else:
         out.write(SUMMARIES[family_of(solver.game)](report, solver.game))
     return 0
@@ -469,6 +470,9 @@ def _step_matrix(args: argparse.Namespace, game: Any, family: Family, out: TextI
     out.write(
         f"{game.title}  ({args.game}): {solver.config.algorithm}, {description}; {solver.config.play} play\n"
     )
+    note = None if args.start else default_start_note(game, list(options["fixed_strategies"] or ()))
+    if note is not None:  # a catalog game's pi^1 is not uniform: say why (--start chooses another)
+        out.write(f"pi^1: {note} (--start chooses another)\n")
     for step in steps:
         out.write("\n" + format_step(step) + "\n")
     return 0
@@ -483,7 +487,7 @@ def _step_report(args: argparse.Namespace, game: Any, solver: Solver, out: TextI
         "players": list(game.player_names),
         **fields,
     }
-    out.write(json.dumps(report, allow_nan=False) + "\n")
+    out.write(json.dumps(plain_zeros(report), allow_nan=False) + "\n")
     return 0
 
 
@@ -591,7 +595,7 @@ def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
                 "joint_exact": [str(p) for p in optimum.joint.ravel()] if optimum.exact else None,
                 "exact": optimum.exact,
             }
-        out.write(json.dumps(report, allow_nan=False) + "\n")
+        out.write(json.dumps(plain_zeros(report), allow_nan=False) + "\n")
         return 0
     out.write(f"{game.title}  ({args.game}, {game.n_players} players, {game.shape_label})\n")
     if check is not None:

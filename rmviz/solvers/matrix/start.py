@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.errors import ConfigError
-from rmviz.games.catalog import default_start
+from rmviz.games.catalog import CATALOG, default_start
 from rmviz.games.normal_form import NormalFormGame
 
 TOLERANCE = 1e-9  # how far from 1 a typed strategy may sum (0.33, 0.33, 0.34 is exact)
@@ -80,6 +80,22 @@ def validated_start(
     return {i: fixed.get(i, strategies.get(i, np.full(k, 1.0 / k))) for i, k in enumerate(shape)}
 
 
+def default_start_note(game: NormalFormGame, fixed: Sequence[int] = ()) -> str | None:
+    """Where the default start comes from, said where it is shown (the *Start* row's
+    placeholder, ``rmviz step``'s pi^1): ``"the catalog's start for rps: 1/2, 1/4, 1/4;
+    1/4, 1/2, 1/4"`` for a game equal to a catalog game with a documented start (a file too,
+    :func:`~rmviz.games.catalog.default_start`), the ``fixed`` players' parts blank; None
+    for a game that starts uniform."""
+    for entry in CATALOG.values():
+        if entry.start is not None and entry.build() == game:
+            parts = {i: s for i, s in enumerate(entry.start) if i not in fixed}
+            if not parts:
+                return None
+            text = start_text(parts, game.n_players, exact=True)
+            return f"the catalog's start for {entry.id}: {text}"
+    return None
+
+
 def parse_start(text: str, game: NormalFormGame) -> dict[int, list[float]] | None:
     """The window's *Start* text, ``P1; P2; ...`` with each ``Pi`` a strategy such as
     ``0.5, 1/4, 1/4`` or blank (that player's default), as ``{player: probabilities}``
@@ -104,12 +120,22 @@ def parse_start(text: str, game: NormalFormGame) -> dict[int, list[float]] | Non
     return start or None
 
 
-def start_text(start: Mapping[int, Sequence[float]], n_players: int) -> str:
-    """The *Start* text of ``start`` (players not named: blank), as :func:`parse_start` reads it."""
-    parts = [", ".join(f"{p:.6g}" for p in start[i]) if i in start else "" for i in range(n_players)]
+def start_text(start: Mapping[int, Sequence[float]], n_players: int, exact: bool = False) -> str:
+    """The *Start* text of ``start`` (players not named: blank), as :func:`parse_start` reads it;
+    with ``exact``, probabilities that are fractions with small denominators as fractions
+    (``1/4``)."""
+    shown = _fraction_text if exact else (lambda p: f"{p:.6g}")
+    parts = [", ".join(shown(p) for p in start[i]) if i in start else "" for i in range(n_players)]
     while parts and not parts[-1]:
         parts.pop()
     return "; ".join(parts)
+
+
+def _fraction_text(p: float) -> str:
+    """``p`` as a fraction when one with a denominator up to 1000 equals it exactly, else
+    as a decimal."""
+    fraction = fractions.Fraction(float(p)).limit_denominator(1000)
+    return str(fraction) if float(fraction) == float(p) else f"{float(p):.6g}"
 
 
 def rounded(strategy: Sequence[float], denominator: int = 100) -> list[float]:

@@ -3,7 +3,8 @@
 One line, a strategy per player separated by ``;`` (``0.5, 0.5; 1/3, 1/3, 1/3``); a blank
 part leaves that player at the game's default start (uniform, or the catalog's documented
 start of a game whose uniform profile is its equilibrium). The placeholder shows the
-default; the simplex's rings set the same text when dragged (:meth:`StartEdit.set_players`).
+default, naming where it comes from ("the catalog's start for rps: 1/2, 1/4, 1/4; ...");
+the simplex's rings set the same text when dragged (:meth:`StartEdit.set_players`).
 Read and checked by :func:`rmviz.solvers.matrix.start.parse_start`.
 """
 
@@ -15,7 +16,7 @@ import numpy as np
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.solvers.matrix.start import parse_start, rounded, start_text, validated_start
+from rmviz.solvers.matrix.start import default_start_note, parse_start, rounded, start_text, validated_start
 
 
 class StartEdit(QLineEdit):
@@ -38,9 +39,12 @@ class StartEdit(QLineEdit):
         self.game = game
         default = validated_start(game, None, {})
         uniform = all(np.allclose(p, 1.0 / p.size) for p in default.values())
+        note = default_start_note(game)
         self.setPlaceholderText(
             "uniform"
             if uniform
+            else f"default: {note}"
+            if note is not None
             else f"default {start_text({i: p.round(4) for i, p in default.items()}, game.n_players)}"
         )
 

@@ -192,7 +192,8 @@ def test_payoff_edits_keep_the_views_and_start_them_afresh(qtbot, tmp_path):
 
 def test_type_a_starting_strategy_and_the_run_starts_there(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path, game="rps")
-    assert window.start_edit.placeholderText().startswith("default 0.5, 0.25, 0.25")  # the catalog's
+    start = "default: the catalog's start for rps: 1/2, 1/4, 1/4; 1/4, 1/2, 1/4"  # named (issue 29)
+    assert window.start_edit.placeholderText() == start
     window.start_edit.setText("1, 0, 0; 0, 0, 1")
     window.start_edit.editingFinished.emit()
     qtbot.waitUntil(lambda: window.run.thread.loop.solver.config.start is not None, timeout=60_000)
