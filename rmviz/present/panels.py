@@ -31,6 +31,7 @@ from rmviz.present.definitions import (
     player_colour,
 )
 from rmviz.solvers.columns import Column
+from rmviz.solvers.scale import VALUE_NOISE
 
 if TYPE_CHECKING:
     from rmviz.games.normal_form import NormalFormGame
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
 MAX_PLAYERS, MAX_ACTIONS = 3, 10  # players and actions drawn per panel
 PLAYER_DASHES = ("solid", "dashed", "dotted")  # the regret panel's line style of each player
 CURRENT = 0.18  # opacity of the current strategies (faint: they jump every iteration)
-NOISE = 1e-9  # welfare within NOISE x the largest payoff of zero is rounding noise
 MIN_DECADES = 2
 PROBABILITY_TICKS = (0.0, 0.5, 1.0)
 PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph drops those it would cut)
@@ -266,7 +266,8 @@ def points(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """The points of ``line`` (None: its run or column is not there): on a log axis the
     positive finite values only; on the welfare axis values within rounding noise of zero
-    (``NOISE`` x ``scale``, the payoff scale) as 0."""
+    (:data:`~rmviz.solvers.scale.VALUE_NOISE` x ``scale``, the payoff scale: the solvers'
+    rule for reported values) as 0."""
     table = tables.get(line.source)
     values = None if table is None else table.columns.get(line.column)
     if table is None or values is None:
@@ -277,7 +278,7 @@ def points(
         keep = np.isfinite(y) & (y > 0)
         return x[keep], y[keep]
     if panel.y.scale == "symmetric":
-        return x, np.where(np.abs(y) <= NOISE * scale, 0.0, y)
+        return x, np.where(np.abs(y) <= VALUE_NOISE * scale, 0.0, y)
     return x, y
 
 
@@ -322,7 +323,7 @@ def welfare_limit(welfare: np.ndarray, scale: float) -> float:
     within rounding noise of zero count as zero, with a margin; a tenth of the payoff scale
     when all of it is noise (zero-sum games)."""
     kept = np.abs(welfare[np.isfinite(welfare)])
-    kept = kept[kept > NOISE * scale]
+    kept = kept[kept > VALUE_NOISE * scale]
     return 1.1 * float(kept.max()) if kept.size else 0.1 * scale
 
 
