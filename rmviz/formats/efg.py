@@ -10,20 +10,10 @@ one node per record::
 
 An information set's (or outcome's) description is given at its first occurrence only;
 outcomes on non-terminal nodes add to every terminal below them; outcome 0 is "none".
-rmviz writes one outcome per terminal, chance probabilities as exact rationals.
-
-Information sets follow Gambit's rules (as pygambit 16 reads files): a set is the pair (player,
-number); a number repeated later must repeat its name, moves (and chance probabilities) or give
-none; a player's *named* sets need different names (``"Infoset label must be unique for the
-player"``), while unnamed ones (``""``) may be many. Files breaking a rule are refused with a
-:class:`FormatError`, as Gambit refuses them. rmviz names information sets by label, so an
-unnamed set ``k`` of a player is labelled ``#k``, primed (``#k'``, ``#k''``...) if the player
-has a set named ``#k`` already.
-
-Chance probabilities are read as exact rationals (``0.1`` is 1/10). Gambit requires them to sum
-to exactly 1; rmviz also accepts sums within :data:`PROBABILITY_TOLERANCE` (1e-9) of 1, as
-OpenSpiel's exporter writes them (``0.3333333333333333`` three times), and divides each by the
-sum in exact arithmetic, so they sum to 1 (``0.3333333333333333`` becomes 1/3).
+Information sets follow Gambit's rules, as pygambit 16 reads files
+(:meth:`_TreeReader._infoset`); chance probabilities are exact rationals, rescaled to sum to
+1 (:meth:`_TreeReader._rescaled`). rmviz writes one outcome per terminal, chance
+probabilities as exact rationals.
 """
 
 from __future__ import annotations
@@ -333,6 +323,14 @@ class _TreeReader:
         return "chance" if player == 0 else f"player {player} ({self.players[player - 1]!r})"
 
     def _infoset(self, token: Token, player: int, number: int) -> _Infoset:
+        """The information set ``(player, number)`` of the record at ``token``, by Gambit's
+        rules (as pygambit 16 reads files): a number repeated later must repeat its name,
+        moves (and chance probabilities) or give none; a player's *named* sets need different
+        names (``"Infoset label must be unique for the player"``), while unnamed ones (``""``)
+        may be many. A file breaking a rule is refused with a :class:`FormatError`, as Gambit
+        refuses it. rmviz names information sets by label, so an unnamed set ``k`` is labelled
+        ``#k``, primed if the player has a set named ``#k`` already
+        (:meth:`label_information_sets`)."""
         stream = self.stream
         key = (player, number)
         known = self.infosets.get(key)
@@ -399,7 +397,12 @@ class _TreeReader:
         return entry
 
     def _rescaled(self, token: Token, probabilities: list[Fraction]) -> tuple[Fraction, ...]:
-        """Chance probabilities divided by their sum (exact), if that is within 1e-9 of 1."""
+        """Chance probabilities divided by their sum (exact), if that is within 1e-9 of 1.
+
+        Probabilities are exact rationals (``0.1`` is 1/10). Gambit requires them to sum to
+        exactly 1; rmviz also accepts sums within :data:`PROBABILITY_TOLERANCE` of 1, as
+        OpenSpiel's exporter writes them (``0.3333333333333333`` three times), and the exact
+        division makes them sum to 1 (``0.3333333333333333`` becomes 1/3)."""
         if not probabilities:
             return ()
         total = sum(probabilities, Fraction(0))

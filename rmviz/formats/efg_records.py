@@ -1,40 +1,16 @@
 """The fast path of the .efg reader: node records read by regular expressions, many at a
-time, straight into flat arrays (:class:`~rmviz.games.flat_tree.FlatTreeBuilder`), no token
-objects and no node objects; the text may come in pieces (a file read as a stream).
+time, straight into flat arrays (:class:`~rmviz.games.flat_tree.FlatTreeBuilder`); the text
+may come in pieces (a file read as a stream).
 
-A record (Gambit manual, "The .efg file format")::
-
-    c "name" infoset ["infoset name" { "move" prob ... }] outcome ["name" { payoffs }]
-    p "name" player infoset ["infoset name" { "move" ... }] outcome ["name" { payoffs }]
-    t "name" outcome ["name" { payoffs }]
-
-Records spelled as rmviz, Gambit and OpenSpiel write them (``p`` and ``t`` records, one
-space between tokens, strings without backslashes) are matched by :data:`_BULK`, a region
-of a few MB of whole lines at a time: one ``re.split`` of the region gives every record's
-fields, and its slices give them column by column. The columns are read at once
-(:meth:`RecordReader._bulk`: taken apart with ``map``, ``itertools`` and ``set``, the
-payoffs of all outcomes parsed in one ``split`` and ``float`` pass, the histories handed to
-the builder as arrays, :meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_block`). Records
-with anything less common (an outcome above the leaves, one defined again or used where it
-is defined, a rational payoff...) are read record by record instead
-(:meth:`RecordReader._record`), as is the text the split leaves between records (chance
-nodes, other spacing, escapes), matched by :data:`_RECORD`. Both expressions spell strings,
-numbers and separators as :mod:`rmviz.formats.gambit_tokens` spells tokens, so a match
-splits the text into the same tokens the tokenizer would, and both are read with the rules
-of :mod:`rmviz.formats.efg` (the same helpers: exact chance probabilities rescaled to sum
-to 1, payoffs as :meth:`TokenStream.payoff` reads them, outcomes added down the tree,
-Gambit's information-set numbering and labels).
-
-Text in pieces (:meth:`RecordReader.feed`): only records that cannot change when more text
-follows are read. Regions end before a line that begins a record (so a region's last
-record is followed by the first letter of another: an outcome's definition on the next
-line, or a string still open, is not cut off); a record read alone must be followed by the
-first letter of the next record too. The rest waits for the next piece.
-
-Anything else (a record the expressions do not match, a rule broken, a number that needs
-the exact reading's checks) raises :class:`Fallback`, and the reader starts over with the
-token-by-token reader, whose message names the line. So this path only ever reads files
-the token reader reads, into the same game, and never explains a refusal.
+Records (Gambit manual, "The .efg file format") written the common way (``p`` and ``t``
+records, one space between tokens, strings without backslashes) are matched by
+:data:`_BULK`, a few MB of whole lines at a time, and read column by column
+(:meth:`RecordReader._bulk`); the rest is read record by record (:data:`_RECORD`,
+:meth:`RecordReader._record`). Both expressions split the text into the tokens of
+:mod:`rmviz.formats.gambit_tokens` and read them with the rules of
+:mod:`rmviz.formats.efg`. Anything else raises :class:`Fallback`, and the reader starts
+over token by token, whose message names the line: this path only reads files the token
+reader reads, into the same game, and never explains a refusal.
 """
 
 from __future__ import annotations
@@ -137,7 +113,9 @@ _Infoset = tuple[str, tuple[str, ...], tuple[float, ...], tuple[Fraction, ...]]
 
 
 class Fallback(Exception):
-    """The fast path cannot read this; the token reader will."""
+    """The fast path cannot read this; the token reader will (and its message names the
+    line): a record the expressions do not match, a rule broken, a number that needs the
+    exact reading's checks."""
 
 
 class TooBig(Exception):
@@ -190,7 +168,12 @@ class RecordReader:
     """Reads node records into a :class:`FlatTreeBuilder` as text arrives (:meth:`feed`),
     then gives the tree (:meth:`finish`). Raises :class:`Fallback` where the token reader
     must read the file, :class:`TooBig` past ``limit`` bytes (:func:`memory_limit` when
-    None), :class:`~rmviz.errors.Cancelled` when ``progress`` says stop."""
+    None), :class:`~rmviz.errors.Cancelled` when ``progress`` says stop.
+
+    Both ways of reading (:meth:`_bulk`, :meth:`_record`) use the rules and helpers of
+    :mod:`rmviz.formats.efg`: exact chance probabilities rescaled to sum to 1, payoffs as
+    :meth:`TokenStream.payoff` reads them, outcomes added down the tree, Gambit's
+    information-set numbering and labels."""
 
     def __init__(
         self, players: list[str], tolerance: Fraction, progress: Progress | None, limit: int | None = None
@@ -231,7 +214,10 @@ class RecordReader:
     def feed(self, text: str, position: int, final: bool) -> int:
         """Read the records of ``text[position:]`` that more text cannot change (all of them
         when ``final``: no text follows); returns where the rest begins (the caller keeps
-        it and feeds it again with the next piece appended)."""
+        it and feeds it again with the next piece appended). Regions end before a line that
+        begins a record (:meth:`_cut`), and a record read alone must be followed by the first
+        letter of the next record too: an outcome's definition on the next line, or a string
+        still open, is never cut off."""
         builder, space, size = self.builder, _SPACE, len(text)
         while True:
             position = space.match(text, position).end()  # type: ignore[union-attr]
@@ -364,7 +350,12 @@ class RecordReader:
         """Read records at once when all are of the common kinds: decisions with outcome 0,
         whose information set is known or defined here (before it is used), and terminals
         whose outcome is 0, given before these records, or defined here with a new number
-        and decimal payoffs. False (nothing read) otherwise."""
+        and decimal payoffs. False (nothing read) otherwise.
+
+        The columns are taken apart with ``map``, ``itertools`` and ``set``, the payoffs of
+        all outcomes parsed in one ``split`` and ``float`` pass, and the histories handed to
+        the builder as arrays
+        (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_block`)."""
         kinds, names, players, infosets, set_names, _, numbers, outcome_names, bodies = columns
         size, n, builder = len(kinds), self.n, self.builder
         decisions = size - kinds.count(None)
@@ -486,7 +477,10 @@ class RecordReader:
         outcome_name: str | None,
         body: str | None,
     ) -> None:
-        """One record, as the token reader reads it (or :class:`Fallback`)."""
+        """One record, as the token reader reads it (or :class:`Fallback`): the records
+        :meth:`_bulk` leaves (an outcome above the leaves, one defined again or used where it
+        is defined, a rational payoff...) and the text :data:`_BULK` does not match (chance
+        nodes, other spacing, escapes)."""
         builder = self.builder
         if "\\" in name:
             name = unescape(name)

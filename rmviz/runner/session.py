@@ -1,46 +1,16 @@
 """Session files: a whole run saved the day before a lecture and reopened where it was.
 
-A :class:`Session` is what reproduces what a window showed: the game itself (rmviz JSON,
-embedded), the algorithm with every setting of the solver panel (its parameters, play mode,
-update schedule, seed, device and the starting or fixed strategies the panel's config
-holds), the metric cadence and speed, the iteration the run had reached, and the view worth
-keeping (:class:`View`: the tab, the simplex faces, presentation mode and text size, the
-tree window's information set, the algorithms checked in compare mode). Runs are
-deterministic given the config and its seed (the solvers' random streams do not depend on
-how the iterations are chunked), so reopening re-runs the solver to that iteration and
-gets the very same state, array for array, without storing any of it.
-
-The file (``NAME.rmviz-session.json``, :data:`SUFFIX`; docs/session-format.md)::
-
-    {
-      "format": "rmviz-session", "version": 2, "rmviz": "0.1.0",
-      "family": "matrix",
-      "game": { ...an rmviz JSON game ("format": "rmviz-game")... },
-      "solver": {"algorithm": "discounted-rm",
-                 "options": {"play": "expected", "updates": "simultaneous", "seed": 0,
-                             "device": "cpu", "alpha": 3.0, "beta": 0.0, "gamma": 2.0,
-                             "greedy_floor": null, "inertia": null,
-                             "fixed_strategies": {}, "start": {"0": [0.8, 0.1, 0.1]}}},
-      "run": {"iteration": 12345, "points_per_decade": 200, "speed": null},
-      "view": {"tab": "run", "faces": {"0": [0, 2, 3]}, "presentation": false,
-               "text_steps": 0, "infoset": null, "side_tab": null, "recorded": false,
-               "compared": ["rm", "rm+", "greedy-rm"]}
-    }
-
-``options`` are the family's choices and numerical parameters
-(:attr:`~rmviz.solvers.family.Family.choices`, ``parameters``); the config is
-``family.config(algorithm, **options)``, validated as the panel and the command line
-validate it. Reading takes the care of the game readers (:mod:`rmviz.formats`): a regular
-file of bounded size, every field checked for its type and range before it is used, and a
-bad file refused with one :class:`~rmviz.errors.ReadError` naming it and the field. Writing
-is atomic (:mod:`rmviz.atomic`).
-
-Version 2 is version 1 written after Monte-Carlo CFR changed how it draws its samples
-(2026-11-23: splitmix64 keyed by the seed, iteration, traversal and node), and both are read.
-A version-1 session of a tree with a Monte-Carlo preset replays a new run with the same seed,
-not the one saved: it still opens, with :data:`MONTE_CARLO_NOTICE` in
-:attr:`Session.notices`, which the window and ``rmviz FILE`` show; every other version-1
-session replays as it was saved.
+A :class:`Session` holds what reproduces what a window showed: the game (rmviz JSON,
+embedded), the algorithm with every setting of the solver panel (``options``: the family's
+:attr:`~rmviz.solvers.family.Family.choices` and ``parameters``), the metric cadence and
+speed, the iteration reached, and the :class:`View` worth keeping. Runs are deterministic
+given the config and its seed, so reopening re-runs the solver to that iteration and gets
+the same state, array for array, without storing it. The file,
+``NAME.rmviz-session.json`` (:data:`SUFFIX`), is described field by field in
+docs/session-format.md. Reading checks every field before use and refuses a bad file with
+one :class:`~rmviz.errors.ReadError` naming it and the field; writing is atomic
+(:mod:`rmviz.atomic`). Versions 1 and 2 are read; a version-1 tree session with a
+Monte-Carlo preset replays a new run and says so (:data:`MONTE_CARLO_NOTICE`).
 """
 
 from __future__ import annotations

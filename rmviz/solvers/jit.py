@@ -1,42 +1,14 @@
 """numba for the compiled kernels of every family, or nothing when it is missing.
 
-``jit`` compiles a function with the GIL released and numba's on-disk cache (so a new
-process loads kernels instead of recompiling them: ~12 s of compiling on an idle machine,
-70-80 s under load, against ~2 s of loading); without numba it leaves the function as it
-is and ``AVAILABLE`` is False, so the solvers run their NumPy code instead.
-
-The cache lives in a per-user cache directory, :func:`cache_dir` (``~/.cache/rmviz/numba``
-on Linux, ``~/Library/Caches/rmviz/numba`` on macOS, ``%LOCALAPPDATA%\\rmviz\\Cache\\numba``
-on Windows), whatever the launch directory and however rmviz was installed: numba's
-default, a ``__pycache__`` beside each source file, is not writable in a system-wide or
-read-only install and does not exist in the PyInstaller bundle. ``NUMBA_CACHE_DIR``, when
-set, wins. Inside it, each version of the solver sources caches in a directory of its own,
-named by their hash: numba checks a cached kernel against the file that defines it only, so
-a kernel compiled before an edit of a function it calls in another module (the greedy line
-search of ``weighting.py`` inside the matrix and tree kernels) would load unchanged. A frozen
-app (the bundle) has directories of its own (``bundle-``): numba stamps a frozen app's
-kernels with the executable, the same PyInstaller bootloader in every build.
-
-Every upgrade would leave the old version's directory behind (1 to 16 MB each), so choosing
-the directory also prunes (:func:`prune_stale_caches`, only when rmviz chose it, never in a
-``NUMBA_CACHE_DIR`` of the person's): the current directory's modification time is set to
-now, so it says when this version last started, and every sibling ``source-HASH`` or
-``bundle-HASH`` directory that nothing touched for :data:`STALE_AFTER` (30 days) is removed.
-A version started in the last 30 days keeps its kernels, whether it is running now or not (a
-process running for longer loses only the kernels it has not loaded yet: numba compiles them
-again and makes the folder anew), and a version run once a month at most pays one compiling
-(12 to 80 s) on its next start; that is the trade against the megabytes kept. What is
-checked: one listing of the cache directory and the modification time of each sibling (numba
-writes its index files, by rename, into a folder per source directory, one level down: a
-sibling's own time changes only when one of those is made or the version starts); only a
-sibling old by its own time is walked, and it is kept if anything in it (a kernel compiled
-since by an rmviz that does not prune) is younger. Symbolic links are never followed nor
-removed, names that are not exactly ``source-``/``bundle-`` and 16 hexadecimal digits are
-left alone, and an error (a read-only cache, a folder removed meanwhile) leaves things as
-they are: pruning never fails an import.
-
-The directory is chosen before numba reads its configuration (at import), and before the
-kernels are decorated (numba picks a function's cache location then).
+``jit`` compiles a function with the GIL released and numba's on-disk cache, so a new
+process loads its kernels (~2 s) instead of compiling them (~12 s on an idle machine,
+70-80 s under load); ``jit_reassociating`` may also reorder floating-point sums. Without
+numba both leave the function as it is and ``AVAILABLE`` is False: the solvers run their
+NumPy code. The cache is :func:`cache_dir` (``NUMBA_CACHE_DIR`` when set, else a per-user
+folder per version of the solver sources), chosen at import, before numba reads its
+configuration and before any kernel is decorated (numba picks a function's cache location
+then). Other versions' folders unused for 30 days are removed (:func:`prune_stale_caches`).
+docs/packaging.md, "The first start", gives the reasons and the start times.
 """
 
 from __future__ import annotations
@@ -59,7 +31,19 @@ VERSION_FOLDER = re.compile(r"(source|bundle)-[0-9a-f]{16}")  # cache_dir's name
 
 def cache_dir() -> Path:
     """Where the compiled kernels are cached: ``NUMBA_CACHE_DIR`` if set, else the
-    per-user cache directory of rmviz, one folder per version of the solver sources."""
+    per-user cache directory of rmviz, one folder per version of the solver sources.
+
+    The per-user folder is ``~/.cache/rmviz/numba`` on Linux, ``~/Library/Caches/rmviz/numba``
+    on macOS and ``%LOCALAPPDATA%\\rmviz\\Cache\\numba`` on Windows, whatever the launch
+    directory and however rmviz was installed: numba's default, a ``__pycache__`` beside each
+    source file, is not writable in a system-wide or read-only install and does not exist in
+    the PyInstaller bundle. Each version of the solver sources caches in a folder named by
+    their hash (:func:`solvers_digest`): numba checks a cached kernel against the file that
+    defines it only, so a kernel compiled before an edit of a function it calls in another
+    module (the greedy line search of ``weighting.py`` inside the matrix and tree kernels)
+    would load unchanged. A frozen app (the bundle) has folders of its own (``bundle-``):
+    numba stamps a frozen app's kernels with the executable, the same PyInstaller bootloader
+    in every build."""
     chosen = os.environ.get("NUMBA_CACHE_DIR")
     if chosen:
         return Path(chosen)
@@ -91,7 +75,19 @@ def prune_stale_caches(current: Path, max_age: float = STALE_AFTER, now: float |
     """Mark ``current`` as used ``now`` (its modification time) and remove the sibling
     version folders (:data:`VERSION_FOLDER`: real directories, never symbolic links) in which
     nothing is younger than ``max_age`` seconds; the folders removed. Best effort: what
-    cannot be read or removed stays, and no ``OSError`` escapes."""
+    cannot be read or removed stays, and no ``OSError`` escapes.
+
+    Every upgrade leaves the old version's folder behind (1 to 16 MB each). ``current``'s
+    time says when this version last started, so a version started in the last 30 days
+    (:data:`STALE_AFTER`) keeps its kernels, running now or not (a process running for
+    longer loses only the kernels it has not loaded yet: numba compiles them again and makes
+    the folder anew), and a version run once a month at most pays one compiling (12 to 80 s)
+    on its next start: the trade against the megabytes kept. The cost is one listing and
+    one ``stat`` per sibling. numba writes its index files, by rename, into a folder per
+    source directory one level down, so a sibling's own time changes only when one of those
+    is made or the version starts: only a sibling old by its own time is walked, and it is
+    kept if anything in it is younger (a kernel compiled since by an rmviz that does not
+    prune). Other names are left alone, and pruning never fails an import."""
     now = time.time() if now is None else now
     cutoff = now - max_age
     try:

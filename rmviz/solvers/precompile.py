@@ -1,29 +1,14 @@
 """Compile the numba kernels into the on-disk cache before they are needed, in parallel.
 
-A kernel is compiled on its first call and cached on disk (:mod:`rmviz.solvers.jit`); the
-first run of each kernel in a new install (or after an upgrade) waits for it: ~12 s idle,
-70-80 s on a busy machine, for the largest. ``rmviz precompile`` compiles them all at once,
-one group of kernels per process, so that the window's first run (in a classroom, say)
-starts at once; the test suite's controller does the same before its workers start
-(``tests/conftest.py``), so that its parallel workers load the kernels instead of each
-compiling the same ones.
-
-Each :data:`WORKLOADS` entry runs a solver for two iterations on a small catalog game and
-takes a snapshot with its metrics: that compiles the kernels of its kind with the argument
-types every run of that kind passes (the payoffs are read-only views, the regrets float64;
-see :func:`.matrix.kernels.read_only`). The internal-regret entry also explains an
-iteration as the matrix window's *Step* tab does: that calls the stationary distribution
-from Python, a kernel of its own (1.3 s; inside the run's kernel it is compiled inline). The
-groups of :func:`groups` are balanced by the compile times measured on this project's
-2-core machine (seconds, idle).
-
-A complete compile leaves a stamp in the cache, :func:`stamp_path`, holding the
-:func:`fingerprint` of what it compiled (numba's and Python's versions, and the path, size and
-modification time of every solver source: what numba checks a cached kernel against). The
-window's first start (:mod:`rmviz.ui.common.warmup`) compiles in the background when the
-stamp is missing or stale (:func:`current`), in processes of its own (:func:`processes`), so
-that no kernel a person can reach (a figure, the tree's Step N, another algorithm, the *Step*
-tab) compiles later; ``rmviz precompile`` leaves the same stamp.
+A kernel compiles on its first call (:mod:`rmviz.solvers.jit`; ~12 s idle, 70-80 s on a busy
+machine, for the largest). ``rmviz precompile`` compiles them all at once, one group of
+:data:`WORKLOADS` per process (:func:`groups`), so that the window's first run starts at
+once; the test suite's controller does the same before its workers start
+(``tests/conftest.py``). Each workload runs a solver on a small catalog game, which compiles
+the kernels of its kind with the argument types every run of that kind passes. A complete
+compile leaves a stamp (:func:`stamp_path`) holding the :func:`fingerprint` of what it
+compiled; when the stamp is missing or stale (:func:`current`), the window's first start
+compiles in background processes (:func:`processes`, :mod:`rmviz.ui.common.warmup`).
 """
 
 from __future__ import annotations
@@ -72,7 +57,12 @@ def _explained(game: str, algorithm: str, then: Callable[[], None]) -> Callable[
 
 
 # what it compiles: (a run that compiles it, its compile seconds in one process, measured
-# in that order into an empty cache on the idle 2-core machine)
+# in that order into an empty cache on the idle 2-core machine). A run of two iterations and
+# a snapshot with its metrics compiles the kernels of its kind with the argument types every
+# run of that kind passes (the payoffs are read-only views, the regrets float64; see
+# matrix.kernels.read_only). The internal-regret entry also explains an iteration as the
+# Step tab does: that calls the stationary distribution from Python, a kernel of its own
+# (1.3 s; inside the run's kernel it is compiled inline).
 WORKLOADS: dict[str, tuple[Callable[[], None], float]] = {
     "two-player expected play": (_run("rps", "rm"), 25.2),
     "two-player expected play, float32": (_run("rps", "rm", dtype="float32"), 12.3),
@@ -135,8 +125,9 @@ def precompile(jobs: int | None = None) -> float:
 
 def processes(jobs: int) -> list[BaseProcess]:
     """One spawned process (not started) per group of :func:`groups`: what the window starts
-    to compile in the background, never in its own process (numba compiling holds the GIL).
-    Daemonic: they end with the process that started them."""
+    to compile in the background, never in its own process (numba compiling holds the GIL),
+    so that no kernel a person can reach (a figure, the tree's Step N, another algorithm, the
+    *Step* tab) compiles later. Daemonic: they end with the process that started them."""
     context = get_context("spawn")
     return [context.Process(target=compile_group, args=(names,), daemon=True) for names in groups(jobs)]
 

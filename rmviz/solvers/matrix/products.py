@@ -1,27 +1,16 @@
 """Both players' expected utilities of a two-player game in one pass over the payoffs.
 
-Expected play needs ``U_0 = P_0 y`` and ``U_1 = x P_1`` every iteration. Two BLAS calls
-(``gemv``) read the payoff matrices twice; above the caches that is two passes over memory,
-and a zero-sum game reads ``P_0`` and its stored negation ``P_1 = -P_0``. :func:`fused_products`
-reads each entry ``P[a, b]`` once and adds it into both products,
+Expected play needs ``U_0 = P_0 y`` and ``U_1 = x P_1`` every iteration; two BLAS ``gemv``
+calls read the payoffs twice. :func:`fused_products` reads each entry ``P[a, b]`` once and
+adds it into both products,
 
     U_0(a) = sum_b P[a, b] y(b),        U_1(b) = sign * sum_a x(a) P[a, b],
 
-(``sign = -1`` with ``P = P_0`` in a zero-sum game, ``+1`` with ``P = P_1`` in general-sum
-games, where the row product reads ``P_0`` and the column product ``P_1``: each matrix once).
-Four rows at a time share each load of ``y(b)`` and each update of ``U_1(b)``, and the sums may
-be reassociated (:data:`rmviz.solvers.jit.jit_reassociating`) so they run in vector
-registers: the pass streams the matrix at memory bandwidth (docs/performance.md).
-
-Alternating updates (Tammelin 2014; the kernel of :mod:`.kernels`) evaluate player 1 against
-the start profile and player 2 against player 1's *new* strategy ``x'``; ``x'`` is regret
-matching of a function of all of ``P_0 y``, so ``x' P_1`` cannot share ``P_0 y``'s pass, and the
-next iteration's ``P_0 y'`` needs all of ``x' P_1``: two dependent passes per iteration are
-inherent. What is not inherent is the third (``x P_1`` of the start profile, which the empirical
-distribution records): it is the previous iteration's ``x' P_1``, which the kernel keeps.
-
-The same functions serve float32 matrices (``MatrixConfig.dtype``): the sums then run in
-single precision, half the bytes per entry.
+(``sign = -1`` with ``P = P_0`` in a zero-sum game; in general-sum games the row product
+reads ``P_0`` and the column product ``P_1``, each once). The sums may be reassociated
+(:data:`rmviz.solvers.jit.jit_reassociating`), so the pass streams the matrix at memory
+bandwidth (docs/performance.md). The same functions serve float32 matrices
+(``MatrixConfig.dtype``), summing in single precision.
 """
 
 from __future__ import annotations
@@ -42,7 +31,16 @@ def fused_products(
     ``zero_sum``: ``P_1 = -P_0``, and only ``row_payoff`` (``P_0``) is read (``column_payoff``
     is ignored; the column sums are negated). Otherwise entry ``(a, b)`` of ``P_0`` and of
     ``P_1`` are read side by side, each once. Matrices ``(rows, columns)`` C-contiguous;
-    every array of the payoffs' dtype.
+    every array of the payoffs' dtype. Four rows at a time share each load of ``y(b)`` and
+    each update of ``U_1(b)``.
+
+    Alternating updates (Tammelin 2014; the kernel of :mod:`.kernels`) evaluate player 1
+    against the start profile and player 2 against player 1's *new* strategy ``x'``; ``x'`` is
+    regret matching of a function of all of ``P_0 y``, so ``x' P_1`` cannot share ``P_0 y``'s
+    pass, and the next iteration's ``P_0 y'`` needs all of ``x' P_1``: two dependent passes
+    per iteration are inherent. The third (``x P_1`` of the start profile, which the
+    empirical distribution records) is the previous iteration's ``x' P_1``, which the kernel
+    keeps.
     """
     if zero_sum:
         _fused_one(row_payoff, x, y, row_out, column_out)

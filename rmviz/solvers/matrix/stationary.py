@@ -3,24 +3,12 @@
 Internal regret matching with mixed strategies (Hart & Mas-Colell 2000; Blum & Mansour
 2007) plays the stationary distribution ``pi`` of the Markov chain that moves from action
 ``b`` to ``a != b`` at rate ``R_+(b, a)``: ``pi M = 0``, ``sum pi = 1`` with the generator
-``M = R_+ - diag(row sums)``. The generic code
-(:func:`rmviz.solvers.regret_matching.internal_regret_matching`) solves that system by least
-squares (an SVD, ~1,000 times an RM iteration on 3x3 games). Its answer is unique when the
-chain has one closed class; with several closed classes ``C_1 .. C_m`` every stationary
-distribution is ``sum_c w_c pi_c`` with ``sum_c w_c = 1`` (``pi_c`` the stationary distribution
-of ``C_c``, zero elsewhere), and the least-squares (minimum-norm) solution is the one with
-``w_c`` proportional to ``1 / |pi_c|^2`` (the ``pi_c`` have disjoint supports); with no positive
-rate at all every action is its own class and the answer is uniform.
-
-:func:`stationary_distribution` computes exactly that answer directly, in O(k^3) per call
-without allocation: the communicating classes of the rate graph (Kosaraju's two depth-first
-searches, O(k^2)), the closed ones (no rate leaving them), each closed class's stationary
-distribution by the Grassmann-Taksar-Heyman elimination (Grassmann, Taksar & Heyman 1985:
-Gaussian elimination on the censored chains with no subtraction, so it is accurate to
-rounding whatever the chain's conditioning), and the minimum-norm mixture. Transient actions
-get probability 0 (and, as in the generic code, so does any probability within
-``TIE_TOLERANCE`` of the largest). Rates are divided by the largest first, as the generic code does, so the
-answer does not depend on the regrets' magnitude.
+``M = R_+ - diag(row sums)``. :func:`stationary_distribution` gives the answer of the generic
+least squares (:func:`rmviz.solvers.regret_matching.internal_regret_matching`) directly, in
+O(k^3) per call without allocation: the closed communicating classes of the rate graph
+(Kosaraju), each one's stationary distribution by the Grassmann-Taksar-Heyman elimination
+(Grassmann, Taksar & Heyman 1985: no subtraction, so accurate to rounding), and their
+minimum-norm mixture.
 """
 
 from __future__ import annotations
@@ -53,6 +41,22 @@ def stationary_distribution(
 ) -> None:  # pragma: no cover - compiled
     """``out`` = the minimum-norm stationary distribution of the chain with rates
     ``max(guide(b, a), 0)``, ``b != a`` (``guide`` ``(k, k)``; ``out`` ``(k,)``).
+
+    The generic code solves the system by least squares (an SVD, ~1,000 times an RM
+    iteration on 3x3 games). Its answer is unique when the chain has one closed class; with
+    several closed classes ``C_1 .. C_m`` every stationary distribution is
+    ``sum_c w_c pi_c`` with ``sum_c w_c = 1`` (``pi_c`` the stationary distribution of
+    ``C_c``, zero elsewhere), and the least-squares (minimum-norm) solution is the one with
+    ``w_c`` proportional to ``1 / |pi_c|^2`` (the ``pi_c`` have disjoint supports); with no
+    positive rate at all every action is its own class and the answer is uniform. This
+    computes that answer: the communicating classes (Kosaraju's two depth-first searches,
+    O(k^2)), the closed ones (no rate leaving them), each one's distribution by
+    Grassmann-Taksar-Heyman elimination (Gaussian elimination on the censored chains with no
+    subtraction, accurate to rounding whatever the chain's conditioning), and the mixture.
+    Transient actions get probability 0 (and, as in the generic code, so does any
+    probability within ``TIE_TOLERANCE`` of the largest). Rates are divided by the largest
+    first, as the generic code does, so the answer does not depend on the regrets'
+    magnitude.
 
     Workspace: ``work`` at least ``(k, k)`` floats; ``labels`` at least ``(4, k)`` ints;
     ``bits`` as :func:`chain_bits` makes it.

@@ -1,26 +1,14 @@
 """Full-traversal CFR on an NVIDIA GPU: the kernels of ``cfr.cu``, launched from CuPy.
 
-The CPU runs CFR in one compiled loop over node ids (:mod:`.kernels`); on a GPU the same
-loops become one kernel per depth (nodes are numbered breadth first, so a depth is a
-contiguous range whose parents all lie in the depth above) and two over slots and
-information sets (``cfr.cu``). Per iteration and traversal: ``depths - 1`` forward launches
-(edge probabilities, reach), ``depths`` backward launches (values), one counterfactual-value
-launch over the traverser's slots (each slot sums its decision edges, listed in node order:
-no atomics, the CPU's order of summation) and one launch over its information sets (regret
-update, sums, regret matching). The module is compiled without fused multiply-adds, so the
-iterates equal the CPU kernel's bit for bit.
-
-Runs CFR, CFR+, linear CFR and DCFR, simultaneous or alternating (fixed schedules: the
-discounts are the host's :func:`~rmviz.solvers.weighting.step_of` floats); greedy CFR
-and Monte-Carlo CFR stay on the CPU. The solver's :class:`~.state.CFRState` stays on the host:
-``run`` uploads its four slot arrays, runs the iterations and copies them back (a few
-kilobytes per ``step(n)``, against megabytes of tree per iteration).
-
-A batch of B games of one tree that differ only in their payoffs (:mod:`.batch`) runs in the
-same launches, with a second grid dimension over the games: the tree's arrays are shared, the
-per-game ones get a leading axis of B (a single solver is a batch of one).
-
-CuPy arrives as ``xp`` from :mod:`rmviz.solvers.backend`, the one module that imports it.
+The CPU runs CFR in one compiled loop over node ids (:mod:`.kernels`); on a GPU the loops
+become one kernel per depth (nodes are numbered breadth first, so a depth is a contiguous
+range whose parents all lie in the depth above) and two over the traverser's slots and
+information sets. Compiled without fused multiply-adds and summing in the CPU's order, the
+iterates equal the CPU kernel's bit for bit. Runs CFR, CFR+, linear CFR and DCFR,
+simultaneous or alternating; greedy CFR and Monte-Carlo CFR stay on the CPU. A batch of
+games of one tree that differ only in their payoffs (:mod:`.batch`) runs in the same
+launches, with a second grid dimension over the games. CuPy arrives as ``xp`` from
+:mod:`rmviz.solvers.backend`, the one module that imports it.
 """
 
 from __future__ import annotations
@@ -48,7 +36,9 @@ def _module(xp: ModuleType) -> Any:
 
 class DeviceCFR:
     """One compiled tree on the GPU (``CFRSolver``'s full traversals with ``device="gpu"``),
-    or a batch of its games: ``payoffs`` ``(B, n, N)`` replaces the tree's ``(n, N)``."""
+    or a batch of its games: ``payoffs`` ``(B, n, N)`` replaces the tree's ``(n, N)``. The
+    tree's arrays are shared by the games, the per-game ones get a leading axis of B (a
+    single solver is a batch of one)."""
 
     def __init__(
         self, xp: ModuleType, tree: CompiledTree, config: CFRConfig, payoffs: np.ndarray | None = None
@@ -103,7 +93,9 @@ class DeviceCFR:
 
     def run(self, state: CFRState, iterations: int) -> None:
         """``iterations`` iterations on ``state`` (host arrays, updated in place; ``(S,)`` for
-        one game, ``(B, S)`` for a batch)."""
+        one game, ``(B, S)`` for a batch). The :class:`~.state.CFRState` stays on the host:
+        this uploads its four slot arrays, runs the iterations and copies them back (a few
+        kilobytes per ``step(n)``, against megabytes of tree per iteration)."""
         if iterations <= 0:
             return
         xp = self.xp
@@ -127,7 +119,14 @@ class DeviceCFR:
         iterations: int,
     ) -> float:
         """Iterations ``iteration + 1 .. iteration + iterations`` on device arrays, in place,
-        with no host synchronisation; returns the new weight sum."""
+        with no host synchronisation; returns the new weight sum.
+
+        Per iteration and traversal: ``depths - 1`` forward launches (edge probabilities,
+        reach), ``depths`` backward launches (values), one counterfactual-value launch over
+        the traverser's slots (each slot sums its decision edges, listed in node order: no
+        atomics, the CPU's order of summation) and one launch over its information sets
+        (regret update, sums, regret matching). Fixed schedules: the discounts are the
+        host's :func:`~rmviz.solvers.weighting.step_of` floats."""
         tree, config = self.tree, self.config
         nodes, players, slots = np.int64(tree.n_nodes), np.int32(tree.n_players), np.int64(tree.n_slots)
         for step in range(iterations):

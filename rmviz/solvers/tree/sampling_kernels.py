@@ -2,43 +2,14 @@
 
 Monte-Carlo CFR (Lanctot, Waugh, Zinkevich & Bowling 2009, "Monte Carlo Sampling for Regret
 Minimization in Extensive Games") replaces the counterfactual values by unbiased estimates
-from a sampled part of the tree. Per traversal of player i (alternating updates; chance
-sampling may also run simultaneous ones):
-
-* **chance sampling**: one outcome at every chance node, every decision explored; the
-  sampled outcome counts 1 in ``pi_-i(h)`` (its probability cancels against the sampling
-  probability). Player i's average strategy adds ``pi_i(I) sigma(I)`` once at every
-  information set the sample reaches (chance-sampled CFR, Lanctot 2013, Algorithm 1).
-* **external sampling**: chance and the other players sample one move at every node they
-  reach; all of player i's moves are explored, so ``cfv(I, a) = v_i(h a)`` at the (single,
-  by perfect recall) history h of I the sample reaches. The other players' average
-  strategies add ``sigma(I)`` at every history of I the sample visits ("simple" averaging,
-  as OpenSpiel's ``ExternalSamplingMCCFRSolver``).
-* **outcome sampling**: one terminal history z per traversal, drawn with
-  ``q(a) = eps / |A(I)| + (1 - eps) sigma(I, a)`` at player i's nodes (eps = 0.6 as
-  OpenSpiel), ``sigma`` at the others', chance's probabilities at chance nodes. Without a
-  baseline (Schmid et al. 2019, eq. 9, with b = 0) the value estimate below h on the path
-  is ``u~(h) = u_i(z) pi^sigma(h, z) / q(h, z)`` (decisions only: chance cancels), and at
-  player i's history h of I with sampled move a*:
-  ``cfv~(I, a) = 1[a = a*] u~(h a*) / q(a*) * pi_-i(h) / q(h)``; the average strategy adds
-  ``pi_i(h) sigma(I) / q(h)`` (stochastically weighted averaging, as OpenSpiel's
-  ``OutcomeSamplingSolver``).
-
-Regrets then follow the full-width update: ``r(I, a) = cfv(I, a) - sum_b sigma(I, b)
-cfv(I, b)`` (ties snapped to 0), ``R += r``, regret matching at the updated information
-sets. Chance and external sampling visit the sampled subtree breadth first (an explicit
-queue over the :class:`~rmviz.solvers.tree.compiled_tree.CompiledTree` arrays: node ids
-ascend, so every sum runs in the order of the NumPy reference, and the iterates are the
-reference's bit for bit); outcome sampling walks down one path and back up it. Nothing
-recurses, and the work per traversal is the number of nodes sampled.
-
-Random numbers are counter-based: the uniform draw at node h in traversal k of iteration t
-is ``splitmix64(key(seed, t, k) + (h + 1) * golden) / 2^64`` (Steele, Lea & Flood 2014,
-"Fast Splittable Pseudorandom Number Generators"). A run therefore depends on its seed
-only: not on how its iterations are split into calls, not on other solvers running in the
-same thread (numba's own generator is one global state per thread, so two solvers stepping
-in turn would change each other's samples), and the NumPy reference
-(:mod:`rmviz.solvers.tree.sampling`) draws the very same numbers for the same nodes.
+from a sample: chance sampling and external sampling (:func:`_run_subtree`), outcome
+sampling (:func:`_run_outcome`). Regrets then follow the full-width update
+``r(I, a) = cfv(I, a) - sum_b sigma(I, b) cfv(I, b)``, ``R += r``, regret matching at the
+updated information sets. Nothing recurses: the work per traversal is the number of nodes
+sampled. The uniform draw at node h in traversal k of iteration t is
+``splitmix64(key(seed, t, k) + (h + 1) * golden) / 2^64`` (Steele, Lea & Flood 2014), so a
+run depends on its seed only, and the NumPy reference (:mod:`rmviz.solvers.tree.sampling`)
+gets the same iterates bit for bit. The estimators: docs/algorithms.md, "Monte-Carlo CFR".
 """
 
 from __future__ import annotations
@@ -109,7 +80,13 @@ def traversal_key(seed, t, traversal):  # pragma: no cover - compiled
 
 @jit
 def uniform(key, node):  # pragma: no cover - compiled
-    """The draw in [0, 1) at ``node`` of the traversal with ``key`` (53 random bits)."""
+    """The draw in [0, 1) at ``node`` of the traversal with ``key`` (53 random bits).
+
+    Counter-based, so a run depends on its seed only: not on how its iterations are split
+    into calls, nor on other solvers running in the same thread (numba's own generator is
+    one global state per thread, so two solvers stepping in turn would change each other's
+    samples). The NumPy reference (:mod:`rmviz.solvers.tree.sampling`) draws the very same
+    numbers for the same nodes."""
     z = mix(key + np.uint64(node + 1) * np.uint64(GOLDEN))
     return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
@@ -139,7 +116,21 @@ def pick(weights, count, u):  # pragma: no cover - compiled
 def _run_subtree(tree, state, schedule, seed, t0, iterations):  # pragma: no cover - compiled
     """Chance or external sampling: per traversal, the sampled subtree breadth first (a
     queue of node ids), values back up it, then the updates at the information sets it
-    reached. Uniform weights (Monte-Carlo CFR's only weighting here): ``d = c = 1``. The
+    reached. Node ids ascend, so every sum runs in the order of the NumPy reference and the
+    iterates are the reference's bit for bit. Per traversal of player i (alternating
+    updates; chance sampling may also run simultaneous ones):
+
+    * chance sampling: one outcome at every chance node, every decision explored; the
+      sampled outcome counts 1 in ``pi_-i(h)`` (its probability cancels against the sampling
+      probability). Player i's average strategy adds ``pi_i(I) sigma(I)`` once at every
+      information set the sample reaches (chance-sampled CFR, Lanctot 2013, Algorithm 1).
+    * external sampling: chance and the other players sample one move at every node they
+      reach; all of player i's moves are explored, so ``cfv(I, a) = v_i(h a)`` at the
+      (single, by perfect recall) history h of I the sample reaches. The other players'
+      average strategies add ``sigma(I)`` at every history of I the sample visits ("simple"
+      averaging, as OpenSpiel's ``ExternalSamplingMCCFRSolver``).
+
+    Uniform weights (Monte-Carlo CFR's only weighting here): ``d = c = 1``. The
     bundles are :class:`~rmviz.solvers.tree.kernels.CompiledRun`'s, named again here."""
     tree, state, schedule = TreeArrays(*tree), StateArrays(*state), Schedule(*schedule)
     parent, owner, slot = tree.parent, tree.edge_owner, tree.edge_slot
@@ -375,7 +366,17 @@ def _regret_matching(first, size, regret, strategy):  # pragma: no cover - compi
 def _run_outcome(tree, state, schedule, seed, t0, iterations):  # pragma: no cover - compiled
     """Outcome sampling, one traversal per player (alternating): down one sampled path
     with the reaches ``pi_i``, ``pi_-i`` (chance included) and ``q``, then back up it with
-    the value estimate ``u~``, updating player i's information sets on the path."""
+    the value estimate ``u~``, updating player i's information sets on the path.
+
+    One terminal history z per traversal, drawn with
+    ``q(a) = eps / |A(I)| + (1 - eps) sigma(I, a)`` at player i's nodes (eps = 0.6 as
+    OpenSpiel), ``sigma`` at the others', chance's probabilities at chance nodes. Without a
+    baseline (Schmid et al. 2019, eq. 9, with b = 0) the value estimate below h on the path
+    is ``u~(h) = u_i(z) pi^sigma(h, z) / q(h, z)`` (decisions only: chance cancels), and at
+    player i's history h of I with sampled move a*:
+    ``cfv~(I, a) = 1[a = a*] u~(h a*) / q(a*) * pi_-i(h) / q(h)``; the average strategy adds
+    ``pi_i(h) sigma(I) / q(h)`` (stochastically weighted averaging, as OpenSpiel's
+    ``OutcomeSamplingSolver``)."""
     tree, state, schedule = TreeArrays(*tree), StateArrays(*state), Schedule(*schedule)
     slot, chance_probability, child_start = tree.edge_slot, tree.chance_probability, tree.child_start
     child_count, payoffs, node_player = tree.child_count, tree.payoffs, tree.player

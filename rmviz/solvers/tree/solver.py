@@ -5,29 +5,13 @@ i, the instantaneous counterfactual regret of move a is
 ``r(I, a) = cfv(I, a) - sum_b sigma(I, b) cfv(I, b)`` with
 ``cfv(I, a) = sum_{h in I} pi_{-i}(h) v_i(h a)``; regret matching on the cumulative regrets
 gives the next strategy, and the average strategy weighs sigma(I) by the player's own reach
-``pi_i(I)``. The CFR lecture (shared/seeds) writes the same algorithm recursively.
-
-Variants are the normal-form pieces (:mod:`.weighting`) applied per information set:
-
-* ``cfr``: uniform weights; alternating updates by default, as OpenSpiel's CFRSolver.
-* ``cfr+`` (Tammelin 2014): RM+ (regrets clipped at zero), alternating, linear averaging.
-* ``linear-cfr`` / ``dcfr`` (Brown & Sandholm 2019): weights t, or (alpha, beta, gamma) =
-  (1.5, 0, 2).
-* ``greedy-cfr`` (Zhang, Lerer & Brown 2022, appendix): one greedy weight per iteration for
-  all information sets, minimising the potential of the average counterfactual regrets,
-  floor 0.5 in two-player zero-sum games; simultaneous updates.
-* ``mccfr-chance`` (Zinkevich et al. 2007; Lanctot et al. 2009): one chance outcome per
-  chance node is sampled each traversal, chance reach counted as 1 on it.
-* ``mccfr-external`` (Lanctot et al. 2009): for the traversing player, chance and the
-  opponents sample one move at every node; the traverser's moves are all explored; the
-  opponents' average strategies are updated where the sample visits them.
-* ``mccfr-outcome`` (Lanctot et al. 2009): one sampled terminal history per traversal,
-  epsilon-exploration (0.6) at the traverser, importance-weighted (baseline-free) values.
-
-Monte-Carlo CFR runs compiled in :mod:`.sampling_kernels` (each iteration touches only the
-sampled nodes); recorded steps run the NumPy passes on the same samples (:mod:`.sampling`).
-On an NVIDIA GPU (``device="gpu"``, or ``"auto"`` from ``AUTO_GPU_MIN_NODES`` nodes) CFR,
-CFR+, linear CFR and DCFR run in CUDA kernels, one per depth (:mod:`.device`).
+``pi_i(I)``. Variants apply the normal-form pieces (:mod:`.weighting`) per information set:
+``cfr+`` (Tammelin 2014), ``linear-cfr`` and ``dcfr`` (Brown & Sandholm 2019),
+``greedy-cfr`` (Zhang, Lerer & Brown 2022, appendix; simultaneous updates) and Monte-Carlo
+CFR (Lanctot et al. 2009), compiled in :mod:`.sampling_kernels`. On an NVIDIA GPU
+(``device="gpu"``, or ``"auto"`` from ``AUTO_GPU_MIN_NODES`` nodes) CFR, CFR+, linear CFR
+and DCFR run one CUDA kernel per depth (:mod:`.device`). Each preset's settings:
+docs/algorithms.md, "Counterfactual regret minimisation".
 """
 
 from __future__ import annotations
