@@ -54,13 +54,13 @@ class EditStorm:
         self._until = 0.0
         self._min_edits = 0
         self._on_done: Callable[[], None] = lambda: None
-        original = window.redraw
+        original = window.run.redraw  # the run control draws (RunWindow's parts)
 
         def counted(*args, **kwargs):
             self.redraws += 1
             return original(*args, **kwargs)
 
-        window.redraw = counted
+        window.run.redraw = counted
 
     def start(self, until: float, on_done: Callable[[], None], min_edits: int = 0) -> None:
         """Edit until ``time.perf_counter()`` reaches ``until`` and at least ``min_edits`` are
@@ -107,7 +107,7 @@ class EditStorm:
             ("payoff", lambda: window.attempt(lambda: self._payoff(document))),
             ("run/pause", window.run.toggle),
             ("step", lambda: window.run.step(self.random.randint(1, 500))),
-            ("reset", window.restart),
+            ("reset", window.run.restart),
             ("face", lambda: self._face(player)),
         ]
         return actions
