@@ -28,15 +28,6 @@ def format_probability(p: float) -> str:
     return format_number(p, ".3g")
 
 
-def history(tree: CompiledTree, h: int) -> tuple[str, ...]:
-    """The moves from the root to node ``h``."""
-    moves = []
-    while tree.parent[h] >= 0:
-        moves.append(tree.move_label[h])
-        h = int(tree.parent[h])
-    return tuple(reversed(moves))
-
-
 def children(tree: CompiledTree, h: int) -> range:
     start = int(tree.child_start[h])
     return range(start, start + int(tree.child_count[h]))

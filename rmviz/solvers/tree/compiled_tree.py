@@ -79,6 +79,14 @@ class CompiledTree:
     def uniform_strategy(self) -> np.ndarray:
         return 1.0 / self.infoset_size[self.slot_infoset]
 
+    def history(self, h: int) -> tuple[str, ...]:
+        """The moves from the root to node ``h``."""
+        moves = []
+        while self.parent[h] >= 0:
+            moves.append(self.move_label[h])
+            h = int(self.parent[h])
+        return tuple(reversed(moves))
+
 
 class TreeArrays(NamedTuple):
     """What the compiled kernels (:mod:`.kernels`, :mod:`.sampling_kernels`) read of a

@@ -139,14 +139,6 @@ def _normalised(values: np.ndarray) -> np.ndarray:
     return values / total if total > 0 else np.full(values.shape, 1.0 / values.size)
 
 
-def _path(tree: CompiledTree, h: int) -> tuple[str, ...]:
-    moves = []
-    while tree.parent[h] >= 0:
-        moves.append(tree.move_label[h])
-        h = int(tree.parent[h])
-    return tuple(reversed(moves))
-
-
 def _others_reach(tree: CompiledTree, strategy: np.ndarray, h: int, player: int) -> float:
     """The other players' part of ``P(h | pi_-i)`` under ``strategy`` (chance left out)."""
     reach = 1.0
@@ -187,7 +179,7 @@ def explain_infoset(
         values = np.empty(size)
         for child in range(int(tree.child_start[h]), int(tree.child_start[h] + tree.child_count[h])):
             values[int(tree.edge_slot[child]) - first] = trace.values[player, child]
-        rows.append(HistoryReach(_path(tree, h), reach, at_start, values))
+        rows.append(HistoryReach(tree.history(h), reach, at_start, values))
     strategy = np.array(trace.strategy[slots])
     cfv = np.array(trace.counterfactual_values[slots])
     step = record.step

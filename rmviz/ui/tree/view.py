@@ -67,7 +67,6 @@ from rmviz.present.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_col
 from rmviz.present.tree_layout import (
     folded_nodes,
     format_probability,
-    history,
     infoset_links,
     subtree_sizes,
     tree_layout,
@@ -343,7 +342,7 @@ class TreeView(QGraphicsView):
     def path(self, h: int) -> tuple[str, ...]:
         """The moves from the root to node ``h``."""
         assert self.tree is not None
-        return history(self.tree, h)
+        return self.tree.history(h)
 
     # -- numbers ---------------------------------------------------------------------------------
     def show_record(self, record: object, traversal: int = 0) -> None:
