@@ -28,10 +28,10 @@ RM+ (Tammelin 2014) weights regrets uniformly but the average linearly, hence th
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, get_type_hints
 
 import numpy as np
 
@@ -93,6 +93,27 @@ def averaging_step_of(scheme: int, t: int, gamma: float) -> tuple[float, float]:
     if exponent >= 0:
         return ((t - 1) / t) ** exponent, 1.0
     return 1.0, ((t - 1) / t) ** -exponent
+
+
+def schedule_fields(kind: type, config: Any, derived: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a family's kernel ``Schedule`` (a NamedTuple ``kind``) for ``config``:
+    each from ``derived`` or else the config's attribute of that name, converted to its
+    declared type (an ``alpha`` of 2 is 2.0, so every run shares the compiled signatures); the
+    weighting and averaging schemes as their indexes in :data:`SCHEMES`."""
+    values = {
+        "weighting": SCHEMES.index(config.weighting),
+        "averaging": SCHEMES.index(config.averaging or config.weighting),
+        **derived,
+    }
+    types = _field_types(kind)
+    return {
+        name: cast(values[name] if name in values else getattr(config, name)) for name, cast in types.items()
+    }
+
+
+@functools.cache
+def _field_types(kind: type) -> dict[str, Any]:
+    return get_type_hints(kind)
 
 
 def step_of(schedule: Any, t: int) -> Step:

@@ -30,7 +30,7 @@ arrays (:class:`BimatrixArrays`, :class:`ProfileArrays`), the state's (:class:`B
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, get_type_hints
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -88,24 +88,14 @@ class Schedule(NamedTuple):
             "alternating": config.updates == "alternating",
             "internal": config.regret == "internal",
             "expected": config.play == "expected",
-            "weighting": SCHEMES.index(config.weighting),
-            "averaging": SCHEMES.index(config.averaging or config.weighting),
             "greedy_floor": greedy_floor,
             "inertia": inertia,
         }
-        return cls(
-            **{
-                name: kind(derived[name] if name in derived else getattr(config, name))
-                for name, kind in _SCHEDULE_TYPES.items()
-            }
-        )
+        return cls(**weighting.schedule_fields(cls, config, derived))
 
     def step(self, t: int) -> Step:
         """The step of iteration ``t`` of a fixed schedule (:func:`.weighting.step_of`)."""
         return weighting.step_of(self, t)
-
-
-_SCHEDULE_TYPES = get_type_hints(Schedule)
 
 
 class BimatrixArrays(NamedTuple):

@@ -15,7 +15,7 @@ the state's and the :class:`Schedule` built once from the config.
 from __future__ import annotations
 
 import copy
-from typing import NamedTuple, get_type_hints
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,24 +55,14 @@ class Schedule(NamedTuple):
     def of(cls, config: CFRConfig, greedy_floor: float = 0.0) -> Schedule:
         derived = {
             "alternating": config.updates == "alternating",
-            "weighting": weighting.SCHEMES.index(config.weighting),
-            "averaging": weighting.SCHEMES.index(config.averaging or config.weighting),
             "sampling": SAMPLINGS.index(config.sampling),
             "greedy_floor": greedy_floor,
         }
-        return cls(
-            **{
-                name: kind(derived[name] if name in derived else getattr(config, name))
-                for name, kind in _SCHEDULE_TYPES.items()
-            }
-        )
+        return cls(**weighting.schedule_fields(cls, config, derived))
 
     def step(self, t: int) -> Step:
         """The step of iteration ``t`` of a fixed schedule (:func:`.weighting.step_of`)."""
         return weighting.step_of(self, t)
-
-
-_SCHEDULE_TYPES = get_type_hints(Schedule)
 
 
 class StateArrays(NamedTuple):
