@@ -8,18 +8,20 @@ from __future__ import annotations
 from rmviz.games.extensive_form import ExtensiveFormGame, Node, chance, decision, terminal
 from rmviz.games.normal_form import NormalFormGame
 
-KUHN_CARDS = ("0", "1", "2")  # Jack, Queen, King as in Gambit's / OpenSpiel's kuhn_poker.efg
+KUHN_CARDS = ("J", "Q", "K")  # as lectures write them, lowest first (Gambit and OpenSpiel: 0, 1, 2)
 
 
 def kuhn_poker() -> ExtensiveFormGame:
     """Kuhn poker (Kuhn 1950): 3 cards, ante 1, one bet of 1; value -1/18 for player 1.
 
-    Information sets are labelled like Gambit's ``kuhn_poker.efg``: the card (0 = J,
-    1 = Q, 2 = K) followed by the moves so far (``p`` pass, ``b`` bet), e.g. ``"1pb"``.
+    Information sets are labelled as lectures write them: the card (J, Q, K; Gambit's
+    ``kuhn_poker.efg`` and OpenSpiel write 0, 1, 2) followed by the moves so far (``p``
+    pass, ``b`` bet), e.g. ``"Qpb"``.
     """
 
     def showdown(c1: str, c2: str, stake: float) -> Node:
-        return terminal(stake, -stake) if c1 > c2 else terminal(-stake, stake)
+        higher = KUHN_CARDS.index(c1) > KUHN_CARDS.index(c2)
+        return terminal(stake, -stake) if higher else terminal(-stake, stake)
 
     def deal(c1: str, c2: str) -> Node:
         return decision(

@@ -271,7 +271,7 @@ def test_solve_kuhn_json_is_keyed_by_infoset_and_move(capsys):
     code, out, _ = run(capsys, "solve", "kuhn", "--algorithm", "cfr+", "--iterations", "1000", "--json")
     report = json.loads(out)
     assert code == 0
-    assert set(report["average_strategy"]["1pb"]) == {"p", "b"}
+    assert set(report["average_strategy"]["Qpb"]) == {"p", "b"}
     assert report["value"][0] == pytest.approx(-1 / 18, abs=1e-3)
     assert report["exploitability"] < 1e-3 and "cce_gap" not in report  # trees have no CCE gap
 
@@ -282,7 +282,7 @@ def test_tree_errors_and_conversion(capsys, tmp_path):
     code, _, err = run(capsys, "solve", "kuhn", "--play", "sampled")
     assert code == 2 and "play does not apply to game trees (cfr)" in err
     code, _, _ = run(capsys, "convert", "kuhn", str(tmp_path / "kuhn.efg"))
-    assert code == 0 and read_game_file(tmp_path / "kuhn.efg").infosets[0][0] == "0"
+    assert code == 0 and read_game_file(tmp_path / "kuhn.efg").infosets[0][0] == "J"
 
 
 def test_export_renders_a_figure_headless(capsys, tmp_path):

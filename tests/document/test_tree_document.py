@@ -39,10 +39,10 @@ def test_chance_probabilities_are_validated():
 def test_an_edit_that_breaks_perfect_recall_is_refused_and_changes_nothing():
     document = TreeDocument(kuhn_poker())
     before = document.game
-    # player 1 holding card 0 after pass-bet put into its first information set "0": the
+    # player 1 holding the J after pass-bet put into its first information set "J": the
     # two decisions come after different own moves (none, and "p"), which perfect recall forbids
     with pytest.raises(GameError, match="forgets what they knew"):
-        document.set_infoset(("0", "1", "p", "b"), "0")
+        document.set_infoset(("J", "Q", "p", "b"), "J")
     assert document.game is before and not document.can_undo()
 
 

@@ -118,7 +118,7 @@ def test_the_tree_figure_has_the_run_numbers(tree_run):
     words = texts(make_figure("tree", tree_run, "paper"))
     assert "1/3" in " ".join(words)  # chance probabilities
     assert any(re.fullmatch(r"[pb]\n[01]\.\d\d", w) for w in words)  # each move's average probability
-    assert "0pb" in words  # information sets by label
+    assert "Jpb" in words  # information sets by label
 
 
 def test_a_run_at_equilibrium_throughout_says_so_instead_of_an_empty_legend(recwarn):

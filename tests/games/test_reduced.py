@@ -83,12 +83,12 @@ def test_strategies_come_in_the_order_of_their_information_sets():
     """The enumeration order, the names and the payoffs are those of the recursive original."""
     game = reduced_strategic_form(kuhn_poker())
     assert game.action_names[0][:4] == (
-        "0:p 0pb:p 1:p 1pb:p 2:p 2pb:p",
-        "0:p 0pb:p 1:p 1pb:p 2:p 2pb:b",
-        "0:p 0pb:p 1:p 1pb:p 2:b",
-        "0:p 0pb:p 1:p 1pb:b 2:p 2pb:p",
+        "J:p Jpb:p Q:p Qpb:p K:p Kpb:p",
+        "J:p Jpb:p Q:p Qpb:p K:p Kpb:b",
+        "J:p Jpb:p Q:p Qpb:p K:b",
+        "J:p Jpb:p Q:p Qpb:b K:p Kpb:p",
     )
-    assert game.action_names[0][-1] == "0:b 1:b 2:b"
+    assert game.action_names[0][-1] == "J:b Q:b K:b"
     assert len(set(game.action_names[1])) == 64
 
 

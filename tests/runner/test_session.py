@@ -51,7 +51,7 @@ def matrix_session() -> Session:
 def tree_session() -> Session:
     game = catalog_game("kuhn")
     config = family_of(game).config("mccfr-external", seed=3)
-    return Session(game, config, 77, view=View(infoset="1pb", side_tab="average", recorded=True))
+    return Session(game, config, 77, view=View(infoset="Qpb", side_tab="average", recorded=True))
 
 
 @pytest.mark.parametrize("make", [matrix_session, tree_session], ids=["matrix", "tree"])
@@ -71,7 +71,7 @@ def test_a_session_comes_back_as_it_was_saved(make, tmp_path):
     )
     assert back.view == session.view and back.notices == ()  # the MCCFR tree too: written now
     data = json.loads(path.read_text())
-    assert data["format"] == "rmviz-session" and data["version"] == FORMAT_VERSION == 2
+    assert data["format"] == "rmviz-session" and data["version"] == FORMAT_VERSION == 3
     assert data["game"]["format"] == "rmviz-game"  # the game itself, embedded
 
 
@@ -123,7 +123,7 @@ def saved_by_version_1(session: Session, path) -> None:
 @pytest.mark.parametrize("algorithm", ["mccfr-external", "mccfr-chance", "mccfr-outcome"])
 def test_a_version_1_monte_carlo_session_opens_and_says_its_replay_is_a_new_run(algorithm, tmp_path):
     game = catalog_game("kuhn")
-    session = Session(game, family_of(game).config(algorithm, seed=5), 40, view=View(infoset="1pb"))
+    session = Session(game, family_of(game).config(algorithm, seed=5), 40, view=View(infoset="Qpb"))
     path = tmp_path / f"old{SUFFIX}"
     saved_by_version_1(session, path)
     back = read_session(path)
@@ -131,8 +131,8 @@ def test_a_version_1_monte_carlo_session_opens_and_says_its_replay_is_a_new_run(
     assert "\n" not in MONTE_CARLO_NOTICE and "new run with the same seed" in MONTE_CARLO_NOTICE
     assert back.config.algorithm == algorithm and back.config.seed == 5
     assert (back.iteration, back.view) == (40, session.view)
-    write_session(back, path)  # saved again: version 2, the run it replays now
-    assert json.loads(path.read_text())["version"] == 2 and read_session(path).notices == ()
+    write_session(back, path)  # saved again: the current version, the run it replays now
+    assert json.loads(path.read_text())["version"] == FORMAT_VERSION and read_session(path).notices == ()
 
 
 @pytest.mark.parametrize(
@@ -202,8 +202,8 @@ HOSTILE = {
         "not an rmviz session file",
     ),
     "a newer version": (
-        changed(version=3),
-        "session format version 3 is not supported; this rmviz reads versions 1 to 2",
+        changed(version=4),
+        "session format version 4 is not supported; this rmviz reads versions 1 to 3",
     ),
     "version 0": (changed(version=0), "session format version 0 is not supported"),
     "version a string": (changed(version="2"), "session format version '2' is not supported"),

@@ -48,7 +48,7 @@ def test_windows_open_each_other_through_the_registry(registry):
 def test_a_read_only_tree_refuses_edits(registry):
     tree = registry.open_game(catalog_game("kuhn"), read_only=True)
     before = tree.document.game
-    assert not tree.editor.edit(lambda: tree.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
+    assert not tree.editor.edit(lambda: tree.document.set_payoffs(("J", "Q", "p", "p"), [5, -5]))
     assert "read-only" in tree.editor.problem.text() and tree.document.game is before
 
 

@@ -127,7 +127,7 @@ def test_a_tree_session_reopens_with_its_recorded_step_and_information_set(qtbot
     window.run.step(400)
     qtbot.waitUntil(lambda: window.run.thread.loop.latest()[1].iteration == 400, timeout=60_000)
     record = window.step_recorded()  # iteration 401, shown on the tree and in the panel
-    window.infosets.choose(list(window.tree.infoset_label).index("1pb"))
+    window.infosets.choose(list(window.tree.infoset_label).index("Qpb"))
     window.side_tabs.setCurrentIndex(1)
     original = window.run.thread.loop.latest()[1]
     path = tmp_path / f"kuhn{SUFFIX}"
@@ -141,7 +141,7 @@ def test_a_tree_session_reopens_with_its_recorded_step_and_information_set(qtbot
     assert fresh.record is not None and fresh.record.iteration == record.iteration
     np.testing.assert_array_equal(fresh.record.strategy_after, record.strategy_after)
     np.testing.assert_array_equal(fresh.record.cumulative_regret_before, record.cumulative_regret_before)
-    assert fresh.tree.infoset_label[fresh.infoset] == "1pb" and fresh.side_tabs.currentIndex() == 1
+    assert fresh.tree.infoset_label[fresh.infoset] == "Qpb" and fresh.side_tabs.currentIndex() == 1
     assert fresh.panel.config().algorithm == "mccfr-external" and fresh.panel.seed.value() == 3
     assert not fresh.document.modified and not fresh.errors
     assert MONTE_CARLO_NOTICE not in fresh.statusBar().currentMessage()  # saved now: the same run
@@ -198,7 +198,7 @@ def test_rmviz_file_says_the_notice_in_one_line_on_stderr(tmp_path, capsys):
 def test_a_session_of_the_other_family_opens_in_its_own_window(qtbot, tmp_path, registry):
     game = kuhn_poker()
     path = tmp_path / f"tree{SUFFIX}"
-    write_session(Session(game, family_of(game).config("cfr+"), 25, view=View(infoset="2b")), path)
+    write_session(Session(game, family_of(game).config("cfr+"), 25, view=View(infoset="Kb")), path)
     matrix = make_window(qtbot, tmp_path, opener=registry)
     before = matrix.document.game
     assert matrix.files.open(path)
@@ -207,7 +207,7 @@ def test_a_session_of_the_other_family_opens_in_its_own_window(qtbot, tmp_path, 
     assert isinstance(tree, TreeWindow)
     snapshot = caught_up(tree, qtbot)
     assert snapshot.iteration == 25 and tree.panel.config().algorithm == "cfr+"
-    assert tree.tree.infoset_label[tree.infoset] == "2b" and not tree.document.modified
+    assert tree.tree.infoset_label[tree.infoset] == "Kb" and not tree.document.modified
     twin = family_of(game).solver(game, family_of(game).config("cfr+"))
     twin.step(25)
     assert_same_snapshot(twin.snapshot(metrics=True), snapshot)

@@ -31,14 +31,14 @@ def test_cfr_plus_finds_a_member_of_kuhns_equilibrium_family():
     solver = CFRSolver(kuhn_poker(), cfr_preset("cfr+"))
     solver.step(3000)
     table = solver.strategy_table(solver.average_strategy())
-    alpha = table["0"]["b"]
+    alpha = table["J"]["b"]
     assert 0 <= alpha <= 1 / 3 + 1e-3
-    assert table["2"]["b"] == pytest.approx(3 * alpha, abs=1e-2)
-    assert table["1"]["b"] == pytest.approx(0, abs=1e-2)
-    assert table["1pb"]["b"] == pytest.approx(alpha + 1 / 3, abs=1e-2)
-    assert table["0p"]["b"] == pytest.approx(1 / 3, abs=1e-2)
-    assert table["1b"]["b"] == pytest.approx(1 / 3, abs=1e-2)
-    assert table["2b"]["b"] == pytest.approx(1, abs=1e-3)
+    assert table["K"]["b"] == pytest.approx(3 * alpha, abs=1e-2)
+    assert table["Q"]["b"] == pytest.approx(0, abs=1e-2)
+    assert table["Qpb"]["b"] == pytest.approx(alpha + 1 / 3, abs=1e-2)
+    assert table["Jp"]["b"] == pytest.approx(1 / 3, abs=1e-2)
+    assert table["Qb"]["b"] == pytest.approx(1 / 3, abs=1e-2)
+    assert table["Kb"]["b"] == pytest.approx(1, abs=1e-3)
 
 
 @pytest.mark.parametrize("algorithm", ["linear-cfr", "dcfr", "greedy-cfr"])

@@ -15,7 +15,7 @@ from rmviz.ui.tree.view import LEGIBLE_POINTS, TEXT_POINTS
 from tests.ui.test_projector import clipped_plots, settle
 from tests.ui.tree.conftest import make_tree_window
 
-GAMES = {"kuhn": (kuhn_poker, "1pb"), "teaching-tree": (teaching_tree, "2X")}
+GAMES = {"kuhn": (kuhn_poker, "Qpb"), "teaching-tree": (teaching_tree, "2X")}
 SCREENS = ((1280, 720), (1024, 768))
 
 

@@ -29,7 +29,7 @@ def test_kuhn_loads_and_draws_every_node(kuhn):
     assert len(kuhn.view.node_items) == tree.n_nodes == 58
     assert kuhn.infosets.list.topLevelItemCount() == 12
     terminal_texts = {item.text() for item in kuhn.view.scene().items() if hasattr(item, "text")}
-    assert {"2, -2", "-1, 1", "0 (1/3)", "1pb"} <= terminal_texts
+    assert {"2, -2", "-1, 1", "J (1/3)", "Qpb"} <= terminal_texts
 
 
 def test_labels_sit_on_a_backing_above_the_information_set_arcs(kuhn):
@@ -43,7 +43,7 @@ def test_labels_sit_on_a_backing_above_the_information_set_arcs(kuhn):
     boxes = [i.sceneBoundingRect() for i in items if isinstance(i, QGraphicsRectItem) and i.zValue() == -0.5]
     labels = [
         *kuhn.view.cfv_labels.values(),
-        *(i for i in items if isinstance(i, QGraphicsSimpleTextItem) and i.text() == "1pb"),
+        *(i for i in items if isinstance(i, QGraphicsSimpleTextItem) and i.text() == "Qpb"),
     ]
     assert arcs and labels and max(a.zValue() for a in arcs) < -0.5 < min(t.zValue() for t in labels)
     for label in labels:
@@ -56,7 +56,7 @@ def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
     record = kuhn.step_recorded()
     np.testing.assert_allclose(record.cumulative_regret_after, expected.cumulative_regret_after)
     tree = kuhn.tree
-    for label in ("1pb", "2b"):
+    for label in ("Qpb", "Kb"):
         j = tree.infoset_label.index(label)
         kuhn.infosets.choose(j)
         first = int(tree.infoset_first_slot[j])
@@ -122,11 +122,11 @@ def test_the_explanation_adds_up_on_the_teaching_tree(qtbot):
 
 def test_an_edit_breaking_perfect_recall_is_refused_then_edits_undo(kuhn):
     before = kuhn.document.game
-    assert not kuhn.attempt(lambda: kuhn.document.set_infoset(("0", "1", "p", "b"), "0"))
+    assert not kuhn.attempt(lambda: kuhn.document.set_infoset(("J", "Q", "p", "b"), "J"))
     assert "forgets what they knew" in kuhn.errors[-1]
     assert kuhn.document.game is before and not kuhn.undo_action.isEnabled()
-    assert kuhn.attempt(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
-    assert kuhn.document.node(("0", "1", "p", "p")).payoffs == (5.0, -5.0)
+    assert kuhn.attempt(lambda: kuhn.document.set_payoffs(("J", "Q", "p", "p"), [5, -5]))
+    assert kuhn.document.node(("J", "Q", "p", "p")).payoffs == (5.0, -5.0)
     assert kuhn.undo_action.isEnabled() and "*" in kuhn.windowTitle()
     kuhn.undo_action.trigger()
     assert kuhn.document.game is before
@@ -343,7 +343,7 @@ def test_the_average_strategy_table_lists_every_information_set(kuhn, qtbot):
     assert table.rowCount() == 12
     average = kuhn.run.thread.loop.latest()[1].average_strategy
     tree = kuhn.tree
-    j = tree.infoset_label.index("1pb")
+    j = tree.infoset_label.index("Qpb")
     first = int(tree.infoset_first_slot[j])
     assert table.item(j, 2).text() == f"{tree.slot_move[first]}  {average[first]:.3f}"
 
@@ -363,7 +363,7 @@ def test_choosing_an_information_set_shows_its_players_traversal(qtbot):
 
 
 def test_closing_with_unsaved_edits_asks_first(kuhn):
-    kuhn.attempt(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
+    kuhn.attempt(lambda: kuhn.document.set_payoffs(("J", "Q", "p", "p"), [5, -5]))
     kuhn.confirm_discard = lambda: False
     assert not kuhn.close() and kuhn.run.thread is not None
     kuhn.confirm_discard = lambda: True
@@ -394,15 +394,15 @@ def test_running_after_a_step_drops_the_stale_iteration_numbers(kuhn, qtbot):
 
 def test_a_refused_edit_from_the_menu_is_shown_in_place(kuhn):
     before, editor = kuhn.document.game, kuhn.editor
-    assert not editor.edit(lambda: kuhn.document.set_infoset(("0", "1", "p", "b"), "0"))
+    assert not editor.edit(lambda: kuhn.document.set_infoset(("J", "Q", "p", "b"), "J"))
     assert editor.problem.isVisibleTo(kuhn) and "forgets what they knew" in editor.problem.text()
     assert kuhn.document.game is before and not kuhn.errors  # no dialog for an edit
-    assert editor.edit(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [3, -3]))
+    assert editor.edit(lambda: kuhn.document.set_payoffs(("J", "Q", "p", "p"), [3, -3]))
     assert not editor.problem.isVisibleTo(kuhn)
 
 
 def test_the_information_set_panel_shows_the_newest_snapshot(kuhn, qtbot):
-    kuhn.infosets.choose(kuhn.tree.infoset_label.index("1pb"))
+    kuhn.infosets.choose(kuhn.tree.infoset_label.index("Qpb"))
     kuhn.run.toggle()
     loop = kuhn.run.thread.loop
     qtbot.waitUntil(lambda: loop.latest()[1].iteration > 2000, timeout=60_000)
@@ -446,7 +446,7 @@ def test_the_window_never_reads_the_running_solver(kuhn, qtbot):
     solver.average_strategy = watched
     kuhn.run.toggle()
     qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration > 2000, timeout=60_000)
-    for label in ("1pb", "2b"):
+    for label in ("Qpb", "Kb"):
         kuhn.infosets.choose(kuhn.tree.infoset_label.index(label))
         kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
         kuhn.run.redraw(force=True)
@@ -529,7 +529,7 @@ def test_new_decision_nodes_get_their_own_information_sets_unless_joined(qtbot):
 
 def test_an_edit_clears_the_previous_games_curves_and_numbers(kuhn, qtbot):
     tree = kuhn.tree
-    kuhn.infosets.choose(tree.infoset_label.index("1pb"))
+    kuhn.infosets.choose(tree.infoset_label.index("Qpb"))
     kuhn.run.step(200)
     qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 200, timeout=60_000)
     kuhn.run.redraw(force=True)
@@ -537,7 +537,7 @@ def test_an_edit_clears_the_previous_games_curves_and_numbers(kuhn, qtbot):
     assert all(len(curve.xData) > 5 for curve in curves)
     kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
     assert cell(kuhn, 0, 3) != 0  # the cumulative regret after 200 iterations
-    assert kuhn.attempt(lambda: kuhn.document.set_payoffs(("0", "1", "p", "p"), [5, -5]))
+    assert kuhn.attempt(lambda: kuhn.document.set_payoffs(("J", "Q", "p", "p"), [5, -5]))
     qtbot.waitUntil(lambda: kuhn.run.seen_version == kuhn.run.thread.loop.latest()[0], timeout=60_000)
     assert kuhn.run.thread.loop.latest()[1].iteration == 0  # the fresh run, paused
     for curve in [kuhn.plots.gap_curve, *kuhn.plots.strategy_curves.values()]:
