@@ -44,7 +44,9 @@ from rmviz.loading import load_with_progress
 from rmviz.numbers import plain_zeros
 from rmviz.present.definitions import FIGURE_NAMES
 from rmviz.present.summaries import SUMMARIES
-from rmviz.runner.record import record_run, write_run_data
+from rmviz.runner.record import record_run, record_traces, write_run_data
+from rmviz.runner.session import Session, session_config, session_path, write_session
+from rmviz.runner.trace import SavedRun, Trace
 from rmviz.solvers.family import EXPLORATION, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import default_start_note, parse_probability
@@ -119,6 +121,13 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--trace", type=Path, help="write metrics every --every iterations (.csv or .json)")
     solve.add_argument("--every", type=_positive_int, default=None, help="trace interval (default n/100)")
     solve.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    solve.add_argument(
+        "--save-session",
+        type=Path,
+        metavar="FILE",
+        help="also save the run as a session the window reopens at once and goes on with "
+        "(the window's settings: a report of a large game may lack the joint)",
+    )
 
     step = commands.add_parser(
         "step",
@@ -399,14 +408,21 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     if args.trace is not None and args.trace.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--trace {args.trace}: write a .csv or a .json file")
+    session = None if args.save_session is None else session_path(args.save_session)
+    if session is not None and not session.parent.is_dir():
+        raise RmvizError(f"--save-session {args.save_session}: there is no folder {session.parent}")
     game = load_with_progress(args.game)
     solver = _solver(args, game, report=args.json)
+    if session is not None:  # the run the window reopens: its settings, its trace grid
+        solver = family_of(solver.game).solver(solver.game, session_config(solver.game, solver.config))
     progress = _Progress(args.iterations, enabled=sys.stderr.isatty() and not args.json)
     solver.step(0)  # load the compiled kernel (numba's cache) before the clock starts
     start = time.perf_counter()
-    if args.trace:
-        every = args.every or max(1, args.iterations // 100)
-        trace = record_run(solver, args.iterations, every=every)
+    every = args.every or max(1, args.iterations // 100)
+    trace = Trace(solver.columns, every=every)
+    shown = Trace(solver.columns, Session.points_per_decade)
+    if args.trace or session:
+        record_traces(solver, args.iterations, [trace] * bool(args.trace) + [shown] * bool(session))
     else:
         chunk = max(1, min(args.iterations, 100_000))
         while solver.iteration < args.iterations:
@@ -417,6 +433,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     snap = solver.snapshot(metrics=True)
     if args.trace:
         write_run_data(args.trace, solver, trace.data())
+    if session is not None:
+        saved = SavedRun(solver.checkpoint(), *shown.kept())
+        write_session(Session(solver.game, solver.config, solver.iteration, saved=saved), session)
     report = _report(args.game, solver, snap, seconds)
     if args.json:
         out.write(json.dumps(plain_zeros(report), allow_nan=False) + "\n")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rmviz.errors import RmvizError
-from rmviz.runner.trace import Trace, TraceData
+from rmviz.runner.trace import SavedRun, Trace, TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.protocol import Snapshot, Solver
 
@@ -104,6 +104,25 @@ class RunLoop:
             self._publish(metrics=True)
             self.trace.add(self.solver.iteration, self._latest.trace_values())
         return result
+
+    def saved_run(self) -> SavedRun:
+        """The solver's whole state and the trace's kept points, taken between two chunks
+        (a running loop goes on)."""
+        with self._condition, self._step_lock:
+            return SavedRun(self.solver.checkpoint(), *self.trace.kept())
+
+    def restore(self, saved: SavedRun) -> None:
+        """Put the solver and the trace back where ``saved`` was taken and publish it,
+        paused: the run goes on as if never saved. Raises ``ConfigError`` (solver) or
+        ``ValueError`` (trace) when ``saved`` does not fit, changing nothing."""
+        with self._condition, self._step_lock:
+            trace = Trace(self.solver.columns, self.trace.points_per_decade, self.trace.every)
+            trace.restore(saved.trace_iterations, saved.trace_rows)  # checked before the solver
+            self.solver.restore(saved.checkpoint)
+            self.trace = trace
+            self._running, self._pending, self._failed = False, 0, False
+            self._publish(metrics=True)
+            self.trace.add(self.solver.iteration, self._latest.trace_values())
 
     def _note_asked(self) -> None:
         """Remember when the loop was first asked to run or step (for :meth:`warming_up`)."""

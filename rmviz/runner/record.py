@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -40,11 +40,21 @@ def record_run(
     """Run ``solver`` to ``iterations``, recording the trace at every grid point and the last
     (the app's geometric grid, or every ``every`` iterations)."""
     trace = Trace(solver.columns, points_per_decade, every)
-    trace.add(solver.iteration, solver.snapshot(metrics=True).trace_values())
-    while solver.iteration < iterations:
-        solver.step(min(trace.next_iteration, iterations) - solver.iteration)
-        trace.add(solver.iteration, solver.snapshot(metrics=True).trace_values())
+    record_traces(solver, iterations, [trace])
     return trace
+
+
+def record_traces(solver: Solver, iterations: int, traces: Sequence[Trace]) -> None:
+    """Run ``solver`` to ``iterations``, stopping at every grid point of each of ``traces``
+    (and the last) to record it in all of them."""
+    values = solver.snapshot(metrics=True).trace_values()
+    for trace in traces:
+        trace.add(solver.iteration, values)
+    while solver.iteration < iterations:
+        solver.step(min(*(trace.next_iteration for trace in traces), iterations) - solver.iteration)
+        values = solver.snapshot(metrics=True).trace_values()
+        for trace in traces:
+            trace.add(solver.iteration, values)
 
 
 def _plain(value: Any) -> Any:

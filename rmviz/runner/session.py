@@ -3,13 +3,16 @@
 A :class:`Session` holds what reproduces what a window showed: the game (rmviz JSON,
 embedded), the algorithm with every setting of the solver panel (``options``: the family's
 :attr:`~rmviz.solvers.family.Family.choices` and ``parameters``), the metric cadence and
-speed, the iteration reached, and the :class:`View` worth keeping. Runs are deterministic
-given the config and its seed, so reopening re-runs the solver to that iteration and gets
-the same state, array for array, without storing it. The file,
+speed, the iteration reached, the :class:`View` worth keeping and, since version 3, the run
+itself (:class:`~rmviz.runner.trace.SavedRun`: the solver's whole state and the trace's kept
+points, :mod:`.saved_run`), so reopening at any iteration takes as long as reading the file
+and the run goes on bit for bit as if never saved. A file without the run (versions 1 and
+2, or a run whose generator cannot be saved) re-runs the deterministic solver to the saved
+iteration instead. The file,
 ``NAME.rmviz-session.json`` (:data:`SUFFIX`), is described field by field in
 docs/session-format.md. Reading checks every field before use and refuses a bad file with
 one :class:`~rmviz.errors.ReadError` naming it and the field; writing is atomic
-(:mod:`rmviz.atomic`). Versions 1 and 2 are read; a version-1 tree session with a
+(:mod:`rmviz.atomic`). Versions 1 to 3 are read; a version-1 tree session with a
 Monte-Carlo preset replays a new run and says so (:data:`MONTE_CARLO_NOTICE`).
 """
 
@@ -31,13 +34,15 @@ from rmviz.errors import ConfigError, ReadError, RmvizError
 from rmviz.formats import Game, read_text_file
 from rmviz.formats.rmviz_json import check_header, dumps_json, game_from_dict, game_to_dict, parse_json
 from rmviz.games.generators import MAX_SEED
+from rmviz.runner.saved_run import saved_run_from_dict, saved_run_to_dict
+from rmviz.runner.trace import SavedRun
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Config
 from rmviz.solvers.registry import FAMILIES, TREE, family_named, family_of
 from rmviz.version import version
 
 FORMAT_NAME = "rmviz-session"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 READABLE_VERSIONS = range(1, FORMAT_VERSION + 1)
 MONTE_CARLO_VERSION = 2  # the first version written since Monte-Carlo CFR samples anew
 RESAMPLED: tuple[Family, ...] = (TREE,)  # the families whose seeded runs sample anew since then
@@ -50,7 +55,8 @@ MAX_ITERATION = 2**53  # iteration counts stay exact in the float weights t, t^g
 MAX_POINTS_PER_DECADE = 10_000
 MAX_TEXT_STEPS = 50
 MAX_LABEL = 10_000  # characters of a tab name or an information set's label
-TABS = ("run", "compare", "step")  # the run tab (Run / Tree), Compare algorithms, Step (matrix)
+TABS = ("run", "compare", "step", "equilibria")  # Run / Tree, Compare algorithms; matrix: Step, Equilibria
+MAX_JOINT = 1_000_000  # characters of the joint typed into the CE checker
 SIDE_TABS = ("infoset", "average")  # the tree window's Information set / Average strategy
 
 
@@ -71,6 +77,8 @@ class View:
             records it again, so its numbers are on the tree and in the panel.
         compared: the algorithms checked in compare mode, or None for the family's default
             (``Family.compare_default``).
+        joint: the joint distribution checked in the matrix window's *Equilibria* tab, as
+            typed (one entry per profile, comma-separated), or None.
     """
 
     tab: str | None = None
@@ -81,6 +89,7 @@ class View:
     side_tab: str | None = None
     recorded: bool = False
     compared: tuple[str, ...] | None = None
+    joint: str | None = None
 
 
 @dataclass(frozen=True)
@@ -89,7 +98,8 @@ class Session:
 
     ``notices``: what a person reopening the file must know (one sentence each, for the
     window's status bar and one line of ``rmviz FILE``), such as :data:`MONTE_CARLO_NOTICE`;
-    set by the reader, never written.
+    set by the reader, never written. ``saved``: the run itself, to go on from without
+    re-running (None: reopening re-runs to ``iteration``).
     """
 
     game: Game
@@ -99,6 +109,7 @@ class Session:
     speed: float | None = None  # iterations per second; None: as fast as possible
     view: View = field(default_factory=View)
     notices: tuple[str, ...] = ()
+    saved: SavedRun | None = None
 
     @property
     def family(self) -> Family:
@@ -126,6 +137,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
     family = session.family
     options = {name: _plain(getattr(session.config, name)) for name in _options(family, session.config)}
     view = session.view
+    state = {} if session.saved is None else {"state": saved_run_to_dict(session.saved)}
     return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -147,13 +159,24 @@ def session_to_dict(session: Session) -> dict[str, Any]:
             "side_tab": view.side_tab,
             "recorded": view.recorded,
             "compared": None if view.compared is None else list(view.compared),
+            "joint": view.joint,
         },
+        **state,
     }
 
 
 def write_session(session: Session, path: str | Path) -> None:
     """Write ``session`` to ``path`` atomically (a failed write leaves the old file)."""
     atomic_write_text(path, dumps_json(session_to_dict(session)) + "\n")
+
+
+def session_config(game: Game, config: Config) -> Config:
+    """What a session of ``game`` keeps of ``config``: the solver panel's settings (the
+    family's choices and parameters), as reopening runs them."""
+    family = family_of(game)
+    return family.config(
+        config.algorithm, **{name: getattr(config, name) for name in _options(family, config)}
+    )
 
 
 def _options(family: Family, config: Config) -> tuple[str, ...]:
@@ -208,16 +231,26 @@ def session_from_dict(data: Any, filename: str = "<session>") -> Session:
         config = _config(family, _object(data, "solver", filename), filename)
         run = _object(data, "run", filename)
         view = _view(_object(data, "view", filename), game, family)
+        iteration = _integer(run.get("iteration", 0), "run.iteration", 0, MAX_ITERATION)
+        saved = None
+        if data.get("state") is not None:
+            try:
+                # after a recorded Step 1 the run is saved as it was before it (SessionFiles)
+                before = iteration - int(view.recorded and iteration > 0)
+                saved = saved_run_from_dict(data["state"], before, MAX_SEED)
+            except ValueError as error:
+                raise _FieldError(str(error)) from None
         return Session(
             game,
             config,
-            iteration=_integer(run.get("iteration", 0), "run.iteration", 0, MAX_ITERATION),
+            iteration=iteration,
             points_per_decade=_integer(
                 run.get("points_per_decade", 200), "run.points_per_decade", 1, MAX_POINTS_PER_DECADE
             ),
             speed=_optional(run.get("speed"), lambda v: _positive(v, "run.speed")),
             view=view,
             notices=_notices(version, family, config),
+            saved=saved,
         )
     except ReadError:
         raise
@@ -278,7 +311,7 @@ def _config(family: Family, solver: dict[str, Any], filename: str) -> Config:
     return family.config(algorithm, **values)
 
 
-def _typed(value: Any, hint: Any, where: str) -> Any:
+def _typed(value: Any, hint: Any, where: str, longest: int = MAX_LABEL) -> Any:
     """``value`` read as a config field of type ``hint`` (bool, int, float, str, a mapping
     from player to a list of numbers, or any of these or None)."""
     origin, arguments = typing.get_origin(hint), typing.get_args(hint)
@@ -286,7 +319,7 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
         if value is None and type(None) in arguments:
             return None
         (inner,) = [a for a in arguments if a is not type(None)]
-        return _typed(value, inner, where)
+        return _typed(value, inner, where, longest)
     if hint is bool:
         if not isinstance(value, bool):
             raise _FieldError(f"{where} must be true or false, not {_shown(value)}")
@@ -298,8 +331,8 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
     if hint is str:
         if not isinstance(value, str):
             raise _FieldError(f"{where} must be a string, not {_shown(value)}")
-        if len(value) > MAX_LABEL:
-            raise _FieldError(f"{where} is {len(value):,} characters long; at most {MAX_LABEL:,}")
+        if len(value) > longest:
+            raise _FieldError(f"{where} is {len(value):,} characters long; at most {longest:,}")
         return value
     if origin is Mapping:
         if not isinstance(value, dict):
@@ -348,6 +381,9 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
             raise _FieldError(f"view.{name} must be true or false, not {_shown(flag)}")
     infoset = _optional(data.get("infoset"), lambda v: _typed(v, str, "view.infoset"))
     compared = _optional(data.get("compared"), lambda v: _algorithms(v, family, "view.compared"))
+    joint = _optional(data.get("joint"), lambda v: _typed(v, str, "view.joint", MAX_JOINT))
+    if joint is not None and family.infosets:
+        raise _FieldError("view.joint is the Equilibria tab's joint of a matrix game; this is a game tree")
     return View(
         tab=tab,
         faces=faces,
@@ -357,6 +393,7 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         side_tab=_optional(data.get("side_tab"), lambda v: _choice(v, SIDE_TABS, "view.side_tab")),
         recorded=recorded,
         compared=compared,
+        joint=joint,
     )
 
 
@@ -431,6 +468,7 @@ __all__ = [
     "View",
     "is_session_file",
     "read_session",
+    "session_config",
     "session_from_dict",
     "session_path",
     "session_to_dict",

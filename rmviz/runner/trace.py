@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rmviz.solvers.checkpoint import Checkpoint
 from rmviz.solvers.columns import Column
 
 
@@ -30,6 +31,16 @@ class TraceData:
 
     iterations: np.ndarray
     columns: Mapping[Column, np.ndarray]
+
+
+@dataclass(frozen=True)
+class SavedRun:
+    """A run to go on with: the solver's :class:`~rmviz.solvers.checkpoint.Checkpoint` and
+    its trace's kept points (:meth:`Trace.kept`), as a session file holds them."""
+
+    checkpoint: Checkpoint
+    trace_iterations: np.ndarray
+    trace_rows: np.ndarray
 
 
 class Trace:
@@ -85,10 +96,7 @@ class Trace:
             self._data[self._size] = row
             self._iterations[self._size] = iteration
             self._size += 1
-            if self.every is not None:
-                self._next = (iteration // self.every + 1) * self.every
-            else:
-                self._next = max(iteration + 1.0, iteration * self.ratio)
+            self._advance(iteration)
             self._latest = None
         else:
             self._latest = (iteration, row)
@@ -111,6 +119,35 @@ class Trace:
         copies, so the trace goes on growing."""
         wanted = self.columns if columns is None else columns
         return TraceData(self.iterations(), {column: self.column(column) for column in wanted})
+
+    def kept(self) -> tuple[np.ndarray, np.ndarray]:
+        """The kept points, newest excepted: iterations ``(k,)`` and rows ``(k, columns)``
+        (copies; what a session saves, :meth:`restore` takes back)."""
+        return self._iterations[: self._size].copy(), self._data[: self._size].copy()
+
+    def restore(self, iterations: np.ndarray, rows: np.ndarray) -> None:
+        """Keep exactly these points (increasing positive iterations, one row of every
+        column each) and go on from the last as if it had just been added."""
+        iterations = np.asarray(iterations, dtype=np.int64)
+        rows = np.asarray(rows, dtype=np.float64)
+        if rows.shape != (len(iterations), len(self.columns)):
+            raise ValueError(f"a trace of {len(self.columns)} columns cannot keep rows of shape {rows.shape}")
+        if len(iterations) and (iterations[0] < 1 or np.any(np.diff(iterations) <= 0)):
+            raise ValueError("a trace's iterations increase from 1")
+        self.clear()
+        size = max(len(self._iterations), len(iterations))
+        self._iterations, self._data = np.empty(size, dtype=np.int64), np.empty((size, len(self.columns)))
+        self._iterations[: len(iterations)], self._data[: len(iterations)] = iterations, rows
+        self._size = len(iterations)
+        if self._size:
+            self._advance(int(iterations[-1]))
+
+    def _advance(self, iteration: int) -> None:
+        """The grid's next iteration after keeping ``iteration``."""
+        if self.every is not None:
+            self._next = (iteration // self.every + 1) * self.every
+        else:
+            self._next = max(iteration + 1.0, iteration * self.ratio)
 
     def nbytes(self) -> int:
         """Memory held by the kept points."""

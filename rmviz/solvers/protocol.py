@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from rmviz.solvers.checkpoint import Checkpoint
 from rmviz.solvers.columns import Column
 
 
@@ -109,6 +110,15 @@ class Solver(Protocol):
     def snapshot(self, metrics: bool = True) -> Snapshot: ...
 
     def reset(self, seed: int | None = None) -> None: ...
+
+    def checkpoint(self) -> Checkpoint:
+        """The whole state, host copies (:mod:`rmviz.solvers.checkpoint`); raises
+        ``NotCapturable`` where a generator's state cannot be saved."""
+        ...
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """Go on from ``checkpoint``, bit for bit; ``ConfigError`` when it does not fit."""
+        ...
 
     def column_name(self, column: Column) -> str:
         """The readable name of one of ``columns`` (``average[Player 1][Rock]``)."""

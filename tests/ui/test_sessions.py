@@ -44,7 +44,10 @@ def run_until(window, qtbot, at_least):
     window.run.toggle()
     qtbot.waitUntil(lambda: window.run.thread.loop.latest()[1].iteration >= at_least, timeout=60_000)
     window.run.toggle()
-    qtbot.waitUntil(lambda: not window.run.thread.loop.busy, timeout=60_000)
+    loop = window.run.thread.loop  # stopped, and where it stopped is published
+    qtbot.waitUntil(
+        lambda: not loop.busy and loop.latest()[1].iteration == loop.solver.iteration, timeout=60_000
+    )
 
 
 def caught_up(window, qtbot):
@@ -180,7 +183,10 @@ def test_the_notice_stays_while_re_running_and_when_the_person_takes_over(qtbot,
     window.run.toggle()  # Space: the person takes the run over before it got there
     assert not window.sessions.catching_up() and bar.currentMessage() == MONTE_CARLO_NOTICE
     window.run.toggle()
-    qtbot.waitUntil(lambda: not window.run.thread.loop.busy, timeout=60_000)
+    loop = window.run.thread.loop  # stopped, and where it stopped is published
+    qtbot.waitUntil(
+        lambda: not loop.busy and loop.latest()[1].iteration == loop.solver.iteration, timeout=60_000
+    )
     window.shutdown()
 
 
@@ -286,7 +292,10 @@ def test_running_during_the_re_run_takes_over(qtbot, tmp_path):
     window.run.toggle()  # Space: the person runs on from wherever the run is
     assert not window.sessions.catching_up() and window.run.thread.loop.running
     window.run.toggle()
-    qtbot.waitUntil(lambda: not window.run.thread.loop.busy, timeout=60_000)
+    loop = window.run.thread.loop  # stopped, and where it stopped is published
+    qtbot.waitUntil(
+        lambda: not loop.busy and loop.latest()[1].iteration == loop.solver.iteration, timeout=60_000
+    )
     assert window.run.thread.loop.latest()[1].iteration < 50_000_000
     window.shutdown()
 
@@ -398,3 +407,97 @@ def test_a_sessions_information_set_the_tree_lacks_is_said(qtbot, tmp_path):
     qtbot.waitUntil(lambda: bar.currentMessage().startswith("Session restored"), timeout=120_000)
     assert "the tree has no information set 'ZZZ': showing '1'" in bar.currentMessage()
     window.shutdown()
+
+
+class StepCounter:
+    """Counts the iterations a solver steps (wrapping its ``step``)."""
+
+    def __init__(self, solver):
+        self.count, step = 0, solver.step
+
+        def counted(iterations=1):
+            self.count += iterations
+            step(iterations)
+
+        solver.step = counted
+
+
+def test_a_session_at_ten_million_iterations_reopens_without_re_running_and_goes_on_alike(qtbot, tmp_path):
+    """The run itself is in the file: reopening steps nothing, the trace is there, and the
+    reopened run goes on with the iterates the unsaved one has (sampled play: the random
+    stream comes back too)."""
+    window = make_window(qtbot, tmp_path, game="rps")
+    choose(window.panel.algorithm, "rm+")
+    window.panel.play.setCurrentText("sampled")
+    loop = window.run.thread.loop
+    window.run.step(10_000_000)
+    qtbot.waitUntil(lambda: not loop.busy and loop.latest()[1].iteration == 10_000_000, timeout=120_000)
+    path = tmp_path / f"long{SUFFIX}"
+    assert window.sessions.save(path)
+    assert read_session(path).saved.checkpoint.iteration == 10_000_000
+
+    fresh = make_window(qtbot, tmp_path)
+    original_new_solver = fresh.new_solver
+    counters = []
+    fresh.new_solver = lambda game: (
+        solver := original_new_solver(game),
+        counters.append(StepCounter(solver)),
+    )[0]
+    assert fresh.files.open(path)
+    assert not fresh.sessions.catching_up()  # restored at once: no re-run
+    reopened = fresh.run.thread.loop
+    assert reopened.solver.iteration == 10_000_000 and sum(c.count for c in counters) == 0
+    qtbot.waitUntil(lambda: reopened.latest()[1].iteration == 10_000_000, timeout=10_000)
+    columns = loop.solver.columns
+    saved_trace, restored_trace = loop.trace_data(columns), reopened.trace_data(columns)
+    np.testing.assert_array_equal(saved_trace.iterations, restored_trace.iterations)
+    for column in columns:
+        np.testing.assert_array_equal(saved_trace.columns[column], restored_trace.columns[column])
+    assert "Session restored at iteration 10,000,000" in fresh.statusBar().currentMessage()
+
+    for shown in (window, fresh):  # both go on: the same iterates, the same trace
+        shown.run.step(12_345)
+    for shown in (loop, reopened):
+        qtbot.waitUntil(lambda s=shown: not s.busy and s.latest()[1].iteration == 10_012_345, timeout=60_000)
+    assert_same_snapshot(loop.latest()[1], reopened.latest()[1])
+    assert loop.solver.checkpoint().rng == reopened.solver.checkpoint().rng
+    np.testing.assert_array_equal(
+        loop.trace_data(columns).iterations, reopened.trace_data(columns).iterations
+    )
+    for shown in (window, fresh):
+        shown.shutdown()
+
+
+def test_the_equilibria_tab_and_its_joint_come_back(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, game="rps")
+    window.tabs.setCurrentWidget(window.equilibria)
+    assert window.equilibria.check_text("1/9 " * 9)
+    path = tmp_path / f"ce{SUFFIX}"
+    assert window.sessions.save(path)
+    assert read_session(path).view.joint == ", ".join(["1/9"] * 9)
+
+    fresh = make_window(qtbot, tmp_path)
+    assert fresh.files.open(path)
+    assert fresh.tabs.currentWidget() is fresh.equilibria
+    assert fresh.equilibria.joint_model.entries == ["1/9"] * 9 and fresh.equilibria.check is not None
+    assert fresh.equilibria.summary.text() == window.equilibria.summary.text() and not fresh.errors
+    for shown in (window, fresh):
+        shown.shutdown()
+
+
+def test_a_saved_run_that_does_not_fit_its_game_is_refused_and_changes_nothing(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, game="rps")
+    window.run.step(50)
+    loop = window.run.thread.loop
+    qtbot.waitUntil(lambda: not loop.busy and loop.latest()[1].iteration == 50, timeout=60_000)
+    data = session_to_dict(window.sessions.session())
+    data["game"] = session_to_dict(Session(catalog_game("matching-pennies"), window.panel.config()))["game"]
+    path = tmp_path / f"mismatch{SUFFIX}"
+    path.write_text(json.dumps(data))
+    fresh = make_window(qtbot, tmp_path)
+    game = fresh.document.game
+    assert not fresh.files.open(path)
+    assert fresh.errors[-1].startswith(f"{path}: the saved solver state does not fit this game and algorithm")
+    assert fresh.document.game is game and not fresh.document.modified
+    for shown in (window, fresh):
+        shown.shutdown()

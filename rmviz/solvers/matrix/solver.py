@@ -33,6 +33,8 @@ import numpy as np
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.backend import AUTO_GPU_MIN_ENTRIES, get_backend
+from rmviz.solvers.checkpoint import Checkpoint, capture
+from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
@@ -215,6 +217,15 @@ class RegretMinimizer:
             for _ in range(iterations):
                 self._iterate()
         self.elapsed += time.perf_counter() - start
+
+    def checkpoint(self) -> Checkpoint:
+        """The whole state, to go on from exactly (:mod:`rmviz.solvers.checkpoint`)."""
+        return capture(self.state, self.seed, self.elapsed, self.backend.to_host)
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """Go on from ``checkpoint`` (of a solver of this game and config)."""
+        restore_state(self.state, checkpoint, self.backend.asarray)
+        self.seed, self.elapsed = checkpoint.seed, checkpoint.elapsed
 
     def snapshot(self, metrics: bool = True) -> MatrixSnapshot:
         """An immutable host copy of the state, with the equilibrium metrics if asked."""

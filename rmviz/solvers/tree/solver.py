@@ -26,6 +26,8 @@ import numpy as np
 
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
+from rmviz.solvers.checkpoint import Checkpoint, capture
+from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
@@ -217,6 +219,15 @@ class CFRSolver:
             for _ in range(iterations):
                 self._iterate(record=False)
         self.elapsed += time.perf_counter() - start
+
+    def checkpoint(self) -> Checkpoint:
+        """The whole state, to go on from exactly (:mod:`rmviz.solvers.checkpoint`)."""
+        return capture(self.state, self.seed, self.elapsed, np.asarray)
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """Go on from ``checkpoint`` (of a solver of this game and config)."""
+        restore_state(self.state, checkpoint, np.asarray)
+        self.seed, self.elapsed = checkpoint.seed, checkpoint.elapsed
 
     def step_recorded(self) -> IterationRecord:
         """Run one iteration and return what happened in it (same update as :meth:`step`)."""

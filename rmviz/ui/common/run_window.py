@@ -33,6 +33,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QTabWidget, QWidg
 from rmviz.errors import RmvizError
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.session import View
+from rmviz.runner.trace import SavedRun
 from rmviz.solvers.family import Family
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of
@@ -73,7 +74,8 @@ class RunWindow(QMainWindow):
     ``compare`` (``tab_names``: the tabs by the name a session file gives them), and the
     parts ``run``, ``status_line``, ``files``, ``sessions``, ``recovery``, ``presentation``
     and ``export``. ``RECORDS_STEPS``: *Step 1* records the iteration it runs (the tree
-    window), so a session saved just after one records it again.
+    window), so a session saved just after one records it again, from ``recorded_from``
+    (the run as it was just before that step).
     """
 
     redraw_ms = 33  # the shortest redraw interval
@@ -82,6 +84,7 @@ class RunWindow(QMainWindow):
     FILE_KIND = "game"  # what the Open and Save dialogs call this window's files
     FILE_FILTER = ""  # the dialogs' Qt name filter
     RECORDS_STEPS = False
+    recorded_from: SavedRun | None = None
 
     def __init__(
         self,

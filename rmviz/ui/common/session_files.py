@@ -1,16 +1,19 @@
 """Session files in the windows: *File > Save Session...* and *Open Session...*, also opened
 through *Open...*, a dropped file and ``rmviz FILE``. A window holds a :class:`SessionFiles`,
 which saves the game, the panel's settings, the cadence and speed, the iteration reached and
-the view (:mod:`rmviz.runner.session`; windows add to the view: simplex faces, the *Step* tab,
-the information set, the last recorded iteration). Reopening shows the settings and the game
-as one undoable edit that is not "modified", then re-runs the deterministic solver to the
-saved iteration in the worker thread (:class:`CatchUp`; the status bar counts, and the
-session's ``notices`` stay there after), paused there; running, stepping or resetting
-meanwhile hands the run back to the person.
+the view (:mod:`rmviz.runner.session`; windows add to the view: simplex faces, the *Step*
+and *Equilibria* tabs, the information set, the last recorded iteration) and the run itself
+(the solver's state and the trace). Reopening shows the settings and the game as one
+undoable edit that is not "modified" and puts the run back where it was, paused, at once
+(the tree window records its last *Step 1* again). A session saved without its run (older
+files) re-runs the deterministic solver to the saved iteration in the worker thread instead
+(:class:`CatchUp`; the status bar counts, and the session's ``notices`` stay there after);
+running, stepping or resetting meanwhile hands the run back to the person.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,11 @@ from typing import Any
 from PySide6.QtWidgets import QFileDialog
 
 from rmviz.errors import RmvizError
+from rmviz.runner.loop import RunLoop
 from rmviz.runner.session import SUFFIX, Session, read_session, session_path, write_session
+from rmviz.runner.trace import SavedRun, Trace
+from rmviz.solvers.checkpoint import NotCapturable
+from rmviz.solvers.protocol import Solver
 from rmviz.ui.common.messages import PREPARING, REPLAYING, describe
 
 SESSION_FILTER = f"rmviz sessions (*{SUFFIX})"
@@ -49,20 +56,28 @@ class SessionFiles:
 
     def session(self) -> Session:
         """The session as it stands: the game, the panel's settings, the iteration reached
-        (where a reopened session is on its way to, while it is) and the view."""
+        (where a reopened session is on its way to, while it is: then without its run), the
+        view and the run (after a recorded *Step 1*: the run before it, which reopening
+        steps again)."""
         window = self.window
-        iteration = 0
+        view = window.view_state()
+        iteration, saved = 0, None
         if self.catch_up is not None:
             iteration = self.catch_up.final
         elif window.run.thread is not None:
-            iteration = window.run.thread.loop.latest()[1].iteration
+            loop = window.run.thread.loop
+            saved = window.recorded_from if view.recorded else _saved_run(loop)
+            iteration = loop.latest()[1].iteration
+            if saved is not None:
+                iteration = saved.checkpoint.iteration + int(view.recorded)
         return Session(
             window.document.game,
             window.panel.config(),
             iteration,
             window.panel.points_per_decade(),
             window.panel.speed_limit(),
-            window.view_state(),
+            view,
+            saved=saved,
         )
 
     def save(self, path: str | Path) -> bool:
@@ -133,6 +148,9 @@ class SessionFiles:
         try:
             notes = panel.set_config(session.config)
             solver = window.new_solver(session.game)
+            if session.saved is not None and not _fits(solver, session.saved):
+                notes.append("its solver state cannot be restored on this device: re-running it")
+                session = dataclasses.replace(session, saved=None)
         except Exception as error:  # the window stays as it was
             panel.set_config(before[0])
             raise RmvizError(describe(error, path)) from None
@@ -154,13 +172,15 @@ class SessionFiles:
             run.prepared = solver  # the session's run, paused at iteration 0
             run.restart(run=False)
         assert run.thread is not None
+        if session.saved is not None:
+            run.thread.loop.restore(session.saved)
         notes += window.apply_view(session.view)
         recorded = session.view.recorded and window.RECORDS_STEPS and session.iteration > 0
         self.catch_up = CatchUp(session.iteration - int(recorded), session.iteration, recorded, tuple(notes))
         run.thread.loop.set_speed(None)
-        if self.catch_up.target > 0:
+        if self.catch_up.target > run.thread.loop.solver.iteration:
             window.before_stepping()
-            run.thread.loop.step(self.catch_up.target)
+            run.thread.loop.step(self.catch_up.target - run.thread.loop.solver.iteration)
         run.update_buttons()
         self.follow_catch_up()
 
@@ -210,3 +230,25 @@ class SessionFiles:
                 bar.clearMessage()
                 if notes:
                     bar.showMessage("; ".join(notes), 10_000)
+
+
+def _saved_run(loop: RunLoop) -> SavedRun | None:
+    """The loop's run to save, or None where its state cannot be (a CuPy generator)."""
+    try:
+        return loop.saved_run()
+    except NotCapturable:
+        return None
+
+
+def _fits(solver: Solver, saved: SavedRun) -> bool:
+    """Whether ``saved`` can be restored into ``solver`` (a fresh one, put back after the
+    check): raises when it does not fit the game and algorithm or the trace its columns;
+    False where the solver's own state cannot be captured (a CuPy generator)."""
+    try:
+        fresh = solver.checkpoint()
+    except NotCapturable:
+        return False
+    solver.restore(saved.checkpoint)
+    solver.restore(fresh)
+    Trace(solver.columns).restore(saved.trace_iterations, saved.trace_rows)
+    return True

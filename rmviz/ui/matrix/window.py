@@ -124,6 +124,7 @@ class MatrixWindow(RunWindow):
         self.equilibria = EquilibriaPanel(self._run_joint)
         self.equilibria.error.connect(lambda message: self.show_error(message))
         self.tabs.addTab(self.equilibria, "Equilibria")
+        self.tab_names["equilibria"] = self.equilibria
         self._reference_of: NormalFormGame | None = None  # the game whose reference is shown
         self._reference: Reference | None = None
         self.tabs.currentChanged.connect(self._face_changed)  # the Step tab fills in at once
@@ -257,12 +258,18 @@ class MatrixWindow(RunWindow):
 
     # -- sessions ----------------------------------------------------------------------------
     def view_state(self) -> View:
-        """The tab, presentation mode, text size and the simplex faces chosen."""
-        return dataclasses.replace(super().view_state(), faces=dict(self.simplex.faces))
+        """The tab, presentation mode, text size, the simplex faces chosen and the joint
+        checked in the *Equilibria* tab."""
+        entries = self.equilibria.joint_model.entries if self.equilibria.check is not None else []
+        return dataclasses.replace(
+            super().view_state(), faces=dict(self.simplex.faces), joint=", ".join(entries) or None
+        )
 
     def apply_view(self, view: View) -> list[str]:
         notes = super().apply_view(view)
         self.dashboard.set_faces(view.faces)
+        if view.joint is not None and not self.equilibria.check_text(view.joint):
+            notes.append("the joint saved in its Equilibria tab does not fit the game")
         return notes
 
     # -- the game --------------------------------------------------------------------------

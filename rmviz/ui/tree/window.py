@@ -47,6 +47,7 @@ from rmviz.numbers import format_number
 from rmviz.present.tree_layout import format_probability
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.session import View
+from rmviz.runner.trace import SavedRun
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
@@ -255,7 +256,13 @@ class TreeWindow(RunWindow):
             return None
         self.sessions.cancel_catch_up()
         self.run.thread.loop.pause()
-        self.record = self.run.thread.loop.exclusive(lambda solver: solver.step_recorded())
+        loop = self.run.thread.loop
+
+        def recorded(solver: CFRSolver) -> tuple[SavedRun, IterationRecord]:
+            before = SavedRun(solver.checkpoint(), *loop.trace.kept())  # a session's run
+            return before, solver.step_recorded()
+
+        self.recorded_from, self.record = loop.exclusive(recorded)
         self.traversal.blockSignals(True)
         self.traversal.clear()
         for trace in self.record.traversals:
