@@ -30,6 +30,7 @@ DTYPES: dict[str, np.dtype[Any]] = {
 MAX_DIMENSIONS = 3
 MAX_ARRAYS = 64
 UINT128 = 2**128
+MAX_ITERATION = 2**53  # as run.iteration
 
 
 def saved_run_to_dict(saved: SavedRun) -> dict[str, Any]:
@@ -52,43 +53,48 @@ def encode_array(array: np.ndarray) -> dict[str, Any]:
     return {"dtype": name, "shape": list(array.shape), "base64": base64.b64encode(data).decode("ascii")}
 
 
-def saved_run_from_dict(data: Any, iteration: int, max_seed: int) -> SavedRun:
-    """The :class:`SavedRun` a ``"state"`` object describes, of a run at ``iteration`` (the
-    session's ``run.iteration``, one less after a recorded step)."""
+def saved_run_from_dict(data: Any, iteration: int | None, max_seed: int, where: str = "state") -> SavedRun:
+    """The :class:`SavedRun` a ``"state"`` object describes (``where``: its name in
+    messages), of a run at ``iteration`` (the session's ``run.iteration``, one less after a
+    recorded step), or at any iteration up to :data:`MAX_ITERATION` when None."""
     if not isinstance(data, dict):
-        raise ValueError(f"state must be an object {{...}}, not {type(data).__name__}")
+        raise ValueError(f"{where} must be an object {{...}}, not {type(data).__name__}")
     reached = data.get("iteration")
-    if reached != iteration or isinstance(reached, bool):
-        raise ValueError(f"state.iteration must be {iteration:,} (run.iteration, less a recorded step)")
+    if iteration is None:
+        if isinstance(reached, bool) or not isinstance(reached, int) or not 0 <= reached <= MAX_ITERATION:
+            raise ValueError(f"{where}.iteration must be a whole number from 0 to {MAX_ITERATION:,}")
+        iteration = reached
+    elif reached != iteration or isinstance(reached, bool):
+        raise ValueError(f"{where}.iteration must be {iteration:,} (run.iteration, less a recorded step)")
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= max_seed:
-        raise ValueError(f"state.seed must be a whole number from 0 to {max_seed:,}")
+        raise ValueError(f"{where}.seed must be a whole number from 0 to {max_seed:,}")
     elapsed = data.get("elapsed")
     if isinstance(elapsed, bool) or not isinstance(elapsed, int | float) or not 0 <= elapsed < math.inf:
-        raise ValueError("state.elapsed must be a number of seconds, 0 or more")
+        raise ValueError(f"{where}.elapsed must be a number of seconds, 0 or more")
     arrays = data.get("arrays")
     if not isinstance(arrays, dict) or len(arrays) > MAX_ARRAYS:
-        raise ValueError(f"state.arrays must be an object of at most {MAX_ARRAYS} named arrays")
+        raise ValueError(f"{where}.arrays must be an object of at most {MAX_ARRAYS} named arrays")
     decoded = {}
     for name, value in arrays.items():
-        array = decode_array(value, f"state.arrays.{name}", ("float64", "float32"))
+        array = decode_array(value, f"{where}.arrays.{name}", ("float64", "float32"))
         if not np.all(np.isfinite(array)):
-            raise ValueError(f"state.arrays.{name} holds a value that is not finite")
+            raise ValueError(f"{where}.arrays.{name} holds a value that is not finite")
         decoded[name] = array
     trace = data.get("trace")
     if not isinstance(trace, dict):
-        raise ValueError("state.trace must be an object {iterations, rows}")
-    iterations = decode_array(trace.get("iterations"), "state.trace.iterations", ("int64",))
-    rows = decode_array(trace.get("rows"), "state.trace.rows", ("float64",))
+        raise ValueError(f"{where}.trace must be an object {{iterations, rows}}")
+    iterations = decode_array(trace.get("iterations"), f"{where}.trace.iterations", ("int64",))
+    rows = decode_array(trace.get("rows"), f"{where}.trace.rows", ("float64",))
     if iterations.ndim != 1 or rows.ndim != 2 or len(rows) != len(iterations):
-        raise ValueError("state.trace must hold one row per iteration")
+        raise ValueError(f"{where}.trace must hold one row per iteration")
     if len(iterations) and (
         iterations[0] < 1 or np.any(np.diff(iterations) <= 0) or iterations[-1] > iteration
     ):
-        raise ValueError(f"state.trace.iterations must increase from 1 to at most {iteration:,}")
+        raise ValueError(f"{where}.trace.iterations must increase from 1 to at most {iteration:,}")
     if np.any(np.isinf(rows)):
-        raise ValueError("state.trace.rows holds an infinite value")
-    checkpoint = Checkpoint(iteration, seed, float(elapsed), decoded, _rng(data.get("rng")))
+        raise ValueError(f"{where}.trace.rows holds an infinite value")
+    checkpoint = Checkpoint(iteration, seed, float(elapsed), decoded, _rng(data.get("rng"), where))
     return SavedRun(checkpoint, iterations, rows)
 
 
@@ -120,7 +126,7 @@ def decode_array(value: Any, where: str, dtypes: tuple[str, ...]) -> np.ndarray:
     return np.frombuffer(data, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
 
 
-def _rng(value: Any) -> dict[str, Any] | None:
+def _rng(value: Any, where: str) -> dict[str, Any] | None:
     """A NumPy PCG64 generator's ``state`` dictionary, checked field by field (or None)."""
     if value is None:
         return None
@@ -139,7 +145,7 @@ def _rng(value: Any) -> dict[str, Any] | None:
         or not whole(value["has_uint32"], 2)
         or not whole(value["uinteger"], 2**32)
     ):
-        raise ValueError("state.rng must be a PCG64 generator state, as NumPy writes it, or null")
+        raise ValueError(f"{where}.rng must be a PCG64 generator state, as NumPy writes it, or null")
     return {**value, "state": dict(inner)}
 
 

@@ -99,7 +99,8 @@ class Session:
     ``notices``: what a person reopening the file must know (one sentence each, for the
     window's status bar and one line of ``rmviz FILE``), such as :data:`MONTE_CARLO_NOTICE`;
     set by the reader, never written. ``saved``: the run itself, to go on from without
-    re-running (None: reopening re-runs to ``iteration``).
+    re-running (None: reopening re-runs to ``iteration``); ``compared_runs``: the runs of
+    the *Compare algorithms* tab by algorithm (those it had built).
     """
 
     game: Game
@@ -110,6 +111,7 @@ class Session:
     view: View = field(default_factory=View)
     notices: tuple[str, ...] = ()
     saved: SavedRun | None = None
+    compared_runs: Mapping[str, SavedRun] = field(default_factory=dict)
 
     @property
     def family(self) -> Family:
@@ -138,6 +140,8 @@ def session_to_dict(session: Session) -> dict[str, Any]:
     options = {name: _plain(getattr(session.config, name)) for name in _options(family, session.config)}
     view = session.view
     state = {} if session.saved is None else {"state": saved_run_to_dict(session.saved)}
+    if session.compared_runs:
+        state["compare_state"] = {name: saved_run_to_dict(run) for name, run in session.compared_runs.items()}
     return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -240,6 +244,7 @@ def session_from_dict(data: Any, filename: str = "<session>") -> Session:
                 saved = saved_run_from_dict(data["state"], before, MAX_SEED)
             except ValueError as error:
                 raise _FieldError(str(error)) from None
+        compared_runs = _compared_runs(data.get("compare_state"), family)
         return Session(
             game,
             config,
@@ -251,6 +256,7 @@ def session_from_dict(data: Any, filename: str = "<session>") -> Session:
             view=view,
             notices=_notices(version, family, config),
             saved=saved,
+            compared_runs=compared_runs,
         )
     except ReadError:
         raise
@@ -258,6 +264,22 @@ def session_from_dict(data: Any, filename: str = "<session>") -> Session:
         raise ReadError(filename, str(error)) from None
     except _FieldError as error:
         raise ReadError(filename, str(error)) from None
+
+
+def _compared_runs(data: Any, family: Family) -> dict[str, SavedRun]:
+    """The ``compare_state`` object: algorithm -> its run (absent or null: none)."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or len(data) > len(family.presets):
+        raise _FieldError("compare_state must be an object {algorithm: its run}")
+    runs = {}
+    for name, run in data.items():
+        _choice(name, list(family.presets), "compare_state (an algorithm)")
+        try:
+            runs[name] = saved_run_from_dict(run, None, MAX_SEED, f"compare_state.{name}")
+        except ValueError as error:
+            raise _FieldError(str(error)) from None
+    return runs
 
 
 def _family_called(name: Any) -> Family | None:

@@ -170,3 +170,34 @@ def test_after_a_recorded_step_the_run_before_it_is_saved(tmp_path):
         ReadError, match=r"state.iteration must be 11 \(run.iteration, less a recorded step\)"
     ):
         read_session(path)
+
+
+@pytest.mark.parametrize(
+    ("compare_state", "expected"),
+    [
+        ([1], "compare_state must be an object {algorithm: its run}"),
+        ({"cfr": {}}, 'compare_state (an algorithm) is "cfr"; choose one of rm'),
+        ({"rm+": {"iteration": -1}}, "compare_state.rm+.iteration must be a whole number from 0"),
+        ({"rm+": {**GOOD["state"], "seed": None}}, "compare_state.rm+.seed must be a whole number"),
+    ],
+)
+def test_a_bad_compare_tab_run_is_refused_in_one_line(compare_state, expected, tmp_path):
+    data = json.loads(json.dumps(GOOD))
+    data["compare_state"] = compare_state
+    path = tmp_path / f"bad{SUFFIX}"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ReadError) as caught:
+        read_session(path)
+    assert expected in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_compare_tab_runs_of_their_own_iterations_come_back(tmp_path):
+    runs = {
+        name: run_to(MATRIX, GAME, MATRIX.config(name, seed=1), n).saved_run()
+        for name, n in (("rm+", 25), ("rm", 60))
+    }
+    path = tmp_path / f"compare{SUFFIX}"
+    write_session(Session(GAME, CONFIG, 0, compared_runs=runs), path)
+    back = read_session(path).compared_runs
+    assert {name: run.checkpoint.iteration for name, run in back.items()} == {"rm+": 25, "rm": 60}
+    np.testing.assert_array_equal(back["rm"].trace_rows, runs["rm"].trace_rows)

@@ -104,6 +104,11 @@ def test_a_session_keeps_the_algorithms_checked_in_compare_mode(qtbot, tmp_path,
     window.tabs.setCurrentWidget(window.compare)
     window.compare.set_checked(chosen)
     assert set(window.compare.threads) == set(chosen)
+    loops = {name: thread.loop for name, thread in window.compare.threads.items()}
+    for name, loop in loops.items():
+        loop.step(150 + 10 * len(name))  # each run its own iteration
+    for loop in loops.values():
+        qtbot.waitUntil(lambda loop=loop: not loop.busy, timeout=60_000)
     assert window.sessions.save(tmp_path / "compare") and not window.errors
     path = tmp_path / f"compare{SUFFIX}"
     assert read_session(path).view.compared == tuple(chosen)
@@ -117,6 +122,11 @@ def test_a_session_keeps_the_algorithms_checked_in_compare_mode(qtbot, tmp_path,
     caught_up(fresh, qtbot)
     assert fresh.tabs.currentWidget() is fresh.compare
     assert fresh.compare.checked() == chosen and set(fresh.compare.threads) == set(chosen)
+    for name, thread in fresh.compare.threads.items():  # each run is back where it was
+        back, there = thread.loop.solver.checkpoint(), loops[name].solver.checkpoint()
+        assert back.iteration == there.iteration == 150 + 10 * len(name)
+        assert all(np.array_equal(back.arrays[key], array) for key, array in there.arrays.items())
+        np.testing.assert_array_equal(thread.loop.trace.kept()[1], loops[name].trace.kept()[1])
     fresh.tabs.setCurrentWidget(fresh.run_tab)
     assert fresh.sessions.session().view.compared == tuple(chosen)  # kept while another tab is shown
     for shown in (window, fresh):

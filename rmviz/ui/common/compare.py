@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
 
 from rmviz.errors import RmvizError
 from rmviz.present.panels import Tables, compare_panels, values
-from rmviz.runner.trace import TraceData
+from rmviz.runner.trace import SavedRun, TraceData
 from rmviz.runner.worker import SolverThread
+from rmviz.solvers.checkpoint import NotCapturable
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
 from rmviz.ui.common.panel_plot import PanelPlot
@@ -50,6 +51,7 @@ class CompareView(QWidget):
         self.game: Any = None
         self.base: Any = None
         self.threads: dict[str, SolverThread] = {}
+        self.saved: dict[str, SavedRun] = {}  # a session's runs, put back when next built
         self.running = False
         self.stale = True  # solvers not built for the current game and settings yet
         self.algorithms = QListWidget()
@@ -103,11 +105,23 @@ class CompareView(QWidget):
             self.stop()
             self.stale = True
 
+    def saved_runs(self) -> dict[str, SavedRun]:
+        """The runs built for the game shown, by algorithm, for a session (one whose state
+        cannot be saved, a CuPy generator's, is left out: it starts afresh)."""
+        runs = {}
+        for name, thread in {} if self.stale else self.threads.items():
+            try:
+                runs[name] = thread.loop.saved_run()
+            except NotCapturable:
+                continue
+        return runs
+
     def set_game(self, game: Any, base: Any) -> None:
         """Compare on ``game`` with what the family carries from the panel's configuration
         ``base``; the solvers are built when the view is next shown (:meth:`activate`)."""
         self.stop()
         self.game, self.base = game, base
+        self.saved = {}
         self.running = False
         self.stale = True
         self.run_button.setText("Run all")
@@ -134,6 +148,12 @@ class CompareView(QWidget):
             except RmvizError as error:
                 problems.append(f"{name}: {error}")
                 continue
+            saved = self.saved.pop(name, None)
+            if saved is not None:
+                try:
+                    thread.loop.restore(saved)
+                except (RmvizError, ValueError) as error:
+                    problems.append(f"{name}: {error}; it starts afresh")
             thread.start()
             if self.running:
                 thread.loop.run()

@@ -78,6 +78,7 @@ class SessionFiles:
             window.panel.speed_limit(),
             view,
             saved=saved,
+            compared_runs=window.compare.saved_runs() if self.catch_up is None else {},
         )
 
     def save(self, path: str | Path) -> bool:
@@ -174,6 +175,7 @@ class SessionFiles:
         assert run.thread is not None
         if session.saved is not None:
             run.thread.loop.restore(session.saved)
+        window.compare.saved = dict(session.compared_runs)  # put back as the tab builds them
         notes += window.apply_view(session.view)
         recorded = session.view.recorded and window.RECORDS_STEPS and session.iteration > 0
         self.catch_up = CatchUp(session.iteration - int(recorded), session.iteration, recorded, tuple(notes))
