@@ -140,8 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--actions",
         default=None,
         metavar="A,B;C,D;...",
-        help="sampled play: the profile each iteration draws (action names or 1-based numbers, "
-        "players separated by commas, iterations by semicolons); later iterations draw at random",
+        help="sampled play: the profile each iteration draws (action names, 1-based numbers or "
+        "draw, players separated by commas, iterations by semicolons); later iterations draw at random",
     )
     step.add_argument(
         "--infoset",
@@ -151,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="game trees: the information set explained (repeatable; default every one)",
     )
     step.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    step.add_argument(
+        "--latex", action="store_true", help="matrix games: each iteration as a booktabs LaTeX tabular"
+    )
 
     equilibria = commands.add_parser(
         "equilibria",
@@ -458,8 +461,10 @@ def cmd_step(args: argparse.Namespace, out: TextIO) -> int:
 def _step_matrix(args: argparse.Namespace, game: Any, family: Family, out: TextIO) -> int:
     """``rmviz step`` on a matrix game: each iteration's numbers
     (:mod:`rmviz.solvers.matrix.explain`, written by :mod:`rmviz.present.step_text`)."""
+    from rmviz.present.step_latex import step_tabular
     from rmviz.present.step_text import format_step
     from rmviz.solvers.matrix.explain import step_explained
+    from rmviz.solvers.matrix.script import parse_script
 
     if args.infoset:
         raise ConfigError("--infoset chooses information sets of game trees; this is a matrix game")
@@ -474,7 +479,10 @@ def _step_matrix(args: argparse.Namespace, game: Any, family: Family, out: TextI
     if args.actions is not None:
         options["play"] = "sampled"
     solver = make_solver(game, args.algorithm, **options)
-    scripted = _parse_actions(game, args.actions) if args.actions is not None else []
+    try:
+        scripted = parse_script(game, args.actions) if args.actions is not None else []
+    except ConfigError as error:
+        raise ConfigError(f"--actions, {error}") from None
     steps = []
     for t in range(args.iterations):
         try:
@@ -485,6 +493,9 @@ def _step_matrix(args: argparse.Namespace, game: Any, family: Family, out: TextI
         actions = [list(a) for a in game.action_names]
         iterations = [step.as_dict() for step in steps]
         return _step_report(args, game, solver, out, actions=actions, iterations=iterations)
+    if args.latex:
+        out.write("\n".join(step_tabular(step) for step in steps))
+        return 0
     description = family.describe(solver.config)
     out.write(
         f"{game.title}  ({args.game}): {solver.config.algorithm}, {description}; {solver.config.play} play\n"
@@ -518,6 +529,8 @@ def _step_tree(args: argparse.Namespace, game: Any, family: Family, out: TextIO)
 
     if args.actions is not None:
         raise ConfigError("--actions scripts matrix-game draws; game trees sample with --seed")
+    if args.latex:
+        raise ConfigError("--latex writes matrix-game step tables; game trees have none")
     if args.algorithm is not None and family_of_algorithm(args.algorithm) is not family:
         raise ConfigError(
             f"{args.algorithm!r} is a matrix-game algorithm; game trees run CFR and its variants"
@@ -626,31 +639,6 @@ def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
     if skipped is not None:
         out.write(f"\nBest CE and CCE not computed: {skipped}\n")
     return 0
-
-
-def _parse_actions(game: NormalFormGame, text: str) -> list[list[int]]:
-    """``--actions "A,B;C,D"``: one profile per iteration, actions by name or 1-based number."""
-    profiles = []
-    for t, part in enumerate(text.split(";"), start=1):
-        names = [name.strip() for name in part.split(",")]
-        if len(names) != game.n_players:
-            raise ConfigError(
-                f"--actions, iteration {t}: {part!r} names {len(names)} actions, one per player needed"
-            )
-        profile = []
-        for i, name in enumerate(names):
-            actions = game.action_names[i]
-            if name in actions:
-                profile.append(actions.index(name))
-            elif name.isdigit() and 1 <= int(name) <= len(actions):
-                profile.append(int(name) - 1)
-            else:
-                raise ConfigError(
-                    f"--actions, iteration {t}: {game.player_names[i]} has no action {name!r} "
-                    f"(its actions: {', '.join(actions)})"
-                )
-        profiles.append(profile)
-    return profiles
 
 
 def _report(spec: str, solver: Solver, snap: Any, seconds: float) -> dict[str, Any]:

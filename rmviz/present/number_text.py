@@ -1,10 +1,12 @@
 """Numbers as the explanations write them: 4 significant digits and never ``-0``
 (:func:`number`), or a short fraction where a lecture's table would write one
-(:func:`fraction`: ``2/3``, ``-5``, ``1/4``, denominators up to 16)."""
+(:func:`fraction`: ``2/3``, ``-5``, ``1/4``, denominators up to 16). A table's column is
+one or the other throughout (:func:`column`)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from rmviz.numbers import format_number
 
@@ -16,11 +18,29 @@ def number(x: float) -> str:
     return format_number(x, ".4g")
 
 
-def fraction(x: float) -> str:
-    """``x`` as a short fraction when it is one (to 1e-9 relative), else :func:`number`."""
+def short_fraction(x: float) -> tuple[int, int] | None:
+    """``(p, q)`` with ``x = p / q`` (to 1e-9 relative) and ``q <= 16``, else None."""
     if math.isfinite(x):
         for q in FRACTION_DENOMINATORS:
             p = round(x * q)
             if abs(x - p / q) <= 1e-9 * max(1.0, abs(x)):
-                return str(p) if q == 1 else f"{p}/{q}"
-    return number(x)
+                return p, q
+    return None
+
+
+def fraction(x: float) -> str:
+    """``x`` as a short fraction when it is one, else :func:`number`."""
+    exact = short_fraction(x)
+    if exact is None:
+        return number(x)
+    p, q = exact
+    return str(p) if q == 1 else f"{p}/{q}"
+
+
+def column(values: Iterable[float]) -> list[str]:
+    """A column of a table: short fractions when every entry is one, else decimals
+    throughout (issue 29: a column read "-2.711, 2/9, 0.08889")."""
+    floats = [float(v) for v in values]
+    if all(short_fraction(x) is not None for x in floats):
+        return [fraction(x) for x in floats]
+    return [number(x) for x in floats]

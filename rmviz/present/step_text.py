@@ -2,8 +2,9 @@
 weights, a table per player and the formulas of the run's algorithm with the numbers of an
 :class:`~rmviz.solvers.matrix.explain.IterationStep` filled in, in the teaching notebook's and
 the CFR lecture's notation (the sources: :mod:`rmviz.solvers.matrix.explain`). Numbers are
-written as a lecture's table writes them, as short fractions where they are
-(:func:`~rmviz.present.number_text.fraction`).
+written as a lecture's table writes them: a column (a vector, a swap-regret matrix) in short
+fractions where every entry is one, else in decimals throughout
+(:func:`~rmviz.present.number_text.column`).
 """
 
 from __future__ import annotations
@@ -12,15 +13,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rmviz.present.number_text import fraction
+from rmviz.present.number_text import column, fraction
 
 if TYPE_CHECKING:
     from rmviz.solvers.matrix.explain import IterationStep, PlayerStep
 
 
 def vector(values: np.ndarray) -> str:
-    """``(1/2, 0, -5/4)``."""
-    return "(" + ", ".join(fraction(float(v)) for v in np.ravel(values)) + ")"
+    """``(1/2, 0, -5/4)``; ``(0.5, 0.2222, -2.711)`` when one entry is no short fraction."""
+    return "(" + ", ".join(column(np.ravel(values))) + ")"
 
 
 TABLE_COLUMNS = ("action", "pi^t", "U(a)", "r^t(a)", "R^t-1(a)", "R^t(a)", "pi^t+1", "average")
@@ -45,15 +46,15 @@ def table_rows(player: PlayerStep) -> list[tuple[str, ...]]:
         player.next_strategy,
         player.average,
     )
-    return [(name, *(fraction(float(c[a])) for c in columns)) for a, name in enumerate(player.actions)]
+    texts = [column(values) for values in columns]
+    return [(name, *(text[a] for text in texts)) for a, name in enumerate(player.actions)]
 
 
 def swap_rows(player: PlayerStep) -> list[tuple[str, ...]]:
     """Internal regret: ``R^t(b, a)`` row by row (``b`` played, ``a`` instead)."""
-    return [
-        (f"{b} -> ", *(fraction(float(v)) for v in row))
-        for b, row in zip(player.actions, player.cumulative_after, strict=True)
-    ]
+    matrix = player.cumulative_after
+    texts = np.array(column(matrix.ravel()), dtype=object).reshape(matrix.shape)
+    return [(f"{b} -> ", *row) for b, row in zip(player.actions, texts.tolist(), strict=True)]
 
 
 def weights_line(step: IterationStep) -> str:
@@ -108,9 +109,7 @@ def formulas(step: IterationStep, i: int) -> list[str]:
         lines.append(f"u^t = U(a^t) = {fraction(p.value)}")
     else:
         lines.append(f"U(a) = u(a, pi_-i^t) against the others' strategies = {vector(p.utilities)}")
-        terms = " + ".join(
-            f"{fraction(float(s))}*{fraction(float(u))}" for s, u in zip(p.strategy, p.utilities, strict=True)
-        )
+        terms = " + ".join(f"{s}*{u}" for s, u in zip(column(p.strategy), column(p.utilities), strict=True))
         lines.append(f"u^t = sum_a pi^t(a) U(a) = {terms} = {fraction(p.value)}")
     if not p.learning:
         lines.append(f"{p.name} is fixed: pi^t+1 = pi^t = {vector(p.next_strategy)}")

@@ -39,3 +39,38 @@ def test_internal_regret_shows_the_swap_matrix():
     player = step.players[0]
     assert swap_rows(player) == [("Cinema -> ", "0", "-5/4"), ("Dancing -> ", "5/4", "0")]
     assert "    swap regrets R^t(b, a): Cinema ->  0 -5/4; Dancing ->  5/4 0" in format_step(step)
+
+
+def mixed(cells) -> bool:
+    """Whether a column writes some entries as fractions and others as decimals."""
+    return any("/" in c for c in cells) and any(("." in c or "e" in c) and "/" not in c for c in cells)
+
+
+def test_a_column_is_fractions_or_decimals_never_both():
+    """Issue 29: a column read "-2.711, 2/9, 0.08889". Over random games of three kinds and
+    every matrix preset, no column of a step table, no vector and no swap matrix mixes them."""
+    from rmviz.games.generators import KINDS, random_game
+    from rmviz.present.number_text import column
+    from rmviz.present.step_text import vector
+    from rmviz.solvers.matrix.config import PRESETS
+
+    assert column([-2.711, 2 / 9, 4 / 45]) == ["-2.711", "0.2222", "0.08889"]
+    assert column([-5 / 4, 2 / 9, 0.0]) == ["-5/4", "2/9", "0"]
+    checked = 0
+    for seed, (kind, shape) in enumerate([(k, s) for k in KINDS for s in ((2, 3), (3, 3))]):
+        game = random_game(kind, shape, seed=seed)
+        for algorithm in PRESETS:
+            for play in ("expected", "sampled"):
+                solver = RegretMinimizer(game, preset(algorithm, device="cpu", play=play, seed=seed))
+                for _ in range(4):
+                    step = step_explained(solver)
+                    for player in step.players:
+                        rows = table_rows(player)
+                        for c in range(1, len(TABLE_COLUMNS)):
+                            assert not mixed([row[c] for row in rows]), (algorithm, play, rows)
+                            checked += 1
+                        for values in (player.utilities, player.next_strategy, player.average):
+                            assert not mixed(vector(values)[1:-1].split(", "))
+                        if player.cumulative_after.ndim == 2:
+                            assert not mixed([cell for row in swap_rows(player) for cell in row[1:]])
+    assert checked > 1000

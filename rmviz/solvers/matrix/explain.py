@@ -38,12 +38,13 @@ checks every preset against a plain NumPy computation and against the solver's o
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from rmviz.errors import ConfigError
+from rmviz.solvers.matrix.script import Profile, advance, following
 from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.matrix.stationary import internal_strategy
 from rmviz.solvers.regret_matching import (
@@ -133,31 +134,6 @@ def _draw(strategies: list[np.ndarray], draws: np.ndarray) -> list[int]:
         cdf = np.cumsum(strategy)
         actions.append(int(min(np.searchsorted(cdf, u * cdf[-1], side="right"), strategy.shape[0] - 1)))
     return actions
-
-
-def scripted_draws(strategies: list[np.ndarray], actions: list[int], names: list[str]) -> np.ndarray:
-    """Uniform draws that make the solver's sampling rule pick ``actions`` (the middle of each
-    action's interval of the cumulative distribution); a :class:`ConfigError` when an action
-    has probability 0 under the player's strategy."""
-    draws = []
-    for strategy, action, name in zip(strategies, actions, names, strict=True):
-        if strategy[action] <= 0:
-            raise ConfigError(f"{name} cannot play action {action + 1}: its strategy gives it probability 0")
-        cdf = np.cumsum(strategy)
-        low = cdf[action - 1] if action > 0 else 0.0
-        draws.append((low + cdf[action]) / 2 / cdf[-1])
-    return np.array(draws)
-
-
-class ScriptedRng:
-    """Stands in for a solver's random generator for one iteration of sampled play: returns
-    the given uniform draws (shape ``(evaluations, n)``) whatever shape is asked."""
-
-    def __init__(self, draws: np.ndarray) -> None:
-        self.draws = np.asarray(draws, dtype=np.float64)
-
-    def random(self, size: Any = None) -> np.ndarray:
-        return self.draws.reshape(size) if size is not None else self.draws
 
 
 def explain_next(solver: RegretMinimizer) -> IterationStep:
@@ -315,41 +291,33 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
     )
 
 
-def step_explained(solver: RegretMinimizer, actions: list[int] | None = None) -> IterationStep:
-    """Explain the next iteration and run it (``actions``: the profile sampled play must draw,
-    0-based; sampled play and simultaneous updates only). Returns the explanation."""
-    if actions is not None:
-        if solver.config.play != "sampled" or solver.config.updates != "simultaneous":
-            raise ConfigError("scripted actions need sampled play with simultaneous updates")
-        current = _host(solver, solver.state.current)
-        saved = solver.state.rng
-        solver.state.rng = ScriptedRng(scripted_draws(current, actions, list(solver.game.player_names)))
-        try:
-            explained = explain_next(solver)
-            solver.step(1)
-        finally:
-            solver.state.rng = saved
-        return explained
-    explained = explain_next(solver)
-    solver.step(1)
+def step_explained(solver: RegretMinimizer, actions: Profile | None = None) -> IterationStep:
+    """Explain the next iteration and run it; ``actions``: the profile sampled play must draw
+    (0-based, ``None`` for a player who draws; :mod:`.script`). Returns the explanation."""
+    with following(solver, actions):
+        explained = explain_next(solver)
+        solver.step(1)
     return explained
 
 
 class Replay:
     """Iteration t of a run, explained without touching the run's solver: a private CPU solver
-    of the same game and config (so the same seed and draws) is stepped to t - 1 and
-    :func:`explain_next` read from it. Stepping on from the last iteration explained costs one
-    iteration; going back replays from the start."""
+    of the same game and config (so the same seed and draws) is stepped to t - 1, following
+    the run's ``script`` (``{iteration: profile}``, :mod:`.script`), and :func:`explain_next`
+    read from it. Stepping on from the last iteration explained costs one iteration; going
+    back replays from the start."""
 
-    def __init__(self, game: Any, config: Any) -> None:
+    def __init__(self, game: Any, config: Any, script: Mapping[int, Profile] | None = None) -> None:
         self.solver = RegretMinimizer(game, config.with_(device="cpu"))
+        self.script = dict(script or {})
 
     def explain(self, iteration: int) -> IterationStep:
         """The numbers of iteration ``iteration`` (>= 1)."""
         if self.solver.iteration > iteration - 1:
             self.solver.reset()
-        self.solver.step(iteration - 1 - self.solver.iteration)
-        return explain_next(self.solver)
+        advance(self.solver, iteration - 1, self.script)
+        with following(self.solver, self.script.get(iteration)):
+            return explain_next(self.solver)
 
 
 def _expected(payoff: np.ndarray, profile: list[np.ndarray], i: int) -> np.ndarray:
