@@ -22,6 +22,7 @@ from rmviz.figures import compare, matrix, tikz, tree
 from rmviz.figures.run import RunData
 from rmviz.figures.style import DEFAULT_STYLE, STYLES, Style, finish
 from rmviz.present.definitions import FIGURE_NAMES
+from rmviz.present.tree_labels import CM_PER_INCH, FRAME_WIDTH_CM
 from rmviz.solvers.family import Family
 from rmviz.solvers.registry import MATRIX, TREE, as_family
 
@@ -47,6 +48,7 @@ class FigureKind:
     shape: tuple[float, float] = (1.0, 1.0)
     scale: float = 1.0
     minimum: float = 0.6
+    frame: bool = False  # as wide as a beamer frame's text (FRAME_WIDTH_CM) by default, ``shape`` its aspect
 
     @property
     def suffixes(self) -> tuple[str, ...]:
@@ -97,7 +99,9 @@ FIGURES: dict[str, FigureKind] = {
             "tree",
             "the game tree with the average strategy and its reach",
             {TREE: tree.draw_tree},
-            (1.6, 1.2),
+            (1.0, 0.75),  # 10.8 x 8.1 cm: a beamer frame's text area without a frame title
+            0.6,  # a slide's text beside a whole tree: fonts of a beamer frame's, not a full page's
+            frame=True,
         ),
         FigureKind("tikz", "the game as LaTeX: payoff table or TikZ tree (.tex)", dict.fromkeys(BOTH)),
     )
@@ -124,11 +128,20 @@ def figure_kind(name: str, family: Family | str) -> FigureKind:
     return kind
 
 
-def default_size(name: str, style: str = DEFAULT_STYLE) -> tuple[float, float]:
-    """The figure's size in inches in ``style``."""
-    width, height = STYLES[style].size
-    shape = FIGURES[name].shape
-    return width * shape[0], height * shape[1]
+def default_size(name: str, style: str = DEFAULT_STYLE, width: float | None = None) -> tuple[float, float]:
+    """The figure's size in inches in ``style``; a figure that fits a frame (the tree) is
+    ``width`` inches wide, by default :func:`frame_width`."""
+    kind = FIGURES[name]
+    if kind.frame:
+        across = frame_width() if width is None else width
+        return across, across * kind.shape[1] / kind.shape[0]
+    wide, high = STYLES[style].size
+    return wide * kind.shape[0], high * kind.shape[1]
+
+
+def frame_width() -> float:
+    """A beamer frame's text width in inches, the tree figures' and TikZ's default width."""
+    return FRAME_WIDTH_CM / CM_PER_INCH
 
 
 def minimum_size(name: str, style: str = DEFAULT_STYLE) -> tuple[float, float]:

@@ -1,0 +1,218 @@
+"""Where a tree's labels may go, one rule for every drawing of it (the window's tree view,
+the tree figure, the TikZ picture): a label is kept at the first of its candidate places
+whose box, grown by the gap, covers no node, no label placed before it and no line that
+must stay clear of labels (the information-set arcs); else shortened, else dropped (the
+window) or put at its first place (figures). The rule works in any unit with y up or down.
+
+The width a figure of the tree fits by default, :data:`FRAME_WIDTH_CM`, is the text width
+of a beamer frame at its defaults (128 mm paper, 1 cm margins: ``\\textwidth`` = 10.8 cm).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from rmviz.numbers import format_number
+from rmviz.present.tree_layout import format_probability
+
+if TYPE_CHECKING:
+    from rmviz.solvers.tree.compiled_tree import CompiledTree
+
+FRAME_WIDTH_CM = 10.8  # beamer's \textwidth with its default 1 cm margins on 12.8 cm paper
+CM_PER_INCH = 2.54
+ARC_POINTS = 24  # an arc drawn as this many straight pieces
+
+
+class Box(NamedTuple):
+    """An axis-aligned rectangle: ``x0 <= x1``, ``y0 <= y1``."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def grown(self, by: float) -> Box:
+        return Box(self.x0 - by, self.y0 - by, self.x1 + by, self.y1 + by)
+
+    def holds(self, other: Box) -> bool:
+        return self.x0 <= other.x0 and other.x1 <= self.x1 and self.y0 <= other.y0 and other.y1 <= self.y1
+
+    def meets(self, other: Box) -> bool:
+        return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+
+
+def segment_meets_box(p: tuple[float, float], q: tuple[float, float], box: Box) -> bool:
+    """Whether the segment ``p``-``q`` passes through ``box`` (Liang and Barsky 1984)."""
+    low, high = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for step, room in ((-dx, p[0] - box.x0), (dx, box.x1 - p[0]), (-dy, p[1] - box.y0), (dy, box.y1 - p[1])):
+        if step == 0:
+            if room < 0:
+                return False
+            continue
+        t = room / step
+        if step < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
+
+
+def arc_points(a: tuple[float, float], b: tuple[float, float], lift: float) -> list[tuple[float, float]]:
+    """The quadratic Bezier from ``a`` to ``b`` whose middle is ``lift`` above the chord
+    (``lift`` in the drawing's y direction: negative where y grows downwards)."""
+    t = np.linspace(0.0, 1.0, ARC_POINTS + 1)
+    xs = a[0] + (b[0] - a[0]) * t
+    ys = a[1] + (b[1] - a[1]) * t + 4 * lift * t * (1 - t)
+    return list(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+class LabelSpace:
+    """What is drawn so far (boxes and lines), in a grid of ``cell`` units so a check costs
+    the few things near it (Leduc draws ~2,000); a box is free when, grown by ``gap``, it
+    meets none of them."""
+
+    def __init__(self, cell: float, gap: float = 0.0, bounds: Box | None = None) -> None:
+        self.cell, self.gap, self.bounds = cell, gap, bounds  # labels stay inside the bounds
+        self.boxes: dict[tuple[int, int], list[Box]] = {}
+        self.lines: dict[tuple[int, int], list[tuple[tuple[float, float], tuple[float, float]]]] = {}
+
+    def _keys(self, box: Box) -> list[tuple[int, int]]:
+        c = self.cell
+        xs = range(math.floor(box.x0 / c), math.floor(box.x1 / c) + 1)
+        ys = range(math.floor(box.y0 / c), math.floor(box.y1 / c) + 1)
+        return [(x, y) for x in xs for y in ys]
+
+    def free(self, box: Box) -> bool:
+        if self.bounds is not None and not self.bounds.holds(box):
+            return False
+        grown = box.grown(self.gap)
+        boxes = (other for key in self._keys(grown) for other in self.boxes.get(key, ()))
+        return self.clear_of_lines(box) and not any(grown.meets(other) for other in boxes)
+
+    def clear_of_lines(self, box: Box) -> bool:
+        """Whether no line taken passes through ``box``."""
+        return not any(
+            segment_meets_box(p, q, box) for key in self._keys(box) for p, q in self.lines.get(key, ())
+        )
+
+    def crossed(self, points: Sequence[tuple[float, float]]) -> set[Box]:
+        """The boxes taken that the polyline ``points`` passes through (grown by the gap)."""
+        hit: set[Box] = set()
+        for p, q in itertools.pairwise(points):
+            span = Box(min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1]))
+            near = {box for key in self._keys(span.grown(self.gap)) for box in self.boxes.get(key, ())}
+            hit.update(box for box in near if segment_meets_box(p, q, box.grown(self.gap)))
+        return hit
+
+    def release(self, box: Box) -> None:
+        for key in self._keys(box):
+            self.boxes[key].remove(box)
+
+    def take(self, box: Box) -> None:
+        for key in self._keys(box):
+            self.boxes.setdefault(key, []).append(box)
+
+    def take_line(self, points: Sequence[tuple[float, float]]) -> None:
+        """A polyline that labels must not cross."""
+        for p, q in itertools.pairwise(points):
+            span = Box(min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1]))
+            for key in self._keys(span):
+                self.lines.setdefault(key, []).append((p, q))
+
+    def claim(self, candidates: Sequence[Box]) -> int | None:
+        """The index of the first free candidate, taken; None when none is free."""
+        for k, box in enumerate(candidates):
+            if self.free(box):
+                self.take(box)
+                return k
+        return None
+
+
+def text_box(x: float, y: float, width: float, height: float, ha: str = "center", va: str = "center") -> Box:
+    """The box of a ``width`` x ``height`` text anchored at (x, y) as matplotlib anchors it
+    (``ha`` left/center/right, ``va`` bottom/center/top, y up)."""
+    x0 = {"left": x, "center": x - width / 2, "right": x - width}[ha]
+    y0 = {"bottom": y, "center": y - height / 2, "top": y - height}[va]
+    return Box(x0, y0, x0 + width, y0 + height)
+
+
+EDGE_FRACTIONS = (0.7, 0.55, 0.4, 0.82, 0.3, 0.9, 0.2)  # along an edge from the parent: a label's places
+
+
+def edge_places(
+    a: tuple[float, float], b: tuple[float, float], width: float, height: float
+) -> list[tuple[float, float, str]]:
+    """Where a ``width`` x ``height`` label of the edge from ``a`` to ``b`` may go, as (x, y,
+    horizontal alignment), vertically centred: at each of :data:`EDGE_FRACTIONS`, on the
+    edge, beside it on the side it leans to (siblings' labels part), then on the other side,
+    clear of the line."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    off = height / 2 * abs(dx) / max(abs(dy), 1e-9) + 0.15 * height
+    outer, inner = ((off, "left"), (-off, "right")) if dx >= 0 else ((-off, "right"), (off, "left"))
+    places = []
+    for f in EDGE_FRACTIONS:
+        x, y = a[0] + dx * f, a[1] + dy * f
+        places += [(x, y, "center"), (x + outer[0], y, outer[1]), (x + inner[0], y, inner[1])]
+    return places
+
+
+def edge_label_lines(tree: CompiledTree, h: int, strategy: np.ndarray | None = None) -> list[str]:
+    """The label of the edge into node ``h``: the move, under it a chance move's probability
+    or, with ``strategy`` (per slot), the decision move's probability."""
+    lines = [tree.move_label[h]]
+    slot = int(tree.edge_slot[h])
+    if tree.edge_owner[h] == tree.n_players:
+        lines.append(format_probability(float(tree.chance_probability[h])))
+    elif slot >= 0 and strategy is not None:
+        lines.append(format_number(strategy[slot], ".2f"))
+    return lines
+
+
+def arc_lifts(span: float, row: float) -> list[float]:
+    """The heights tried for an information set's arc over ``span`` columns, rows ``row``
+    apart: the usual one first (higher the wider), then every 20th of a row above up to
+    0.9 rows, then below the row down to half a row."""
+    usual = min(0.25 + 0.04 * span, 0.6 * row)
+    above = [k * row / 20 for k in range(2, 19)]
+    below = [-k * row / 20 for k in range(1, 11)]
+    return [usual, *above, *below]
+
+
+@dataclass
+class Movable:
+    """A label that may go to several places: its texts, fullest first, each with its
+    candidate boxes (the caller keeps what each index means); ``chosen`` is (text, place),
+    None where no text has a free place (the label is not drawn)."""
+
+    boxes: list[list[Box]]
+    chosen: tuple[int, int] | None = None
+
+    def settle(self, space: LabelSpace) -> bool:
+        """Take the first free place of the fullest text that has one (True), else none."""
+        for text, boxes in enumerate(self.boxes):
+            k = space.claim(boxes)
+            if k is not None:
+                self.chosen = (text, k)
+                return True
+        self.chosen = None
+        return False
+
+
+def route_arc(space: LabelSpace, routes: list[list[tuple[float, float]]]) -> int | None:
+    """The first of an arc's ``routes`` (each the points that must stay clear: its ends'
+    nodes left out) that passes through no node or label, taken; None where every route
+    would: the arc is not drawn, and the label its nodes share says they are one set."""
+    for k, route in enumerate(routes):
+        if not space.crossed(route):
+            space.take_line(route)
+            return k
+    return None

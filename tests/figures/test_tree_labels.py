@@ -1,0 +1,99 @@
+"""The tree figure's labels (issue 29): drawn at a beamer frame's width by default, no
+information-set arc passes through a label and no two labels overlap, measured on the
+rendered figure (matplotlib's own text extents), for every catalog tree and a 3-player
+Kuhn; the rule itself (rmviz.present.tree_labels) is checked on boxes and segments."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from rmviz.figures import record
+from rmviz.figures.registry import default_size, frame_width, make_figure
+from rmviz.formats import load_game
+from rmviz.games import catalog_game
+from rmviz.present.tree_labels import FRAME_WIDTH_CM, Box, LabelSpace, Movable, segment_meets_box
+
+TREES = ["kuhn", "leduc", "teaching-tree", "kuhn-3"]
+
+
+def game_of(name):
+    if name == "kuhn-3":
+        pytest.importorskip("pyspiel")
+        return load_game("openspiel:kuhn_poker(players=3)")
+    return catalog_game(name)
+
+
+@pytest.fixture(scope="module", params=TREES)
+def drawn(request):
+    """The tree figure of a short run, drawn, with its renderer."""
+    fig = make_figure("tree", record(game_of(request.param), "cfr", iterations=10))
+    renderer = fig._get_renderer()  # what the layout measured with
+    fig.draw(renderer)
+    return fig, renderer
+
+
+def label_boxes(fig, renderer):
+    ax = fig.axes[0]
+    boxes = []
+    for text in ax.texts:
+        if text.get_visible() and text.get_text():
+            e = text.get_window_extent(renderer)
+            boxes.append((text.get_text(), Box(e.x0, e.y0, e.x1, e.y1)))
+    return boxes
+
+
+def arcs(fig):
+    ax = fig.axes[0]
+    dashed = [line for line in ax.lines if line.get_linestyle() == "--" and len(line.get_xydata()) > 2]
+    return [line.get_transform().transform(line.get_xydata()) for line in dashed]
+
+
+def test_the_tree_figure_fits_a_beamer_frame_by_default():
+    assert default_size("tree")[0] == pytest.approx(FRAME_WIDTH_CM / 2.54) == frame_width()
+    assert default_size("tree", width=6.0)[0] == 6.0
+
+
+def test_no_arc_passes_through_a_label(drawn):
+    fig, renderer = drawn
+    crossed = [
+        text
+        for points in arcs(fig)
+        for text, box in label_boxes(fig, renderer)
+        if any(segment_meets_box(p, q, box) for p, q in itertools.pairwise(points))
+    ]
+    assert crossed == []
+
+
+def test_no_two_labels_overlap(drawn):
+    """Chance labels included: Leduc's fans of five ran together ("Qh (1/5)Ks (1/5)")."""
+    fig, renderer = drawn
+    boxes = label_boxes(fig, renderer)
+    overlapping = [(a, b) for (a, p), (b, q) in itertools.combinations(boxes, 2) if p.meets(q)]
+    assert overlapping == []
+    page = Box(0, 0, fig.bbox.width, fig.bbox.height)
+    assert [text for text, box in boxes if not page.holds(box)] == []  # none cut at the edge
+
+
+def test_kuhn_draws_its_information_sets_and_every_chance_label():
+    fig = make_figure("tree", record(catalog_game("kuhn"), "cfr", iterations=10))
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert sum(text in ("J\n1/3", "Q\n1/3", "K\n1/3") for text in texts) == 3
+    assert len(arcs(fig)) >= 6  # J, Q, K, and the pass-bet sets: neighbours in their rows
+
+
+def test_a_label_takes_the_first_free_place_and_never_crosses_a_line():
+    space = LabelSpace(cell=1.0, gap=0.1)
+    space.take(Box(0, 0, 1, 1))
+    space.take_line([(2.0, -1.0), (2.0, 3.0)])
+    label = Movable([[Box(0.5, 0.5, 1.5, 1.5), Box(1.5, 0, 2.5, 1), Box(3, 0, 4, 1)]])
+    assert label.settle(space) and label.chosen == (0, 2)  # the node, then the line
+    crowded = Movable([[Box(0.2, 0.2, 0.8, 0.8)], [Box(0.9, 0.9, 1.0, 1.0)]])
+    assert not crowded.settle(space) and crowded.chosen is None  # not drawn, never over another
+
+
+def test_the_gap_parts_labels_that_would_touch():
+    space = LabelSpace(cell=1.0, gap=0.1)
+    space.take(Box(0, 0, 1, 1))
+    assert not space.free(Box(1.05, 0, 2, 1)) and space.free(Box(1.15, 0, 2, 1))
