@@ -10,6 +10,7 @@ matrix window stars, for catalog games and any two-player constant-sum game.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,11 +56,18 @@ def _maximin(matrix: np.ndarray) -> tuple[float, np.ndarray]:
 
 
 def zero_sum_equilibrium(matrix: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """``(value, x, y)``: the row player's value and a maximin strategy for each player."""
+    """``(value, x, y)``: the row player's value and a maximin strategy for each player.
+
+    The LP sees the payoffs divided by the power of two ``2^e`` that brings ``max |A|`` into
+    ``[0.5, 1)`` (exact in floats; strategies do not change and the value is multiplied
+    back): HiGHS treats numbers from 1e20 as infinite and tiny ones as zero, and refused
+    games at such scales ("Model error")."""
     matrix = np.asarray(matrix, dtype=np.float64)
-    value, row = _maximin(matrix)
-    _, column = _maximin(-matrix.T)
-    return value, row, column
+    top = float(np.abs(matrix).max()) if matrix.size else 0.0
+    scale = math.ldexp(1.0, math.frexp(top)[1]) if top > 0 else 1.0
+    value, row = _maximin(matrix / scale)
+    _, column = _maximin(-matrix.T / scale)
+    return value * scale, row, column
 
 
 ZERO_SUM_MAX_PROFILES = 10_000

@@ -131,3 +131,15 @@ def test_numbers_typed_and_shown():
         "3.33333e-07",
         "0.125",
     ]
+
+
+@pytest.mark.parametrize("scale", [2.0**70, 1e20, 1e150, 1e-150, 3e-9])
+def test_the_lp_solves_games_at_any_payoff_scale(scale):
+    """HiGHS refused payoffs from about 1e20 ("Model error"): the LP sees them scaled by a
+    power of two, so every scale gives the unit game's strategies and its value, scaled."""
+    unit = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.5]])
+    expected = zero_sum_solution(NormalFormGame(np.stack([unit, -unit])))
+    solution = zero_sum_solution(NormalFormGame(np.stack([unit * scale, -unit * scale])))
+    assert solution.value == pytest.approx(float(expected.value) * scale, rel=1e-12)
+    for mine, theirs in zip(solution.equilibrium, expected.equilibrium, strict=True):
+        np.testing.assert_allclose(mine, theirs, atol=1e-9)
