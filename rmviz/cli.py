@@ -11,6 +11,7 @@
     rmviz bench [...]           measure iterations per second side by side
     rmviz sweep CONFIG --out R  games x algorithms x seeds on all cores or Dask, into a table
                                 (--example NAME: a sweep config shipped with rmviz)
+    rmviz deck LECTURE.toml     a lecture deck: slides of runs, PageDown / PageUp (rmviz.ui.deck)
     rmviz examples [--copy DIR] the example games, sweep configs and notebooks shipped with
                                 rmviz (rmviz.examples), and where they are; or a copy of them
 
@@ -67,6 +68,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "convert": lambda args: cmd_convert(args),
     "bench": lambda args: _bench(args),
     "sweep": lambda args: cmd_sweep(args, sys.stdout),
+    "deck": lambda args: cmd_deck(args),
     "examples": lambda args: cmd_examples(args, sys.stdout),
     "precompile": lambda args: cmd_precompile(args, sys.stdout),
 }
@@ -242,11 +244,29 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--csv", action="store_true", help="also write results.csv")
     sweep.add_argument("--no-figures", action="store_true", help="skip the figure per metric")
 
+    deck = commands.add_parser(
+        "deck", help="open a lecture deck: slides of runs in presentation mode (docs/deck-format.md)"
+    )
+    deck.add_argument("deck", type=Path, metavar="FILE", help="the deck's TOML file")
+    deck.add_argument(
+        "--screenshot",
+        type=window_options.screenshot_file,
+        metavar="FILE",
+        help="save each slide as FILE with -01, -02, ... before its suffix once its run is there, then quit",
+    )
+    deck.add_argument(
+        "--size", type=window_options.window_size, metavar="WxH", help="the slides' size, e.g. 1280x720"
+    )
+    deck.add_argument("--slide", type=_positive_int, metavar="N", help="the slide to start on (from 1)")
+
     examples = commands.add_parser(
         "examples", help="the example games, sweep configs and notebooks shipped with rmviz, and where"
     )
     examples.add_argument(
-        "--copy", type=Path, metavar="DIR", help="copy them all into DIR/games, DIR/sweeps, DIR/notebooks"
+        "--copy",
+        type=Path,
+        metavar="DIR",
+        help="copy them all into DIR/games, DIR/sweeps, DIR/notebooks, DIR/decks",
     )
     return parser
 
@@ -750,6 +770,7 @@ EXAMPLE_USES = {
     "games": "open one with rmviz FILE, solve it with rmviz solve FILE",
     "sweeps": "run one with rmviz sweep --example NAME --out FOLDER",
     "notebooks": "rmviz examples --copy DIR, then jupyter lab DIR/notebooks; they need rmviz[notebook]",
+    "decks": "open one with rmviz deck FILE (PageDown / PageUp)",
 }
 
 
@@ -774,6 +795,13 @@ def cmd_examples(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  {example.listed_as:<{width}}  {example.description}\n")
             out.write(f"  {'':<{width}}  {example.file}\n")
     return 0
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    """``rmviz deck FILE``: the lecture deck's windows (:mod:`rmviz.ui.deck`)."""
+    from rmviz.ui.deck.main import run_deck
+
+    return run_deck(args)
 
 
 def cmd_precompile(args: argparse.Namespace, out: TextIO) -> int:

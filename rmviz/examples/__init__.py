@@ -8,6 +8,8 @@ and copies them out, ``rmviz sweep --example NAME`` runs a sweep config.
 * ``sweeps/``: sweep configs (TOML, ``docs/research.md``), described by their ``name``.
 * ``notebooks/``: Jupyter notebooks, stored without outputs, described by their first
   heading (``tests/docs/test_notebooks.py`` runs them from top to bottom).
+* ``decks/``: lecture decks (TOML, ``docs/deck-format.md``; ``rmviz deck FILE``), described
+  by their ``title``.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from pathlib import Path
 
 from rmviz.errors import ConfigError, RmvizError
 
-GAMES, SWEEPS, NOTEBOOKS = "games", "sweeps", "notebooks"
-KINDS = (GAMES, SWEEPS, NOTEBOOKS)
-SUFFIXES = {GAMES: (".nfg", ".efg", ".json"), SWEEPS: (".toml",), NOTEBOOKS: (".ipynb",)}
+GAMES, SWEEPS, NOTEBOOKS, DECKS = "games", "sweeps", "notebooks", "decks"
+KINDS = (GAMES, SWEEPS, NOTEBOOKS, DECKS)
+SUFFIXES = {GAMES: (".nfg", ".efg", ".json"), SWEEPS: (".toml",), NOTEBOOKS: (".ipynb",), DECKS: (".toml",)}
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ def _describe(kind: str, file: Traversable) -> str:
     text = file.read_text(encoding="utf-8")
     if kind == SWEEPS:
         return str(tomllib.loads(text).get("name", ""))
+    if kind == DECKS:
+        return str(tomllib.loads(text).get("title", ""))
     cells = json.loads(text).get("cells", [])
     first = "".join(cells[0].get("source", [])) if cells else ""
     return first.strip().splitlines()[0].lstrip("# ").strip() if first.strip() else ""

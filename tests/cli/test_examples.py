@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 from rmviz.cli import main
-from rmviz.examples import GAMES, KINDS, NOTEBOOKS, SWEEPS, examples, folder, sweep_example
+from rmviz.examples import DECKS, GAMES, KINDS, NOTEBOOKS, SWEEPS, examples, folder, sweep_example
 from rmviz.sweep.config import load_config
 
 SHIPPED = {
     GAMES: {"rps.nfg", "rps-crash.nfg", "shapley.nfg", "kuhn.efg", "three-player-pennies.json"},
     SWEEPS: {"zero-sum-10x10.toml", "welfare-7p.toml"},
     NOTEBOOKS: {"regret-matching.ipynb", "kuhn-cfr.ipynb"},
+    DECKS: {"seeds.toml"},
 }
 
 

@@ -8,6 +8,7 @@ shows which game family and owns the windows it opens.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -15,7 +16,12 @@ from PySide6.QtWidgets import QMainWindow
 
 
 class Opener(Protocol):
-    """Opens a window on any game."""
+    """Opens a window on any game, and knows the windows open (*File > Save as Deck*)."""
+
+    @property
+    def windows(self) -> Sequence[QMainWindow]:
+        """The open windows, in the order they were opened."""
+        ...
 
     def open_game(self, game: Any, path: Path | None = None, read_only: bool = False) -> QMainWindow:
         """Show ``game`` (read from ``path``, if any) in a new window of its family's kind;

@@ -40,6 +40,7 @@ from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import family_named
+from rmviz.ui.common.deck_files import save_deck_dialog
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.common.session_files import SESSION_FILTER
@@ -162,6 +163,7 @@ class MatrixWindow(RunWindow):
         file_menu.addSeparator()
         self._action(file_menu, "Open Sess&ion...", self.sessions.open_dialog)
         self._action(file_menu, "Save Sessio&n...", self.sessions.save_dialog)
+        self._action(file_menu, "Save as &Deck...", lambda: save_deck_dialog(self))
         file_menu.addSeparator()
         self._action(file_menu, "Export &Figure...", self.export.figure_dialog, QKeySequence("Ctrl+E"))
         self._action(file_menu, "Export Run &Data...", self.export.data_dialog, QKeySequence("Ctrl+Shift+E"))

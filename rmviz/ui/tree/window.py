@@ -53,6 +53,7 @@ from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.family import FAMILY
 from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
+from rmviz.ui.common.deck_files import save_deck_dialog
 from rmviz.ui.common.opener import Opener
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.common.session_files import SESSION_FILTER
@@ -195,6 +196,7 @@ class TreeWindow(RunWindow):
         file_menu.addSeparator()
         self._action(file_menu, "Open Sess&ion...", self.sessions.open_dialog)
         self._action(file_menu, "Save Sessio&n...", self.sessions.save_dialog)
+        self._action(file_menu, "Save as &Deck...", lambda: save_deck_dialog(self))
         file_menu.addSeparator()
         self._action(file_menu, "Export &Figure...", self.export.figure_dialog, QKeySequence("Ctrl+E"))
         self._action(file_menu, "Export Run &Data...", self.export.data_dialog, QKeySequence("Ctrl+Shift+E"))
