@@ -5,7 +5,8 @@ seconds stepped, the random generator's state, every state array) and the trace'
 points (:class:`~rmviz.runner.trace.SavedRun`). Arrays are written as their little-endian
 bytes in base64 with their dtype and shape, so every float comes back bit for bit and a
 large tree's state stays a fraction of its JSON-list size. Reading checks each field (types,
-sizes against the bytes, finite state, increasing trace iterations) and raises
+sizes against the bytes, state values of at most 1e150 in magnitude like payoffs, so sums
+and squares stay finite; increasing trace iterations) and raises
 ``ValueError`` naming the field; whether the arrays fit the game and algorithm is checked
 when the run is restored (:func:`rmviz.solvers.checkpoint.restore`).
 """
@@ -19,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from rmviz.games.normal_form import MAX_PAYOFF
 from rmviz.runner.trace import SavedRun
 from rmviz.solvers.checkpoint import Checkpoint
 
@@ -78,8 +80,8 @@ def saved_run_from_dict(data: Any, iteration: int | None, max_seed: int, where: 
     decoded = {}
     for name, value in arrays.items():
         array = decode_array(value, f"{where}.arrays.{name}", ("float64", "float32"))
-        if not np.all(np.isfinite(array)):
-            raise ValueError(f"{where}.arrays.{name} holds a value that is not finite")
+        if not np.all(np.abs(array) <= MAX_PAYOFF):  # NaN too
+            raise ValueError(f"{where}.arrays.{name} holds a value that is not a number of at most 1e150")
         decoded[name] = array
     trace = data.get("trace")
     if not isinstance(trace, dict):

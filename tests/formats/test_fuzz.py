@@ -114,9 +114,14 @@ def test_game_trees_round_trip_through_efg(game):
 @given(data=st.data())
 def test_mutated_session_files_read_or_are_refused(data):
     """Session files (rmviz.runner.session) are read with the game readers' care: a mutated
-    one reads as a session whose run starts, or is refused in one line naming the file."""
+    one reads as a session whose run starts (its saved run put back, or refused in one line
+    as the window refuses it), or is refused in one line naming the file."""
+    from rmviz.errors import RmvizError
     from rmviz.formats.rmviz_json import dumps_json, parse_json
+    from rmviz.runner.loop import RunLoop
+    from rmviz.runner.record import record_run
     from rmviz.runner.session import Session, session_from_dict, session_to_dict
+    from rmviz.runner.trace import SavedRun
     from rmviz.solvers.registry import family_of
 
     game = data.draw(st.one_of(matrix_games(any_labels), game_trees(any_labels)))
@@ -124,11 +129,21 @@ def test_mutated_session_files_read_or_are_refused(data):
     algorithm = data.draw(st.sampled_from(sorted(family.presets)))
     config = family.config(algorithm, seed=data.draw(st.integers(0, 2**31 - 1)))
     session = Session(game, config, data.draw(st.integers(0, 10**6)))
+    if data.draw(st.booleans()):  # with its run (session format 3)
+        solver = family.solver(game, config)
+        trace = record_run(solver, data.draw(st.integers(0, 30)))
+        saved = SavedRun(solver.checkpoint(), *trace.kept())
+        session = Session(game, config, solver.iteration, saved=saved)
     text = data.draw(mutations(dumps_json(session_to_dict(session))))
     read = read_or_refuse(
         lambda t, name: session_from_dict(parse_json(t, name, "numbers"), name), text, "fuzz.json"
     )
     if read is not None:
-        solver = read.family.solver(read.game, read.config)
-        solver.step(2)
-        assert np.isfinite(solver.snapshot().trace_values()).all()
+        loop = RunLoop(read.family.solver(read.game, read.config))
+        if read.saved is not None:
+            try:
+                loop.restore(read.saved)
+            except (RmvizError, ValueError) as error:  # the window says it and keeps its run
+                assert "\n" not in str(error)
+        loop.solver.step(2)
+        assert np.isfinite(loop.solver.snapshot().trace_values()).all()

@@ -113,7 +113,11 @@ BAD_STATE = {
     "an extra key": (array_field("regret/0", order="F"), "state.arrays.regret/0 must be an object {dtype"),
     "NaN in the state": (
         array_field("regret/0", base64=base64.b64encode(np.array([np.nan, 0, 0]).tobytes()).decode()),
-        "state.arrays.regret/0 holds a value that is not finite",
+        "state.arrays.regret/0 holds a value that is not a number of at most 1e150",
+    ),
+    "a state past 1e150": (
+        array_field("regret/0", base64=base64.b64encode(np.array([1e151, 0, 0]).tobytes()).decode()),
+        "state.arrays.regret/0 holds a value that is not a number of at most 1e150",
     ),
     "trace missing": (lambda s: s.pop("trace"), "state.trace must be an object"),
     "trace iterations going back": (
