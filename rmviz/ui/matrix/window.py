@@ -119,7 +119,7 @@ class MatrixWindow(RunWindow):
             self.dashboard.plots,
         )
         self._add_tabs(self.dashboard, "Run")
-        self.step_panel = StepPanel(lambda: self.run.step(1))
+        self.step_panel = StepPanel(self)
         self.tabs.addTab(self.step_panel, "Step")
         self.tab_names["step"] = self.step_panel
         self.equilibria = EquilibriaPanel(self._run_joint)
@@ -225,6 +225,7 @@ class MatrixWindow(RunWindow):
     def run_started(self, solver: Solver) -> None:
         self._rows_of = -1  # the new run's versions count from the start
         self.simplex.set_start(solver.start)  # type: ignore[attr-defined]
+        self.step_panel.run_started(solver)
 
     def _start_dragged(self, strategies: dict[int, np.ndarray]) -> None:
         """A ring dropped on the simplex: that start, written in the *Start* row."""
