@@ -24,6 +24,7 @@ from rmviz.formats import Game, load_game
 from rmviz.formats.files import read_text_file, regular_file_size
 from rmviz.runner.session import MAX_ITERATION, MAX_TEXT_STEPS, SIDE_TABS, TABS, Session, View, read_session
 from rmviz.solvers.family import Family
+from rmviz.solvers.matrix.correlated import check_joint, joint_tokens
 from rmviz.solvers.registry import family_of
 from rmviz.solvers.tree.compiled_tree import compile_tree
 
@@ -34,7 +35,7 @@ MAX_NOTES = 20_000  # characters of a slide's speaker notes
 DECK_KEYS = ("title", "slide")
 SESSION_KEYS = ("title", "notes", "session")
 GAME_KEYS: tuple[str, ...] = ("title", "notes", "game", "algorithm", "iterations", "tab", "infoset")
-GAME_KEYS += ("side_tab", "recorded", "compared", "text_steps", "options")
+GAME_KEYS += ("side_tab", "recorded", "compared", "joint", "text_steps", "options")
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ def _game_session(data: dict[str, Any], folder: Path, games: dict[str, Game]) ->
         side_tab=_choice(data.get("side_tab"), SIDE_TABS, "side_tab"),
         recorded=_recorded(data.get("recorded", False), family),
         compared=_compared(data.get("compared"), family),
+        joint=_joint(data.get("joint"), game, family),
     )
     iteration = _integer(data.get("iterations", 0), "iterations", 0, MAX_ITERATION)
     return Session(game, config, iteration, view=view)
@@ -233,6 +235,23 @@ def _recorded(value: Any, family: Family) -> bool:
     if value and not family.infosets:
         raise _SlideError("recorded shows a game tree's last iteration step by step; this is a matrix game")
     return value
+
+
+def _joint(value: Any, game: Game, family: Family) -> str | None:
+    """The joint distribution typed into the *Equilibria* tab's CE checker (a matrix game's
+    profiles in order, comma-separated), checked as the checker checks it."""
+    if value is None:
+        return None
+    if family.infosets:
+        raise _SlideError(
+            "joint is a matrix game's joint distribution (the Equilibria tab); this is a game tree"
+        )
+    text = _text(value, "joint", 1_000_000)
+    try:
+        check_joint(typing.cast(Any, game), joint_tokens(text))
+    except RmvizError as error:
+        raise _SlideError(f"joint: {error}") from None
+    return text
 
 
 def _compared(value: Any, family: Family) -> tuple[str, ...] | None:

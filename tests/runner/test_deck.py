@@ -27,6 +27,7 @@ algorithm = "rm+"
 iterations = 100
 tab = "compare"
 compared = ["rm", "rm+"]
+joint = "1, 0, 0, 0, 1, 0, 0, 0, 1"
 text_steps = 1
 [slide.options]
 play = "sampled"
@@ -59,7 +60,7 @@ def test_a_deck_becomes_one_session_per_slide(tmp_path):
     assert rps.config == MATRIX.config("rm+", play="sampled", seed=7, alpha=2.0, start={0: (0.5, 0.25, 0.25)})
     assert rps.iteration == 100 and rps.game.title == catalog_game("rps").title
     assert rps.view.tab == "compare" and rps.view.compared == ("rm", "rm+") and rps.view.presentation
-    assert rps.view.text_steps == 1
+    assert rps.view.text_steps == 1 and rps.view.joint == "1, 0, 0, 0, 1, 0, 0, 0, 1"
     assert kuhn.config == TREE.config("cfr+") and kuhn.iteration == 10
     assert (kuhn.view.infoset, kuhn.view.side_tab, kuhn.view.recorded) == ("Kb", "average", True)
 
@@ -125,6 +126,11 @@ BAD = {
     "unknown infoset": (KUHN + 'infoset = "Z"\n', "infoset is 'Z'; the tree's information sets are"),
     "recorded not a flag": (KUHN + 'recorded = "yes"\n', "recorded must be true or false, not 'yes'"),
     "recorded on a matrix game": (SLIDE + "recorded = true\n", "recorded shows a game tree's last iteration"),
+    "joint of a tree": (KUHN + 'joint = "1"\n', "joint is a matrix game's joint distribution"),
+    "joint of the wrong size": (
+        SLIDE + 'joint = "1, 0"\n',
+        "joint: a joint distribution of this 3x3 game has 9",
+    ),
     "compared not a list": (
         SLIDE + 'compared = "rm"\n',
         "compared must be a list of matrix games' algorithms",

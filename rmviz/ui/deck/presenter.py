@@ -9,6 +9,8 @@ consoles do).
 
 from __future__ import annotations
 
+import html
+import re
 import time
 
 from PySide6.QtCore import QTimer
@@ -27,6 +29,13 @@ from PySide6.QtWidgets import (
 from rmviz.ui.deck.controller import DeckController
 
 NOTES_POINTS = 20  # the notes' font size, readable at arm's length
+
+
+def notes_html(notes: str) -> str:
+    """Speaker notes as HTML paragraphs: a blank line starts a paragraph, a single line break
+    is a space (as in Markdown, so notes wrapped in the TOML file flow in the view)."""
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", notes) if p.strip()]
+    return "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs) or "<p><i>(no notes)</i></p>"
 
 
 class PresenterView(QWidget):
@@ -48,9 +57,13 @@ class PresenterView(QWidget):
         notes_font = QFont(self.font())
         notes_font.setPointSize(NOTES_POINTS)
         self.notes.setFont(notes_font)
+        medium = QFont(self.font())
+        medium.setPointSizeF(medium.pointSizeF() * 1.3)
         self.following = QLabel()
         self.following.setWordWrap(True)
+        self.following.setFont(medium)
         self.clock = QLabel()
+        self.clock.setFont(medium)
         self.slides = QListWidget()
         for index in range(len(deck.slides)):
             self.slides.addItem(controller.counter(index))
@@ -89,7 +102,7 @@ class PresenterView(QWidget):
         controller = self.controller
         slide = controller.deck.slides[index]
         self.current.setText(controller.counter(index))
-        self.notes.setPlainText(slide.notes or "(no notes)")
+        self.notes.setHtml(notes_html(slide.notes))
         slides = controller.deck.slides
         self.following.setText(
             f"Next: {controller.counter(index + 1)}" if index + 1 < len(slides) else "Next: (the end)"

@@ -26,7 +26,11 @@ DECK = """
 title = "Test lecture"
 [[slide]]
 title = "RPS"
-notes = "first notes"
+notes = '''
+first notes,
+one paragraph
+
+and <a second>'''
 game = "rps"
 algorithm = "rm"
 iterations = 200
@@ -127,7 +131,7 @@ def test_the_presenter_view_shows_the_notes_and_pages_too(qtbot, controller, tmp
     qtbot.waitUntil(presenter.isActiveWindow)
     controller.show(0)  # the slide's window opens, the presenter view keeps the keys
     assert presenter.isActiveWindow()
-    assert presenter.notes.toPlainText() == "first notes"
+    assert presenter.notes.toPlainText() == "first notes, one paragraph\nand <a second>"
     assert presenter.current.text() == "1 / 3 \u00b7 RPS"
     assert presenter.following.text() == "Next: 2 / 3 \u00b7 Kuhn"
     qtbot.keyClick(presenter, Qt.Key.Key_PageDown)
