@@ -225,10 +225,12 @@ class Result:
         style: str = "slides",
         size: tuple[float, float] | None = None,
         compare: Sequence[str] = (),
+        width: float | None = None,
     ) -> Figure:
         """Figure ``figure`` of the registry (``gaps``, ``strategies``, ``simplex``,
         ``dashboard``, ``tree``...: :data:`rmviz.figures.FIGURES`) as a matplotlib Figure;
-        ``compare``: other algorithms run as long with the same options, for ``compare``."""
+        ``compare``: other algorithms run as long with the same options, for ``compare``;
+        ``width``: the tree's width in inches (default a beamer frame's, 10.8 cm)."""
         from rmviz.figures.registry import make_figure
         from rmviz.figures.run import compared_with
 
@@ -236,7 +238,7 @@ class Result:
         if figure == "compare" or compare:
             others = list(compare) or [a for a in family_of(self.game).compare_default if a != self.algorithm]
             run = compared_with(run, others, **self.options)
-        return make_figure(figure, run, style, size)
+        return make_figure(figure, run, style, size, width)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the trace with the game and the full config (.csv or .json), as ``rmviz

@@ -166,10 +166,15 @@ def check_size(name: str, style: str, size: tuple[float, float] | None, dpi: int
 
 
 def make_figure(
-    name: str, run: RunData, style: str = DEFAULT_STYLE, size: tuple[float, float] | None = None
+    name: str,
+    run: RunData,
+    style: str = DEFAULT_STYLE,
+    size: tuple[float, float] | None = None,
+    width: float | None = None,
 ) -> Figure:
     """Figure ``name`` of ``run`` in ``style`` (``paper`` or ``slides``), ``size`` inches
-    (default: :func:`default_size`), captioned with the game, algorithm, T and play mode."""
+    (default: :func:`default_size`, ``width`` inches wide for the tree), captioned with the
+    game, algorithm, T and play mode."""
     from matplotlib.figure import Figure
 
     kind = figure_kind(name, run.family)
@@ -178,10 +183,11 @@ def make_figure(
         raise ConfigError(f"the {name} figure is a LaTeX document: write it with save_figure to a .tex file")
     if style not in STYLES:
         raise ConfigError(f"no style {style!r}; choose one of {', '.join(STYLES)}")
+    size = size or default_size(name, style, width)
     check_size(name, style, size)
     look = STYLES[style].scaled(kind.scale)
     with look.context():
-        fig = Figure(figsize=size or default_size(name, style), layout="constrained")
+        fig = Figure(figsize=size, layout="constrained")
         fig.set_label(f"{run.game.title}: {name}")
         draw(fig, run, look)
         finish(fig, look, run.caption())
@@ -218,14 +224,18 @@ def save_figure(
     style: str = DEFAULT_STYLE,
     size: tuple[float, float] | None = None,
     dpi: int = 150,
+    width: float | None = None,
 ) -> Path:
     """Write figure ``name`` of ``run`` to ``path`` (.png, .svg or .pdf; ``tikz``: .tex) and
-    return the path; a PNG is ``size`` x ``dpi`` pixels with the DPI recorded in it."""
+    return the path; a PNG is ``size`` x ``dpi`` pixels with the DPI recorded in it. The
+    tree figure and the TikZ tree are ``width`` inches wide at most (default
+    :func:`frame_width`)."""
     path = check_target(name, run.family, path, dpi, style, size)
     if name == "tikz":
-        atomic_write_text(path, tikz.game_document(run.game, run))
+        inches = frame_width() if width is None else width
+        atomic_write_text(path, tikz.game_document(run.game, run, inches * CM_PER_INCH))
         return path
-    return write_figure(make_figure(name, run, style, size), path, style, dpi)
+    return write_figure(make_figure(name, run, style, size, width), path, style, dpi)
 
 
 def write_figure(fig: Figure, path: str | Path, style: str = DEFAULT_STYLE, dpi: int = 150) -> Path:

@@ -24,7 +24,8 @@ from rmviz.games.catalog import known_equilibrium
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.numbers import format_number
 from rmviz.present.definitions import PLAYER_COLOURS
-from rmviz.present.tree_layout import format_probability, infoset_links, tree_layout, visible_nodes
+from rmviz.present.tree_labels import FRAME_WIDTH_CM, Box, Placed, max_leaves, plan_labels
+from rmviz.present.tree_layout import collapse_below, format_probability, tree_layout, visible_nodes
 from rmviz.solvers.family import Family
 from rmviz.solvers.registry import MATRIX, TREE, family_of
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
@@ -61,24 +62,26 @@ CLOSING = r"""\end{lrbox}
 """
 
 
-def game_document(game: Any, run: RunData | None = None) -> str:
+def game_document(game: Any, run: RunData | None = None, width: float = FRAME_WIDTH_CM) -> str:
     """``game`` as a LaTeX document: a matrix game's payoff table with its known equilibrium,
-    or a game tree's picture, with the average strategy of ``run`` when given (the writer of
-    the game's family: :data:`DOCUMENTS`)."""
-    return DOCUMENTS[family_of(game)](game, run)
+    or a game tree's picture at most ``width`` cm wide, with the average strategy of ``run``
+    when given (the writer of the game's family: :data:`DOCUMENTS`)."""
+    return DOCUMENTS[family_of(game)](game, run, width)
 
 
-def matrix_document(game: NormalFormGame, run: RunData | None = None) -> str:
-    """A matrix game's payoff table with its known equilibrium (``run`` adds nothing)."""
+def matrix_document(game: NormalFormGame, run: RunData | None = None, width: float = FRAME_WIDTH_CM) -> str:
+    """A matrix game's payoff table with its known equilibrium (``run`` and ``width`` add
+    nothing: a table is as wide as its text)."""
     return payoff_table(game, known_equilibrium(game))
 
 
-def tree_document(game: Any, run: RunData | None = None) -> str:
-    """A game tree's picture, with the average strategy of ``run`` when given."""
+def tree_document(game: Any, run: RunData | None = None, width: float = FRAME_WIDTH_CM) -> str:
+    """A game tree's picture ``width`` cm wide at most, with the average strategy of
+    ``run`` when given."""
     if run is None or run.tree is None:
-        return tree_picture(game.title, compile_tree(game), game.player_names)
+        return tree_picture(game.title, compile_tree(game), game.player_names, width=width)
     strategy = cast(TreeSnapshot, run.snapshot).average_strategy
-    return tree_picture(game.title, run.tree, game.player_names, strategy)
+    return tree_picture(game.title, run.tree, game.player_names, strategy, width)
 
 
 def escape(text: str) -> str:
@@ -157,70 +160,156 @@ def _table(game: NormalFormGame, equilibrium: Equilibrium | None, rest: Sequence
 
 
 # -- game trees ------------------------------------------------------------------------------
+PT_CM = 2.54 / 72.27  # a TeX point in centimetres
+MARGIN_CM = 0.45  # left and right of the outer leaves: their information sets' labels
+FONTS = {r"\scriptsize": 7.0, r"\tiny": 5.0}  # the labels' font and its size in points (10pt)
+ANCHORS = {
+    ("center", "center"): "center",
+    ("left", "center"): "west",
+    ("right", "center"): "east",
+    ("center", "top"): "north",
+    ("right", "top"): "north east",
+    ("right", "bottom"): "south east",
+}
+
+
+class _TexMeasure:
+    """Sizes in centimetres of what the picture draws (:class:`~rmviz.present.tree_labels.Measure`):
+    labels in Computer Modern at ``font`` points, 0.6 em a character (digits are 0.5 em)."""
+
+    def __init__(self, font: float, bounds: Box) -> None:
+        self.font, self.bounds, self.gap = font, bounds, 0.3 * font * PT_CM
+
+    def size(self, lines: list[str]) -> tuple[float, float]:
+        width = (0.6 * max(len(line) for line in lines) + 0.3) * self.font
+        return width * PT_CM, (1.25 * len(lines) + 0.3) * self.font * PT_CM
+
+    def marker_box(self, x: float, y: float) -> Box:
+        half = 3.0 * PT_CM  # the chance diamond, 6pt across
+        return Box(x - half, y - half, x + half, y + half)
+
+
 def tree_picture(
-    title: str, tree: CompiledTree, players: Sequence[str], strategy: np.ndarray | None = None
+    title: str,
+    tree: CompiledTree,
+    players: Sequence[str],
+    strategy: np.ndarray | None = None,
+    width: float = FRAME_WIDTH_CM,
 ) -> str:
-    """The game tree as a TikZ document; with ``strategy`` (per slot, the run's average
-    strategy), each decision move shows its probability and edges are as wide as the
-    average profile's reach."""
-    nodes = visible_nodes(tree)
-    place = tree_layout(tree, nodes)
-    reach = None
-    if strategy is not None:
-        passes = TreePasses(tree)
-        reach = passes.reach(passes.edge_probabilities(strategy)).prod(axis=0)
+    """The game tree as a TikZ document at most ``width`` cm wide (by default a beamer
+    frame's text width); with ``strategy`` (per slot, the run's average strategy), each
+    decision move shows its probability and edges are as wide as the average profile's
+    reach. Labels and arcs go where :func:`~rmviz.present.tree_labels.plan_labels` puts
+    them, as in the tree figure."""
+    collapsed = collapse_below(tree, max_leaves(width / PT_CM))
+    nodes = visible_nodes(tree, collapsed)
+    place = tree_layout(tree, nodes, collapsed)
+    leaves = max(x for x, _ in place.values()) + 1
+    depth = max(d for _, d in place.values())
+    unit = min(1.1, (width - 2 * MARGIN_CM) / max(leaves - 1, 1))
+    command = r"\scriptsize" if unit >= 0.55 else r"\tiny"
+    row = 1.3 if command == r"\scriptsize" else 1.0
+    xy = {h: (MARGIN_CM + x * unit, -row * d) for h, (x, d) in place.items()}
+    right = 2 * MARGIN_CM + unit * (leaves - 1)
+    bottom = -row * depth - (tree.n_players + 1.5) * 1.25 * FONTS[command] * PT_CM
+    measure = _TexMeasure(FONTS[command], Box(0.0, bottom, right, 0.35))
+    plan = plan_labels(tree, nodes, place, collapsed, xy, row, strategy, measure)
     lines = [
-        r"\begin{tikzpicture}[x=11mm, y=17mm, font=\footnotesize,",
-        r"  chance/.style={diamond, draw, fill=black!25, inner sep=2pt},",
-        r"  decision/.style={circle, draw, inner sep=2.5pt},",
-        r"  terminal/.style={rectangle, fill=black!60, inner sep=1.8pt},",
-        r"  move/.style={fill=white, inner sep=1pt, align=center, font=\scriptsize},",
-        r"  every label/.style={fill=white, inner sep=1pt},",
-        r"  infoset/.style={dashed, thick, opacity=0.8}]",
+        _picture_options(command),
+        f"\\useasboundingbox (0,{_cm(bottom - 0.8)}) rectangle ({_cm(right)},0.35);",
     ]
-    for h in nodes:
-        x, depth = place[h]
-        kind = int(tree.kind[h])
-        where = f"at ({format_number(x)},{format_number(-depth)})"  # the root: (x,0), not (x,-0)
-        if kind == 0:
-            lines.append(f"\\node[chance] (n{h}) {where} {{}};")
-        elif kind == 1:
-            player = int(tree.player[h]) + 1
-            label = escape(tree.infoset_label[int(tree.node_infoset[h])])
-            lines.append(
-                f"\\node[decision, fill=player{player}, label={{left:{{{label}}}}}] (n{h}) {where} {{}};"
-            )
-        else:
-            payoffs = ", ".join(number(float(v)) for v in tree.payoffs[:, h])
-            lines.append(f"\\node[terminal, label={{below:{{{payoffs}}}}}] (n{h}) {where} {{}};")
-    for h in nodes:
-        parent = int(tree.parent[h])
-        if parent < 0:
-            continue
-        text = escape(tree.move_label[h])
-        slot = int(tree.edge_slot[h])
-        if tree.edge_owner[h] == tree.n_players:
-            text += f"\\\\{format_probability(float(tree.chance_probability[h]))}"
-        elif slot >= 0 and strategy is not None:
-            probability = format_number(strategy[slot], ".2f")
-            text += f"\\\\\\textcolor{{player{int(tree.player[parent]) + 1}}}{{{probability}}}"
-        width = "" if reach is None else f"[line width={0.4 + 2.6 * float(reach[h]):.2f}pt]"
-        lines.append(f"\\draw{width} (n{parent}) -- node[move, pos=0.65] {{{text}}} (n{h});")
-    # information sets behind everything: the white boxes of the labels hide the arcs
-    lines.append(r"\begin{pgfonlayer}{background}")
-    for a, b in infoset_links(tree, nodes, place):
-        player = int(tree.player[a]) + 1
-        lines.append(f"\\draw[infoset, player{player}] (n{a}) to[bend left=25] (n{b});")
+    lines += [_tex_node(tree, h, xy[h]) for h in nodes]
+    lines += _tex_edges(tree, nodes, strategy)
+    lines.append(r"\begin{pgfonlayer}{background}")  # behind the labels' white boxes
+    lines += [_tex_arc(tree, a, points) for a, _, points in plan.arcs]
     lines.append(r"\end{pgfonlayer}")
+    lines += [_tex_label(tree, label) for label in plan.labels]
     legend = ", ".join(
         f"\\textcolor{{player{i + 1}}}{{$\\bullet$}} {escape(name)}" for i, name in enumerate(players)
     )
-    top = max(x for x, _ in place.values())
-    lines.append(f"\\node[anchor=south west, align=left] at (-0.5,0.4) {{{escape(title)}: {legend}}};")
-    lines.append(f"% {len(nodes)} nodes, {top + 1:g} leaves wide")
+    lines.append(
+        f"\\node[anchor=north west, align=left, text width={_cm(right - 0.2)}cm, inner sep=1pt] "
+        f"at (0,{_cm(bottom)}) {{{escape(title)}: {legend}}};"
+    )
+    lines.append(f"% {len(nodes)} nodes, {leaves:g} leaves, {_cm(right)} cm wide")
     lines.append(r"\end{tikzpicture}")
     return document(title, "\n".join(lines) + "\n")
 
 
+def _cm(value: float) -> str:
+    """A coordinate in centimetres, to the hundredth of a millimetre, never ``-0``."""
+    return format_number(round(value, 4))
+
+
+def _picture_options(font: str) -> str:
+    return "\n".join(
+        [
+            f"\\begin{{tikzpicture}}[x=1cm, y=1cm, font={font},",
+            r"  chance/.style={diamond, draw, fill=black!25, inner sep=0pt, minimum size=6pt},",
+            r"  decision/.style={circle, draw, inner sep=0pt, minimum size=5pt},",
+            r"  terminal/.style={rectangle, fill=black!60, inner sep=0pt, minimum size=3.5pt},",
+            r"  move/.style={fill=white, inner sep=0.3pt, align=center},",
+            r"  note/.style={inner sep=0.3pt, align=center},",
+            r"  infoset/.style={dashed, thick, opacity=0.8}]",
+        ]
+    )
+
+
+def _tex_node(tree: CompiledTree, h: int, at: tuple[float, float]) -> str:
+    kind = int(tree.kind[h])
+    style = ("chance", f"decision, fill=player{int(tree.player[h]) + 1}", "terminal")[kind]
+    return f"\\node[{style}] (n{h}) at ({_cm(at[0])},{_cm(at[1])}) {{}};"
+
+
+def _tex_edges(tree: CompiledTree, nodes: list[int], strategy: np.ndarray | None) -> list[str]:
+    """Every edge, as wide as the average profile's reach when there is a ``strategy``."""
+    reach = None
+    if strategy is not None:
+        passes = TreePasses(tree)
+        reach = passes.reach(passes.edge_probabilities(strategy)).prod(axis=0)
+    lines = []
+    for h in nodes:
+        parent = int(tree.parent[h])
+        if parent >= 0:
+            width = "" if reach is None else f"[line width={0.4 + 2.6 * float(reach[h]):.2f}pt]"
+            lines.append(f"\\draw{width} (n{parent}) -- (n{h});")
+    return lines
+
+
+def _tex_arc(tree: CompiledTree, a: int, points: list[tuple[float, float]]) -> str:
+    """The plan's arc as the cubic equal to its quadratic (control point from its middle)."""
+    (xa, ya), (xb, yb) = points[0], points[-1]
+    mx, my = points[len(points) // 2]
+    cx, cy = 2 * mx - (xa + xb) / 2, 2 * my - (ya + yb) / 2
+    c1 = (xa + 2 / 3 * (cx - xa), ya + 2 / 3 * (cy - ya))
+    c2 = (xb + 2 / 3 * (cx - xb), yb + 2 / 3 * (cy - yb))
+    where = " .. ".join(
+        [
+            f"({_cm(xa)},{_cm(ya)})",
+            f"controls ({_cm(c1[0])},{_cm(c1[1])}) and ({_cm(c2[0])},{_cm(c2[1])})",
+            f"({_cm(xb)},{_cm(yb)})",
+        ]
+    )
+    return f"\\draw[infoset, player{int(tree.player[a]) + 1}] {where};"
+
+
+def _tex_label(tree: CompiledTree, label: Placed) -> str:
+    """A label of the plan at its anchor: a move's on a white box in the deciding player's
+    colour (a chance move's black), an information set's in its player's colour."""
+    h, style, colour = label.h, "note", "black"
+    if label.kind == "infoset":
+        colour = f"player{int(tree.player[h]) + 1}"
+    elif label.kind == "move":
+        style = "move"
+        if tree.edge_slot[h] >= 0:
+            colour = f"player{int(tree.player[int(tree.parent[h])]) + 1}"
+    text = "\\\\".join(escape(line) for line in label.lines)
+    anchor = ANCHORS[(label.ha, label.va)]
+    return f"\\node[{style}, anchor={anchor}, text={colour}] at ({_cm(label.x)},{_cm(label.y)}) {{{text}}};"
+
+
 # the LaTeX writer of each family
-DOCUMENTS: dict[Family, Callable[[Any, RunData | None], str]] = {MATRIX: matrix_document, TREE: tree_document}
+DOCUMENTS: dict[Family, Callable[[Any, RunData | None, float], str]] = {
+    MATRIX: matrix_document,
+    TREE: tree_document,
+}

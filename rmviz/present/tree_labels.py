@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 
 from rmviz.numbers import format_number
-from rmviz.present.tree_layout import format_probability
+from rmviz.present.tree_layout import format_probability, infoset_links, subtree_sizes
 
 if TYPE_CHECKING:
     from rmviz.solvers.tree.compiled_tree import CompiledTree
@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 FRAME_WIDTH_CM = 10.8  # beamer's \textwidth with its default 1 cm margins on 12.8 cm paper
 CM_PER_INCH = 2.54
 ARC_POINTS = 24  # an arc drawn as this many straight pieces
+LEAF_POINTS = 9.0  # leaves at least this far apart: a frame's width holds 34 (Kuhn's 30)
+
+
+def max_leaves(width: float) -> int:
+    """The leaves a drawing ``width`` points wide shows; deeper rows are folded."""
+    return max(2, int(width / LEAF_POINTS))
 
 
 class Box(NamedTuple):
@@ -181,7 +187,7 @@ def arc_lifts(span: float, row: float) -> list[float]:
     """The heights tried for an information set's arc over ``span`` columns, rows ``row``
     apart: the usual one first (higher the wider), then every 20th of a row above up to
     0.9 rows, then below the row down to half a row."""
-    usual = min(0.25 + 0.04 * span, 0.6 * row)
+    usual = min(0.16 * row + 0.04 * span, 0.6 * row)
     above = [k * row / 20 for k in range(2, 19)]
     below = [-k * row / 20 for k in range(1, 11)]
     return [usual, *above, *below]
@@ -216,3 +222,181 @@ def route_arc(space: LabelSpace, routes: list[list[tuple[float, float]]]) -> int
             space.take_line(route)
             return k
     return None
+
+
+class Measure(Protocol):
+    """How large things are in a drawing's units: its labels (``size`` of some lines of
+    text), its nodes' markers, the gap kept between labels, the area labels stay in."""
+
+    gap: float
+    bounds: Box
+
+    def size(self, lines: list[str]) -> tuple[float, float]: ...
+
+    def marker_box(self, x: float, y: float) -> Box: ...
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A label drawn: of node ``h`` (``kind``: payoffs, infoset or move, the move into
+    ``h``), its lines, anchored at (x, y) with matplotlib's ``ha`` and ``va``."""
+
+    kind: str
+    h: int
+    lines: tuple[str, ...]
+    x: float
+    y: float
+    ha: str = "center"
+    va: str = "center"
+
+
+@dataclass
+class Plan:
+    """Every label of a drawing of a tree, and its information sets' arcs (the link's
+    nodes and the arc's points); a label or arc that found no room is not in it."""
+
+    labels: list[Placed]
+    arcs: list[tuple[int, int, list[tuple[float, float]]]]
+
+
+@dataclass
+class _Candidate:
+    """A label of node ``h`` that may take one of several texts at one of several places."""
+
+    kind: str
+    h: int
+    texts: list[list[str]]
+    places: list[list[tuple[float, float, str, str]]]
+    label: Movable
+
+    @classmethod
+    def of(
+        cls,
+        kind: str,
+        h: int,
+        texts: list[list[str]],
+        places: list[list[tuple[float, float, str, str]]],
+        measure: Measure,
+    ) -> _Candidate:
+        boxes = [
+            [text_box(x, y, *measure.size(text), ha, va) for x, y, ha, va in where]
+            for text, where in zip(texts, places, strict=True)
+        ]
+        return cls(kind, h, texts, places, Movable(boxes))
+
+    def placed(self) -> Placed | None:
+        if self.label.chosen is None:
+            return None
+        text, k = self.label.chosen
+        x, y, ha, va = self.places[text][k]
+        return Placed(self.kind, self.h, tuple(self.texts[text]), x, y, ha, va)
+
+
+def plan_labels(
+    tree: CompiledTree,
+    nodes: list[int],
+    place: dict[int, tuple[float, int]],
+    folded: Collection[int],
+    xy: dict[int, tuple[float, float]],
+    row: float,
+    strategy: np.ndarray | None,
+    measure: Measure,
+) -> Plan:
+    """Where every label and arc of a tree drawn at ``xy`` (y up, rows ``row`` apart) goes,
+    in this order: the leaves' payoffs and folded subtrees' counts, the arcs of neighbouring
+    members of an information set, the sets' labels, the moves' labels, the other arcs
+    (each where it passes clear; the rule is the module docstring's)."""
+    space = LabelSpace(cell=row / 2, gap=measure.gap, bounds=measure.bounds)
+    for h in nodes:
+        space.take(measure.marker_box(*xy[h]))
+    sizes = subtree_sizes(tree)
+    fixed = [
+        c for h in nodes if (c := _node_label(tree, h, folded, int(sizes[h]), xy[h], measure)) is not None
+    ]
+    for candidate in fixed:
+        if candidate.kind != "infoset":
+            candidate.label.settle(space)
+    links = infoset_links(tree, nodes, place)
+    near = [link for link in links if _neighbours(tree, nodes, place, *link)]
+    arcs = _route(tree, near, xy, row, measure, space)
+    for candidate in fixed:
+        if candidate.kind == "infoset":
+            candidate.label.settle(space)
+    moves = [_move_label(tree, h, xy, strategy, measure) for h in nodes if tree.parent[h] >= 0]
+    for candidate in moves:
+        candidate.label.settle(space)
+    arcs += _route(tree, [link for link in links if link not in near], xy, row, measure, space)
+    labels = [p for c in fixed + moves if (p := c.placed()) is not None]
+    return Plan(labels, arcs)
+
+
+def _node_label(
+    tree: CompiledTree, h: int, folded: Collection[int], size: int, at: tuple[float, float], measure: Measure
+) -> _Candidate | None:
+    """A folded subtree's node count or a leaf's payoffs (one a line) under the node; an
+    information set's label left of it, else right, else above or below on the left."""
+    x, y = at
+    marker = measure.marker_box(x, y)
+    below = (x, marker.y0 - measure.gap, "center", "top")
+    if h in folded:
+        texts = [[f"+{size - 1:,}", "nodes"], [f"+{size - 1:,}"]]
+        return _Candidate.of("folded", h, texts, [[below], [below]], measure)
+    if tree.kind[h] == 2:
+        payoffs = [format_number(v) for v in tree.payoffs[:, h]]
+        return _Candidate.of("payoffs", h, [payoffs], [[below]], measure)
+    if tree.kind[h] == 1:
+        sides = [
+            (marker.x0 - measure.gap, y, "right", "center"),
+            (marker.x1 + measure.gap, y, "left", "center"),
+            (marker.x0, marker.y1 + measure.gap, "right", "bottom"),
+            (marker.x0, marker.y0 - measure.gap, "right", "top"),
+        ]
+        return _Candidate.of(
+            "infoset", h, [[tree.infoset_label[int(tree.node_infoset[h])]]], [sides], measure
+        )
+    return None
+
+
+def _move_label(
+    tree: CompiledTree,
+    h: int,
+    xy: dict[int, tuple[float, float]],
+    strategy: np.ndarray | None,
+    measure: Measure,
+) -> _Candidate:
+    """The label of the edge into ``h``: the move with its probability, else the move alone."""
+    lines = edge_label_lines(tree, h, strategy)
+    texts = [lines, lines[:1]] if len(lines) > 1 else [lines]
+    a, b = xy[int(tree.parent[h])], xy[h]
+    places = [[(x, y, ha, "center") for x, y, ha in edge_places(a, b, *measure.size(t))] for t in texts]
+    return _Candidate.of("move", h, texts, places, measure)
+
+
+def _neighbours(
+    tree: CompiledTree, nodes: list[int], place: dict[int, tuple[float, int]], a: int, b: int
+) -> bool:
+    """Whether no inner node of their row is drawn between ``a`` and ``b``."""
+    (xa, row), (xb, _) = place[a], place[b]
+    low, high = min(xa, xb), max(xa, xb)
+    return not any(place[h][1] == row and low < place[h][0] < high and tree.kind[h] != 2 for h in nodes)
+
+
+def _route(
+    tree: CompiledTree,
+    links: list[tuple[int, int]],
+    xy: dict[int, tuple[float, float]],
+    row: float,
+    measure: Measure,
+    space: LabelSpace,
+) -> list[tuple[int, int, list[tuple[float, float]]]]:
+    """Each link's arc at the first height that runs through no node or label
+    (:func:`route_arc`; the ends' own markers left out), none where every height would."""
+    arcs = []
+    for a, b in links:
+        routes = [arc_points(xy[a], xy[b], lift) for lift in arc_lifts(abs(xy[b][0] - xy[a][0]), row)]
+        ends = (measure.marker_box(*xy[a]), measure.marker_box(*xy[b]))
+        clear = [[p for p in route if not any(end.holds(Box(*p, *p)) for end in ends)] for route in routes]
+        k = route_arc(space, clear)
+        if k is not None:
+            arcs.append((a, b, routes[k]))
+    return arcs
