@@ -14,6 +14,8 @@ import math
 import sys
 from typing import Any, NoReturn
 
+from rmviz.errors import one_line
+
 EXIT_USAGE = 2
 
 
@@ -22,7 +24,7 @@ class Parser(argparse.ArgumentParser):
     a person can make on the command line (argparse's own prints a usage block first)."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        sys.stderr.write(one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
         raise SystemExit(EXIT_USAGE)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:

@@ -36,7 +36,7 @@ import numpy as np
 from rmviz.arguments import EXIT_USAGE, Parser, finite_float, whole_number
 from rmviz.atomic import atomic_write_text
 from rmviz.crash import EXIT_BUG, bug_line, memory_line, output_line
-from rmviz.errors import ConfigError, RmvizError
+from rmviz.errors import ConfigError, RmvizError, one_line
 from rmviz.formats import write_game_file
 from rmviz.games.catalog import CATALOG
 from rmviz.games.generators import MAX_SEED
@@ -834,7 +834,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return code
     except RmvizError as error:
-        sys.stderr.write(f"rmviz: {error}\n")
+        sys.stderr.write(one_line(f"rmviz: {error}") + "\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("rmviz: interrupted\n")

@@ -8,6 +8,21 @@ exception escaping to the user is a bug.
 
 from __future__ import annotations
 
+QUOTED = 100  # the longest run of input an error line quotes whole
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line a person reads: newlines become spaces, and any word longer
+    than :data:`QUOTED` characters (a 400-digit number, a pasted file, a long path) is cut
+    to its start and end with its length between (``999…999 (400 characters)``)."""
+
+    def cut(word: str) -> str:
+        if len(word) <= QUOTED:
+            return word
+        return f"{word[:60]}…{word[-30:]} ({len(word):,} characters)"
+
+    return " ".join(cut(word) for word in message.replace("\r", " ").replace("\n", " ").split(" "))
+
 
 class RmvizError(Exception):
     """An error caused by input: its message is shown to the user as it is."""

@@ -35,7 +35,7 @@ from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from rmviz import resources
-from rmviz.errors import RmvizError
+from rmviz.errors import RmvizError, one_line
 from rmviz.solvers.family import Family
 from rmviz.solvers.registry import MATRIX, TREE, FamilyTable, family_of
 from rmviz.ui import preflight
@@ -183,7 +183,7 @@ def main(argv: list[str]) -> int:
     try:
         game, session = read_argument(args.game)
     except RmvizError as error:
-        sys.stderr.write(f"rmviz: {error}\n")
+        sys.stderr.write(one_line(f"rmviz: {error}") + "\n")
         return 2
     problem = family_problem(args, family_of(game), WINDOW_OPTIONS)
     if problem is not None:
@@ -217,7 +217,7 @@ def main(argv: list[str]) -> int:
             )
         )
     except RmvizError as error:
-        sys.stderr.write(f"rmviz: {error}\n")
+        sys.stderr.write(one_line(f"rmviz: {error}") + "\n")
         registry.shutdown()
         return 2
     failed: list[str] = []  # a headless run's one-line errors: exit status 2
@@ -227,7 +227,7 @@ def main(argv: list[str]) -> int:
 
         def say(problem: str) -> None:  # what a dialog would say, printed: nobody is there
             failed.append(problem)
-            sys.stderr.write(f"rmviz: {problem}\n")
+            sys.stderr.write(one_line(f"rmviz: {problem}") + "\n")
 
         window.show_error = say  # type: ignore[method-assign]
 

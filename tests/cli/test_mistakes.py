@@ -71,3 +71,23 @@ def test_the_installed_command_exits_2_on_an_argparse_error():
     assert result.stderr.splitlines() == [
         "rmviz solve: argument --iterations/-n: -5 must be at least 1 (see rmviz solve --help)"
     ]
+
+
+LONG_INPUTS = {
+    "a 400-digit game": ["solve", "9" * 400],
+    "a 300-character float": ["solve", "rps", "--alpha", "x" * 300],
+    "a long random seed": ["solve", "random:zero-sum:3x3:seed=" + "a" * 300],
+    "a long start": ["solve", "rps", "--start", "1=" + "x" * 300],
+}
+
+
+@pytest.mark.parametrize("argv", LONG_INPUTS.values(), ids=list(LONG_INPUTS))
+def test_a_refusal_quotes_a_long_input_briefly(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(argv)
+    except SystemExit as exit_:
+        status = exit_.code
+    error = capsys.readouterr().err
+    assert status == 2 and error.count("\n") == 1
+    assert len(error) < 300 and " characters)" in error, error
