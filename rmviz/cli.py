@@ -26,6 +26,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -830,7 +831,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     args = build_parser().parse_args(argv)
     try:
-        code = _run_command(args)
+        with warnings.catch_warnings():
+            if not sys.warnoptions:  # one line for a person; python -W shows library warnings
+                warnings.simplefilter("ignore")
+            code = _run_command(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return code
     except RmvizError as error:

@@ -72,3 +72,27 @@ def test_an_option_given_the_end_of_options_marker_is_refused(option, capsys):
         cli.main(["solve", "rps", f"{option}=--"])
     assert done.value.code == 2
     assert f"argument {option}: expected one argument, not '--'" in capsys.readouterr().err
+
+
+def test_library_warnings_do_not_surround_the_one_line():
+    """NumPy's and matplotlib's warnings are for programmers: the command line prints its one
+    line alone (``python -W default -m rmviz ...`` shows them). In a process of its own: pytest
+    records warnings itself."""
+    script = """
+import sys, warnings
+import numpy as np
+from rmviz import cli
+from rmviz.errors import RmvizError
+def noisy(out):
+    np.float64(1e308) * 10  # RuntimeWarning: overflow
+    warnings.warn("a library's deprecation", UserWarning, stacklevel=1)
+    raise RmvizError("the one line")
+cli.cmd_games = noisy
+sys.exit(cli.main(["games"]))
+"""
+    quiet = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert (quiet.returncode, quiet.stderr) == (2, "rmviz: the one line\n")
+    shown = subprocess.run(
+        [sys.executable, "-W", "default", "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert "overflow" in shown.stderr and shown.stderr.endswith("rmviz: the one line\n")
