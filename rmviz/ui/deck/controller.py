@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QResizeEvent, QShortcut
@@ -79,7 +80,9 @@ class DeckController(QObject):
         for other in self.registry.windows:
             if other is not window and other in self._windows.values():
                 other.hide()
-        ok = bool(window.sessions.reopen_session(session, slide.source))
+        # the file a message names: the session's, or the deck's with the slide (a game slide)
+        named = slide.source or Path(f"{self.deck.path or 'deck'} (slide {index + 1})")
+        ok = bool(window.sessions.reopen_session(session, named))
         if ok and self._compares(slide):
             self._run_compare(window, session.iteration)
         self._present(window)

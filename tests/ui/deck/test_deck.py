@@ -213,3 +213,20 @@ def test_a_bad_deck_is_one_line_and_exit_status_2(tmp_path):
         "iterations must be a whole number from 0 to 9,007,199,254,740,992, not -1\n"
     )
     assert list(tmp_path.iterdir()) == [path]
+
+
+def test_a_slide_that_does_not_fit_its_game_is_said_naming_the_deck_and_the_slide(qtbot, registry, tmp_path):
+    path = tmp_path / "misfit.toml"
+    path.write_text(
+        '[[slide]]\ntitle = "fine"\ngame = "rps"\n\n'
+        '[[slide]]\ntitle = "misfit"\ngame = "rps"\n[slide.options]\nstart = {"0" = [1, 0]}\n',
+        encoding="utf-8",
+    )
+    shown = DeckController(read_deck(path), registry)
+    errors: list[str] = []
+    shown.show_error = errors.append
+    assert shown.show(0) and errors == []
+    assert not shown.show(1)
+    assert errors == [f"{path} (slide 2): the starting strategy of 'Row' needs 3 probabilities, got 2"]
+    for window in shown.windows():
+        window.confirm_discard = lambda: True
