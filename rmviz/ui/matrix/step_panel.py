@@ -55,8 +55,10 @@ from rmviz.solvers.matrix.script import (
 )
 from rmviz.solvers.protocol import Solver
 
-SCRIPT_HINT = "Rock,Paper; Paper,draw  (as rmviz step --actions)"
-NEEDS_SAMPLED = "Choosing the draws needs sampled play with simultaneous updates (the Solver panel)."
+NEEDS_SAMPLED = (
+    "Choosing each iteration's draws (as rmviz step --actions) needs sampled play with "
+    "simultaneous updates: Play and Updates on the Solver panel."
+)
 
 
 class StepPanel(QWidget):
@@ -101,27 +103,41 @@ class StepPanel(QWidget):
         self.titles: list[QLabel] = []
 
     def _script_row(self) -> QHBoxLayout:
-        """Each player's next action (picked or typed, or ``draw``) and a script to play."""
+        """Each player's next action (picked or typed, or ``draw``) and a script to play,
+        on a line of their own beyond three players; outside sampled play, a line saying
+        what choosing needs."""
         self.choices: list[QComboBox] = []
         self.choice_labels: list[QLabel] = []
-        self.choices_row = QHBoxLayout()
+        choices_box = QWidget()
+        self.choices_row = QHBoxLayout(choices_box)
+        self.choices_row.setContentsMargins(0, 0, 0, 0)
         self.choices_row.addWidget(QLabel("Next draws:"))
-        self.hint = QLabel(NEEDS_SAMPLED)
-        self.hint.setWordWrap(True)
+        self.script_box = QWidget()
+        script_row = QHBoxLayout(self.script_box)
+        script_row.setContentsMargins(0, 0, 0, 0)
         self.script_edit = QLineEdit()
-        self.script_edit.setPlaceholderText(SCRIPT_HINT)
         self.script_edit.setToolTip("one iteration's actions per ';', a player's per ','; Enter plays it")
-        self.script_edit.setMinimumWidth(120)
+        self.script_edit.setMinimumWidth(80)
         self.script_edit.returnPressed.connect(self.play_script)
         play = self.play_button = QPushButton("Play script")
         play.clicked.connect(self.play_script)
-        row = QHBoxLayout()
-        row.addLayout(self.choices_row)
-        row.addWidget(self.hint, stretch=1)
-        row.addWidget(QLabel("Script:"))
-        row.addWidget(self.script_edit, stretch=1)
-        row.addWidget(play)
-        return row
+        script_row.addWidget(QLabel("Script:"))
+        script_row.addWidget(self.script_edit, stretch=1)
+        script_row.addWidget(play)
+        self.chooser = QWidget()
+        rows = QVBoxLayout(self.chooser)
+        rows.setContentsMargins(0, 0, 0, 0)
+        self.chooser_rows = (QHBoxLayout(), QHBoxLayout())
+        for row in self.chooser_rows:
+            rows.addLayout(row)
+        self.chooser_rows[0].addWidget(choices_box)
+        self.chooser_rows[0].addWidget(self.script_box, stretch=1)
+        self.hint = QLabel(NEEDS_SAMPLED)
+        self.hint.setWordWrap(True)
+        outer = QHBoxLayout()
+        outer.addWidget(self.chooser, stretch=1)
+        outer.addWidget(self.hint, stretch=1)
+        return outer
 
     # -- the run -----------------------------------------------------------------------------
     def run_started(self, solver: Solver) -> None:
@@ -131,8 +147,8 @@ class StepPanel(QWidget):
         self._set_game(solver.game)
         config: Any = solver.config
         can_choose = config.play == "sampled" and config.updates == "simultaneous"
-        for widget in (*self.choices, self.script_edit, self.play_button):
-            widget.setEnabled(can_choose)
+        self.chooser.setEnabled(can_choose)
+        self.chooser.setVisible(can_choose)
         self.hint.setVisible(not can_choose)
         self._note_script()
 
@@ -142,14 +158,21 @@ class StepPanel(QWidget):
             self._game = game
             return
         self._game = game
-        while self.choices:
-            self.choices_row.removeWidget(self.choices.pop())
-            self.choices_row.removeWidget(self.choice_labels.pop())
+        example = [(0,) * game.n_players, (min(1, game.num_actions[0] - 1),) + (None,) * (game.n_players - 1)]
+        self.script_edit.setPlaceholderText(
+            script_text(game, example).replace(";", "; ") + "  (as rmviz step --actions)"
+        )
+        self.chooser_rows[0 if game.n_players <= 3 else 1].addWidget(self.script_box, stretch=1)
+        for widget in (*self.choices, *self.choice_labels):
+            self.choices_row.removeWidget(widget)
+            widget.deleteLater()
+        self.choices.clear()
+        self.choice_labels.clear()
         for name, actions in zip(game.player_names, game.action_names, strict=True):
             label, choice = QLabel(name), QComboBox()
             choice.setEditable(True)
             choice.addItems([DRAW, *actions])
-            choice.setMinimumContentsLength(6)
+            choice.setMinimumContentsLength(4)
             choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             self.choices_row.addWidget(label)
             self.choices_row.addWidget(choice)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QPoint, QRect, QSize
 from PySide6.QtGui import QGuiApplication
 
 from rmviz.cli import main
 from rmviz.errors import ConfigError
+from rmviz.games.generators import random_game
 from rmviz.present.number_text import fraction
 from rmviz.present.step_latex import math_number, step_tabular
 from rmviz.present.step_text import TABLE_COLUMNS, format_step, table_rows
 from rmviz.solvers.matrix.script import advance, parse_profile
+from rmviz.ui.common.run_window import StartOptions
 from tests.present.test_step_latex import body_rows
 from tests.ui.matrix.conftest import iteration, make_window
 
@@ -187,9 +190,9 @@ def test_choosing_needs_sampled_play_and_a_possible_action(qtbot, tmp_path):
     try:
         panel = window.step_panel
         window.tabs.setCurrentWidget(panel)
-        assert not panel.choices[0].isEnabled() and panel.hint.isVisibleTo(panel)
+        assert not panel.chooser.isVisibleTo(panel) and panel.hint.isVisibleTo(panel)
         panel = sampled_step_tab(qtbot, window)
-        assert not panel.hint.isVisibleTo(panel)
+        assert panel.chooser.isVisibleTo(panel) and not panel.hint.isVisibleTo(panel)
         panel.choose(["Cinema", "Dancing"])
         panel.step_button.click()
         panel.choose(["Cinema", "Tango"])
@@ -199,5 +202,36 @@ def test_choosing_needs_sampled_play_and_a_possible_action(qtbot, tmp_path):
         panel.step_button.click()
         assert "Cat cannot play action 1" in window.errors[-1]
         assert iteration(window) == 1 and panel.script == [["Cinema", "Dancing"]]
+    finally:
+        window.shutdown()
+
+
+def inside_window(widget, window) -> bool:
+    """Whether ``widget`` is shown whole within ``window``."""
+    corner = widget.mapTo(window, QPoint(0, 0))
+    return widget.isVisible() and window.rect().contains(QRect(corner, widget.size()))
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
+def test_the_choices_fit_a_1280x720_projector(qtbot, tmp_path, presentation):
+    """Two, three and four players in sampled play: the window keeps 1280x720 and every
+    choice, the script field and its button are whole on screen (three players once pushed
+    the window to 1283 pixels)."""
+    window = make_window(qtbot, tmp_path)
+    try:
+        window.show()
+        window.start(StartOptions(presentation=presentation, size=(1280, 720)))
+        window.tabs.setCurrentWidget(window.step_panel)
+        for game in ("battle-of-partners", "three-player-pennies", random_game("general-sum", (2, 2, 2, 2))):
+            if isinstance(game, str):
+                window.load_catalog(game)
+            else:
+                window.show_game(game, "four players")
+            panel = sampled_step_tab(qtbot, window)
+            n = window.document.game.n_players
+            qtbot.waitUntil(lambda p=panel, n=n: len(p.choices) == n, timeout=60_000)
+            widgets = [*panel.choices, *panel.choice_labels, panel.script_edit, panel.play_button]
+            qtbot.waitUntil(lambda w=widgets: all(inside_window(x, window) for x in w), timeout=10_000)
+            assert window.size() == QSize(1280, 720)
     finally:
         window.shutdown()
