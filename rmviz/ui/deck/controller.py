@@ -136,6 +136,8 @@ class DeckController(QObject):
     def _show_counter(self, window: RunWindow, label: QLabel) -> None:
         """The counter of the slide shown, elided to half the window's width, laid out again
         (the menu bar places its corner widget only when it is resized)."""
+        if window not in self.registry.windows:  # closed by the lecturer: a new one shows slides
+            return
         text = self.counter()
         label.setToolTip(text)
         label.setText(label.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, window.width() // 2))

@@ -25,6 +25,7 @@ from rmviz import resources
 from rmviz.runner.deck import Deck, read_deck
 from rmviz.ui import preflight
 from rmviz.ui.app import WINDOWS, WindowRegistry, app_icon, replay_problem
+from rmviz.ui.common import warmup
 from rmviz.ui.deck.controller import DeckController
 from rmviz.ui.deck.presenter import PresenterView
 
@@ -46,6 +47,9 @@ def run_deck(args: argparse.Namespace) -> int:
             sys.stderr.write(problem + "\n")
             return 2
     deck = read_deck(args.deck)  # a ReadError: one line from the CLI, exit 2
+    from rmviz.solvers.threads import reserve_cores
+
+    reserve_cores(1)  # as rmviz GAME: the solver thread's BLAS leaves the GUI thread a core
     if args.slide is not None and args.slide > len(deck.slides):
         sys.stderr.write(f"rmviz: --slide {args.slide}: {args.deck} has {len(deck.slides)} slides\n")
         return 2
@@ -63,11 +67,13 @@ def run_deck(args: argparse.Namespace) -> int:
     if headless:
         _shoot(controller, screenshot_files(args.screenshot, len(deck.slides)), failed)
     else:
+        warmup.start_if_needed()  # a first start compiles every kernel now, in the background
         presenter = PresenterView(controller)
         presenter.place()
         presenter.show()
         controller.show((args.slide or 1) - 1)
     code = app.exec()
+    warmup.stop()
     registry.shutdown()
     app.processEvents()
     return 2 if failed else code

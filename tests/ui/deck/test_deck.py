@@ -4,20 +4,24 @@ Save as Deck collects the open windows and reopening the deck shows the same ses
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QLabel
 
 from rmviz.examples import example_path, examples
 from rmviz.games import catalog_game
 from rmviz.runner.deck import read_deck
 from rmviz.runner.session import session_to_dict
+from rmviz.ui.common import warmup
 from rmviz.ui.common.deck_files import save_deck
+from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.deck.controller import DeckController
+from rmviz.ui.deck.main import run_deck
 from rmviz.ui.deck.presenter import PresenterView
 from rmviz.ui.tree.window import TreeWindow
 from tests.runner.test_session import assert_same_snapshot
@@ -230,3 +234,44 @@ def test_a_slide_that_does_not_fit_its_game_is_said_naming_the_deck_and_the_slid
     assert errors == [f"{path} (slide 2): the starting strategy of 'Row' needs 3 probabilities, got 2"]
     for window in shown.windows():
         window.confirm_discard = lambda: True
+
+
+def test_a_slide_window_the_lecturer_closed_is_opened_again(qtbot, controller):
+    controller.show(0)
+    qtbot.waitUntil(controller.ready, timeout=60_000)
+    first = controller.window
+    first.confirm_discard = lambda: True
+    first.close()
+    qtbot.waitUntil(lambda: first not in controller.registry.windows, timeout=60_000)
+    controller.show(0)  # the counter of the closed window is left alone
+    qtbot.waitUntil(controller.ready, timeout=60_000)
+    assert controller.window is not first and controller.windows() == [controller.window]
+    assert counter(controller.window) == "1 / 3 \u00b7 RPS" and latest(controller.window).iteration == 200
+
+
+def test_rmviz_deck_opens_the_first_slide_and_the_presenter_view_whose_closing_ends_it(
+    qtbot, monkeypatch, deck
+):
+    """``rmviz deck FILE`` in the window: the slides, the presenter view, the first start's
+    warm-up (stubbed here); closing the presenter view closes the deck and the app returns."""
+    calls: list[str] = []
+    monkeypatch.setattr(warmup, "start_if_needed", lambda: calls.append("start"))
+    monkeypatch.setattr(warmup, "stop", lambda: calls.append("stop"))
+    monkeypatch.setattr("rmviz.solvers.threads.reserve_cores", lambda count: 1)  # the other tests' BLAS
+    seen: list[str] = []
+
+    def close_when_shown() -> None:
+        presenters = [w for w in QApplication.topLevelWidgets() if isinstance(w, PresenterView)]
+        slides = [w for w in QApplication.topLevelWidgets() if isinstance(w, RunWindow) and w.isVisible()]
+        if not presenters or not slides or not presenters[0].controller.ready():
+            QTimer.singleShot(20, close_when_shown)
+            return
+        seen.append(presenters[0].current.text())
+        for window in slides:
+            window.confirm_discard = lambda: True
+        presenters[0].close()
+
+    QTimer.singleShot(0, close_when_shown)
+    args = argparse.Namespace(deck=deck.path, screenshot=None, size=(1280, 720), slide=2)
+    assert run_deck(args) == 0
+    assert seen == ["2 / 3 \u00b7 Kuhn"] and calls == ["start", "stop"]
