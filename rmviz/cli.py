@@ -45,6 +45,7 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.loading import load_with_progress
 from rmviz.numbers import plain_zeros
 from rmviz.present.definitions import FIGURE_NAMES
+from rmviz.present.number_text import duration
 from rmviz.present.summaries import SUMMARIES
 from rmviz.runner.record import record_run, record_traces, write_run_data
 from rmviz.runner.session import Session, session_config, session_path, write_session
@@ -60,6 +61,9 @@ from rmviz.version import version
 
 # each subcommand's function of the parsed arguments (its output goes to standard output);
 # the functions are looked up when called, so they may be defined below
+ESTIMATE_AFTER = 2.0  # seconds of a run before its pace estimates the rest
+ESTIMATE_ABOVE = 60.0  # seconds: a longer run says how long it takes
+
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "games": lambda args: cmd_games(sys.stdout),
     "solve": lambda args: cmd_solve(args, sys.stdout),
@@ -446,12 +450,16 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     trace = Trace(solver.columns, every=every)
     shown = Trace(solver.columns, Session.points_per_decade)
     if args.trace or session:
-        record_traces(solver, args.iterations, [trace] * bool(args.trace) + [shown] * bool(session))
+        traces = [trace] * bool(args.trace) + [shown] * bool(session)
+        record_traces(solver, args.iterations, traces, progress.update)
     else:
-        chunk = max(1, min(args.iterations, 100_000))
+        chunk = 1  # doubled while a chunk takes under a tenth of a second: progress stays live
         while solver.iteration < args.iterations:
+            began = time.perf_counter()
             solver.step(min(chunk, args.iterations - solver.iteration))
             progress.update(solver.iteration)
+            if time.perf_counter() - began < 0.1:
+                chunk = min(2 * chunk, 10_000_000)
     seconds = time.perf_counter() - start
     progress.close()
     snap = solver.snapshot(metrics=True)
@@ -681,20 +689,30 @@ def _report(spec: str, solver: Solver, snap: Any, seconds: float) -> dict[str, A
 
 
 class _Progress:
-    """A one-line progress bar on stderr when it is a terminal."""
+    """A one-line progress bar on stderr when it is a terminal, with the time left; elsewhere
+    one line saying how long a run will take, once its pace is known, when that is longer
+    than :data:`ESTIMATE_ABOVE` seconds (a run of 10^10 iterations says so as it starts)."""
 
     def __init__(self, total: int, enabled: bool) -> None:
         self.total, self.enabled, self.start = total, enabled, time.perf_counter()
+        self.estimated = False
 
     def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        fraction = done / self.total
         elapsed = time.perf_counter() - self.start
         rate = done / elapsed if elapsed > 0 else math.inf
-        bar = "#" * int(fraction * 30)
-        sys.stderr.write(f"\r[{bar:<30}] {done}/{self.total} {rate:,.0f} it/s")
-        sys.stderr.flush()
+        left = (self.total - done) / rate if rate > 0 else math.inf
+        if self.enabled:
+            bar = "#" * int(done / self.total * 30)
+            known = elapsed >= ESTIMATE_AFTER and done < self.total
+            about = f", about {duration(left)} left" if known else ""
+            sys.stderr.write(f"\r[{bar:<30}] {done:,}/{self.total:,} {rate:,.0f} it/s{about}   ")
+            sys.stderr.flush()
+        elif not self.estimated and elapsed >= ESTIMATE_AFTER and left > ESTIMATE_ABOVE:
+            self.estimated = True
+            sys.stderr.write(
+                f"rmviz: {self.total:,} iterations at {rate:,.0f} it/s take about "
+                f"{duration(elapsed + left)} (^C stops; -n asks for fewer)\n"
+            )
 
     def close(self) -> None:
         if self.enabled:

@@ -44,3 +44,20 @@ def column(values: Iterable[float]) -> list[str]:
     if all(short_fraction(x) is not None for x in floats):
         return [fraction(x) for x in floats]
     return [number(x) for x in floats]
+
+
+CENTURY = 3.2e9  # seconds: a duration past this is said as "more than a century"
+
+
+def duration(seconds: float) -> str:
+    """A duration as a person says it: ``45 seconds``, ``12 minutes``, ``2.5 hours``,
+    ``3.1 days``, ``more than a century``."""
+    if seconds < 120:
+        return f"{seconds:.0f} seconds"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 172_800:
+        return f"{seconds / 3600:.1f} hours"
+    if seconds < CENTURY:
+        return f"{seconds / 86_400:,.1f} days"
+    return "more than a century"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -44,9 +44,11 @@ def record_run(
     return trace
 
 
-def record_traces(solver: Solver, iterations: int, traces: Sequence[Trace]) -> None:
+def record_traces(
+    solver: Solver, iterations: int, traces: Sequence[Trace], progress: Callable[[int], None] | None = None
+) -> None:
     """Run ``solver`` to ``iterations``, stopping at every grid point of each of ``traces``
-    (and the last) to record it in all of them."""
+    (and the last) to record it in all of them; ``progress(iteration)`` after each stop."""
     values = solver.snapshot(metrics=True).trace_values()
     for trace in traces:
         trace.add(solver.iteration, values)
@@ -55,6 +57,8 @@ def record_traces(solver: Solver, iterations: int, traces: Sequence[Trace]) -> N
         values = solver.snapshot(metrics=True).trace_values()
         for trace in traces:
             trace.add(solver.iteration, values)
+        if progress is not None:
+            progress(solver.iteration)
 
 
 def _plain(value: Any) -> Any:

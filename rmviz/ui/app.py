@@ -36,6 +36,7 @@ from PySide6.QtWidgets import QApplication
 
 from rmviz import resources
 from rmviz.errors import RmvizError, one_line
+from rmviz.present.number_text import CENTURY, duration
 from rmviz.solvers.family import Family
 from rmviz.solvers.registry import MATRIX, TREE, FamilyTable, family_of
 from rmviz.ui import preflight
@@ -56,19 +57,6 @@ WINDOW_OPTIONS: FamilyTable[tuple[str, ...]] = FamilyTable(
 
 MAX_REPLAY = 3600.0  # seconds a screenshot waits for a reopened session's re-run, at most
 ESTIMATE_AFTER = 2.0  # seconds of re-run before its pace is taken to estimate the rest
-CENTURY = 3.2e9  # seconds: a duration past this is said as "more than a century"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} seconds"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} minutes"
-    if seconds < 172_800:
-        return f"{seconds / 3600:.1f} hours"
-    if seconds < CENTURY:
-        return f"{seconds / 86_400:,.1f} days"
-    return "more than a century"
 
 
 def replay_problem(done: int, target: int, seconds: float, limit: float = MAX_REPLAY) -> str | None:
@@ -78,11 +66,11 @@ def replay_problem(done: int, target: int, seconds: float, limit: float = MAX_RE
     if done >= target:
         return None
     wait = (
-        f"--screenshot waits for at most {_duration(limit)}; "
+        f"--screenshot waits for at most {duration(limit)}; "
         "open it without --screenshot (Space takes the run over)"
     )
     if seconds > limit:
-        return f"re-running the session to iteration {target:,} took more than {_duration(limit)}; {wait}"
+        return f"re-running the session to iteration {target:,} took more than {duration(limit)}; {wait}"
     if seconds < ESTIMATE_AFTER or done <= 0:
         return None
     total = seconds * target / done
@@ -91,7 +79,7 @@ def replay_problem(done: int, target: int, seconds: float, limit: float = MAX_RE
     rate = done / seconds
     about = "" if total >= CENTURY else "about "  # "more than a century" takes no "about"
     return (
-        f"re-running the session to iteration {target:,} would take {about}{_duration(total)} here "
+        f"re-running the session to iteration {target:,} would take {about}{duration(total)} here "
         f"({rate:,.0f} iterations per second); {wait}"
     )
 

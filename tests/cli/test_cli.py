@@ -353,3 +353,24 @@ def test_outcome_sampling_takes_its_exploration(capsys):
     assert code == 2 and err.strip().splitlines() == ["rmviz: exploration must be in (0, 1]"]
     code, _, err = run(capsys, "solve", "rps-crash", "--exploration", "0.3")
     assert code == 2 and "exploration does not apply to matrix games" in err
+
+
+def test_a_long_run_says_how_long_it_takes_once_its_pace_is_known(monkeypatch, capsys):
+    from rmviz import cli
+
+    clock = iter([0.0, 1.0, 3.0, 4.0])
+    monkeypatch.setattr(cli.time, "perf_counter", lambda: next(clock))
+    progress = cli._Progress(10**10, enabled=False)  # stderr is not a terminal
+    progress.update(300_000)  # after 1 s: too early to say
+    progress.update(1_000_000)  # after 3 s: 333,333 it/s, about 8.3 hours in all
+    progress.update(1_300_000)  # said once
+    err = capsys.readouterr().err
+    assert err == (
+        "rmviz: 10,000,000,000 iterations at 333,333 it/s take about 8.3 hours "
+        "(^C stops; -n asks for fewer)\n"
+    )
+
+
+def test_a_short_run_says_nothing(capsys):
+    code, _, err = run(capsys, "solve", "rps", "-n", "20000")
+    assert code == 0 and err == ""
