@@ -188,6 +188,13 @@ def main(argv: list[str]) -> int:
     scratch = {"autosave_folder": Path(tempfile.mkdtemp())}
     headless = args.screenshot is not None or bool(args.export)  # nothing waits for a person
     options = {family: scratch for family in WINDOWS} if headless else {}
+    failed: list[str] = []  # a headless run's one-line errors: exit status 2
+
+    def say(problem: str) -> None:  # what a dialog would say, printed: nobody is there
+        failed.append(problem)
+        sys.stderr.write(one_line(f"rmviz: {problem}") + "\n")
+
+    RunWindow.headless_errors = say if headless else None  # from the windows' first moment
     registry = WindowRegistry(options)
     try:
         window = registry.open_game(game)
@@ -208,16 +215,9 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(one_line(f"rmviz: {error}") + "\n")
         registry.shutdown()
         return 2
-    failed: list[str] = []  # a headless run's one-line errors: exit status 2
     if not headless:  # a first start compiles every kernel now, in the background
         warmup.start_if_needed()
     else:
-
-        def say(problem: str) -> None:  # what a dialog would say, printed: nobody is there
-            failed.append(problem)
-            sys.stderr.write(one_line(f"rmviz: {problem}") + "\n")
-
-        window.show_error = say  # type: ignore[method-assign]
 
         def finish(problem: str | None = None) -> None:
             if problem is not None:
@@ -258,4 +258,5 @@ def main(argv: list[str]) -> int:
     warmup.stop()  # unfinished: no stamp, the next start compiles again
     registry.shutdown()
     app.processEvents()
+    RunWindow.headless_errors = None
     return 2 if failed else code

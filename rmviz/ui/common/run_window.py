@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
@@ -85,6 +85,9 @@ class RunWindow(QMainWindow):
     FILE_FILTER = ""  # the dialogs' Qt name filter
     RECORDS_STEPS = False
     recorded_from: SavedRun | None = None
+    # where every window's errors go instead of a dialog while nobody is there to close one
+    # (--screenshot, --export): set for the process by rmviz.ui.app before any window exists
+    headless_errors: ClassVar[Callable[[str], None] | None] = None
 
     def __init__(
         self,
@@ -286,8 +289,12 @@ class RunWindow(QMainWindow):
         return True
 
     def show_error(self, message: str) -> None:
-        """Tell the person what went wrong (a dialog; tests replace this method)."""
-        QMessageBox.warning(self, "rmviz", message)
+        """Tell the person what went wrong: a dialog, or :attr:`headless_errors` when nobody
+        is there to close one (tests replace this method)."""
+        if RunWindow.headless_errors is not None:
+            RunWindow.headless_errors(message)
+        else:
+            QMessageBox.warning(self, "rmviz", message)
 
     def confirm_discard(self) -> bool:
         """Ask before losing unsaved edits (tests replace this method)."""
