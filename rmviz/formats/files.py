@@ -10,8 +10,9 @@ whose memory is then bounded by what it builds, not by the file's size.
 from __future__ import annotations
 
 import stat
+import tomllib
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from rmviz.errors import ReadError
 
@@ -74,3 +75,14 @@ def read_text_file(path: str | Path, what: str = "game file") -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ReadError(str(path), f"not a text file ({error.reason} at byte {error.start})") from None
+
+
+def read_toml_file(path: str | Path, what: str) -> dict[str, Any]:
+    """The TOML table in ``path`` (a sweep config, a lecture deck), read as
+    :func:`read_text_file` reads; text that is not TOML, or holds an integer past Python's
+    4,300-digit limit (tomllib's ``ValueError``), is a :class:`~rmviz.errors.ReadError`."""
+    text = read_text_file(path, what)
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError) as error:
+        raise ReadError(str(path), f"not TOML: {error}") from None

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import Any
 
 from rmviz.errors import ConfigError, ReadError, RmvizError
 from rmviz.formats import game_kind, load_game
-from rmviz.formats.files import read_text_file
+from rmviz.formats.files import read_toml_file
 from rmviz.games.generators import MAX_SEED, read_random_spec
 from rmviz.solvers.registry import FAMILIES, family_named, family_of_algorithm, make_solver, solving_family
 
@@ -119,10 +118,8 @@ class SweepConfig:
 def load_config(path: str | Path) -> SweepConfig:
     """Read and validate a sweep's TOML file; every refusal names the file."""
     path = Path(path)
-    try:  # a regular file of bounded size, as game files (a pipe blocked, /dev/zero filled memory)
-        data = tomllib.loads(read_text_file(path, "sweep config"))
-    except tomllib.TOMLDecodeError as error:
-        raise ReadError(str(path), f"not TOML: {error}") from None
+    # a regular file of bounded size, as game files (a pipe blocked, /dev/zero filled memory)
+    data = read_toml_file(path, "sweep config")
     try:
         return config_from(data)
     except ConfigError as error:
