@@ -172,7 +172,7 @@ class StepPanel(QWidget):
             label, choice = QLabel(name), QComboBox()
             choice.setEditable(True)
             choice.addItems([DRAW, *actions])
-            choice.setMinimumContentsLength(4)
+            choice.setMinimumContentsLength(min(max(4, *map(len, actions)), 8))  # "Scissors" whole
             choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             self.choices_row.addWidget(label)
             self.choices_row.addWidget(choice)
