@@ -24,6 +24,12 @@ def one_line(message: str) -> str:
     return " ".join(cut(word) for word in message.replace("\r", " ").replace("\n", " ").split(" "))
 
 
+def printable(text: str) -> str:
+    """``text`` with each character that is not printable (newline, tab, NUL) escaped as
+    Python writes it (``\\n``); letters of every script stay."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class RmvizError(Exception):
     """An error caused by input: its message is shown to the user as it is."""
 
@@ -51,7 +57,8 @@ class ReadError(FormatError):
         self.filename = filename
         self.reason = reason
         self.line = line
-        where = f"{filename}, line {line}" if line is not None else filename
+        shown = printable(filename)  # a name holding a newline still makes one line
+        where = f"{shown}, line {line}" if line is not None else shown
         super().__init__(f"{where}: {reason}")
 
 
