@@ -103,41 +103,35 @@ class StepPanel(QWidget):
         self.titles: list[QLabel] = []
 
     def _script_row(self) -> QHBoxLayout:
-        """Each player's next action (picked or typed, or ``draw``) and a script to play,
-        on a line of their own beyond three players; outside sampled play, a line saying
-        what choosing needs."""
+        """Each player's next action (picked or typed, or ``draw``), and below a script to
+        play (two lines, so the window keeps 1024 pixels); outside sampled play, one line
+        saying what choosing needs."""
         self.choices: list[QComboBox] = []
         self.choice_labels: list[QLabel] = []
-        choices_box = QWidget()
-        self.choices_row = QHBoxLayout(choices_box)
-        self.choices_row.setContentsMargins(0, 0, 0, 0)
+        self.choices_row = QHBoxLayout()
         self.choices_row.addWidget(QLabel("Next draws:"))
-        self.script_box = QWidget()
-        script_row = QHBoxLayout(self.script_box)
-        script_row.setContentsMargins(0, 0, 0, 0)
+        self.choices_row.addStretch()
         self.script_edit = QLineEdit()
         self.script_edit.setToolTip("one iteration's actions per ';', a player's per ','; Enter plays it")
         self.script_edit.setMinimumWidth(80)
         self.script_edit.returnPressed.connect(self.play_script)
         play = self.play_button = QPushButton("Play script")
         play.clicked.connect(self.play_script)
+        script_row = QHBoxLayout()
         script_row.addWidget(QLabel("Script:"))
         script_row.addWidget(self.script_edit, stretch=1)
         script_row.addWidget(play)
         self.chooser = QWidget()
         rows = QVBoxLayout(self.chooser)
         rows.setContentsMargins(0, 0, 0, 0)
-        self.chooser_rows = (QHBoxLayout(), QHBoxLayout())
-        for row in self.chooser_rows:
-            rows.addLayout(row)
-        self.chooser_rows[0].addWidget(choices_box)
-        self.chooser_rows[0].addWidget(self.script_box, stretch=1)
+        rows.addLayout(self.choices_row)
+        rows.addLayout(script_row)
         self.hint = QLabel(NEEDS_SAMPLED)
         self.hint.setWordWrap(True)
-        outer = QHBoxLayout()
-        outer.addWidget(self.chooser, stretch=1)
-        outer.addWidget(self.hint, stretch=1)
-        return outer
+        self.choice_line = QHBoxLayout()
+        self.choice_line.addWidget(self.chooser, stretch=1)
+        self.choice_line.addWidget(self.hint, stretch=1)
+        return self.choice_line
 
     # -- the run -----------------------------------------------------------------------------
     def run_started(self, solver: Solver) -> None:
@@ -150,6 +144,7 @@ class StepPanel(QWidget):
         self.chooser.setEnabled(can_choose)
         self.chooser.setVisible(can_choose)
         self.hint.setVisible(not can_choose)
+        self.choice_line.invalidate()  # on a hidden tab Qt keeps the old minimum width
         self._note_script()
 
     def _set_game(self, game: NormalFormGame) -> None:
@@ -162,7 +157,6 @@ class StepPanel(QWidget):
         self.script_edit.setPlaceholderText(
             script_text(game, example).replace(";", "; ") + "  (as rmviz step --actions)"
         )
-        self.chooser_rows[0 if game.n_players <= 3 else 1].addWidget(self.script_box, stretch=1)
         for widget in (*self.choices, *self.choice_labels):
             self.choices_row.removeWidget(widget)
             widget.deleteLater()
@@ -174,8 +168,8 @@ class StepPanel(QWidget):
             choice.addItems([DRAW, *actions])
             choice.setMinimumContentsLength(min(max(4, *map(len, actions)), 8))  # "Scissors" whole
             choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            self.choices_row.addWidget(label)
-            self.choices_row.addWidget(choice)
+            self.choices_row.insertWidget(self.choices_row.count() - 1, label)
+            self.choices_row.insertWidget(self.choices_row.count() - 1, choice)
             self.choice_labels.append(label)
             self.choices.append(choice)
 
@@ -191,7 +185,11 @@ class StepPanel(QWidget):
             choice.setEditText(name)
 
     def step_chosen(self) -> None:
-        """*Step 1*: one iteration drawing the chosen actions (a plain step if none is)."""
+        """*Step 1*: one iteration drawing the chosen actions (a plain step if none is, or
+        outside sampled play)."""
+        if not self.chooser.isEnabled():
+            self.window.run.step(1)
+            return
         try:
             profile = self.chosen()
         except ConfigError as error:

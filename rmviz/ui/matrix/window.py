@@ -196,7 +196,7 @@ class MatrixWindow(RunWindow):
                 self._action(random_menu, label, lambda _=False, k=kind, s=shape: self.load_random(k, s))
         run = self.menuBar().addMenu("&Run")
         self._action(run, "Run / Pause", self.run.toggle, QKeySequence(Qt.Key.Key_Space))
-        self._action(run, "Step 1", lambda: self.run.step(1), QKeySequence("Ctrl+1"))
+        self._action(run, "Step 1", self.step_one, QKeySequence("Ctrl+1"))
         self._action(run, "Step N", lambda: self.run.step(self.step_count.value()), QKeySequence("Ctrl+N"))
         self._action(run, "Reset", self.run.reset, QKeySequence("Ctrl+R"))
         self.presentation.add_menu(self.menuBar().addMenu("&View"))
@@ -221,6 +221,13 @@ class MatrixWindow(RunWindow):
             self.start_edit.setText(text)
 
         return undo
+
+    def step_one(self) -> None:
+        """*Step 1* (Ctrl+1): on the *Step* tab, with the draws chosen there."""
+        if self.tabs.currentWidget() is self.step_panel:
+            self.step_panel.step_chosen()
+        else:
+            self.run.step(1)
 
     def run_started(self, solver: Solver) -> None:
         self._rows_of = -1  # the new run's versions count from the start

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
 
 from rmviz.cli import main
 from rmviz.errors import ConfigError
@@ -212,17 +213,28 @@ def inside_window(widget, window) -> bool:
     return widget.isVisible() and window.rect().contains(QRect(corner, widget.size()))
 
 
+FOUR_PLAYERS = random_game("general-sum", (2, 2, 2, 2))
+
+
+@pytest.mark.parametrize(
+    ("size", "games"),
+    [
+        ((1280, 720), ("battle-of-partners", "three-player-pennies", FOUR_PLAYERS)),
+        ((1024, 768), ("rps", "three-player-pennies")),
+    ],
+    ids=["1280x720", "1024x768"],
+)
 @pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
-def test_the_choices_fit_a_1280x720_projector(qtbot, tmp_path, presentation):
-    """Two, three and four players in sampled play: the window keeps 1280x720 and every
-    choice, the script field and its button are whole on screen (three players once pushed
-    the window to 1283 pixels)."""
+def test_the_choices_fit_a_projector(qtbot, tmp_path, presentation, size, games):
+    """Sampled play on the Step tab: the window keeps its size and every choice, the
+    script field and its button are whole on screen (three players once pushed the window
+    to 1283 pixels at 1280x720; RPS's choices beside the script asked for 1044 pixels)."""
     window = make_window(qtbot, tmp_path)
     try:
         window.show()
-        window.start(StartOptions(presentation=presentation, size=(1280, 720)))
+        window.start(StartOptions(presentation=presentation, size=size))
         window.tabs.setCurrentWidget(window.step_panel)
-        for game in ("battle-of-partners", "three-player-pennies", random_game("general-sum", (2, 2, 2, 2))):
+        for game in games:
             if isinstance(game, str):
                 window.load_catalog(game)
             else:
@@ -230,8 +242,28 @@ def test_the_choices_fit_a_1280x720_projector(qtbot, tmp_path, presentation):
             panel = sampled_step_tab(qtbot, window)
             n = window.document.game.n_players
             qtbot.waitUntil(lambda p=panel, n=n: len(p.choices) == n, timeout=60_000)
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the layouts settle
+            assert window.minimumSizeHint().width() <= size[0]
             widgets = [*panel.choices, *panel.choice_labels, panel.script_edit, panel.play_button]
             qtbot.waitUntil(lambda w=widgets: all(inside_window(x, window) for x in w), timeout=10_000)
-            assert window.size() == QSize(1280, 720)
+            assert window.size() == QSize(*size)
+    finally:
+        window.shutdown()
+
+
+def test_ctrl_1_on_the_step_tab_draws_the_chosen_actions(qtbot, tmp_path):
+    """The window's Step 1 (Ctrl+1, the run controls' button) uses the Step tab's choices
+    while that tab is shown, as its own button does; elsewhere it steps as before."""
+    window = make_window(qtbot, tmp_path)
+    try:
+        panel = sampled_step_tab(qtbot, window)
+        panel.choose(["Dancing", "Cinema"])
+        window.controls.step_one_button.click()
+        qtbot.waitUntil(lambda: shown_iteration(panel, 1), timeout=60_000)
+        assert [p.actions[p.action] for p in panel.shown.players] == ["Dancing", "Cinema"]
+        window.tabs.setCurrentWidget(window.dashboard)
+        window.step_one()
+        qtbot.waitUntil(lambda: iteration(window) == 2, timeout=60_000)
+        assert panel.script == [["Dancing", "Cinema"]]
     finally:
         window.shutdown()
