@@ -16,6 +16,8 @@ import time
 import traceback
 from pathlib import Path
 
+from rmviz.memory import available_memory
+
 EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h): an internal software error
 
 
@@ -48,18 +50,6 @@ def bug_line(error: BaseException, argv: list[str]) -> str:
     except OSError:
         where = "its traceback could not be written anywhere"
     return f"rmviz: internal error ({what}); {where}; please report it"
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available to new allocations (Linux's MemAvailable), or None."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def memory_line() -> str:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.errors import GameError
+from rmviz.memory import available_memory
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -30,7 +31,9 @@ MAX_PAYOFF = 1e150
 
 
 def check_size(shape: Sequence[int], n_players: int | None = None) -> None:
-    """Refuse a game whose payoff tensor would not fit in memory, before allocating it.
+    """Refuse a game whose payoff tensor would not fit in memory, before allocating it: more
+    than :data:`MAX_PAYOFF_BYTES`, or more than half the memory available now (the solver
+    keeps a scaled copy beside the game's).
 
     Counts in exact integers and stops as soon as the product passes the budget, so a header
     declaring 1,100 players or 10^9 strategies is refused without overflow or allocation.
@@ -44,11 +47,18 @@ def check_size(shape: Sequence[int], n_players: int | None = None) -> None:
         entries *= int(s)
         if entries > budget:
             break
+    dims = "x".join(str(int(s)) if len(str(int(s))) <= 12 else "(huge)" for s in shape)
     if entries > budget:
-        dims = "x".join(str(int(s)) if len(str(int(s))) <= 12 else "(huge)" for s in shape)
         raise GameError(
             f"a {dims} game with {n} players needs more than {MAX_PAYOFF_BYTES / 1024**3:.0f} GiB of "
             "payoffs, the most rmviz accepts (use fewer players or actions)"
+        )
+    free = available_memory()
+    if free is not None and 8 * entries > free // 2:
+        raise GameError(
+            f"a {dims} game with {n} players needs {8 * entries / 1024**3:.1f} GiB of payoffs and "
+            f"{free / 1024**3:.1f} GiB of memory is available: rmviz takes games of up to half of it "
+            "(close other programs, or use fewer players or actions)"
         )
 
 

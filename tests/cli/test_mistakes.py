@@ -91,3 +91,14 @@ def test_a_refusal_quotes_a_long_input_briefly(argv, capsys, tmp_path, monkeypat
     error = capsys.readouterr().err
     assert status == 2 and error.count("\n") == 1
     assert len(error) < 300 and " characters)" in error, error
+
+
+def test_a_game_larger_than_half_the_memory_available_is_refused_before_it_is_drawn(monkeypatch, capsys):
+    """The fixed 2 GiB budget passed games the machine could not hold (a MemoryError, issue
+    33): sizes are compared with the memory available now."""
+    monkeypatch.setattr("rmviz.games.normal_form.available_memory", lambda: 2**30)
+    assert main(["solve", "random:zero-sum:3x33333333"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "needs 1.5 GiB of payoffs and 1.0 GiB of memory is available" in error
+    monkeypatch.setattr("rmviz.games.normal_form.available_memory", lambda: None)  # not said: 2 GiB
+    assert main(["solve", "random:zero-sum:3x3", "-n", "5"]) == 0
