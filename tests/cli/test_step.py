@@ -67,6 +67,14 @@ def test_the_notebooks_regrets_of_rock_against_paper(capsys):
     np.testing.assert_allclose(me["next_strategy"], [0, 1 / 4, 3 / 4])
 
 
+def test_draw_leaves_a_player_to_chance(capsys):
+    """``draw`` scripts one player only; the other draws what it would have drawn unscripted."""
+    free = steps(capsys, "rps", "--play", "sampled", "--seed", "5", "-n", "2")
+    half = steps(capsys, "rps", "--seed", "5", "-n", "2", "--actions", "draw,Scissors;Rock,draw")
+    assert [p["action"] for p in half[0]["players"]] == [free[0]["players"][0]["action"], 2]
+    assert half[1]["players"][0]["action"] == 0
+
+
 def test_the_notebooks_learning_against_a_fixed_opponent(capsys):
     # train_p1(strategy_p2=[0.4, 0.3, 0.3]): "learn to play Paper a lot"
     iterations = steps(capsys, "rps", "--fix", "2=0.4,0.3,0.3", "-n", "50")
@@ -136,6 +144,8 @@ def test_start_on_solve(capsys):
         (("step", "rps", "--actions", "Rock,Lizard"), "no action 'Lizard'"),
         (("step", "rps", "--actions", "Rock,Paper", "--play", "expected"), "sampled play"),
         (("step", "rps", "-n", "2", "--actions", "Rock,Paper;Rock,Paper"), "iteration 2: Row cannot play"),
+        (("step", "rps", "--actions", "Rock,Paper;Rock"), "--actions, iteration 2: 'Rock' names 1 actions"),
+        (("step", "kuhn", "--latex"), "--latex writes matrix-game step tables"),
     ],
 )
 def test_mistakes_are_one_line(capsys, argv, message):
