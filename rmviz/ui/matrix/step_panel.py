@@ -148,8 +148,9 @@ class StepPanel(QWidget):
         self._note_script()
 
     def _set_game(self, game: NormalFormGame) -> None:
-        """One editable choice per player: ``draw`` or an action (kept where the names are)."""
-        if self._game is not None and self._game.action_names == game.action_names:
+        """One editable choice per player: ``draw`` or an action (kept while the names are)."""
+        names = (game.player_names, game.action_names)
+        if self._game is not None and (self._game.player_names, self._game.action_names) == names:
             self._game = game
             return
         self._game = game

@@ -267,3 +267,26 @@ def test_ctrl_1_on_the_step_tab_draws_the_chosen_actions(qtbot, tmp_path):
         assert panel.script == [["Dancing", "Cinema"]]
     finally:
         window.shutdown()
+
+
+def test_renamed_players_and_actions_are_the_choices_names(qtbot, tmp_path):
+    """An edit restarts the run: the script is forgotten, and renamed players and actions
+    are what the choices offer and the script reads."""
+    window = make_window(qtbot, tmp_path)
+    try:
+        panel = sampled_step_tab(qtbot, window)
+        panel.choose(["Cinema", "Dancing"])
+        panel.step_button.click()
+        assert panel.script == [["Cinema", "Dancing"]]
+        window.document.rename_player(0, "Ann")
+        qtbot.waitUntil(
+            lambda: [label.text() for label in panel.choice_labels] == ["Ann", "Dee"], timeout=10_000
+        )
+        assert panel.script == []
+        window.document.rename_action(1, 0, "Opera")
+        qtbot.waitUntil(lambda: panel.choices[1].itemText(1) == "Opera", timeout=10_000)
+        panel.choose(["draw", "Opera"])
+        panel.step_button.click()
+        assert panel.script == [["draw", "Opera"]]
+    finally:
+        window.shutdown()
