@@ -12,7 +12,6 @@ file, the slide and the field. Writing (:mod:`rmviz.runner.deck_writer`) is atom
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from typing import Any
 
 from rmviz.errors import ReadError, RmvizError
 from rmviz.formats import Game, load_game
-from rmviz.formats.files import read_text_file, regular_file_size
+from rmviz.formats.files import read_toml_file, regular_file_size
 from rmviz.runner.session import MAX_ITERATION, MAX_TEXT_STEPS, SIDE_TABS, TABS, Session, View, read_session
 from rmviz.solvers.family import Family
 from rmviz.solvers.matrix.correlated import check_joint, joint_tokens
@@ -68,11 +67,7 @@ def read_deck(path: str | Path) -> Deck:
     size = regular_file_size(path, "deck file")
     if size > MAX_DECK_BYTES:
         raise ReadError(str(path), f"is {size:,} bytes; a deck file is at most {MAX_DECK_BYTES:,}")
-    try:
-        data = tomllib.loads(read_text_file(path, "deck file"))
-    except tomllib.TOMLDecodeError as error:
-        raise ReadError(str(path), f"not TOML: {error}") from None
-    return deck_from_dict(data, path)
+    return deck_from_dict(read_toml_file(path, "deck file"), path)
 
 
 def deck_from_dict(data: Mapping[str, Any], path: Path) -> Deck:

@@ -88,6 +88,7 @@ SLIDE = '[[slide]]\ntitle = "S"\ngame = "rps"\n'
 KUHN = '[[slide]]\ntitle = "S"\ngame = "kuhn"\n'
 BAD = {
     "not TOML": ("[[slide]\n", "not TOML"),
+    "an integer of 5,000 digits": ("x = " + "9" * 5000 + "\n", "not TOML: Exceeds the limit (4300 digits)"),
     "unknown deck key": ('colour = "red"\n' + SLIDE, "unknown key 'colour'; a deck has title, slide"),
     "deck title not a string": ("title = 3\n" + SLIDE, "title must be a string"),
     "no slides": ('title = "empty"\n', "a deck needs its slides"),
