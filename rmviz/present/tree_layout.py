@@ -129,3 +129,20 @@ def infoset_links(
         ordered = sorted(hs, key=lambda h: (place[h][1], place[h][0]))
         links.extend(itertools.pairwise(ordered))
     return links
+
+
+OPENING_REACH = 10.0  # columns from the root a 1280x720 tree view shows, at a legible size, beside it
+
+
+def opening_infoset(
+    tree: CompiledTree, place: dict[int, tuple[float, int]], reach: float = OPENING_REACH
+) -> int:
+    """The information set a tree opens on: the first, if one of its drawn nodes lies within
+    ``reach`` columns of the root (both then show together), else the set of the shallowest
+    drawn decision node nearest the root (Leduc's first set, ``Js:``, lies 30 columns away)."""
+    root = place[0][0]
+    decisions = [h for h in place if tree.node_infoset[h] >= 0]
+    if not decisions or any(abs(place[h][0] - root) <= reach for h in decisions if tree.node_infoset[h] == 0):
+        return 0
+    nearest = min(decisions, key=lambda h: (place[h][1], abs(place[h][0] - root), h))
+    return int(tree.node_infoset[nearest])

@@ -4,8 +4,10 @@ Nodes are the compiled tree's breadth-first ids
 (:class:`~rmviz.solvers.tree.compiled_tree.CompiledTree`).
 Chance nodes are grey diamonds, decision nodes circles in their player's colour with the
 information set's label beside them, terminal nodes small squares with the payoffs under
-them; edges carry the move's label (and a chance move's probability). Nodes of one
-information set are joined by a dashed line in the player's colour.
+them; edges carry the move's label (a chance move's probability under it). Nodes of one
+information set are joined by a dashed line in the player's colour. A label is kept where it
+comes within :data:`LABEL_GAP` of no node or label drawn before it, else shortened, else
+left out (the rule of :mod:`rmviz.present.tree_labels`, the figures' too).
 
 With a CFR iteration shown (:meth:`TreeView.show_record`): edge width grows with the reach
 probability of the history below it (all players and chance, Zinkevich et al. 2007), and each
@@ -35,7 +37,6 @@ whole tree, the arrows move the selection to the parent (up), first child (down)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -64,9 +65,9 @@ from PySide6.QtWidgets import (
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.numbers import format_number
 from rmviz.present.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_colour
+from rmviz.present.tree_labels import Box, LabelSpace, edge_label_lines
 from rmviz.present.tree_layout import (
     folded_nodes,
-    format_probability,
     infoset_links,
     subtree_sizes,
     tree_layout,
@@ -77,6 +78,7 @@ from rmviz.solvers.tree.compiled_tree import CompiledTree
 X_STEP, Y_STEP, RADIUS = 46.0, 90.0, 10.0  # at text scale 1
 BAR_WIDTH = 28.0
 LABEL_BACKING = QColor(255, 255, 255, 210)  # behind node labels: arcs crossing them fade out
+LABEL_GAP = 2.0  # labels at least this far apart (scene units at text scale 1): never run together
 TEXT_POINTS = 7.5  # the labels' size in scene units at text scale 1
 MAX_ZOOM = 1.6  # a small tree is magnified at most this much
 LEGIBLE_POINTS = 7.0  # nor a large one shrunk so far that its labels fall below this size on
@@ -174,7 +176,7 @@ class TreeView(QGraphicsView):
         tree = self.tree
         nodes = self.visible_nodes()
         self._layout(nodes)
-        self._taken = _Taken(self.scene())  # nodes and labels drawn so far: a label never covers another
+        self._taken = _Taken(self.scene(), LABEL_GAP * self.spread)  # a label never covers another
         r = RADIUS * self.spread
         for h in nodes:
             self._taken.add(QRectF(self.positions[h] - QPointF(r, r), self.positions[h] + QPointF(r, r)))
@@ -212,9 +214,7 @@ class TreeView(QGraphicsView):
         width = (1.2 if reach is None else 1.0 + 7.0 * float(reach[h])) * g
         colour = QColor("#9e9e9e") if reach is not None and reach[h] == 0 else QColor("#424242")
         scene.addLine(start.x(), start.y(), here.x(), here.y(), QPen(colour, width))
-        text = tree.move_label[h]
-        if tree.edge_owner[h] == tree.n_players:
-            text += f" ({format_probability(float(tree.chance_probability[h]))})"
+        text = "\n".join(edge_label_lines(tree, h))  # a chance move's probability under it
         middle = (start + here) / 2
         label = scene.addSimpleText(text, font)
         label.setBrush(QBrush(QColor("#212121")))
@@ -232,8 +232,8 @@ class TreeView(QGraphicsView):
                 middle.y() - clear - box.height(),
             )
 
-        # where it would cover another label or a node (Leduc's chance fans: "Jh (1/5)Qs (1/5)"),
-        # the move alone, else none (the bars under it still show the strategy)
+        # where it would come within the gap of another label or a node (Leduc's chance fans
+        # read "Qh (1/5)Ks (1/5)"), the move alone, else none (the bars still show the strategy)
         self._taken.claim(label, tree.move_label[h], place)
         slot = int(tree.edge_slot[h])
         if slot >= 0 and self.strategies is not None:
@@ -307,7 +307,7 @@ class TreeView(QGraphicsView):
                 text.setBrush(QBrush(QColor(player_colour(player))))
                 # under the information set's label, beside the node: lower, it ran into the
                 # payoffs under a neighbouring terminal node
-                text.setPos(label.pos() + QPointF(0, label.boundingRect().height()))
+                text.setPos(label.pos() + QPointF(0, label.boundingRect().height() + LABEL_GAP * g))
                 # the number alone where "cfv=" would cover another node or label (Kuhn's
                 # deepest decisions, 1.5 columns from a terminal square), else none (Leduc's
                 # rows a column apart): the node's tooltip has it
@@ -516,40 +516,30 @@ class TreeView(QGraphicsView):
 
 
 class _Taken:
-    """Scene rectangles already drawn on (nodes, labels), bucketed in a grid of
-    :data:`CELL` units, so a check costs the few rectangles near it (Leduc draws ~2,000);
-    and the labels placed on ``scene`` where they cover none of them."""
+    """The labels placed on ``scene`` by the rule of :mod:`rmviz.present.tree_labels`:
+    nodes and labels drawn so far in a :class:`LabelSpace` of :data:`CELL` units (Leduc
+    draws ~2,000), a label kept only where it comes within the gap of none of them."""
 
     CELL = 64.0
 
-    def __init__(self, scene: QGraphicsScene) -> None:
+    def __init__(self, scene: QGraphicsScene, gap: float) -> None:
         self.scene = scene
-        self.cells: dict[tuple[int, int], list[QRectF]] = {}
-
-    def _keys(self, rect: QRectF) -> list[tuple[int, int]]:
-        c = self.CELL
-        xs = range(math.floor(rect.left() / c), math.floor(rect.right() / c) + 1)
-        ys = range(math.floor(rect.top() / c), math.floor(rect.bottom() / c) + 1)
-        return [(x, y) for x in xs for y in ys]
-
-    def hits(self, rect: QRectF) -> bool:
-        return any(rect.intersects(other) for key in self._keys(rect) for other in self.cells.get(key, ()))
+        self.space = LabelSpace(self.CELL, gap)
 
     def add(self, rect: QRectF) -> None:
-        for key in self._keys(rect):
-            self.cells.setdefault(key, []).append(rect)
+        self.space.take(_box(rect))
 
     def claim(
         self, label: QGraphicsSimpleTextItem, short: str, place: Callable[[], None] | None = None
     ) -> bool:
-        """Keep ``label`` where it covers no node or label drawn before it: as it is, else
-        shortened to ``short``, else not at all (removed: False). ``place`` positions it
-        again after its text changes (one whose width moves it)."""
+        """Keep ``label`` where it is clear of every node and label drawn before it: as it
+        is, else shortened to ``short``, else not at all (removed: False). ``place``
+        positions it again after its text changes (one whose width moves it)."""
         for text in (label.text(), short):
             label.setText(text)
             if place is not None:
                 place()
-            if not self.hits(label.sceneBoundingRect()):
+            if self.space.free(_box(label.sceneBoundingRect())):
                 self.keep(label)
                 return True
         self.scene.removeItem(label)
@@ -562,3 +552,7 @@ class _Taken:
         self.add(box)
         backing = self.scene.addRect(box, QPen(Qt.PenStyle.NoPen), QBrush(LABEL_BACKING))
         backing.setZValue(-0.5)
+
+
+def _box(rect: QRectF) -> Box:
+    return Box(rect.left(), rect.top(), rect.right(), rect.bottom())

@@ -44,7 +44,7 @@ from rmviz.errors import RmvizError
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.numbers import format_number
-from rmviz.present.tree_layout import format_probability
+from rmviz.present.tree_layout import format_probability, opening_infoset
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.session import View
 from rmviz.runner.trace import SavedRun
@@ -232,11 +232,14 @@ class TreeWindow(RunWindow):
         self.animation_timer.stop()
         self.record = None
         self.config = solver.config
+        opening = self.tree is None
         tree = self.tree = solver.tree
         self._traced = frozenset(solver.columns)
         self.view.set_game(self.document.game, tree)
         self.infosets.set_game(self.document.game, tree)
         self.infoset = min(self.infoset, tree.n_infosets - 1)
+        if opening:  # a set the root shows beside (sessions and --infoset choose after this)
+            self.infoset = opening_infoset(tree, self.view.place)
         self.traversal.blockSignals(True)
         self.traversal.clear()
         self.traversal.setVisible(False)

@@ -29,7 +29,7 @@ def test_kuhn_loads_and_draws_every_node(kuhn):
     assert len(kuhn.view.node_items) == tree.n_nodes == 58
     assert kuhn.infosets.list.topLevelItemCount() == 12
     terminal_texts = {item.text() for item in kuhn.view.scene().items() if hasattr(item, "text")}
-    assert {"2, -2", "-1, 1", "J (1/3)", "Qpb"} <= terminal_texts
+    assert {"2, -2", "-1, 1", "J\n1/3", "Qpb"} <= terminal_texts
 
 
 def test_labels_sit_on_a_backing_above_the_information_set_arcs(kuhn):
@@ -600,7 +600,7 @@ def test_move_labels_clear_every_edge_however_thick(qtbot):
         edges = [i for i in items if isinstance(i, QGraphicsLineItem)]
         assert max(edge.pen().widthF() for edge in edges) > 4  # thick: reached with probability 1/2
         moves = {tree.move_label[h] for h in range(1, tree.n_nodes)}
-        labels = [i for i in items if hasattr(i, "text") and i.text().split(" (")[0] in moves]
+        labels = [i for i in items if hasattr(i, "text") and i.text().split("\n")[0] in moves]
         assert len(labels) == tree.n_nodes - 1
         for label in labels:
             box = label.sceneBoundingRect()
