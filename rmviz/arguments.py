@@ -56,3 +56,16 @@ def finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"{text[:40]} is not a finite number")
     return value
+
+
+INCHES_PER = {"cm": 1 / 2.54, "mm": 1 / 25.4, "in": 1.0, "pt": 1 / 72.27}  # TeX's points
+
+
+def length_inches(text: str) -> float:
+    """A positive length with its unit (``10.8cm``, ``120mm``, ``4.25in``, ``300pt``; a bare
+    number is centimetres) in inches."""
+    unit = next((u for u in INCHES_PER if text.strip().endswith(u)), "")
+    value = finite_float(text.strip()[: len(text.strip()) - len(unit)] if unit else text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive length")
+    return value * INCHES_PER.get(unit, INCHES_PER["cm"])

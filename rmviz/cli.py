@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from rmviz.arguments import EXIT_USAGE, Parser, finite_float, whole_number
+from rmviz.arguments import EXIT_USAGE, Parser, finite_float, length_inches, whole_number
 from rmviz.atomic import atomic_write_text
 from rmviz.crash import EXIT_BUG, bug_line, memory_line, output_line
 from rmviz.errors import ConfigError, RmvizError, one_line
@@ -47,6 +47,7 @@ from rmviz.numbers import plain_zeros
 from rmviz.present.definitions import FIGURE_NAMES
 from rmviz.present.number_text import duration
 from rmviz.present.summaries import SUMMARIES
+from rmviz.present.tree_labels import FRAME_WIDTH_CM
 from rmviz.runner.record import record_run, record_traces, write_run_data
 from rmviz.runner.session import Session, session_config, session_path, write_session
 from rmviz.runner.trace import SavedRun, Trace
@@ -196,6 +197,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--size", type=_size, default=None, metavar="WxH", help="pixels at --dpi (default per figure)"
     )
     export.add_argument("--dpi", type=_positive_int, default=150, help="dots per inch (default 150)")
+    export.add_argument(
+        "--width",
+        type=length_inches,
+        default=None,
+        metavar="LENGTH",
+        help=f"the tree figure's and the TikZ tree's width (default {FRAME_WIDTH_CM:g}cm, a beamer "
+        "frame's text width; cm, mm, in or pt)",
+    )
     export.add_argument(
         "--data", type=Path, help="also write the run's trace with its config (.csv or .json)"
     )
@@ -742,7 +751,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     run = RunData.of(solver, trace.data())
     if args.figure == "compare":
         run = compared_with(run, algorithms[1:], **_options(args, game))
-    save_figure(args.figure, run, args.out, args.style, size, args.dpi)
+    save_figure(args.figure, run, args.out, args.style, size, args.dpi, args.width)
     return 0
 
 
