@@ -80,5 +80,7 @@ def test_a_length_is_read_with_its_unit(text, inches):
 
 
 def test_a_bad_width_is_one_line_and_status_2(tmp_path, capsys):
-    assert main(["export", "kuhn", "--figure", "tikz", "--width=-3cm", "-o", str(tmp_path / "a.tex")]) == 2
-    assert "positive length" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit:
+        main(["export", "kuhn", "--figure", "tikz", "--width=-3cm", "-o", str(tmp_path / "a.tex")])
+    assert exit.value.code == 2
+    assert "'-3cm' is not a positive length" in capsys.readouterr().err
