@@ -57,6 +57,7 @@ MAX_TEXT_STEPS = 50
 MAX_LABEL = 10_000  # characters of a tab name or an information set's label
 TABS = ("run", "compare", "step", "equilibria")  # Run / Tree, Compare algorithms; matrix: Step, Equilibria
 MAX_JOINT = 1_000_000  # characters of the joint typed into the CE checker
+MAX_SCRIPT = 100_000  # iterations of the Step tab's chosen draws
 SIDE_TABS = ("infoset", "average")  # the tree window's Information set / Average strategy
 
 
@@ -79,6 +80,9 @@ class View:
             (``Family.compare_default``).
         joint: the joint distribution checked in the matrix window's *Equilibria* tab, as
             typed (one entry per profile, comma-separated), or None.
+        script: the draws chosen in the matrix window's *Step* tab, per iteration from 1 to
+            the last chosen one, each player's action name or ``"draw"`` (the tab explains
+            those iterations as they ran).
     """
 
     tab: str | None = None
@@ -90,6 +94,7 @@ class View:
     recorded: bool = False
     compared: tuple[str, ...] | None = None
     joint: str | None = None
+    script: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
             "recorded": view.recorded,
             "compared": None if view.compared is None else list(view.compared),
             "joint": view.joint,
+            "script": [list(profile) for profile in view.script],
         },
         **state,
     }
@@ -406,6 +412,7 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
     joint = _optional(data.get("joint"), lambda v: _typed(v, str, "view.joint", MAX_JOINT))
     if joint is not None and family.infosets:
         raise _FieldError("view.joint is the Equilibria tab's joint of a matrix game; this is a game tree")
+    script = _script(data.get("script", []), family)
     return View(
         tab=tab,
         faces=faces,
@@ -416,7 +423,25 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         recorded=recorded,
         compared=compared,
         joint=joint,
+        script=script,
     )
+
+
+def _script(value: Any, family: Family) -> tuple[tuple[str, ...], ...]:
+    """The Step tab's draws: a list (one per iteration) of lists of action names or "draw"
+    (whether the names fit the game is checked when the window shows them)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_SCRIPT:
+        raise _FieldError(f"view.script must be a list of at most {MAX_SCRIPT:,} iterations' draws")
+    if value and family.infosets:
+        raise _FieldError("view.script holds the Step tab's draws of a matrix game; this is a game tree")
+    script = []
+    for t, profile in enumerate(value, start=1):
+        if not isinstance(profile, list) or not 1 <= len(profile) <= 8:
+            raise _FieldError(f"view.script, iteration {t}, must be a list of each player's action")
+        script.append(tuple(_typed(name, str, f"view.script, iteration {t}") for name in profile))
+    return tuple(script)
 
 
 def _algorithms(value: Any, family: Family, where: str) -> tuple[str, ...]:

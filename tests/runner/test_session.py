@@ -304,6 +304,10 @@ HOSTILE = {
         'view.compared is "cfr"; choose',
     ),
     "compared twice": (changed(view={"compared": ["rm", "rm"]}), "view.compared names an algorithm twice"),
+    "script not a list": (changed(view={"script": "Rock"}), "view.script must be a list of at most"),
+    "script of numbers": (changed(view={"script": [[1, 2]]}), "view.script, iteration 1 must be a string"),
+    "script of no players": (changed(view={"script": [[]]}), "view.script, iteration 1, must be a list"),
+    "joint not text": (changed(view={"joint": [0.5, 0.5]}), "view.joint must be a string"),
 }
 
 

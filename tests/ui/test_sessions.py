@@ -511,3 +511,32 @@ def test_a_saved_run_that_does_not_fit_its_game_is_refused_and_changes_nothing(q
     assert fresh.document.game is game and not fresh.document.modified
     for shown in (window, fresh):
         shown.shutdown()
+
+
+def test_the_step_tabs_chosen_draws_come_back_and_explain_their_iterations(qtbot, tmp_path):
+    """The lecture's self-play table, typed as a script and saved: reopened, the Step tab has
+    the same script and explains every iteration as it ran (not with random draws)."""
+    from tests.ui.matrix.test_step_panel import SELF_PLAY, sampled_step_tab, shown_iteration
+
+    window = make_window(qtbot, tmp_path)
+    panel = sampled_step_tab(qtbot, window)
+    panel.script_edit.setText("; ".join(",".join(profile) for _, profile, *_ in SELF_PLAY))
+    panel.play_button.click()
+    qtbot.waitUntil(lambda: shown_iteration(panel, 7), timeout=60_000)
+    solver = window.run.thread.loop.solver
+    tables = {}
+    for t in (3, 7):
+        panel.update_from(solver, t, running=False)
+        tables[t] = (panel.rows(0), panel.rows(1))
+    path = tmp_path / f"self-play{SUFFIX}"
+    assert window.sessions.save(path)
+    assert [list(p) for p in read_session(path).view.script] == panel.script
+
+    fresh = make_window(qtbot, tmp_path / "again", game="rps")
+    assert fresh.files.open(path) and not fresh.errors
+    assert fresh.tabs.currentWidget() is fresh.step_panel and fresh.step_panel.script == panel.script
+    for t in (3, 7):
+        fresh.step_panel.update_from(fresh.run.thread.loop.solver, t, running=False)
+        assert (fresh.step_panel.rows(0), fresh.step_panel.rows(1)) == tables[t]
+    for shown in (window, fresh):
+        shown.shutdown()

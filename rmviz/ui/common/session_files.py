@@ -159,6 +159,8 @@ class SessionFiles:
         speed = panel.set_speed(session.speed)
         notes += [note for note in (cadence, speed) if note]
         notes += session.notices
+        if session.saved is None and session.view.script:
+            notes.append("its run is re-run with random draws where the Step tab chose them")
         run = window.run
         if run.thread is not None:
             run.thread.loop.pause()  # the fresh run starts paused

@@ -28,7 +28,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from rmviz.document import GameDocument
-from rmviz.errors import RmvizError
+from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import load_game
 from rmviz.games.catalog import CATALOG, catalog_game
 from rmviz.games.generators import random_game
@@ -272,7 +272,10 @@ class MatrixWindow(RunWindow):
         checked in the *Equilibria* tab."""
         entries = self.equilibria.joint_model.entries if self.equilibria.check is not None else []
         return dataclasses.replace(
-            super().view_state(), faces=dict(self.simplex.faces), joint=", ".join(entries) or None
+            super().view_state(),
+            faces=dict(self.simplex.faces),
+            joint=", ".join(entries) or None,
+            script=tuple(tuple(profile) for profile in self.step_panel.script),
         )
 
     def apply_view(self, view: View) -> list[str]:
@@ -280,6 +283,10 @@ class MatrixWindow(RunWindow):
         self.dashboard.set_faces(view.faces)
         if view.joint is not None and not self.equilibria.check_text(view.joint):
             notes.append("the joint saved in its Equilibria tab does not fit the game")
+        try:
+            self.step_panel.set_script(view.script)  # the run is back: its chosen draws too
+        except ConfigError as error:
+            notes.append(str(error))
         return notes
 
     # -- the game --------------------------------------------------------------------------
