@@ -95,9 +95,9 @@ def test_export_writes_figures_as_file_export_does_and_says_errors_in_a_line(
     assert written == [("gaps", str(gaps)), ("joint", str(joint))]
     assert gaps.read_text().startswith("<?xml") and joint.read_bytes().startswith(b"%PDF")
 
-    monkeypatch.setattr(
-        app.RunWindow, "show_error", lambda window, message: pytest.fail(f"a dialog: {message}")
-    )
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args: pytest.fail(f"a dialog: {args[2]}"))
     assert app.main(["rps", "--export", f"tree={tmp_path / 'tree.png'}", "--after", "0"]) == 2
     assert "the tree figure is not drawn for matrix games" in capsys.readouterr().err
     assert not (tmp_path / "tree.png").exists()
