@@ -62,6 +62,21 @@ SIDE_TABS = ("infoset", "average")  # the tree window's Information set / Averag
 
 
 @dataclass(frozen=True)
+class TreeShown:
+    """The tree window's view of its tree: ``zoom`` (scene to screen), the scene point at the
+    view's ``centre``, ``whole`` (F: the whole tree however small), the nodes the person
+    ``collapsed`` and ``opened``, and whether the person ``zoomed`` (else the window's own
+    fit is kept, for any window size)."""
+
+    zoom: float = 1.0
+    centre: tuple[float, float] = (0.0, 0.0)
+    whole: bool = False
+    collapsed: tuple[int, ...] = ()
+    opened: tuple[int, ...] = ()
+    zoomed: bool = False
+
+
+@dataclass(frozen=True)
 class View:
     """What a window showed besides the run; a window uses what it has (the faces are the
     matrix window's, the information set and side tab the tree window's).
@@ -83,6 +98,7 @@ class View:
         script: the draws chosen in the matrix window's *Step* tab, per iteration from 1 to
             the last chosen one, each player's action name or ``"draw"`` (the tab explains
             those iterations as they ran).
+        tree: the tree window's view of its tree (:class:`TreeShown`), or None.
     """
 
     tab: str | None = None
@@ -95,6 +111,7 @@ class View:
     compared: tuple[str, ...] | None = None
     joint: str | None = None
     script: tuple[tuple[str, ...], ...] = ()
+    tree: TreeShown | None = None
 
 
 @dataclass(frozen=True)
@@ -170,6 +187,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
             "compared": None if view.compared is None else list(view.compared),
             "joint": view.joint,
             "script": [list(profile) for profile in view.script],
+            "tree": None if view.tree is None else _tree_to_dict(view.tree),
         },
         **state,
     }
@@ -413,6 +431,7 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
     if joint is not None and family.infosets:
         raise _FieldError("view.joint is the Equilibria tab's joint of a matrix game; this is a game tree")
     script = _script(data.get("script", []), family)
+    tree = _optional(data.get("tree"), lambda v: _tree_shown(v, game, family))
     return View(
         tab=tab,
         faces=faces,
@@ -424,6 +443,52 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         compared=compared,
         joint=joint,
         script=script,
+        tree=tree,
+    )
+
+
+def _tree_to_dict(shown: TreeShown) -> dict[str, Any]:
+    return {
+        "zoom": shown.zoom,
+        "centre": list(shown.centre),
+        "whole": shown.whole,
+        "collapsed": list(shown.collapsed),
+        "opened": list(shown.opened),
+        "zoomed": shown.zoomed,
+    }
+
+
+def _tree_shown(value: Any, game: Game, family: Family) -> TreeShown:
+    """``view.tree``: numbers checked, node numbers of the session's tree."""
+    if not family.infosets:
+        raise _FieldError("view.tree is the tree window's view; this is a matrix game")
+    if not isinstance(value, dict):
+        raise _FieldError(f"view.tree must be an object {{zoom, centre, ...}}, not {_shown(value)}")
+    zoom = _number(value.get("zoom", 1.0), "view.tree.zoom")
+    if not 1e-6 <= zoom <= 1e6:
+        raise _FieldError("view.tree.zoom must be from 1e-6 to 1e6")
+    centre = value.get("centre", [0.0, 0.0])
+    if not isinstance(centre, list) or len(centre) != 2:
+        raise _FieldError("view.tree.centre must be a list of two numbers")
+    nodes = typing.cast(Any, game).n_nodes
+
+    def node_list(key: str) -> tuple[int, ...]:
+        listed = value.get(key, [])
+        if not isinstance(listed, list) or len(listed) > nodes:
+            raise _FieldError(f"view.tree.{key} must be a list of the tree's node numbers")
+        return tuple(_integer(h, f"view.tree.{key}", 0, nodes - 1) for h in listed)
+
+    flags = {key: value.get(key, False) for key in ("whole", "zoomed")}
+    for key, flag in flags.items():
+        if not isinstance(flag, bool):
+            raise _FieldError(f"view.tree.{key} must be true or false, not {_shown(flag)}")
+    return TreeShown(
+        zoom=zoom,
+        centre=(_number(centre[0], "view.tree.centre"), _number(centre[1], "view.tree.centre")),
+        whole=flags["whole"],
+        collapsed=node_list("collapsed"),
+        opened=node_list("opened"),
+        zoomed=flags["zoomed"],
     )
 
 
@@ -512,6 +577,7 @@ __all__ = [
     "MONTE_CARLO_NOTICE",
     "SUFFIX",
     "Session",
+    "TreeShown",
     "View",
     "is_session_file",
     "read_session",

@@ -308,7 +308,34 @@ HOSTILE = {
     "script of numbers": (changed(view={"script": [[1, 2]]}), "view.script, iteration 1 must be a string"),
     "script of no players": (changed(view={"script": [[]]}), "view.script, iteration 1, must be a list"),
     "joint not text": (changed(view={"joint": [0.5, 0.5]}), "view.joint must be a string"),
+    "a tree view of a matrix game": (
+        changed(view={"tree": {"zoom": 1}}),
+        "view.tree is the tree window's view",
+    ),
 }
+
+
+TREE_GOOD = session_to_dict(Session(catalog_game("kuhn"), family_of(catalog_game("kuhn")).config("cfr")))
+
+
+@pytest.mark.parametrize(
+    ("tree", "expected"),
+    [
+        ({"zoom": 0}, "view.tree.zoom must be from 1e-6 to 1e6"),
+        ({"centre": [1]}, "view.tree.centre must be a list of two numbers"),
+        ({"collapsed": [10**6]}, "view.tree.collapsed must be a whole number from 0 to"),
+        ({"opened": "all"}, "view.tree.opened must be a list of the tree's node numbers"),
+        ({"whole": 1}, "view.tree.whole must be true or false"),
+        ([1, 2], "view.tree must be an object"),
+    ],
+)
+def test_a_bad_tree_view_is_refused_in_one_line(tree, expected, tmp_path):
+    data = json.loads(json.dumps(TREE_GOOD))
+    data["view"]["tree"] = tree
+    path = tmp_path / f"bad{SUFFIX}"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ReadError, match=expected.replace("(", r"\(").replace("[", r"\[")):
+        read_session(path)
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))

@@ -540,3 +540,32 @@ def test_the_step_tabs_chosen_draws_come_back_and_explain_their_iterations(qtbot
         assert (fresh.step_panel.rows(0), fresh.step_panel.rows(1)) == tables[t]
     for shown in (window, fresh):
         shown.shutdown()
+
+
+def test_the_tree_view_comes_back_zoomed_centred_and_folded_as_it_was(qtbot, tmp_path):
+    window = make_tree_window(qtbot, catalog_game("leduc"))
+    view = window.view
+    folded = next(
+        h for h in range(1, view.tree.n_nodes) if view.tree.child_count[h] > 0 and h in view.positions
+    )
+    view.toggle(folded)  # the person folds a subtree...
+    view.resetTransform()
+    view.scale(0.8, 0.8)  # ...zooms (as the wheel does) and scrolls to a node
+    view.zoomed = True
+    view.centerOn(view.positions[folded])
+    before = view.mapToScene(view.viewport().rect().center())
+    path = tmp_path / f"leduc{SUFFIX}"
+    assert window.sessions.save(path)
+    shown = read_session(path).view.tree
+    assert shown.zoomed and folded in shown.collapsed and shown.zoom == pytest.approx(0.8)
+
+    fresh = make_tree_window(qtbot, kuhn_poker())
+    fresh.resize(window.size())
+    assert fresh.sessions.open(path) and not fresh.errors
+    again = fresh.view
+    assert folded in again.collapsed and folded in again.folded
+    assert again.transform().m11() == pytest.approx(0.8) and again.zoomed
+    centre = again.mapToScene(again.viewport().rect().center())
+    assert abs(centre.x() - before.x()) <= 2 and abs(centre.y() - before.y()) <= 2
+    for shown_window in (window, fresh):
+        shown_window.shutdown()

@@ -60,6 +60,7 @@ from rmviz.ui.common.session_files import SESSION_FILTER
 from rmviz.ui.tree.editor import TreeEditor
 from rmviz.ui.tree.infoset_panel import InfosetDetail, InfosetList, StrategyTable
 from rmviz.ui.tree.plots import TreePlots
+from rmviz.ui.tree.view_state import show_tree, tree_shown
 
 TREE_FILTER = ";;".join(
     (
@@ -394,18 +395,23 @@ class TreeWindow(RunWindow):
     # -- sessions --------------------------------------------------------------------------------
     def view_state(self) -> View:
         """The tab, presentation mode, text size, the information set shown, the side panel's
-        tab and whether the last iteration was recorded (*Step 1*)."""
+        tab, whether the last iteration was recorded (*Step 1*) and the tree's view."""
         infoset = None
         if self.tree is not None and 0 <= self.infoset < self.tree.n_infosets:
             infoset = str(self.tree.infoset_label[self.infoset])
         side = SIDE_TABS[self.side_tabs.currentIndex()] if self.side_tabs.currentIndex() >= 0 else None
         return dataclasses.replace(
-            super().view_state(), infoset=infoset, side_tab=side, recorded=self.record is not None
+            super().view_state(),
+            infoset=infoset,
+            side_tab=side,
+            recorded=self.record is not None,
+            tree=tree_shown(self.view) if self.tree is not None else None,
         )
 
     def apply_view(self, view: View) -> list[str]:
         """The tab, presentation and text size, then the information set (by its label; one
-        this tree lacks is said, and the first shown) and the side panel's tab."""
+        this tree lacks is said, and the first shown), the side panel's tab and the tree's
+        view (:mod:`.view_state`)."""
         notes = super().apply_view(view)
         if view.infoset is not None and self.tree is not None:
             labels = list(self.tree.infoset_label)
@@ -416,6 +422,8 @@ class TreeWindow(RunWindow):
                 notes.append(f"the tree has no information set {view.infoset!r}: showing {shown!r}")
         if view.side_tab in SIDE_TABS:
             self.side_tabs.setCurrentIndex(SIDE_TABS.index(view.side_tab))
+        if view.tree is not None and self.tree is not None:
+            show_tree(self.view, view.tree)
         return notes
 
     # -- presentation ----------------------------------------------------------------------------
