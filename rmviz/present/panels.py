@@ -211,10 +211,12 @@ def matrix_panels(
 
 def infoset_panel(tree: CompiledTree, infoset: int, players: Sequence[str]) -> Panel:
     """The average strategy of each move at one information set of ``tree`` over the
-    iterations (its player's name from ``players``)."""
+    iterations (its player's name from ``players``); the first :data:`MAX_ACTIONS` moves,
+    as for a player's actions (a node of 1,000 moves drew 1,000 curves and keys: 30 s)."""
     text = PANEL_TEXT["infoset"]
     player = int(tree.infoset_player[infoset])
     first = int(tree.infoset_first_slot[infoset])
+    moves = int(tree.infoset_size[infoset])
     lines = tuple(
         Line(
             Column("average", player=player, infoset=infoset, action=k),
@@ -222,11 +224,12 @@ def infoset_panel(tree: CompiledTree, infoset: int, players: Sequence[str]) -> P
             tree.slot_move[first + k],
             action_colour(k),
         )
-        for k in range(int(tree.infoset_size[infoset]))
+        for k in range(min(moves, MAX_ACTIONS))
     )
+    left_out = f" (first {MAX_ACTIONS} of {moves} moves)" if moves > MAX_ACTIONS else ""
     return Panel(
         "infoset",
-        f"{players[player]}: {text.title.format(infoset=tree.infoset_label[infoset])}",
+        f"{players[player]}: {text.title.format(infoset=tree.infoset_label[infoset])}{left_out}",
         Axis(text.y, text.y_tex, "probability"),
         lines,
         title_colour=player_colour(player),

@@ -118,6 +118,9 @@ class InfosetList(QWidget):
                 return
 
 
+FITTED_ROWS = 12  # moves the table shows without scrolling
+
+
 class InfosetDetail(QWidget):
     """The chosen information set's numbers (table) and the formulas filled in (text)."""
 
@@ -190,10 +193,12 @@ class InfosetDetail(QWidget):
 
     def fit_table(self) -> None:
         """The table as high as its rows (at the current font), so the explanation below gets
-        the rest of the panel."""
+        the rest of the panel; at most :data:`FITTED_ROWS` rows high, the others scrolled to
+        (a node of 1,000 moves made the window 30,000 pixels tall)."""
         table = self.table
         height = table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
-        height += table.verticalHeader().length()
+        header = table.verticalHeader()
+        height += sum(header.sectionSize(row) for row in range(min(table.rowCount(), FITTED_ROWS)))
         if table.horizontalHeader().length() > table.viewport().width():  # scrolls sideways
             height += table.horizontalScrollBar().sizeHint().height()
         table.setFixedHeight(height)

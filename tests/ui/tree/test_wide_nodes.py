@@ -1,0 +1,37 @@
+"""A decision node of 1,000 moves (issue 33): the tree window opened on it in minutes and
+30,000 pixels tall, its information-set plot drawing 1,000 curves and keys and its table
+as high as 1,000 rows. The plot draws the first ten moves and says so, as a player's
+actions do; the table scrolls past twelve rows."""
+
+from __future__ import annotations
+
+from rmviz.formats import read_efg
+from rmviz.present.panels import MAX_ACTIONS
+from rmviz.ui.tree.infoset_panel import FITTED_ROWS
+from tests.ui.tree.conftest import make_tree_window
+
+MOVES = 1_000
+
+
+def wide_game():
+    moves = " ".join(f'"m{k}"' for k in range(MOVES))
+    lines = ['EFG 2 R "wide" { "P1" "P2" }', '""', f'p "" 1 1 "" {{ {moves} }} 0']
+    lines += [f't "" {k + 1} "" {{ {k % 7 - 3}, {3 - k % 7} }}' for k in range(MOVES)]
+    return read_efg("\n".join(lines) + "\n", "wide.efg")
+
+
+def test_a_node_of_a_thousand_moves_opens_in_a_window_of_the_screens_size(qtbot):
+    window = make_tree_window(qtbot, wide_game())
+    try:
+        window.resize(1280, 720)
+        window.show()
+        qtbot.waitUntil(lambda: window.plots.strategy is not None, timeout=60_000)
+        strategy = window.plots.strategy
+        assert len(strategy.curves) == MAX_ACTIONS
+        assert f"(first {MAX_ACTIONS} of {MOVES} moves)" in strategy.plot.titleLabel.text
+        table = window.detail.table
+        assert table.rowCount() == MOVES  # every move's numbers, scrolled to
+        assert table.height() <= (FITTED_ROWS + 2) * table.verticalHeader().sectionSize(0) + 40
+        assert window.minimumSizeHint().height() <= 720 and not window.errors
+    finally:
+        window.shutdown()
