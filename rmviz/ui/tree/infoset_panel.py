@@ -15,9 +15,10 @@ shared with the command line and the tests).
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QLineEdit,
@@ -111,14 +112,19 @@ class InfosetList(QWidget):
         ]
 
     def choose(self, infoset: int) -> None:
+        """Select ``infoset`` and scroll the list to it (a tree opens on a set far down:
+        Leduc's ``Qs:``)."""
         for k in range(self.list.topLevelItemCount()):
             item = self.list.topLevelItem(k)
             if item.data(0, Qt.ItemDataRole.UserRole) == infoset:
                 self.list.setCurrentItem(item)
+                # once laid out: a list not shown yet (the window opening) keeps no scroll
+                QTimer.singleShot(0, lambda: self.list.scrollToItem(self.list.currentItem(), CENTRE))
                 return
 
 
 FITTED_ROWS = 12  # moves the table shows without scrolling
+CENTRE = QAbstractItemView.ScrollHint.PositionAtCenter
 
 
 class InfosetDetail(QWidget):

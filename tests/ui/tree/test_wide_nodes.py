@@ -6,7 +6,9 @@ actions do; the table scrolls past twelve rows."""
 from __future__ import annotations
 
 from rmviz.formats import read_efg
+from rmviz.games import catalog_game
 from rmviz.present.panels import MAX_ACTIONS
+from rmviz.ui.common.run_window import StartOptions
 from rmviz.ui.tree.infoset_panel import FITTED_ROWS
 from tests.ui.tree.conftest import make_tree_window
 
@@ -33,5 +35,19 @@ def test_a_node_of_a_thousand_moves_opens_in_a_window_of_the_screens_size(qtbot)
         assert table.rowCount() == MOVES  # every move's numbers, scrolled to
         assert table.height() <= (FITTED_ROWS + 2) * table.verticalHeader().sectionSize(0) + 40
         assert window.minimumSizeHint().height() <= 720 and not window.errors
+    finally:
+        window.shutdown()
+
+
+def test_the_information_set_a_tree_opens_on_is_scrolled_to_in_the_list(qtbot):
+    window = make_tree_window(qtbot, catalog_game("leduc"))
+    try:
+        window.start(StartOptions(size=(1280, 720)))  # as rmviz leduc --size 1280x720 opens it
+        listed = window.infosets.list
+        qtbot.waitUntil(lambda: listed.currentItem() is not None, timeout=60_000)
+        item = listed.currentItem()  # Leduc opens on Qs:, far down the list
+        assert listed.indexOfTopLevelItem(item) > 20
+        shown = lambda: listed.viewport().rect().intersects(listed.visualItemRect(item))  # noqa: E731
+        qtbot.waitUntil(shown, timeout=10_000)
     finally:
         window.shutdown()
