@@ -130,7 +130,8 @@ def formulas(step: IterationStep, i: int) -> list[str]:
         total = float(np.maximum(p.guide, 0.0).sum())
         guide = "G" if step.predictive else "R^t"
         if total > 0:
-            lines.append(f"pi^t+1(a) = [{guide}(a)]_+ / {fraction(total)} = {vector(p.next_strategy)}")
+            divisor = fraction(total) if "/" not in fraction(total) else f"({fraction(total)})"
+            lines.append(f"pi^t+1(a) = [{guide}(a)]_+ / {divisor} = {vector(p.next_strategy)}")
         else:
             lines.append(f"no positive regret: pi^t+1 = uniform = {vector(p.next_strategy)}")
     else:

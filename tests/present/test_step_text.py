@@ -27,7 +27,7 @@ def test_the_first_iteration_of_regret_matching_as_a_table():
         "u^t = sum_a pi^t(a) U(a) = 1/2*6 + 1/2*7/2 = 19/4",
         "r^t(a) = U(a) - u^t = (5/4, -5/4)",
         "R^t = R^t-1 + r^t: (0, 0) -> (5/4, -5/4)",
-        "pi^t+1(a) = [R^t(a)]_+ / 5/4 = (1, 0)",
+        "pi^t+1(a) = [R^t(a)]_+ / (5/4) = (1, 0)",
         "average = S^t / sum S^t, S^t = S^t-1 + pi^t: (1/2, 1/2)",
     ]
 
