@@ -39,7 +39,7 @@ def test_step_once_shows_the_engines_numbers(window, qtbot):
     np.testing.assert_allclose(snapshot.current_strategy[0], [1.0, 0.0])
     text = panel.explanation.toPlainText()
     assert "r^t(a) = U(a) - u^t = (5/4, -5/4)" in text
-    assert "pi^t+1(a) = [R^t(a)]_+ / 5/4 = (1, 0)" in text
+    assert "pi^t+1(a) = [R^t(a)]_+ / (5/4) = (1, 0)" in text
 
 
 def shown_iteration(panel, t):
