@@ -301,6 +301,7 @@ class StepPanel(QWidget):
         except RmvizError as error:
             self._replay, self.shown = None, None
             self.heading.setText(f"Iteration {iteration} cannot be explained: {error}")
+            self.latex_button.setEnabled(False)
             return
         self._show(self.shown)
 
@@ -325,6 +326,7 @@ class StepPanel(QWidget):
 
     def _show_tables(self, step: IterationStep | None) -> None:
         players = step.players if step is not None else ()
+        self.latex_button.setEnabled(step is not None)  # nothing to copy before an iteration
         while len(self.tables) < len(players):
             title, table = QLabel(), QTableWidget()
             table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -290,3 +290,15 @@ def test_renamed_players_and_actions_are_the_choices_names(qtbot, tmp_path):
         assert panel.script == [["draw", "Opera"]]
     finally:
         window.shutdown()
+
+
+def test_copy_as_latex_waits_for_an_iteration_to_copy(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    try:
+        panel = sampled_step_tab(qtbot, window)
+        assert not panel.latex_button.isEnabled()  # iteration 0: no table yet
+        panel.step_button.click()
+        qtbot.waitUntil(lambda: shown_iteration(panel, 1), timeout=60_000)
+        assert panel.latex_button.isEnabled()
+    finally:
+        window.shutdown()
