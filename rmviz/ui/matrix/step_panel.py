@@ -81,6 +81,7 @@ class StepPanel(QWidget):
         self.latex_button = QPushButton("Copy as LaTeX")
         self.latex_button.setToolTip("the tables as a booktabs tabular (\\usepackage{booktabs})")
         self.latex_button.clicked.connect(self.copy_latex)
+        self.latex_button.setEnabled(False)  # until an iteration's tables are shown
         top = QHBoxLayout()
         top.addWidget(self.heading, stretch=1)
         top.addWidget(self.step_button)
@@ -137,6 +138,7 @@ class StepPanel(QWidget):
     def run_started(self, solver: Solver) -> None:
         """A fresh run (paused at iteration 0): no iteration is scripted yet."""
         self._solver, self._replay, self.shown = solver, None, None
+        self.latex_button.setEnabled(False)
         self._script = {}
         self._set_game(solver.game)
         config: Any = solver.config
