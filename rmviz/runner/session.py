@@ -98,7 +98,7 @@ class View:
         script: the draws chosen in the matrix window's *Step* tab, per iteration from 1 to
             the last chosen one, each player's action name or ``"draw"`` (the tab explains
             those iterations as they ran).
-        tree: the tree window's view of its tree (:class:`TreeShown`), or None.
+        tree_view: the tree window's view of its tree (:class:`TreeShown`), or None.
     """
 
     tab: str | None = None
@@ -111,7 +111,7 @@ class View:
     compared: tuple[str, ...] | None = None
     joint: str | None = None
     script: tuple[tuple[str, ...], ...] = ()
-    tree: TreeShown | None = None
+    tree_view: TreeShown | None = None
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
             "compared": None if view.compared is None else list(view.compared),
             "joint": view.joint,
             "script": [list(profile) for profile in view.script],
-            "tree": None if view.tree is None else _tree_to_dict(view.tree),
+            "tree_view": None if view.tree_view is None else _tree_to_dict(view.tree_view),
         },
         **state,
     }
@@ -431,7 +431,7 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
     if joint is not None and family.infosets:
         raise _FieldError("view.joint is the Equilibria tab's joint of a matrix game; this is a game tree")
     script = _script(data.get("script", []), family)
-    tree = _optional(data.get("tree"), lambda v: _tree_shown(v, game, family))
+    tree_view = _optional(data.get("tree_view"), lambda v: _tree_shown(v, game, family))
     return View(
         tab=tab,
         faces=faces,
@@ -443,7 +443,7 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         compared=compared,
         joint=joint,
         script=script,
-        tree=tree,
+        tree_view=tree_view,
     )
 
 
@@ -459,32 +459,32 @@ def _tree_to_dict(shown: TreeShown) -> dict[str, Any]:
 
 
 def _tree_shown(value: Any, game: Game, family: Family) -> TreeShown:
-    """``view.tree``: numbers checked, node numbers of the session's tree."""
+    """``view.tree_view``: numbers checked, node numbers of the session's tree."""
     if not family.infosets:
-        raise _FieldError("view.tree is the tree window's view; this is a matrix game")
+        raise _FieldError("view.tree_view is the tree window's view; this is a matrix game")
     if not isinstance(value, dict):
-        raise _FieldError(f"view.tree must be an object {{zoom, centre, ...}}, not {_shown(value)}")
-    zoom = _number(value.get("zoom", 1.0), "view.tree.zoom")
+        raise _FieldError(f"view.tree_view must be an object {{zoom, centre, ...}}, not {_shown(value)}")
+    zoom = _number(value.get("zoom", 1.0), "view.tree_view.zoom")
     if not 1e-6 <= zoom <= 1e6:
-        raise _FieldError("view.tree.zoom must be from 1e-6 to 1e6")
+        raise _FieldError("view.tree_view.zoom must be from 1e-6 to 1e6")
     centre = value.get("centre", [0.0, 0.0])
     if not isinstance(centre, list) or len(centre) != 2:
-        raise _FieldError("view.tree.centre must be a list of two numbers")
+        raise _FieldError("view.tree_view.centre must be a list of two numbers")
     nodes = typing.cast(Any, game).n_nodes
 
     def node_list(key: str) -> tuple[int, ...]:
         listed = value.get(key, [])
         if not isinstance(listed, list) or len(listed) > nodes:
-            raise _FieldError(f"view.tree.{key} must be a list of the tree's node numbers")
-        return tuple(_integer(h, f"view.tree.{key}", 0, nodes - 1) for h in listed)
+            raise _FieldError(f"view.tree_view.{key} must be a list of the tree's node numbers")
+        return tuple(_integer(h, f"view.tree_view.{key}", 0, nodes - 1) for h in listed)
 
     flags = {key: value.get(key, False) for key in ("whole", "zoomed")}
     for key, flag in flags.items():
         if not isinstance(flag, bool):
-            raise _FieldError(f"view.tree.{key} must be true or false, not {_shown(flag)}")
+            raise _FieldError(f"view.tree_view.{key} must be true or false, not {_shown(flag)}")
     return TreeShown(
         zoom=zoom,
-        centre=(_number(centre[0], "view.tree.centre"), _number(centre[1], "view.tree.centre")),
+        centre=(_number(centre[0], "view.tree_view.centre"), _number(centre[1], "view.tree_view.centre")),
         whole=flags["whole"],
         collapsed=node_list("collapsed"),
         opened=node_list("opened"),

@@ -309,8 +309,8 @@ HOSTILE = {
     "script of no players": (changed(view={"script": [[]]}), "view.script, iteration 1, must be a list"),
     "joint not text": (changed(view={"joint": [0.5, 0.5]}), "view.joint must be a string"),
     "a tree view of a matrix game": (
-        changed(view={"tree": {"zoom": 1}}),
-        "view.tree is the tree window's view",
+        changed(view={"tree_view": {"zoom": 1}}),
+        "view.tree_view is the tree window's view",
     ),
 }
 
@@ -321,17 +321,17 @@ TREE_GOOD = session_to_dict(Session(catalog_game("kuhn"), family_of(catalog_game
 @pytest.mark.parametrize(
     ("tree", "expected"),
     [
-        ({"zoom": 0}, "view.tree.zoom must be from 1e-6 to 1e6"),
-        ({"centre": [1]}, "view.tree.centre must be a list of two numbers"),
-        ({"collapsed": [10**6]}, "view.tree.collapsed must be a whole number from 0 to"),
-        ({"opened": "all"}, "view.tree.opened must be a list of the tree's node numbers"),
-        ({"whole": 1}, "view.tree.whole must be true or false"),
-        ([1, 2], "view.tree must be an object"),
+        ({"zoom": 0}, "view.tree_view.zoom must be from 1e-6 to 1e6"),
+        ({"centre": [1]}, "view.tree_view.centre must be a list of two numbers"),
+        ({"collapsed": [10**6]}, "view.tree_view.collapsed must be a whole number from 0 to"),
+        ({"opened": "all"}, "view.tree_view.opened must be a list of the tree's node numbers"),
+        ({"whole": 1}, "view.tree_view.whole must be true or false"),
+        ([1, 2], "view.tree_view must be an object"),
     ],
 )
 def test_a_bad_tree_view_is_refused_in_one_line(tree, expected, tmp_path):
     data = json.loads(json.dumps(TREE_GOOD))
-    data["view"]["tree"] = tree
+    data["view"]["tree_view"] = tree
     path = tmp_path / f"bad{SUFFIX}"
     path.write_text(json.dumps(data))
     with pytest.raises(ReadError, match=expected.replace("(", r"\(").replace("[", r"\[")):

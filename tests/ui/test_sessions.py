@@ -556,7 +556,7 @@ def test_the_tree_view_comes_back_zoomed_centred_and_folded_as_it_was(qtbot, tmp
     before = view.mapToScene(view.viewport().rect().center())
     path = tmp_path / f"leduc{SUFFIX}"
     assert window.sessions.save(path)
-    shown = read_session(path).view.tree
+    shown = read_session(path).view.tree_view
     assert shown.zoomed and folded in shown.collapsed and shown.zoom == pytest.approx(0.8)
 
     fresh = make_tree_window(qtbot, kuhn_poker())

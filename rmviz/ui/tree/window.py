@@ -405,7 +405,7 @@ class TreeWindow(RunWindow):
             infoset=infoset,
             side_tab=side,
             recorded=self.record is not None,
-            tree=tree_shown(self.view) if self.tree is not None else None,
+            tree_view=tree_shown(self.view) if self.tree is not None else None,
         )
 
     def apply_view(self, view: View) -> list[str]:
@@ -422,8 +422,8 @@ class TreeWindow(RunWindow):
                 notes.append(f"the tree has no information set {view.infoset!r}: showing {shown!r}")
         if view.side_tab in SIDE_TABS:
             self.side_tabs.setCurrentIndex(SIDE_TABS.index(view.side_tab))
-        if view.tree is not None and self.tree is not None:
-            show_tree(self.view, view.tree)
+        if view.tree_view is not None and self.tree is not None:
+            show_tree(self.view, view.tree_view)
         return notes
 
     # -- presentation ----------------------------------------------------------------------------
