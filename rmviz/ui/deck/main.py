@@ -22,10 +22,12 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from rmviz import resources
+from rmviz.errors import one_line
 from rmviz.runner.deck import Deck, read_deck
 from rmviz.ui import preflight
 from rmviz.ui.app import WINDOWS, WindowRegistry, app_icon, replay_problem
 from rmviz.ui.common import warmup
+from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.deck.controller import DeckController
 from rmviz.ui.deck.presenter import PresenterView
 
@@ -73,6 +75,7 @@ def run_deck(args: argparse.Namespace) -> int:
         presenter.show()
         controller.show((args.slide or 1) - 1)
     code = app.exec()
+    RunWindow.headless_errors = None
     warmup.stop()
     registry.shutdown()
     app.processEvents()
@@ -85,9 +88,10 @@ def _shoot(controller: DeckController, files: list[Path], failed: list[str]) -> 
 
     def say(problem: str) -> None:
         failed.append(problem)
-        sys.stderr.write(f"rmviz: {problem}\n")
+        sys.stderr.write(one_line(f"rmviz: {problem}") + "\n")
 
     controller.show_error = say  # what a dialog would say, printed: nobody is there
+    RunWindow.headless_errors = say  # the slides' windows too, from their first moment
     started: list[float] = []
 
     def show(index: int) -> None:
