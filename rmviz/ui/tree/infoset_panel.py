@@ -111,6 +111,11 @@ class InfosetList(QWidget):
             if not self.list.topLevelItem(k).isHidden()
         ]
 
+    def _scroll_to_current(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self.list.scrollToItem(item, CENTRE)
+
     def choose(self, infoset: int) -> None:
         """Select ``infoset`` and scroll the list to it (a tree opens on a set far down:
         Leduc's ``Qs:``)."""
@@ -119,7 +124,7 @@ class InfosetList(QWidget):
             if item.data(0, Qt.ItemDataRole.UserRole) == infoset:
                 self.list.setCurrentItem(item)
                 # once laid out: a list not shown yet (the window opening) keeps no scroll
-                QTimer.singleShot(0, lambda: self.list.scrollToItem(self.list.currentItem(), CENTRE))
+                QTimer.singleShot(0, self.list, self._scroll_to_current)  # dropped with the list
                 return
 
 
