@@ -18,12 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rmviz.errors import ReadError, RmvizError
+from rmviz.errors import ConfigError, ReadError, RmvizError
 from rmviz.formats import Game, load_game
 from rmviz.formats.files import read_toml_file, regular_file_size
+from rmviz.games.normal_form import NormalFormGame
+from rmviz.runner.record import record_traces
 from rmviz.runner.session import MAX_ITERATION, MAX_TEXT_STEPS, SIDE_TABS, TABS, Session, View, read_session
+from rmviz.runner.trace import SavedRun, Trace
 from rmviz.solvers.family import Family
 from rmviz.solvers.matrix.correlated import check_joint, joint_tokens
+from rmviz.solvers.matrix.script import Profile, parse_script, profile_names, step_scripted
+from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.registry import family_of
 from rmviz.solvers.tree.compiled_tree import compile_tree
 
@@ -34,7 +39,8 @@ MAX_NOTES = 20_000  # characters of a slide's speaker notes
 DECK_KEYS = ("title", "slide")
 SESSION_KEYS = ("title", "notes", "session")
 GAME_KEYS: tuple[str, ...] = ("title", "notes", "game", "algorithm", "iterations", "tab", "infoset")
-GAME_KEYS += ("side_tab", "recorded", "compared", "joint", "text_steps", "options")
+GAME_KEYS += ("side_tab", "recorded", "compared", "joint", "script", "text_steps", "options")
+MAX_SCRIPTED = 100_000  # iterations of a scripted slide, run when the deck is read
 
 
 @dataclass(frozen=True)
@@ -147,7 +153,43 @@ def _game_session(data: dict[str, Any], folder: Path, games: dict[str, Game]) ->
         joint=_joint(data.get("joint"), game, family),
     )
     iteration = _integer(data.get("iterations", 0), "iterations", 0, MAX_ITERATION)
-    return Session(game, config, iteration, view=view)
+    if "script" not in data:
+        return Session(game, config, iteration, view=view)
+    profiles = _script(data["script"], game, family)
+    iteration = max(iteration, len(profiles))
+    if iteration > MAX_SCRIPTED:
+        raise _SlideError(f"a scripted slide runs at most {MAX_SCRIPTED:,} iterations, not {iteration:,}")
+    names = [tuple(profile_names(typing.cast(NormalFormGame, game), p)) for p in profiles]
+    view = dataclasses.replace(view, script=tuple(names))
+    return Session(game, config, iteration, view=view, saved=_scripted_run(game, config, profiles, iteration))
+
+
+def _script(value: Any, game: Game, family: Family) -> list[Profile]:
+    """A slide's ``script``: the Step tab's draws as ``rmviz step --actions`` writes them."""
+    if family.infosets:
+        raise _SlideError("script chooses the Step tab's draws of a matrix game; this is a game tree")
+    text = _text(value, "script", 1_000_000, required=True)
+    try:
+        return parse_script(typing.cast(NormalFormGame, game), text)
+    except ConfigError as error:
+        raise _SlideError(f"script: {error}") from None
+
+
+def _scripted_run(game: Game, config: Any, profiles: list[Profile], iterations: int) -> SavedRun:
+    """The run a scripted slide shows, made when the deck is read: each iteration of the
+    script draws what it says (:mod:`rmviz.solvers.matrix.script`, as the Step tab does),
+    the rest at random, the trace kept on the window's grid; so the slide opens with the
+    lecture's own table, exactly."""
+    solver = family_of(game).solver(game, config)
+    trace = Trace(solver.columns)
+    try:
+        for profile in profiles:
+            step_scripted(typing.cast(RegretMinimizer, solver), profile)
+            trace.add(solver.iteration, solver.snapshot(metrics=True).trace_values())
+    except ConfigError as error:  # sampled play with simultaneous updates only
+        raise _SlideError(f'script: {error} ([slide.options] play = "sampled")') from None
+    record_traces(solver, iterations, [trace])
+    return SavedRun(dataclasses.replace(solver.checkpoint(), elapsed=0.0), *trace.kept())
 
 
 def _is_named(spec: str) -> bool:

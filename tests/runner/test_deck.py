@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tomllib
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from rmviz.games import catalog_game
 from rmviz.runner.deck import MAX_DECK_BYTES, read_deck
 from rmviz.runner.deck_writer import session_files, toml_string, write_deck
 from rmviz.runner.session import Session, View, session_to_dict, write_session
+from rmviz.solvers.matrix.script import advance, parse_script
 from rmviz.solvers.registry import MATRIX, TREE
 
 GOOD = """
@@ -65,6 +67,47 @@ def test_a_deck_becomes_one_session_per_slide(tmp_path):
     assert (kuhn.view.infoset, kuhn.view.side_tab, kuhn.view.recorded) == ("Kb", "average", True)
 
 
+LECTURE_SCRIPT = (
+    "Cinema,Dancing; Dancing,Cinema; Cinema,Dancing; Cinema,Cinema; Cinema,Dancing; Cinema,Cinema"
+)
+SCRIPTED = f"""[[slide]]
+title = "Cat and Dee"
+game = "battle-of-partners"
+algorithm = "rm"
+iterations = 9
+tab = "step"
+script = "{LECTURE_SCRIPT}"
+[slide.options]
+play = "sampled"
+seed = 2
+"""
+
+
+def test_a_scripted_slide_holds_the_run_its_script_draws(tmp_path):
+    """The lecture's six rounds as a slide: the session holds the run (made when the deck is
+    read) whose first six iterations drew the script, then three at random, as the Step tab
+    draws; and the script, so the tab explains them as they ran."""
+    (slide,) = read_deck(write(tmp_path, SCRIPTED)).slides
+    session = slide.session
+    assert session.iteration == 9 and session.saved is not None
+    assert session.view.script[3] == ("Cinema", "Cinema") and len(session.view.script) == 6
+    game = catalog_game("battle-of-partners")
+    by_hand = MATRIX.solver(game, session.config)
+    advance(by_hand, 9, dict(enumerate(parse_script(game, LECTURE_SCRIPT), start=1)))
+    saved, expected = session.saved.checkpoint, by_hand.checkpoint()
+    assert saved.iteration == 9 and saved.rng == expected.rng
+    assert all(np.array_equal(saved.arrays[name], array) for name, array in expected.arrays.items())
+    assert list(session.saved.trace_iterations) == list(range(1, 10))
+
+
+def test_the_shipped_decks_battle_of_the_partners_slide_draws_the_lectures_rounds():
+    (deck,) = [e for e in examples("decks") if e.filename == "seeds.toml"]
+    with example_path(deck) as path:
+        slides = read_deck(path).slides
+    (battle,) = [s.session for s in slides if s.session.view.script]
+    assert " ".join(",".join(p) for p in battle.view.script) == LECTURE_SCRIPT.replace("; ", " ")
+
+
 def test_a_session_slide_reads_its_file_beside_the_deck(tmp_path):
     session = Session(catalog_game("matching-pennies"), MATRIX.config("rm", seed=3), 42, view=View(tab="run"))
     (tmp_path / "runs").mkdir()
@@ -88,6 +131,15 @@ SLIDE = '[[slide]]\ntitle = "S"\ngame = "rps"\n'
 KUHN = '[[slide]]\ntitle = "S"\ngame = "kuhn"\n'
 BAD = {
     "not TOML": ("[[slide]\n", "not TOML"),
+    "a script on a tree": (KUHN + 'script = "p"\n', "script chooses the Step tab's draws of a matrix game"),
+    "a script in expected play": (
+        '[[slide]]\ntitle = "S"\ngame = "rps"\nscript = "Rock,Paper"\n',
+        "script: scripted actions need sampled play",
+    ),
+    "a script naming no action": (
+        '[[slide]]\ntitle = "S"\ngame = "rps"\nscript = "Rock,Lizard"\n[slide.options]\nplay = "sampled"\n',
+        "script:",
+    ),
     "an integer of 5,000 digits": ("x = " + "9" * 5000 + "\n", "not TOML: Exceeds the limit (4300 digits)"),
     "unknown deck key": ('colour = "red"\n' + SLIDE, "unknown key 'colour'; a deck has title, slide"),
     "deck title not a string": ("title = 3\n" + SLIDE, "title must be a string"),
