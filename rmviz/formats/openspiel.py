@@ -12,13 +12,22 @@ on one line (:func:`infoset_label`).
 This does not go through OpenSpiel's Gambit exporter (minutes on Liar's dice); the walk
 visits each history once. Refused, each with one line: an unknown game or bad parameters,
 games with sampled chance (no outcome probabilities), games without information-state
-strings, and games with more than ``max_nodes`` histories (counted during the walk, which
-stops at the limit).
+strings, and games with more than ``max_nodes`` histories.
+
+Bounded in memory and time (issue 33): every walk holds one state per depth (a frame with
+the actions still to take there; siblings are cloned from it when their turn comes), and
+counts each history when its parent lists its moves, so it stops as soon as the count passes
+the limit. A game that random probes estimate above the limit (:func:`estimated_histories`)
+is counted first without strings, by depth-limited walks to depths 2, 4, 8, ...
+(:func:`check_size`): the shallow histories of chess, go or oshi_zumo pass 10^6 within
+seconds, where their deep states cost milliseconds each to clone. Other games are built at
+once, as before.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -106,8 +115,18 @@ def load_pyspiel_game(text: str) -> Any:
 def tree_of(
     game: Any, spec: str, max_nodes: int = MAX_NODES, progress: Progress | None = None
 ) -> ExtensiveFormGame:
-    """Walk a loaded pyspiel game depth first with an explicit stack into an ExtensiveFormGame
-    (``progress``: see :func:`openspiel_game`). Histories go straight into flat arrays
+    """Walk a loaded pyspiel game into an ExtensiveFormGame (``progress``: see
+    :func:`openspiel_game`), counted first where probes say it is too large (module docstring)."""
+    estimate = estimated_histories(game, 100 * max_nodes)  # only a choice: the count is exact
+    if estimate > max_nodes:
+        check_size(game, spec, max_nodes, progress)
+    elif estimate > max_nodes / 16:  # probably fits: count a little (a tenth of the walk's cost)
+        check_size(game, spec, max_nodes, progress, budget=max_nodes // 8)
+    return _walk(game, spec, max_nodes, progress)
+
+
+def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> ExtensiveFormGame:
+    """The depth-first walk, one state per depth: histories go straight into flat arrays
     (:class:`~rmviz.games.flat_tree.FlatTreeBuilder`, in the prefix order of the walk); an
     information-state string met again reuses its label and moves."""
     pyspiel = _pyspiel()
@@ -117,20 +136,17 @@ def tree_of(
     builder = FlatTreeBuilder(n)
     raws: dict[tuple[int, str], str] = {}  # (player, label) -> the string it was made from
     seen: list[dict[str, tuple[int, list[int], tuple[str, ...]]]] = [{} for _ in range(n)]
-    stack: list[Any] = [game.new_initial_state()]
-    made = 0
-    while stack:
-        state = stack.pop()
-        if made >= max_nodes:
-            raise RmvizError(
-                f"{spec!r} has more than {max_nodes:,} histories, too large to build as a tree here"
-            )
+    frames: list[list[Any]] = []  # [state, actions, next index, depth]: see _advance
+    state, depth = game.new_initial_state(), 0
+    made, found = 0, 1  # histories built; histories known (built, or listed by a parent)
+    while state is not None:
         if progress is not None and made % PROGRESS_EVERY == 0 and made and not progress(made):
             raise Cancelled(f"{spec!r}: stopped after {made:,} histories")
         made += 1
         player = state.current_player()
         if player == terminal_player:
             builder.terminal_node(state.returns())  # a list of floats
+            state, depth = _advance(frames)
             continue
         if player == chance_player:
             outcomes = state.chance_outcomes()
@@ -157,16 +173,125 @@ def tree_of(
                     "different legal actions at different histories"
                 )
             builder.decision_at(known[0], known[2])
-        if actions:  # the children; the first reuses this state (one clone fewer)
-            stack.extend([state.child(action) for action in reversed(actions[1:])])
-            state.apply_action(actions[0])
-            stack.append(state)
+        found += len(actions)
+        if found > max_nodes:
+            raise _too_large(spec, max_nodes)
+        if actions:
+            frames.append([state, actions, 0, depth])
+        state, depth = _advance(frames)
     names = tuple(f"Player {i + 1}" for i in range(n))
     title = game.get_type().long_name
     try:
         return ExtensiveFormGame.from_flat(builder.finish(), names, f"{title} (OpenSpiel)", f"{PREFIX}{game}")
     except GameError as error:
         raise GameError(f"{spec!r}: {error}") from None
+
+
+def _advance(frames: list[list[Any]]) -> tuple[Any, int]:
+    """The next history of a depth-first walk in prefix order and its depth, or ``(None, 0)``
+    at the end. Each frame ``[state, actions, index, depth]`` holds a state whose children
+    from ``actions[index]`` on are still to walk: they are cloned from it one at a time, and
+    the last one takes the state itself (so a state with k moves costs k - 1 clones)."""
+    if not frames:
+        return None, 0
+    frame = frames[-1]
+    state, actions, index, depth = frame
+    if index + 1 == len(actions):
+        frames.pop()
+        state.apply_action(actions[index])
+        return state, depth + 1
+    frame[2] = index + 1
+    return state.child(actions[index]), depth + 1
+
+
+def check_size(
+    game: Any,
+    spec: str,
+    max_nodes: int = MAX_NODES,
+    progress: Progress | None = None,
+    budget: int | None = None,
+) -> int | None:
+    """The number of histories of ``game``, refused with one line above ``max_nodes``: counted
+    by depth-first walks to depths 2, 4, 8, ... until one reaches every history (the children
+    of the deepest histories walked are counted, not made). Iterative deepening (Korf 1985):
+    a game too large usually shows in its first levels, where states are cheap to clone.
+    None when the walks made ``budget`` histories (all depths together) without knowing."""
+    limit, left = 2, budget
+    while True:
+        found, complete, left = _count_to(game, limit, spec, max_nodes, progress, left)
+        if complete:
+            return found
+        if left is not None and left <= 0:
+            return None
+        limit *= 2
+
+
+def _count_to(
+    game: Any, limit: int, spec: str, max_nodes: int, progress: Progress | None, budget: int | None
+) -> tuple[int, bool, int | None]:
+    """Histories down to depth ``limit + 1``, whether that is all of them (no history at depth
+    ``limit`` has moves), and the budget left; refused as soon as the count passes
+    ``max_nodes``; stopped, incomplete, when ``budget`` histories were made."""
+    pyspiel = _pyspiel()
+    chance_player, terminal_player = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+    frames: list[list[Any]] = []
+    state, depth = game.new_initial_state(), 0
+    made, found, complete = 0, 1, True
+    stop = -1 if budget is None else budget
+    while state is not None:
+        if made == stop:
+            return found, False, 0
+        if progress is not None and made % PROGRESS_EVERY == 0 and made and not progress(found):
+            raise Cancelled(f"{spec!r}: stopped after counting {found:,} histories")
+        made += 1
+        actions = _moves(state, chance_player, terminal_player)
+        found += len(actions)
+        if found > max_nodes:
+            raise _too_large(spec, max_nodes)
+        if actions and depth < limit:
+            frames.append([state, actions, 0, depth])
+        elif actions:
+            complete = False
+        state, depth = _advance(frames)
+    return found, complete, None if budget is None else budget - made
+
+
+def estimated_histories(game: Any, cap: int, probes: int = 32, steps: int = 20_000) -> float:
+    """Knuth's estimate of the number of histories (Knuth 1975, "Estimating the efficiency of
+    backtrack programs"): the mean over ``probes`` random paths from the root of
+    ``1 + b1 + b1 b2 + ...`` (``b``: the moves at each history on the path), each path
+    stopped past ``cap``, all paths together after ``steps`` histories. Seeded: the same each
+    time. Unbiased but noisy: it only chooses whether to count before building."""
+    pyspiel = _pyspiel()
+    chance_player, terminal_player = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+    draw = random.Random(0)
+    sizes: list[int] = []
+    while len(sizes) < probes and steps > 0:
+        state, size, width = game.new_initial_state(), 1, 1
+        while size <= cap and steps > 0:
+            steps -= 1
+            actions = _moves(state, chance_player, terminal_player)
+            if not actions:
+                break
+            width *= len(actions)
+            size += width
+            state.apply_action(actions[draw.randrange(len(actions))])
+        sizes.append(min(size, cap + 1))
+    return sum(sizes) / len(sizes)
+
+
+def _moves(state: Any, chance_player: int, terminal_player: int) -> list[int]:
+    """The actions at a history: chance outcomes, the acting player's legal actions, or none."""
+    player = state.current_player()
+    if player == terminal_player:
+        return []
+    if player == chance_player:
+        return [a for a, _ in state.chance_outcomes()]
+    return state.legal_actions()
+
+
+def _too_large(spec: str, max_nodes: int) -> RmvizError:
+    return RmvizError(f"{spec!r} has more than {max_nodes:,} histories, too large to build as a tree here")
 
 
 def infoset_label(information_state: str) -> str:

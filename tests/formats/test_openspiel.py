@@ -114,3 +114,30 @@ def test_the_flat_walk_builds_the_tree_the_node_walk_built(spec):
     )
     assert_same_compiled(compile_tree(new), reference_compile_tree(old))
     assert same_nodes(new.root, old.root)
+
+
+BOUNDED = """
+import sys
+from rmviz.errors import RmvizError
+from rmviz.formats.openspiel import openspiel_game
+try:
+    openspiel_game(sys.argv[1])
+except RmvizError as error:
+    print(error)
+status = open("/proc/self/status").read()  # VmHWM: this process's peak (ru_maxrss survives exec)
+print(int(status.split("VmHWM:")[1].split()[0]) // 1024)
+"""
+
+
+@pytest.mark.parametrize("spec", ["openspiel:oshi_zumo", "openspiel:go", "openspiel:liars_dice(numdice=2)"])
+def test_a_game_past_the_history_limit_is_refused_in_bounded_memory(spec):
+    """The walk kept a live state for every unexplored sibling: oshi_zumo and go ran out of
+    2 GB before the 10^6-history limit refused them (issue 33). One state per depth, and a
+    count first where probes say the game is large: refused in a few tens of MB."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", BOUNDED, spec], capture_output=True, text=True, timeout=300)
+    refusal, peak_mb = done.stdout.strip().splitlines()
+    assert refusal == f"{spec!r} has more than 1,000,000 histories, too large to build as a tree here"
+    assert int(peak_mb) < 400, peak_mb
