@@ -108,6 +108,8 @@ def run_sweep(
         raise ConfigError(f"--jobs {jobs}: run at least one process")
     out = Path(out)
     tasks_dir = out / "tasks"
+    made = [folder for folder in (*reversed(out.parents), out, tasks_dir) if not folder.exists()]
+    fresh = not (out / CONFIG_FILE).exists()
     _claim(out, sweep)
     tasks_dir.mkdir(parents=True, exist_ok=True)
     tasks = sweep.tasks()
@@ -118,10 +120,15 @@ def run_sweep(
     if sweep.deterministic and len(sweep.seeds) > 1:
         say(f"  {deterministic_note(sweep)}")
     start = time.perf_counter()
-    for number, (index, rows) in enumerate(_execute(mine, jobs, dask), 1):
-        _write_parquet(_task_file(out, index), pd.DataFrame(rows, columns=list(COLUMNS)), sweep)
-        done.add(index)
-        say(f"  task {index} ({tasks[index].game}) done: {number}/{len(mine)}")
+    try:
+        for number, (index, rows) in enumerate(_execute(mine, jobs, dask), 1):
+            _write_parquet(_task_file(out, index), pd.DataFrame(rows, columns=list(COLUMNS)), sweep)
+            done.add(index)
+            say(f"  task {index} ({tasks[index].game}) done: {number}/{len(mine)}")
+    except BaseException:
+        if fresh and not any(tasks_dir.iterdir()):  # failed before its first task: no trace left
+            _unclaim(out, made)
+        raise
     seconds = time.perf_counter() - start
     table = _combine(out, [t.index for t in tasks if t.index in done])
     files: list[Path] = []
@@ -202,6 +209,17 @@ def _on_dask(tasks: Sequence[Task], dask: Any) -> Iterator[Rows]:
 
 
 # -- files ----------------------------------------------------------------------------------------
+def _unclaim(out: Path, made: Sequence[Path]) -> None:
+    """Undo :func:`_claim` of a sweep that failed before its first task: its config file,
+    and the folders it made (only when empty: nothing of the person's is deleted)."""
+    (out / CONFIG_FILE).unlink(missing_ok=True)
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+
+
 def _claim(out: Path, sweep: SweepConfig) -> None:
     """Record the config in ``out`` (new folder), or check it is the one there (resuming)."""
     if out.exists() and not out.is_dir():

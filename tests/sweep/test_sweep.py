@@ -210,3 +210,23 @@ def test_the_csv_writes_each_float_shortest_and_no_negative_zero(tmp_path):
     assert "0.29999999999999999" not in text and ",0.3," in text and "-0" not in text
     back = pd.read_csv(path, comment="#")
     assert back.value.tolist()[:6] == [0.3, 0.1 + 0.2, 1 / 3, 0.0, 1e-17, 2.5e22]
+
+
+def failing(task):
+    raise RmvizError(f"{task.game}: found bad only when run")
+
+
+def test_a_sweep_failing_before_its_first_task_leaves_no_folder(tmp_path, monkeypatch):
+    """A failed sweep left an empty results folder (issue 33): the folders and the config
+    file it made go again; a folder that was there (empty) stays, and so does what a
+    resumed sweep had finished."""
+    monkeypatch.setattr(sweep_run, "run_task", failing)
+    new = tmp_path / "new" / "results"
+    with pytest.raises(RmvizError, match="found bad only when run"):
+        run_sweep(GRID, new, jobs=1)
+    assert not new.exists() and not (tmp_path / "new").exists()  # parents made for it go too
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with pytest.raises(RmvizError):
+        run_sweep(GRID, kept, jobs=1)
+    assert kept.is_dir() and list(kept.iterdir()) == []
