@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -189,7 +191,37 @@ def _execute(tasks: Sequence[Task], jobs: int | None, dask: Any) -> Iterator[Row
     else:
         joblib = _require("joblib", "parallel sweeps")
         parallel = joblib.Parallel(n_jobs=jobs or -1, backend="loky", return_as="generator_unordered")
-        yield from parallel(joblib.delayed(run_task)(task) for task in tasks)
+        yield from parallel(joblib.delayed(_in_worker)(task, os.getpid()) for task in tasks)
+
+
+def _in_worker(task: Task, sweep_pid: int) -> Rows:
+    """:func:`run_task` in a pool worker that ends when the sweep's process does: loky's
+    workers outlived a killed sweep for 30 s or more (issue 33)."""
+    _watch_sweep(sweep_pid)
+    return run_task(task)
+
+
+_watching: list[int] = []  # the sweep process this worker watches (one watcher per worker)
+
+
+def _watch_sweep(sweep_pid: int, every: float = 0.5) -> None:
+    """Start, once per worker process, a daemon thread that ends the process within
+    ``every`` seconds of the sweep's process ``sweep_pid`` being gone (killed, -9 too)."""
+    if _watching or os.getpid() == sweep_pid:
+        return
+    _watching.append(sweep_pid)
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(sweep_pid, 0)  # no signal sent: only whether it exists
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # another user's process took the number: ours is gone
+                os._exit(1)
+
+    threading.Thread(target=watch, name="rmviz-sweep-watch", daemon=True).start()
 
 
 def _on_dask(tasks: Sequence[Task], dask: Any) -> Iterator[Rows]:
