@@ -15,7 +15,7 @@ differs (:class:`~rmviz.errors.ConfigError`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,21 +46,15 @@ class NotCapturable(Exception):
 def capture(state: Any, seed: int, elapsed: float, to_host: Callable[[Any], np.ndarray]) -> Checkpoint:
     """The checkpoint of ``state`` (a family's state dataclass), arrays copied to the host.
     Raises :class:`NotCapturable` for a generator whose state cannot be saved."""
-    arrays: dict[str, np.ndarray] = {}
-    rng: Mapping[str, Any] | None = None
-    for name, value in _fields(state):
-        if name == "rng":
-            if not isinstance(value, np.random.Generator):
-                raise NotCapturable(f"the state of a {type(value).__name__} cannot be saved")
-            rng = value.bit_generator.state
-        elif isinstance(value, list):
-            for index, item in enumerate(value):
-                arrays[f"{name}{SEPARATOR}{index}"] = np.array(to_host(item))
-        elif isinstance(value, float):
-            arrays[name] = np.array(value)
-        elif value is not None:
-            arrays[name] = np.array(to_host(value))
-    return Checkpoint(int(state.iteration), int(seed), float(elapsed), arrays, rng)
+    rng = getattr(state, "rng", None)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise NotCapturable(f"the state of a {type(rng).__name__} cannot be saved")
+    arrays = {
+        key: np.array(value if isinstance(value, float) else to_host(value))
+        for key, _, _, value in _arrays(state)
+    }
+    saved_rng = None if rng is None else rng.bit_generator.state
+    return Checkpoint(int(state.iteration), int(seed), float(elapsed), arrays, saved_rng)
 
 
 def restore(state: Any, checkpoint: Checkpoint, asarray: Callable[[np.ndarray], Any]) -> None:
@@ -74,49 +68,50 @@ def restore(state: Any, checkpoint: Checkpoint, asarray: Callable[[np.ndarray], 
         )
     if (checkpoint.rng is None) != (getattr(state, "rng", None) is None):
         raise ConfigError("the saved solver state and this algorithm differ in their random generator")
-    rng = None
+    updates: dict[str, Any] = {"iteration": checkpoint.iteration}
     if checkpoint.rng is not None:
         rng = np.random.Generator(np.random.PCG64())
         try:
             rng.bit_generator.state = dict(checkpoint.rng)
         except (TypeError, ValueError, KeyError) as error:
             raise ConfigError(f"the saved random generator state cannot be used: {error}") from None
-    updates: dict[str, Any] = {"iteration": checkpoint.iteration}
-    for name, value in _fields(state):
-        if name == "rng":
-            updates[name] = rng
-        elif isinstance(value, list):
-            updates[name] = [
-                asarray(checkpoint.arrays[f"{name}{SEPARATOR}{i}"].copy()) for i in range(len(value))
-            ]
-        elif isinstance(value, float):
-            updates[name] = float(checkpoint.arrays[name])
-        elif value is not None:
-            updates[name] = asarray(checkpoint.arrays[name].copy())
+        updates["rng"] = rng
+    for key, name, index, value in _arrays(state):
+        array = checkpoint.arrays[key]
+        restored = float(array) if isinstance(value, float) else asarray(array.copy())
+        if index is None:
+            updates[name] = restored
+        else:  # a new list: the kernels notice the new arrays by their identity
+            updates.setdefault(name, list(getattr(state, name)))[index] = restored
     for name, value in updates.items():
         setattr(state, name, value)
 
 
 def capture_layout(state: Any) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
     """The name, shape and dtype of each array a checkpoint of ``state`` holds."""
-    layout: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
-    for name, value in _fields(state):
-        if name == "rng" or value is None:
-            continue
-        items = (
-            [(f"{name}{SEPARATOR}{i}", v) for i, v in enumerate(value)]
-            if isinstance(value, list)
-            else [(name, value)]
+    return {
+        key: (
+            tuple(np.shape(value)),
+            np.dtype(np.float64) if isinstance(value, float) else np.dtype(value.dtype),
         )
-        for key, item in items:
-            dtype = np.dtype(np.float64) if isinstance(item, float) else np.dtype(item.dtype)
-            layout[key] = (tuple(np.shape(item)), dtype)
-    return layout
+        for key, _, _, value in _arrays(state)
+    }
 
 
-def _fields(state: Any) -> list[tuple[str, Any]]:
-    """The state's fields but its iteration, in declaration order."""
-    return [(f.name, getattr(state, f.name)) for f in dataclasses.fields(state) if f.name != "iteration"]
+def _arrays(state: Any) -> Iterator[tuple[str, str, int | None, Any]]:
+    """``(key, field, index, value)`` of every array a checkpoint of ``state`` holds, in
+    declaration order: each array field, each item of a list field (``index``; key
+    ``field/index``) and each float scalar; not the iteration, the generator or a field
+    that is None (a quantity not tracked)."""
+    for f in dataclasses.fields(state):
+        value = getattr(state, f.name)
+        if f.name in ("iteration", "rng") or value is None:
+            continue
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                yield f"{f.name}{SEPARATOR}{index}", f.name, index, item
+        else:
+            yield f.name, f.name, None, value
 
 
 def _difference(saved: Mapping[str, Any], expected: Mapping[str, Any]) -> str:
