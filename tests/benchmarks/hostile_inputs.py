@@ -259,7 +259,7 @@ def surfaces(
     from rmviz.runner.deck import read_deck
     from rmviz.sweep.config import load_config
     from tests.cli.test_fuzz_argv import argument_vectors
-    from tests.formats.test_fuzz_specs import CORPUS, NAMES
+    from tests.formats.test_fuzz_specs import CORPUS, NAMES, not_too_large
     from tests.sweep.test_fuzz_configs import SOURCES
 
     shipped = Path(__file__).resolve().parents[2] / "rmviz" / "examples" / "decks"
@@ -272,7 +272,7 @@ def surfaces(
     }
     for k in range(count):
         name = CORPUS[k] if k < len(CORPUS) else mutate(rng.choice(NAMES), rng)
-        if not name.startswith("random:") or _small_random(name):
+        if not_too_large(name):  # a random: game of 10^8 payoffs is a long run, not hostile
             table["game names"][cli(["solve", name, "-n", "10", "--json"], seconds)] += 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NonInteractiveExampleWarning)
@@ -290,19 +290,6 @@ def surfaces(
                 table[surface][outcome(lambda p=path, r=read: r(p), seconds, str(path))] += 1
             finally:
                 path.unlink()
-
-
-def _small_random(name: str) -> bool:
-    """Whether a random: spec names a game of at most 10^5 payoffs (a larger one is a long
-    run, not hostile input), or not a readable spec at all (then it is refused)."""
-    import math
-
-    from rmviz.games.generators import read_random_spec
-
-    try:
-        return math.prod(read_random_spec(name)[1]) <= 10**5
-    except RmvizError:
-        return True
 
 
 def _rewritten(path: Path) -> str:
