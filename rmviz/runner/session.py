@@ -187,7 +187,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
             "compared": None if view.compared is None else list(view.compared),
             "joint": view.joint,
             "script": [list(profile) for profile in view.script],
-            "tree_view": None if view.tree_view is None else _tree_to_dict(view.tree_view),
+            "tree_view": None if view.tree_view is None else _plain(dataclasses.asdict(view.tree_view)),
         },
         **state,
     }
@@ -445,17 +445,6 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         script=script,
         tree_view=tree_view,
     )
-
-
-def _tree_to_dict(shown: TreeShown) -> dict[str, Any]:
-    return {
-        "zoom": shown.zoom,
-        "centre": list(shown.centre),
-        "whole": shown.whole,
-        "collapsed": list(shown.collapsed),
-        "opened": list(shown.opened),
-        "zoomed": shown.zoomed,
-    }
 
 
 def _tree_shown(value: Any, game: Game, family: Family) -> TreeShown:
