@@ -247,6 +247,7 @@ def run_bench(
             _rate(least_squares.step, budget),
         )
         line(f"{'  same game, rm (expected)':<44}{_rate(solver_run(internal_game, 'rm'), budget, 10):14,.0f}")
+    _bench_leaders(rps, budget, line)
     _bench_trees(budget, line)
     bench_monte_carlo(budget, line)
     _bench_greedy(budget, line)
@@ -261,6 +262,31 @@ def run_bench(
     line("vs floor: time per iteration / single-pass floor's time per pass, in the row's dtype")
     line("          (alternating updates need two dependent passes: 2.00x is their floor)")
     return 0
+
+
+LEADERS = ("hedge", "optimistic-hedge", "ftrl", "fictitious-play")
+
+
+def _bench_leaders(rps: NormalFormGame, budget: float, line: Callable[[str], None]) -> None:
+    """Hedge, optimistic Hedge, Euclidean FTRL and fictitious play beside RM on the same game
+    and play mode, measured in turn and twice each (best rate kept); "cost" is RM's rate over
+    the row's: the price of one iteration in RM iterations (issue 31 asks for at most 2)."""
+    line()
+    line(f"{'FTRL and fictitious play beside RM':<44}{'it/s':>14}{'rm it/s':>16}{'cost':>10}")
+    for label, game, play in (
+        ("rps-crash", rps, "expected"),
+        ("rps-crash", rps, "sampled"),
+        ("random zero-sum 100x100", random_game("zero-sum", (100, 100), seed=0), "expected"),
+        ("3-player 10-action", random_game("general-sum", (10, 10, 10), seed=0), "expected"),
+    ):
+        runs = {name: solver_run(game, name, play=play) for name in ("rm", *LEADERS)}
+        best = dict.fromkeys(runs, 0.0)
+        for _ in range(ROUNDS):
+            for name, run in runs.items():
+                best[name] = max(best[name], _rate(run, budget, 10))
+        for name in LEADERS:
+            case = f"{label} {name} ({play})"
+            line(f"{case:<44}{best[name]:14,.0f}{best['rm']:16,.0f}{best['rm'] / best[name]:9.2f}x")
 
 
 def _bench_trees(budget: float, line: Callable[[str], None]) -> None:

@@ -56,6 +56,7 @@ from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import default_start_note, parse_probability
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, MATRIX, TREE, family_of, family_of_algorithm, make_solver
+from rmviz.solvers.regret_matching import REGULARISERS
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 from rmviz.version import version
@@ -315,6 +316,19 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--inertia", type=float, help="internal RM, sampled play: inertia (payoff units)")
     parser.add_argument(
+        "--step-size",
+        type=float,
+        dest="step_size",
+        help="hedge, optimistic-hedge, ftrl: a constant learning rate, per unit of the payoff range "
+        "(default: the anytime schedule ~1/sqrt(t))",
+    )
+    parser.add_argument(
+        "--regulariser",
+        choices=REGULARISERS,
+        default=None,
+        help="ftrl: entropic (Hedge) or euclidean (default: the preset's)",
+    )
+    parser.add_argument(
         "--exploration",
         type=float,
         help=f"outcome-sampling MCCFR: the traverser's share of uniform exploration, in (0, 1] "
@@ -435,6 +449,8 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
         gamma=args.gamma,
         greedy_floor=args.greedy_floor,
         inertia=args.inertia,
+        step_size=args.step_size,
+        regulariser=args.regulariser,
         exploration=args.exploration,
         dtype=args.dtype,
         fixed_strategies=_parse_profile(game, args.fix, "--fix") if args.fix else None,

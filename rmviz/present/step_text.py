@@ -98,6 +98,20 @@ def format_step(step: IterationStep) -> str:
     return "\n".join(lines)
 
 
+def _leader(step: IterationStep, p: PlayerStep, guide: str) -> str:
+    """The line of the next strategy by FTRL or the best response (the rules of
+    :mod:`rmviz.solvers.regret_matching`)."""
+    after = vector(p.next_strategy)
+    if step.rule == "best-response":
+        top = float(np.max(p.guide))
+        best = ", ".join(name for name, q in zip(p.actions, p.next_strategy, strict=True) if q > 0)
+        return f"pi^t+1 = uniform over argmax {guide} = {{{best}}} (max {fraction(top)}): {after}"
+    eta = fraction(p.rate or 0.0)
+    if step.regulariser == "entropic":
+        return f"pi^t+1(a) = exp(eta {guide}(a)) / sum_b exp(eta {guide}(b)), eta = {eta}: {after}"
+    return f"pi^t+1 = the point of the simplex nearest eta {guide}, eta = {eta}: {after}"
+
+
 def formulas(step: IterationStep, i: int) -> list[str]:
     """The formulas of this iteration for player ``i`` with its numbers filled in."""
     p = step.players[i]
@@ -127,9 +141,11 @@ def formulas(step: IterationStep, i: int) -> list[str]:
         lines.append(f"R^t = {update}: {vector(p.cumulative_before)} -> {vector(p.cumulative_after)}")
         if step.predictive:
             lines.append(f"G = R^t + m^t with the prediction m^t = r^t: {vector(p.guide)}")
-        total = float(np.maximum(p.guide, 0.0).sum())
         guide = "G" if step.predictive else "R^t"
-        if total > 0:
+        total = float(np.maximum(p.guide, 0.0).sum())
+        if step.rule != "regret-matching":
+            lines.append(_leader(step, p, guide))
+        elif total > 0:
             divisor = fraction(total) if "/" not in fraction(total) else f"({fraction(total)})"
             lines.append(f"pi^t+1(a) = [{guide}(a)]_+ / {divisor} = {vector(p.next_strategy)}")
         else:

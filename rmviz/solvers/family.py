@@ -32,6 +32,7 @@ PARAMETER_LABELS = {
     **{name: (name, f"{value:g}") for name, value in DISCOUNTS.items()},
     "greedy_floor": ("weight floor", "paper's default"),
     "inertia": ("inertia", "0.1 x payoff range"),
+    "step_size": ("step size", "~1/sqrt(t)"),
     "exploration": ("exploration", f"{EXPLORATION:g}"),
 }
 

@@ -17,8 +17,11 @@ through ``xp``.
 
 from __future__ import annotations
 
+import math
 from types import ModuleType
 from typing import Any
+
+import numpy as np
 
 TIE_TOLERANCE = 1e-12
 
@@ -105,3 +108,121 @@ def conditional_regret_matching(swap_regret: Any, last_action: Any, inertia: flo
     row = xp.where(stay, 0.0, row)
     denominator = inertia + xp.cumsum(row)[-1]  # in index order, as the kernels
     return xp.where(stay, inertia, row) / denominator
+
+
+# -- following the (regularised) leader ------------------------------------------------------
+# The rules that turn guiding regrets (cumulative, possibly weighted, plus a prediction in
+# optimistic forms) into the next strategy. Adding the same constant to every regret changes
+# none of them, so the guiding regrets stand for the cumulative utilities that FTRL and
+# fictitious play are usually written with. Each rule has its index in STRATEGY_MAPS, the
+# compiled kernels' integer for it (:func:`strategy_map_of`).
+RULES = ("regret-matching", "ftrl", "best-response")
+REGULARISERS = ("entropic", "euclidean")
+STRATEGY_MAPS = ("regret-matching", "entropic", "euclidean", "best-response")
+
+
+def strategy_map_of(rule: str, regulariser: str) -> int:
+    """The index in :data:`STRATEGY_MAPS` of ``rule`` (FTRL: with ``regulariser``)."""
+    return STRATEGY_MAPS.index(regulariser if rule == "ftrl" else rule)
+
+
+def base_rate(regulariser: str, step_size: float | None, num_actions: int, payoff_range: float) -> float:
+    """The learning rate ``eta_0`` of one player, per unit of its regrets (the payoffs the solver
+    runs on); :func:`rate_at` makes it ``eta_t``. ``step_size`` is a constant ``eta`` in units
+    of 1 / the player's payoff range ``D``; ``None`` is the anytime schedule
+
+    * entropic (Hedge): ``eta_t = sqrt(8 ln n / t) / D``, external regret at most
+      ``D (2 sqrt(T ln n / 2) + sqrt(ln n / 8))`` (Cesa-Bianchi & Lugosi 2006, Theorem 2.3);
+    * Euclidean: ``eta_t = sqrt(2 / (n t)) / D``, regret at most ``D sqrt(n T / 2)`` (FTRL with
+      the regulariser ``|x|^2 / (2 eta_t)``, Orabona 2019, Corollary 7.9, utilities centred
+      within ``D / 2``).
+
+    A game in which a player's payoffs are all equal (``D = 0``) gives it no regrets: ``D = 1``."""
+    scale = payoff_range if payoff_range > 0 else 1.0
+    if step_size is not None:
+        return step_size / scale
+    if regulariser == "entropic":
+        return math.sqrt(8.0 * math.log(num_actions)) / scale
+    return math.sqrt(2.0 / num_actions) / scale
+
+
+def rate_at(base: float, t: int, anytime: bool) -> float:
+    """``eta_t``: the rate of the strategy played at iteration ``t`` (computed from the regrets
+    of iterations ``1 .. t-1``): ``base / sqrt(t)`` on the anytime schedule, else ``base``."""
+    return base / math.sqrt(t) if anytime else base
+
+
+# exp by additions, multiplications and a power of two only (fdlibm's split of ln 2, Taylor's
+# series to degree 13 on |r| <= ln(2)/2: relative error below 1e-16): NumPy's exp and the
+# compiled kernels' (libm's) differ in the last bit for some arguments, these operations
+# round alike everywhere, so Hedge's iterates are the same bits on every path.
+LN2_HIGH = 6.93147180369123816490e-01  # its last 21 bits are zeros: k * LN2_HIGH is exact
+LN2_LOW = 1.90821492927058770002e-10
+LOG2_E = 1.44269504088896338700e00
+EXP_SERIES = tuple(1.0 / math.factorial(n) for n in range(13, -1, -1))  # Horner's order
+# exp(x) below it is taken as 0: its subnormal values (exp(-708) is 3e-308) would slow every
+# later operation on them tenfold, and a weight below 1e-307 of the largest, 1, changes no sum
+EXP_FLOOR = -708.0
+# 2^k for the k of x >= EXP_FLOOR, -1021 <= k <= 0, at POWERS_OF_TWO[k + 1022]: a product with
+# one is exact (a normal number times a power of two), as ldexp, without a call per entry
+POWERS_OF_TWO = np.ldexp(1.0, np.arange(-1022, 1))
+
+
+def exp_nonpositive(x: Any, xp: ModuleType) -> Any:
+    """``exp(x)`` for ``x <= 0`` (arrays), as :data:`EXP_SERIES` says: ``x = k ln 2 + r``,
+    ``exp(x) = 2^k exp(r)``; 0 below :data:`EXP_FLOOR`."""
+    below = x < EXP_FLOOR
+    x = xp.maximum(x, EXP_FLOOR)
+    k = xp.floor(x * LOG2_E + 0.5)
+    r = (x - k * LN2_HIGH) - k * LN2_LOW
+    series = xp.full(x.shape, EXP_SERIES[0])
+    for coefficient in EXP_SERIES[1:]:
+        series = series * r + coefficient
+    powers = xp.asarray(POWERS_OF_TWO)[k.astype(xp.int64) + 1022]
+    return xp.where(below, 0.0, series * powers)
+
+
+def hedge(guide: Any, rate: float, xp: ModuleType) -> Any:
+    """Hedge, multiplicative weights: ``pi(a) = exp(eta G(a)) / sum_b exp(eta G(b))``, computed
+    as ``exp(eta (G(a) - max G))`` (no overflow; :func:`exp_nonpositive`), the sum in index
+    order (Freund & Schapire 1997; FTRL with the entropic regulariser)."""
+    weights = exp_nonpositive(rate * (guide - guide.max()), xp)
+    return weights / xp.cumsum(weights)[-1]
+
+
+def euclidean_projection(guide: Any, rate: float, xp: ModuleType) -> Any:
+    """FTRL with the Euclidean regulariser: the point of the simplex nearest to ``v = eta G``,
+    ``pi(a) = max(v(a) - theta, 0)`` with ``sum pi = 1``. ``theta`` by Michelot's (1986)
+    iteration: ``theta = (sum_{a in S} v(a) - 1) / |S|`` over the set ``S`` of entries above the
+    last ``theta``, from ``S`` = all; ``S`` only shrinks and never empties, so after ``k - 1``
+    rounds it is final (later rounds change nothing: the loop asks the device nothing).
+    Sums in index order, so the compiled kernels decide every ``v(a) > theta`` alike; at
+    ``v(a) = theta`` both choices give the same ``theta``: no knife edge."""
+    v = rate * guide
+    active = xp.ones(v.shape, dtype=bool)
+    for _ in range(v.shape[0]):
+        theta = (xp.cumsum(xp.where(active, v, 0.0))[-1] - 1.0) / xp.cumsum(active)[-1]
+        active = v > theta
+    return xp.maximum(v - theta, 0.0)
+
+
+def best_response(guide: Any, xp: ModuleType) -> Any:
+    """Fictitious play: uniform over the actions with the largest guiding regret, ties being
+    actions within ``TIE_TOLERANCE x max |G|`` of the largest (the rule of :func:`snap_ties`:
+    regrets equal in exact arithmetic may differ by rounding). Best response to the others'
+    weighted empirical play (Brown 1951; Robinson 1951)."""
+    top = guide.max()
+    tied = guide >= top - TIE_TOLERANCE * xp.abs(guide).max()
+    return tied / xp.cumsum(tied.astype(guide.dtype))[-1]
+
+
+def next_strategy(strategy_map: int, guide: Any, rate: float, xp: ModuleType) -> Any:
+    """The next strategy of external-regret play from the guiding regrets ``guide`` by the rule
+    ``STRATEGY_MAPS[strategy_map]`` at learning rate ``rate`` (FTRL only)."""
+    if strategy_map == 1:
+        return hedge(guide, rate, xp)
+    if strategy_map == 2:
+        return euclidean_projection(guide, rate, xp)
+    if strategy_map == 3:
+        return best_response(guide, xp)
+    return regret_matching(guide, xp)

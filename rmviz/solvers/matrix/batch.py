@@ -152,11 +152,12 @@ class BatchSolver:
         unused = np.zeros((1, 1))
         weight = np.empty(1)
         lam = np.zeros(1)
+        rates = np.ones(2)  # no FTRL in batches (device.supports)
         arrays = self._flat_state()
         schedule = tuple(self.schedule)
         for g in range(self.games):
             weight[0] = self.weight_sum[g]
-            game = (self.matrix0[g], self.matrix1[g], self.sign1, self.fused, True, True, *work)
+            game = (self.matrix0[g], self.matrix1[g], self.sign1, self.fused, True, True, rates, *work)
             # no CE accumulators, no joint distribution in batches
             state = (
                 *(a[g] for a in arrays),

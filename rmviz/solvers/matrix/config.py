@@ -2,7 +2,11 @@
 
 A regret-minimisation run is (DESIGN.md, "Algorithms are compositions, not copies"):
 
-* a regret update rule: regret matching, RM+ (``plus``: clip the guiding regrets at zero,
+* a rule from guiding regrets to the next strategy (``rule``): regret matching, following the
+  regularised leader (``ftrl``: Hedge with the entropic regulariser, or the Euclidean one, at
+  the learning rate ``step_size``) or the leader itself (``best-response``: fictitious play);
+  see :mod:`rmviz.solvers.regret_matching`;
+* a regret update: plain, RM+ (``plus``: clip the guiding regrets at zero,
   Tammelin 2014), predictive (``predictive``: play ``[R + m]_+`` with the prediction ``m``
   = the last instantaneous regret, Syrgkanis et al. 2015; Farina, Kroer & Sandholm 2021);
 * an iterate weighting (uniform, linear, discounted, greedy; see :mod:`.weighting`) and
@@ -29,6 +33,7 @@ from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
 from rmviz.solvers.family import PLAY_MODES, SCHEDULES
 from rmviz.solvers.presets import PresetTable, check_finite, check_numbers, check_strategies, from_preset
+from rmviz.solvers.regret_matching import REGULARISERS, RULES
 from rmviz.solvers.weighting import AVERAGINGS, DISCOUNTS, WEIGHTINGS
 
 REGRET_KINDS = ("external", "internal")
@@ -40,6 +45,11 @@ class MatrixConfig:
     """A normal-form regret-minimisation run. See the module docstring for each field."""
 
     algorithm: str = "rm"
+    rule: str = "regret-matching"
+    regulariser: str = "entropic"  # of rule "ftrl"
+    # FTRL's constant learning rate eta, in units of 1 / the player's payoff range; None: the
+    # anytime schedule eta_t ~ 1/sqrt(t) of the regulariser (regret_matching.base_rate)
+    step_size: float | None = None
     plus: bool = False
     predictive: bool = False
     weighting: str = "uniform"
@@ -85,11 +95,13 @@ class MatrixConfig:
 
     def validated(self) -> MatrixConfig:
         """This config after checking every field; a :class:`ConfigError` says what is wrong."""
-        check_numbers(self, ("alpha", "beta", "gamma", "inertia", "greedy_floor"))
+        check_numbers(self, ("alpha", "beta", "gamma", "inertia", "greedy_floor", "step_size"))
         check_strategies(self.fixed_strategies, "fixed_strategies")
         if self.start is not None:
             check_strategies(self.start, "start")
         for name, value, allowed in (
+            ("rule", self.rule, RULES),
+            ("regulariser", self.regulariser, REGULARISERS),
             ("weighting", self.weighting, WEIGHTINGS),
             ("regret", self.regret, REGRET_KINDS),
             ("play", self.play, PLAY_MODES),
@@ -110,6 +122,18 @@ class MatrixConfig:
                 raise ConfigError(
                     "greedy weights choose one weight per iteration for all players: use simultaneous updates"
                 )
+        if self.rule != "regret-matching" and (self.plus or self.regret == "internal"):
+            raise ConfigError(
+                f"{'RM+ clipping' if self.plus else 'internal regret'} applies to regret matching only, "
+                f"not to rule {self.rule}"
+            )
+        if self.rule != "ftrl" and (self.step_size is not None or self.regulariser != "entropic"):
+            raise ConfigError(
+                f"{'step size' if self.step_size is not None else 'regulariser'} applies to FTRL "
+                f"(hedge, optimistic-hedge, ftrl), not to {self.algorithm}"
+            )
+        if self.step_size is not None and not (0 < self.step_size < math.inf):
+            raise ConfigError("the step size must be a positive number")
         check_finite(self, DISCOUNTS)
         if self.inertia is not None and not (0 < self.inertia < math.inf):
             raise ConfigError("the inertia of internal regret matching must be a positive number")
@@ -121,6 +145,7 @@ class MatrixConfig:
         """The numerical parameters this configuration uses."""
         used = tuple(DISCOUNTS) if self.weighting == "discounted" else ()
         used += ("greedy_floor",) if self.weighting == "greedy" else ()
+        used += ("step_size",) if self.rule == "ftrl" else ()
         return used + (("inertia",) if self.regret == "internal" else ())
 
     @property
@@ -165,6 +190,24 @@ PRESETS: PresetTable = {
     "greedy-internal-rm": (
         "internal RM with greedy weights -> CE (Zhang, Lerer & Brown 2022)",
         {"regret": "internal", "weighting": "greedy"},
+    ),
+    "hedge": (
+        "Hedge, multiplicative weights: FTRL with entropy (Freund & Schapire 1997)",
+        {"rule": "ftrl", "regulariser": "entropic"},
+    ),
+    "optimistic-hedge": (
+        "optimistic Hedge, constant step (Rakhlin & Sridharan 2013; Daskalakis & Panageas 2019)",
+        # the last-iterate theorems take a constant step; 1/4 per unit of payoff range makes the
+        # current profile of rps, rps-crash and matching pennies converge (docs/algorithms.md)
+        {"rule": "ftrl", "regulariser": "entropic", "predictive": True, "step_size": 0.25},
+    ),
+    "ftrl": (
+        "FTRL, Euclidean regulariser (Shalev-Shwartz 2012)",
+        {"rule": "ftrl", "regulariser": "euclidean"},
+    ),
+    "fictitious-play": (
+        "fictitious play: best response to the empirical play (Brown 1951)",
+        {"rule": "best-response"},
     ),
 }
 

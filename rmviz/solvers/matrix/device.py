@@ -55,11 +55,13 @@ AVERAGING_EXPONENTS = {"linear": 1.0, "quadratic": 2.0}
 
 
 def supports(config: MatrixConfig, n_players: int) -> bool:
-    """Whether these kernels run ``config``: two players, expected play, external regrets,
-    a fixed schedule (greedy weights and internal regrets stay in the generic array code)."""
+    """Whether these kernels run ``config``: two players, expected play, external regrets and
+    regret matching, a fixed schedule (greedy weights, internal regrets, FTRL and fictitious
+    play stay in the generic array code)."""
     return (
         n_players == 2
         and config.play == "expected"
+        and config.rule == "regret-matching"
         and config.regret == "external"
         and config.weighting in WEIGHTING_CODES
     )

@@ -49,7 +49,8 @@ from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.matrix.stationary import internal_strategy
 from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
-    regret_matching,
+    next_strategy,
+    rate_at,
     snap_cancellation,
     snap_ties,
 )
@@ -77,6 +78,7 @@ class PlayerStep:
     cumulative_after: np.ndarray  # R_i^t
     guide: np.ndarray  # what regret matching reads: R_i^t (+ m_i^t, predictive)
     next_strategy: np.ndarray  # pi_i^{t+1}
+    rate: float | None  # FTRL's eta_{t+1} per payoff unit of the guide (None: other rules)
     average: np.ndarray  # the average strategy after iteration t
 
     def as_dict(self) -> dict[str, Any]:
@@ -101,6 +103,8 @@ class IterationStep:
     regret_kind: str  # "external" or "internal"
     play: str  # "expected" or "sampled"
     updates: str
+    rule: str  # "regret-matching", "ftrl" or "best-response"
+    regulariser: str  # of FTRL
     plus: bool
     predictive: bool
     weighting: str
@@ -216,6 +220,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
     regret_after = [r.copy() for r in regret_before]
     guides = [r.copy() for r in regret_before]
     inertia = inertia_at(solver.inertia, t, config.weighting) if (internal and sampled) else None
+    rates = [rate_at(base, t + 1, config.step_size is None) for base in solver.rates]
     for k, i in enumerate(learners):
         if config.updates == "alternating" and k > 0:  # against the earlier players' new strategies
             u, v, a = evaluate(profile, k)
@@ -234,7 +239,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
         guide = new_regret + step.c * instant[i] if config.predictive else new_regret
         guides[i] = guide
         if not internal:
-            profile[i] = regret_matching(guide, np)
+            profile[i] = next_strategy(solver.schedule.strategy_map, guide, rates[i], np)
         elif not sampled:
             profile[i] = internal_strategy(guide, np)
         else:
@@ -264,6 +269,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
                 cumulative_after=regret_after[i] * scale,
                 guide=guides[i] * scale,
                 next_strategy=profile[i],
+                rate=rates[i] / scale if config.rule == "ftrl" else None,
                 average=average,
             )
         )
@@ -273,6 +279,8 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
         regret_kind=config.regret,
         play=config.play,
         updates=config.updates,
+        rule=config.rule,
+        regulariser=config.regulariser,
         plus=config.plus,
         predictive=config.predictive,
         weighting=config.weighting,

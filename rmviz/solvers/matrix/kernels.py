@@ -35,14 +35,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.solvers import greedy_scan, weighting
+from rmviz.solvers import greedy_scan, regret_matching, weighting
 from rmviz.solvers.jit import AVAILABLE, jit, jit_reassociating
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.metrics import ORDERED_MAX_ENTRIES
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.state import MatrixState
 from rmviz.solvers.matrix.stationary import chain_bits, stationary_distribution
-from rmviz.solvers.regret_matching import TIE_TOLERANCE
+from rmviz.solvers.regret_matching import TIE_TOLERANCE, strategy_map_of
 from rmviz.solvers.weighting import Step
 
 # Up to this many payoff entries the two-player products are plain loops (the matrices sit
@@ -71,6 +71,8 @@ class Schedule(NamedTuple):
 
     plus: bool
     predictive: bool
+    strategy_map: int  # regret_matching.strategy_map_of(config.rule, config.regulariser)
+    anytime: bool  # config.step_size is None: FTRL's eta_t ~ 1/sqrt(t)
     alternating: bool  # config.updates == "alternating"
     internal: bool  # config.regret == "internal"
     expected: bool  # config.play == "expected"
@@ -85,6 +87,8 @@ class Schedule(NamedTuple):
     @classmethod
     def of(cls, config: MatrixConfig, greedy_floor: float = 0.0, inertia: float = 0.0) -> Schedule:
         derived = {
+            "strategy_map": strategy_map_of(config.rule, config.regulariser),
+            "anytime": config.step_size is None,
             "alternating": config.updates == "alternating",
             "internal": config.regret == "internal",
             "expected": config.play == "expected",
@@ -109,6 +113,7 @@ class BimatrixArrays(NamedTuple):
     fused: bool  # single-pass products (float32 or above LOOP_MAX_ENTRIES)
     learn0: bool
     learn1: bool
+    rates: np.ndarray  # (2,) FTRL's base rates (the solver's ``rates``)
     work_x: np.ndarray  # (rows,) in the matrices' dtype
     work_y: np.ndarray  # (columns,)
     work_rows: np.ndarray  # (rows,)
@@ -149,6 +154,7 @@ class ProfileArrays(NamedTuple):
     num_actions: np.ndarray  # (n,) int64
     strides: np.ndarray  # (n,) int64
     learners: np.ndarray  # (n,) bool
+    rates: np.ndarray  # (n,) FTRL's base rates (the solver's ``rates``)
 
 
 class ProfileState(NamedTuple):
@@ -176,12 +182,13 @@ def kernel_for(
     config: MatrixConfig,
     learners: Sequence[int],
     schedule: Schedule,
+    rates: Sequence[float],
 ) -> BimatrixExpectedKernel | ProfileKernel | None:
     """The compiled kernel that can run this solver's iterations on the CPU, or ``None``
     (generic code)."""
     if not AVAILABLE:
         return None
-    constants = KernelConstants(game, payoffs, config, tuple(learners), schedule)
+    constants = KernelConstants(game, payoffs, config, tuple(learners), schedule, rates)
     if config.play == "sampled":
         return ProfileKernel(constants)
     if game.n_players == 2 and config.regret == "external":
@@ -194,7 +201,8 @@ def kernel_for(
 class KernelConstants:
     """What a kernel needs besides the state: the game, the payoffs the solver runs on (the
     game's divided by its payoff scale), the config, the learning players and the
-    :class:`Schedule` (with the solver's resolved greedy weight floor and inertia)."""
+    :class:`Schedule` (with the solver's resolved greedy weight floor and inertia) and FTRL's
+    base rate of each player."""
 
     def __init__(
         self,
@@ -203,8 +211,10 @@ class KernelConstants:
         config: MatrixConfig,
         learners: tuple[int, ...],
         schedule: Schedule,
+        rates: Sequence[float],
     ) -> None:
         self.game, self.config, self.learners, self.schedule = game, config, learners, schedule
+        self.rates = np.array(rates, dtype=np.float64)
         self.payoffs = read_only(np.ascontiguousarray(payoffs, dtype=np.float64))
         shape = game.num_actions
         self.strides = np.cumprod((1, *shape[::-1]))[:-1][::-1].astype(np.int64)
@@ -269,6 +279,7 @@ class BimatrixExpectedKernel:
             self.fused,
             0 in constants.learners,
             1 in constants.learners,
+            constants.rates,
             work_x,
             work_y,
             work_rows,
@@ -333,7 +344,9 @@ class ProfileKernel:
         game, n = constants.game, constants.game.n_players
         learners = np.array([i in constants.learners for i in range(n)])
         shape = np.array(game.num_actions, dtype=np.int64)
-        self.arrays = ProfileArrays(constants.payoffs.reshape(n, -1), shape, constants.strides, learners)
+        self.arrays = ProfileArrays(
+            constants.payoffs.reshape(n, -1), shape, constants.strides, learners, constants.rates
+        )
         self.packed = tuple(self.arrays), tuple(constants.schedule)
 
     def _state_views(self, s: MatrixState) -> list[Any]:
@@ -424,6 +437,7 @@ _greedy_lambda = jit(greedy_scan.greedy_lambda_scan)
 _greedy_scratch = jit(greedy_scan.greedy_scratch)
 _greedy_bounds = jit(weighting.greedy_bounds)
 _inertia_at = jit(weighting.inertia_at_of)
+_rate_at = jit(regret_matching.rate_at)
 
 
 @jit
@@ -436,6 +450,82 @@ def _regret_matching(guide: Any, out: Any) -> None:
         total += positive
     for k in range(out.shape[0]):
         out[k] = out[k] / total if total > 0.0 else 1.0 / out.shape[0]
+
+
+_EXP_SERIES = np.array(regret_matching.EXP_SERIES)
+_POWERS_OF_TWO = regret_matching.POWERS_OF_TWO
+
+
+@jit
+def _exp_argument(x: float) -> tuple[float, float]:
+    """``(k, r)`` with ``x = k ln 2 + r`` (:func:`~rmviz.solvers.regret_matching.exp_nonpositive`)."""
+    x = max(x, regret_matching.EXP_FLOOR)  # (below it exp is taken as 0)
+    k = np.floor(x * regret_matching.LOG2_E + 0.5)
+    return k, (x - k * regret_matching.LN2_HIGH) - k * regret_matching.LN2_LOW
+
+
+@jit
+def _exp_series(r: float) -> float:
+    """``exp(r)`` by :data:`~rmviz.solvers.regret_matching.EXP_SERIES` in Horner's order."""
+    series = _EXP_SERIES[0]
+    for j in range(1, _EXP_SERIES.shape[0]):
+        series = series * r + _EXP_SERIES[j]
+    return series
+
+
+@jit
+def _strategy_map(strategy_map: int, rate: float, guide: Any, out: Any) -> None:
+    """``out`` = the next strategy from ``guide`` by rule ``STRATEGY_MAPS[strategy_map]``, the
+    arithmetic of :func:`~rmviz.solvers.regret_matching.next_strategy` in loops (sums in index
+    order): regret matching, Hedge, the Euclidean projection (Michelot's iteration), the best
+    response (ties within ``TIE_TOLERANCE x max |G|``)."""
+    k = guide.shape[0]
+    if strategy_map == 0:
+        _regret_matching(guide, out)
+    elif strategy_map == 1:
+        top = guide[0]
+        for a in range(k):
+            top = max(top, guide[a])
+        for a in range(k):  # exp(r) of every entry first: independent lanes, vectorised
+            out[a] = _exp_series(_exp_argument(rate * (guide[a] - top))[1])
+        total = 0.0
+        for a in range(k):
+            x = rate * (guide[a] - top)
+            power = _POWERS_OF_TWO[int(_exp_argument(x)[0]) + 1022]
+            out[a] = 0.0 if x < regret_matching.EXP_FLOOR else out[a] * power
+            total += out[a]
+        for a in range(k):
+            out[a] = out[a] / total
+    elif strategy_map == 2:  # out first marks the active set S (1.0) of Michelot's iteration
+        for a in range(k):
+            out[a] = 1.0
+        while True:
+            total, count = 0.0, 0
+            for a in range(k):
+                if out[a] > 0.0:
+                    total += rate * guide[a]
+                    count += 1
+            theta = (total - 1.0) / count
+            changed = False
+            for a in range(k):
+                above = rate * guide[a] > theta
+                changed = changed or (above != (out[a] > 0.0))
+                out[a] = 1.0 if above else 0.0
+            if not changed:
+                break
+        for a in range(k):
+            out[a] = max(rate * guide[a] - theta, 0.0)
+    else:
+        top, scale = guide[0], 0.0
+        for a in range(k):
+            top = max(top, guide[a])
+            scale = max(scale, abs(guide[a]))
+        count = 0
+        for a in range(k):
+            if guide[a] >= top - TIE_TOLERANCE * scale:
+                count += 1
+        for a in range(k):
+            out[a] = 1.0 / count if guide[a] >= top - TIE_TOLERANCE * scale else 0.0
 
 
 @jit
@@ -565,13 +655,17 @@ def _respond(
     c_avg: float,
     plus: bool,
     predictive: bool,
+    strategy_map: int,
+    rate: float,
+    guide_out: Any,
 ) -> None:
     """One player's whole update of a simultaneous iteration in two passes over its actions,
     the arithmetic of :func:`_external_regret`, :func:`_accumulate_expected` (without the CE
     accumulator), :func:`_discount_add`, :func:`_guide` and :func:`_regret_matching` entry by
     entry: instantaneous regret ``r = U - u`` (ties exact zeros), the averaging-weighted sums,
     ``R <- d R + c r`` (RM+ clipped, cancellations exact zeros), the guide ``R [+ m]`` and its
-    positive part; the second pass normalises (uniform when nothing is positive)."""
+    positive part; the second pass normalises (uniform when nothing is positive). Another rule
+    than regret matching keeps the guide in ``guide_out`` and applies :func:`_strategy_map`."""
     total = 0.0
     tie = TIE_TOLERANCE * scale
     for a in range(utilities.shape[0]):
@@ -593,10 +687,15 @@ def _respond(
         if predictive:
             prediction[a] = added
             guide = updated + added
+        if strategy_map != 0:
+            guide_out[a] = guide
+            continue
         positive = guide if guide > 0.0 else 0.0
         current[a] = positive
         total += positive
-    if learn and total > 0.0:  # (the test outside the loop lets the divisions run in vectors)
+    if learn and strategy_map != 0:
+        _strategy_map(strategy_map, rate, guide_out, current)
+    elif learn and total > 0.0:  # (the test outside the loop lets the divisions run in vectors)
         for a in range(current.shape[0]):
             current[a] = current[a] / total
     elif learn:
@@ -649,7 +748,7 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
     named again here, and their fields under the names the loops use."""
     arrays, state, schedule = BimatrixArrays(*arrays), BimatrixState(*state), Schedule(*schedule)
     payoff0, payoff1, sign1, fused = arrays.payoff0, arrays.payoff1, arrays.sign1, arrays.fused
-    learn0, learn1 = arrays.learn0, arrays.learn1
+    learn0, learn1, rates = arrays.learn0, arrays.learn1, arrays.rates
     work_x, work_y = arrays.work_x, arrays.work_y
     work_rows, work_columns = arrays.work_rows, arrays.work_columns
     current0, current1, regret0, regret1 = state.current0, state.current1, state.regret0, state.regret1
@@ -661,6 +760,7 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
     joint, last_lambda = state.joint, state.last_lambda
     track_ce, track_joint = state.track_ce, state.track_joint
     plus, predictive, alternating = schedule.plus, schedule.predictive, schedule.alternating
+    strategy_map, anytime = schedule.strategy_map, schedule.anytime
     weighting_scheme, averaging_scheme = schedule.weighting, schedule.averaging
     alpha, beta, gamma, floor = schedule.alpha, schedule.beta, schedule.gamma, schedule.greedy_floor
     rows, columns = payoff0.shape
@@ -696,13 +796,16 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
         value0, scale0 = _value_and_scale(utilities0, current0, played0)
         value1, scale1 = _value_and_scale(utilities1, current1, played1)
         if not (greedy or alternating):  # each player's vectors in two passes (_respond)
+            rate0, rate1 = _rate_at(rates[0], t + 1, anytime), _rate_at(rates[1], t + 1, anytime)
             _respond(
                 utilities0, value0, scale0, played0, strategy_sum0, external0, regret0, prediction0,
                 current0, learn0, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
+                strategy_map, rate0, guide0,
             )  # fmt: skip
             _respond(
                 utilities1, value1, scale1, played1, strategy_sum1, external1, regret1, prediction1,
                 current1, learn1, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
+                strategy_map, rate1, guide1,
             )  # fmt: skip
             if track_ce:
                 _accumulate_internal(d_avg, c_avg, internal0, played0, utilities0)
@@ -748,7 +851,7 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
         if learn0:
             _discount_add(regret0, instant0, d_pos, d_neg, c, plus)
             _guide(regret0, prediction0, instant0, c, predictive, guide0)
-            _regret_matching(guide0, current0)
+            _strategy_map(strategy_map, _rate_at(rates[0], t + 1, anytime), guide0, current0)
         if learn1:
             if alternating and learn0:  # player 2 answers player 1's new strategy
                 _evaluate_columns(payoff1, current0, own1, sign1, fused, work_x, work_columns)
@@ -758,7 +861,7 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
                 _external_regret(own1, value1, instant1)
             _discount_add(regret1, instant1, d_pos, d_neg, c, plus)
             _guide(regret1, prediction1, instant1, c, predictive, guide1)
-            _regret_matching(guide1, current1)
+            _strategy_map(strategy_map, _rate_at(rates[1], t + 1, anytime), guide1, current1)
     return 0  # an int, not None: see "GIL" in docs/architecture.md
 
 
@@ -872,6 +975,7 @@ def _run_profiles(arrays, state, schedule, t0, draws):  # pragma: no cover - com
     sampled play, ``(iterations, evaluations, n)`` (``(iterations, 0, n)`` in expected play)."""
     arrays, state, schedule = ProfileArrays(*arrays), ProfileState(*state), Schedule(*schedule)
     flat, num_actions, strides, learners = arrays.flat, arrays.num_actions, arrays.strides, arrays.learners
+    rates, strategy_map, anytime = arrays.rates, schedule.strategy_map, schedule.anytime
     current, regret, prediction = state.current, state.regret, state.prediction
     strategy_sum, external, accumulated = state.strategy_sum, state.external, state.accumulated
     payoff_sum, weight_sum = state.payoff_sum, state.weight_sum
@@ -1038,5 +1142,7 @@ def _run_profiles(arrays, state, schedule, t0, draws):  # pragma: no cover - com
                     predictive,
                     guide_vector,
                 )
-                _regret_matching(guide_vector[:k], current[i, :k])
+                _strategy_map(
+                    strategy_map, _rate_at(rates[i], t + 1, anytime), guide_vector[:k], current[i, :k]
+                )
     return 0  # an int, not None: see "GIL" in docs/architecture.md

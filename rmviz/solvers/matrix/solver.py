@@ -13,7 +13,8 @@ once per player in turn, each against the others' newest strategies):
    ``S_i <- d_avg S_i + c_avg pi_i``, and the averaging-weighted *true* regrets that the
    metrics read: the CCE gap of the weighted empirical joint distribution is exactly
    ``max_i max_a Rbar_i(a) / W`` and its CE gap ``max_i max_{b,a} Rbar^int_i(b, a) / W``;
-5. regret matching turns the guiding regrets into pi_i^{t+1}.
+5. regret matching (or Hedge, Euclidean FTRL, the best response: ``config.rule``) turns the
+   guiding regrets into pi_i^{t+1}.
 
 ``step(n)`` runs on the device without host synchronisation; on the CPU, two-player
 expected play and all sampled play run in compiled kernels (:mod:`.kernels`) that produce
@@ -50,8 +51,10 @@ from rmviz.solvers.matrix.state import MatrixState
 from rmviz.solvers.matrix.stationary import internal_strategy
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import (
+    base_rate,
     conditional_regret_matching,
-    regret_matching,
+    next_strategy,
+    rate_at,
     snap_cancellation,
     snap_ties,
 )
@@ -152,6 +155,11 @@ class RegretMinimizer:
         if inertia is None:
             inertia = 0.1 * game.payoff_range if game.payoff_range > 0 else 1.0
         self.inertia = inertia / self.scale
+        # FTRL's learning rate per unit of each player's regrets (the scaled payoffs' range)
+        self.rates = tuple(
+            base_rate(config.regulariser, config.step_size, k, float(np.ptp(payoffs[i])))
+            for i, k in enumerate(shape)
+        )
         # what every path reads of the config, built once (the kernels, the GPU, _iterate)
         self.schedule = kernels.Schedule.of(config, self.greedy_floor, self.inertia)
         self._kernel: Any = (
@@ -159,7 +167,7 @@ class RegretMinimizer:
                 xp, payoffs, config, self.schedule, self.learners, self.track_ce, self.track_joint
             )
             if self.backend.is_gpu
-            else kernels.kernel_for(game, payoffs, config, self.learners, self.schedule)
+            else kernels.kernel_for(game, payoffs, config, self.learners, self.schedule, self.rates)
         )
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
@@ -262,6 +270,9 @@ class RegretMinimizer:
                 "regret": config.regret,
                 "weighting": config.weighting,
                 "averaging": config.averaging or config.weighting,
+                "rule": config.rule,
+                "regulariser": config.regulariser if config.rule == "ftrl" else None,
+                "step_size": config.step_size if config.rule == "ftrl" else None,
                 "plus": config.plus,
                 "predictive": config.predictive,
                 "seed": config.seed,
@@ -411,7 +422,8 @@ class RegretMinimizer:
             self.state.prediction[i] = step.c * instant
             guide = regret + self.state.prediction[i]
         if config.regret == "external":
-            self.state.current[i] = regret_matching(guide, xp)
+            rate = rate_at(self.rates[i], t + 1, config.step_size is None)
+            self.state.current[i] = next_strategy(self.schedule.strategy_map, guide, rate, xp)
         elif play.action is None:
             self.state.current[i] = internal_strategy(guide, xp)
         else:

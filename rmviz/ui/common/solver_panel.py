@@ -211,6 +211,9 @@ class SolverPanel(QWidget):
         used = base.parameters()
         for parameter, edit in self.parameters.items():
             self._layout.setRowVisible(edit, parameter in used)
+            preset_value = getattr(base, parameter, None)  # the preset's own (optimistic Hedge's step)
+            default = PARAMETER_LABELS[parameter][1] if preset_value is None else f"{preset_value:g}"
+            edit.setPlaceholderText(default)
         blocked = self.updates.blockSignals(True)
         self.updates.setCurrentText(base.updates)  # the preset's schedule (CFR+ alternates)
         self.updates.blockSignals(blocked)

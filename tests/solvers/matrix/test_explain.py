@@ -3,6 +3,8 @@ of every preset, and against what the solver itself does."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -43,6 +45,25 @@ class Reference:
             if j != i:
                 tensor = np.tensordot(tensor, profile[j], axes=([j], [0]))
         return tensor
+
+    def leader(self, i, G, t):
+        """Hedge, Euclidean FTRL (by sorting) or the best response, at eta_t."""
+        c, k = self.config, len(G)
+        if c.rule == "best-response":
+            best = G >= G.max() - 1e-9 * np.abs(G).max()
+            return best / best.sum()
+        D = np.ptp(self.u[i])
+        entropic = c.regulariser == "entropic"
+        if c.step_size is not None:
+            eta = c.step_size / D
+        else:
+            eta = math.sqrt((8 * math.log(k) if entropic else 2 / k) / t) / D
+        if entropic:
+            return np.exp(eta * G) / np.exp(eta * G).sum()
+        v = np.sort(eta * G)[::-1]
+        sums = np.cumsum(v) - 1
+        rho = np.nonzero(v - sums / np.arange(1, k + 1) > 0)[0][-1]
+        return np.maximum(eta * G - sums[rho] / (rho + 1), 0)
 
     def iterate(self, t, lam_seen):
         c = self.config
@@ -110,7 +131,9 @@ class Reference:
                 R = np.maximum(R, 0)
             self.R[i] = R
             G = R + c_r * r[i] if c.predictive else R
-            if not self.internal:
+            if c.rule != "regret-matching":
+                nxt = self.leader(i, G, t + 1)
+            elif not self.internal:
                 pos = np.maximum(G, 0)
                 nxt = pos / pos.sum() if pos.sum() > 0 else np.full(len(G), 1 / len(G))
             elif sampled:

@@ -153,3 +153,24 @@ def test_a_restored_config_is_described_with_its_values(panel):
     panel.set_config(family.preset(name, alpha=3.0, gamma=4.0))
     text = panel.description.text()
     assert "alpha=3" in text and "gamma=4" in text and "beta=0" in text and "1.5" not in text
+
+
+def test_a_blank_parameter_shows_the_preset_default(qtbot):
+    """Optimistic Hedge's own constant step is the blank field's placeholder, Hedge's the
+    anytime schedule; a value typed is the run's step size."""
+    from rmviz.solvers.registry import MATRIX
+
+    panel = SolverPanel(MATRIX)
+    qtbot.addWidget(panel)
+    panel.show()
+    edit = panel.parameters["step_size"]
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("optimistic-hedge"))
+    assert edit.isVisibleTo(panel) and edit.placeholderText() == "0.25"
+    assert panel.config().step_size == 0.25
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("hedge"))
+    assert edit.placeholderText() == "~1/sqrt(t)" and panel.config().step_size is None
+    edit.setText("0.5")
+    edit.editingFinished.emit()
+    assert panel.config().step_size == 0.5 and "step size=0.5" in panel.description.text()
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("fictitious-play"))
+    assert not edit.isVisibleTo(panel) and panel.config().step_size is None
