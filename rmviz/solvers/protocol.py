@@ -90,12 +90,15 @@ class Solver(Protocol):
     """A regret minimiser on one game: ``step(n)``, ``snapshot()``, ``reset(seed)``.
 
     ``releases_gil`` says whether ``step`` runs without the GIL (a compiled kernel), so the
-    app's worker thread need not step aside while the window draws.
+    app's worker thread need not step aside while the window draws. ``last_iterate`` says
+    whether the metrics include the current profile's distances (the ``last_*`` columns, NaN
+    when off; on by default for matrix games, off for trees: docs/algorithms.md).
     """
 
     game: Any
     config: Any
     releases_gil: bool
+    last_iterate: bool
 
     @property
     def iteration(self) -> int: ...

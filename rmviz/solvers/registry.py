@@ -94,7 +94,13 @@ def solving_family(own: Family, algorithm: str) -> Family:
     return family
 
 
-def make_solver(game: Any, algorithm: str | None = None, report: bool = False, **options: Any) -> Solver:
+def make_solver(
+    game: Any,
+    algorithm: str | None = None,
+    report: bool = False,
+    last_iterate: bool | None = None,
+    **options: Any,
+) -> Solver:
     """A solver of ``algorithm`` (default: the game family's first preset) on ``game`` with a
     person's ``options`` (config fields; ``None`` means the preset's value).
 
@@ -102,6 +108,8 @@ def make_solver(game: Any, algorithm: str | None = None, report: bool = False, *
     set per player, :func:`rmviz.games.trees.normal_form_tree`); a game tree given a
     matrix-game algorithm is refused with the algorithms that apply. ``report=True`` adds
     the family's ``report_options`` (what ``rmviz solve --json`` reports besides).
+    ``last_iterate``: whether the metrics include the current profile's distances (None:
+    the solver's default, on for matrix games and off for trees).
     """
     own = family_of(game)
     family = own if algorithm is None else solving_family(own, algorithm)
@@ -109,4 +117,7 @@ def make_solver(game: Any, algorithm: str | None = None, report: bool = False, *
         game = normal_form_tree(game)
     if report:
         options = {**family.report_options, **options}
-    return family.solver(game, family.config(algorithm, **options))
+    solver = family.solver(game, family.config(algorithm, **options))
+    if last_iterate is not None:
+        solver.last_iterate = last_iterate
+    return solver

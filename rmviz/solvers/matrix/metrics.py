@@ -9,6 +9,8 @@ For a mixed profile ``pi`` and a joint distribution ``p`` over action profiles
 * CCE gap(p) = max(0, max_i max_a' sum_a p(a) [u_i(a', a_-i) - u_i(a)])  (Hannan 1957).
 * CE gap(p)  = max_i max_{b, a'} sum_{a: a_i = b} p(a) [u_i(a', a_-i) - u_i(a)]
   (Aumann 1974; >= 0 because a' = b gives 0).
+* The last iterate: the same distances of the *current* profile ``pi^T`` (not the average),
+  whose joint distribution is the product ``p = prod_i pi_i`` (:func:`last_iterate`).
 * Regret bound eps = 2 max_i max_a R_i(a) / T, the estimate printed by the regret-matching
   snippet (shared/seeds): in two-player zero-sum games NashConv <= eps.
 * Potential: see :func:`rmviz.solvers.metrics.potential`.
@@ -83,6 +85,7 @@ class MatrixMetrics:
     welfare: float
     value: tuple[float, ...]
     potential: float
+    last: LastIterate | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -94,16 +97,47 @@ class MatrixMetrics:
             "welfare": self.welfare,
             "value": list(self.value),
             "potential": self.potential,
+            **(self.last.as_dict() if self.last is not None else LastIterate.untracked()),
         }
 
 
-def nash_conv(payoffs: Any, strategies: Sequence[Any], xp: ModuleType = np) -> tuple[float, list[float]]:
-    """NashConv of a mixed profile, and each player's payoff ``u_i(pi)`` under it."""
+@dataclass(frozen=True)
+class LastIterate:
+    """The distances of the current profile ``pi^T`` (the last iterate), in payoff units:
+    NashConv and exploitability of ``pi^T``, and the CCE and CE gaps of its product
+    distribution ``p(a) = prod_i pi_i(a_i)`` (:func:`last_iterate`)."""
+
+    nash_conv: float
+    exploitability: float
+    cce_gap: float
+    ce_gap: float
+
+    def as_dict(self) -> dict[str, float]:
+        """The ``last_*`` keys of ``rmviz solve --json`` and the trace's columns."""
+        return {f"last_{name}": getattr(self, name) for name in LAST_METRICS}
+
+    @staticmethod
+    def untracked() -> dict[str, None]:
+        """The ``last_*`` keys of a solver that does not track the last iterate."""
+        return {f"last_{name}": None for name in LAST_METRICS}
+
+
+LAST_METRICS = ("exploitability", "nash_conv", "cce_gap", "ce_gap")  # LastIterate's fields, as columns
+
+
+def nash_conv(
+    payoffs: Any, strategies: Sequence[Any], xp: ModuleType = np, utilities: Sequence[Any] | None = None
+) -> tuple[float, list[float]]:
+    """NashConv of a mixed profile, and each player's payoff ``u_i(pi)`` under it
+    (``utilities``: each player's :func:`expected_utilities`, when already computed)."""
     total, values = 0.0, []
     for i in range(len(strategies)):
-        utilities = expected_utilities(payoffs[i], strategies, i, xp)
-        value = float(utilities @ strategies[i])
-        total += float(utilities.max()) - value
+        if utilities is None:
+            utilities_i = expected_utilities(payoffs[i], strategies, i, xp)
+        else:
+            utilities_i = utilities[i]
+        value = float(utilities_i @ strategies[i])
+        total += float(utilities_i.max()) - value
         values.append(value)
     return max(total, 0.0), values
 
@@ -147,14 +181,26 @@ def incentive_matrix(payoffs: np.ndarray, joint: np.ndarray, player: int) -> np.
     return weighted.reshape(*weighted.shape[:2], -1).sum(axis=2).T  # [b, a']
 
 
+def incentive_summary(incentives: Any) -> tuple[Any, Any]:
+    """What the gaps read of one player's incentive matrix ``m[b, a']``
+    (:func:`incentive_matrix`): its column sums (the CCE constraint of each deviation ``a'``)
+    and its row maxima (the best swap of each recommendation ``b``)."""
+    return incentives.sum(axis=0), incentives.max(axis=1)
+
+
+def gaps(summaries: Sequence[tuple[Any, Any]]) -> tuple[float, float]:
+    """The CCE and CE gaps from every player's :func:`incentive_summary`:
+    ``max(0, max_i max_a' sum_b m_i[b, a'])`` and ``max(0, max_i max_{b, a'} m_i[b, a'])``."""
+    cce = max([0.0, *(float(columns.max()) for columns, _ in summaries)])
+    ce = max([0.0, *(float(rows.max()) for _, rows in summaries)])
+    return cce, ce
+
+
 def cce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
     """CCE gap of a joint distribution ``p`` over profiles (explicit definition, any size):
     ``max_i max_a' sum_b m_i[b, a']`` (:func:`incentive_matrix`), the largest gain from one
     fixed deviation: the average external regret of Zhang, Lerer & Brown (2022), eq. 3."""
-    gap = 0.0
-    for i in range(payoffs.shape[0]):
-        gap = max(gap, float(incentive_matrix(payoffs, joint, i).sum(axis=0).max()))
-    return gap
+    return gaps([incentive_summary(incentive_matrix(payoffs, joint, i)) for i in range(payoffs.shape[0])])[0]
 
 
 def ce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
@@ -163,10 +209,32 @@ def ce_gap(payoffs: np.ndarray, joint: np.ndarray) -> float:
     the average internal regret of Zhang, Lerer & Brown (2022), pair by pair as in Hart &
     Mas-Colell's (2000) correlated epsilon-equilibrium. It can be below :func:`cce_gap`,
     which adds a deviation's gains over every recommendation (``cce <= k x ce``)."""
-    gap = 0.0
-    for i in range(payoffs.shape[0]):
-        gap = max(gap, float(incentive_matrix(payoffs, joint, i).max()))
-    return gap
+    return gaps([incentive_summary(incentive_matrix(payoffs, joint, i)) for i in range(payoffs.shape[0])])[1]
+
+
+def product_summary(utilities: Any, strategy: Any, value: Any) -> tuple[Any, Any]:
+    """:func:`incentive_summary` of player i's incentive matrix under a *product*
+    distribution ``p = prod_j pi_j``, without the joint: there ``m[b, a'] = pi_i(b) (U_i(a') -
+    U_i(b))`` with ``U_i = u_i(., pi_-i)`` (``utilities``), so its column sums are
+    ``U_i(a') - u_i(pi)`` (``value``) and its row maxima ``pi_i(b) (max U_i - U_i(b))``:
+    O(|A_i|), where the joint has prod_j |A_j| entries (tests compare both to 1e-12)."""
+    return utilities - value, strategy * (utilities.max() - utilities)
+
+
+def last_iterate(
+    payoffs: Any, strategies: Sequence[Any], scale: float = 1.0, xp: ModuleType = np
+) -> LastIterate:
+    """The distances of the profile ``strategies`` (a solver's current strategies), in payoff
+    units (``scale``: the payoffs' divisor): :func:`nash_conv` and :func:`exploitability` of
+    the profile, :func:`cce_gap` and :func:`ce_gap` of its product distribution (through
+    :func:`product_summary`). Costs one expected-utility vector per player: what NashConv of
+    the average costs."""
+    n = len(strategies)
+    utilities = [expected_utilities(payoffs[i], strategies, i, xp) for i in range(n)]
+    nc, values = nash_conv(payoffs, strategies, xp, utilities)
+    cce, ce = gaps([product_summary(utilities[i], strategies[i], values[i]) for i in range(n)])
+    nc *= scale
+    return LastIterate(nc, nc / n, cce * scale, ce * scale)
 
 
 def regret_bound(max_cumulative_regret: float, weight_sum: float) -> float:

@@ -40,9 +40,11 @@ from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.metrics import (
+    LAST_METRICS,
     MatrixMetrics,
     expected_utilities,
     expected_value,
+    last_iterate,
     nash_conv,
     regret_bound,
 )
@@ -68,7 +70,8 @@ from rmviz.solvers.weighting import Step, greedy_step, inertia_at
 CE_TRACKING_MAX_ACTIONS = 64
 JOINT_TRACKING_MAX_ENTRIES = 64 * 64
 JOINT_REQUEST_MAX_ENTRIES = 100 * 100  # track_joint=True: up to here in expected play
-METRICS = ("exploitability", "nash_conv", "cce_gap", "ce_gap", "eps_bound", "welfare", "potential")
+AVERAGE_METRICS = ("exploitability", "nash_conv", "cce_gap", "ce_gap", "eps_bound", "welfare", "potential")
+METRICS = AVERAGE_METRICS + tuple(f"last_{name}" for name in LAST_METRICS)  # and the last iterate's
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,8 @@ class RegretMinimizer:
     Shapes: ``current_strategy[i]``, ``average_strategy[i]``: ``(|A_i|,)``; guiding
     ``cumulative_regret[i]``: ``(|A_i|,)`` external or ``(|A_i|, |A_i|)`` internal.
     """
+
+    last_iterate = True  # metrics include the current profile's distances (cheap: one U_i each)
 
     def __init__(self, game: NormalFormGame, config: MatrixConfig | None = None) -> None:
         self.game = game
@@ -299,8 +304,10 @@ class RegretMinimizer:
     def metrics(self) -> MatrixMetrics:
         """NashConv and exploitability of the average profile, CCE/CE gaps of the empirical
         joint distribution, the regret bound, welfare and potential (see :mod:`.metrics`),
-        in payoff units (the potential in squared payoff units)."""
+        in payoff units (the potential in squared payoff units); ``last``: the distances of
+        the current profile (the last iterate, :func:`.metrics.last_iterate`)."""
         xp, scale = self.backend.xp, self.scale
+        last = last_iterate(self.payoffs, self.state.current, scale, xp) if self.last_iterate else None
         weight = float(self.state.weight_sum)
         nc, raw = nash_conv(self.payoffs, self.average_strategy(), xp)
         nc, values = nc * scale, reported_values(raw, self.largest_payoff, scale)
@@ -314,6 +321,7 @@ class RegretMinimizer:
                 0.0,
                 tuple(values),
                 0.0,
+                last,
             )
         max_external = max(float(r.max()) for r in self.state.external_regret)
         ce = None
@@ -334,6 +342,7 @@ class RegretMinimizer:
             )[0],
             value=tuple(values),
             potential=average * scale * scale,
+            last=last,
         )
 
     # -- one iteration (generic array code) -----------------------------------------------

@@ -40,7 +40,7 @@ from rmviz.solvers.tree.metrics import TreeMetrics
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step, greedy_step
 
-METRICS = ("exploitability", "nash_conv", "eps_bound", "potential")
+METRICS = ("exploitability", "nash_conv", "eps_bound", "potential", "last_exploitability", "last_nash_conv")
 MAX_TRACED_SLOTS = 4000  # runs trace per-move average strategies up to this many moves
 
 
@@ -59,7 +59,9 @@ class TreeSnapshot:
         """The metrics of :data:`METRICS`, then the average strategy of every slot when the
         tree has at most :data:`MAX_TRACED_SLOTS` (``CFRSolver.columns``)."""
         metrics = self.metrics.as_dict() if self.metrics is not None else {}
-        head = np.array([metrics.get(name, math.nan) for name in METRICS], dtype=np.float64)
+        head = np.array(
+            [math.nan if metrics.get(name) is None else metrics[name] for name in METRICS], dtype=np.float64
+        )
         if self.average_strategy.size > MAX_TRACED_SLOTS:
             return head
         return np.concatenate([head, self.average_strategy])
@@ -129,10 +131,15 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 @dataclass
 class CFRSolver:
-    """CFR and its variants on an :class:`ExtensiveFormGame` (the ``Solver`` protocol)."""
+    """CFR and its variants on an :class:`ExtensiveFormGame` (the ``Solver`` protocol).
+
+    ``last_iterate``: whether the metrics include the current profile's NashConv and
+    exploitability (a second best-response pass: it nearly doubles a metrics evaluation,
+    1.85x on Leduc, so it is off by default; docs/algorithms.md, "The last iterate")."""
 
     game: ExtensiveFormGame
     config: CFRConfig = field(default_factory=CFRConfig)
+    last_iterate: bool = False
 
     def __post_init__(self) -> None:
         self.config = self.config.validated()
@@ -243,9 +250,11 @@ class CFRSolver:
 
     def metrics(self) -> TreeMetrics:
         """NashConv (exact best responses), exploitability = NashConv / n, value, bounds, in
-        payoff units (the potential in squared payoff units)."""
+        payoff units (the potential in squared payoff units); with :attr:`last_iterate` the
+        NashConv and exploitability of the current strategy too (the same best responses)."""
         scale = self.scale
         nash_conv, values = self.passes.nash_conv(self.average_strategy())
+        last = self.passes.nash_conv(self.state.strategy)[0] * scale if self.last_iterate else None
         weight = self.state.weight_sum if self.state.weight_sum > 0 else 1.0
         average = self.state.true_regret / weight
         best = np.maximum.reduceat(np.maximum(average, 0.0), self.tree.infoset_first_slot)
@@ -255,6 +264,8 @@ class CFRSolver:
             value=reported_values(values, largest_payoff(self.tree.payoffs), scale),
             eps_bound=float(best.sum()) * scale,
             potential=potential([average]) * scale * scale,
+            last_nash_conv=last,
+            last_exploitability=None if last is None else last / self.tree.n_players,
         )
 
     def snapshot(self, metrics: bool = True) -> TreeSnapshot:
