@@ -41,7 +41,7 @@ def _algorithm(step: InfosetStep) -> str:
     standard = CFRConfig(**{"algorithm": config.algorithm, **settings})
     changed = [
         f"{name} = {getattr(config, name)}"
-        for name in ("plus", "weighting", "averaging", "alpha", "beta", "gamma", "sampling")
+        for name in ("plus", "predictive", "weighting", "averaging", "alpha", "beta", "gamma", "sampling")
         if getattr(config, name) != getattr(standard, name)
     ]
     return html.escape(title + (f", here with {', '.join(changed)}" if changed else ""))
@@ -309,7 +309,8 @@ def sections(step: InfosetStep) -> list[tuple[str, str]]:
             f"{formula}<br>{weights}:<br>" + "<br>".join(_regret_line(step, k) for k in range(len(moves))),
         )
     )
-    positive = np.maximum(step.regret_after, 0.0)
+    guide = step.regret_after if step.guide is None else step.guide
+    positive = np.maximum(guide, 0.0)
     total = float(positive.sum())
     if total > 0:
         matched = "<br>".join(
@@ -318,11 +319,24 @@ def sections(step: InfosetStep) -> list[tuple[str, str]]:
         )
     else:
         matched = f"no positive regret: uniform, 1/{len(moves)} each"
+    if step.guide is None:
+        rule = (
+            "π<sup>T+1</sup>(J)(m) = [R<sup>T</sup>(J, m)]<sup>+</sup> / Σ<sub>a</sub> "
+            "[R<sup>T</sup>(J, a)]<sup>+</sup> (uniform when no regret is positive)"
+        )
+    else:  # predictive CFR: the guide G = d' R^T + m with the prediction m = r^T
+        rule = (
+            "π<sup>T+1</sup>(J)(m) = [G(J, m)]<sup>+</sup> / Σ<sub>a</sub> [G(J, a)]<sup>+</sup> with "
+            "G = d' R<sup>T</sup> + r<sup>T</sup>: the prediction of the next regret is this one "
+            "(Farina, Kroer &amp; Sandholm 2021), d' the next iteration's discount (Xu et al. 2024; "
+            "1 without discounting): "
+            + ", ".join(f"G(J, {html.escape(m)}) = {number(g)}" for m, g in zip(moves, guide, strict=True))
+        )
     out.append(
         (
-            "Regret matching+" if config.plus else "Regret matching",
-            "π<sup>T+1</sup>(J)(m) = [R<sup>T</sup>(J, m)]<sup>+</sup> / Σ<sub>a</sub> "
-            f"[R<sup>T</sup>(J, a)]<sup>+</sup> (uniform when no regret is positive):<br>{matched}",
+            ("Predictive regret matching" if step.guide is not None else "Regret matching")
+            + ("+" if config.plus else ""),
+            f"{rule}:<br>{matched}",
         )
     )
     formula, weights = _average_rule(step)

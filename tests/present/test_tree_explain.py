@@ -34,6 +34,15 @@ def test_each_algorithm_gets_its_own_formulas():
             f"γ = 2: ((T−1)/T)^γ = {number((2 / 3) ** 2)}",
             "S^T(J, m) = ((T−1)/T)^γ S^{T-1}(J, m) + π_i(J) π^T(J)(m)",
         ],
+        "pcfr+": [
+            "R^T(J, m) = [R^{T-1}(J, m) + r^T(J, m)]^+",
+            "Predictive regret matching+: π^{T+1}(J)(m) = [G(J, m)]^+ / Σ_a [G(J, a)]^+",
+            "with G = d' R^T + r^T",
+            "G(J, L) = 2.101, G(J, R) = 1.418",
+            "π^{T+1}(J)(L) = 2.101 / 3.519 = 0.5971",
+            "S^T(J, m) = ((T−1)/T)^2 S^{T-1}(J, m) + π_i(J) π^T(J)(m)",
+        ],
+        "pdcfr+": ["α = 2.3, β = 0, s = 2", "γ = 5: ((T−1)/T)^γ", "Predictive regret matching+"],
         "greedy-cfr": ["R^T(J, m) = λ R^{T-1}(J, m) + c r^T(J, m)", "S^T(J, m) = λ S^{T-1}(J, m) + c π_i(J)"],
         "mccfr-chance": ["Chance is sampled", "R^T(J, m) = R^{T-1}(J, m) + r^T(J, m)"],
         "mccfr-external": [

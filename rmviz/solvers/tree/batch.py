@@ -113,6 +113,7 @@ class TreeBatchSolver:
             regret=np.zeros((self.games, slots)),
             strategy_sum=np.zeros((self.games, slots)),
             true_regret=np.zeros((self.games, slots)),
+            prediction=np.zeros((self.games, slots)) if self.config.predictive else None,
         )
         self.weight_sums = np.zeros(self.games)
         self.last_lambdas = np.zeros(self.games)
@@ -138,6 +139,7 @@ class TreeBatchSolver:
                 regret=state.regret[g],
                 strategy_sum=state.strategy_sum[g],
                 true_regret=state.true_regret[g],
+                prediction=None if state.prediction is None else state.prediction[g],
                 weight_sum=float(self.weight_sums[g]),
                 last_lambda=float(self.last_lambdas[g]),
             )

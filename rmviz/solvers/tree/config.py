@@ -24,6 +24,7 @@ class CFRConfig:
 
     algorithm: str = "cfr"
     plus: bool = False
+    predictive: bool = False  # play [d R + m]_+ with the prediction m = the last regret (solver.py)
     weighting: str = "uniform"
     averaging: str | None = None
     alpha: float = DISCOUNTS["alpha"]
@@ -56,9 +57,9 @@ class CFRConfig:
 
     @property
     def runs_on_gpu(self) -> bool:
-        """Full traversals with a fixed schedule run on a GPU (:mod:`.device`); greedy weights
-        and Monte-Carlo sampling on the CPU only."""
-        return self.sampling == "none" and self.weighting != "greedy"
+        """Full traversals with a fixed schedule run on a GPU (:mod:`.device`); greedy weights,
+        predictive CFR (``cfr.cu`` keeps no prediction) and Monte-Carlo sampling on the CPU only."""
+        return self.sampling == "none" and self.weighting != "greedy" and not self.predictive
 
     def validated(self) -> CFRConfig:
         check_numbers(self, ("alpha", "beta", "gamma", "greedy_floor", "exploration"))
@@ -78,12 +79,18 @@ class CFRConfig:
             )
         if not 0.0 < self.exploration <= 1.0:
             raise ConfigError("exploration must be in (0, 1]")
+        if self.predictive and (self.weighting == "greedy" or self.sampling != "none"):
+            raise ConfigError("predictive CFR runs with full traversals and a fixed weighting")
         if self.sampling != "none" and (
             self.weighting != "uniform" or self.averaging not in (None, "uniform")
         ):
             raise ConfigError("Monte-Carlo CFR runs with uniform weights in this version")
         if self.device not in DEVICES:
             raise ConfigError(f"unknown device {self.device!r}; choose one of {', '.join(DEVICES)}")
+        if self.device == "gpu" and self.predictive:
+            raise ConfigError(
+                "predictive CFR (pcfr+, pdcfr+) runs on the CPU in this version; use --device cpu or auto"
+            )
         if self.device == "gpu" and not self.runs_on_gpu:
             raise ConfigError(
                 "greedy CFR and Monte-Carlo CFR run on the CPU (CFR, CFR+, linear CFR and DCFR run "
@@ -106,6 +113,14 @@ PRESETS: PresetTable = {
     "dcfr": (
         "Discounted CFR (Brown & Sandholm 2019)",
         {"weighting": "discounted"},
+    ),
+    "pcfr+": (
+        "predictive CFR+, quadratic averaging (Farina, Kroer & Sandholm 2021)",
+        {"plus": True, "predictive": True, "averaging": "quadratic"},
+    ),
+    "pdcfr+": (
+        "predictive discounted CFR+ (Xu et al. 2024)",
+        {"plus": True, "predictive": True, "weighting": "discounted", "alpha": 2.3, "gamma": 5.0},
     ),
     "greedy-cfr": (
         "CFR with greedy weights (Zhang, Lerer & Brown 2022)",

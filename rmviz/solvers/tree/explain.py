@@ -90,6 +90,7 @@ class InfosetStep:
     strategy_sum_after: np.ndarray  # S^T(J, m)
     average_before: np.ndarray  # pibar^{T-1}(J)
     average_after: np.ndarray  # pibar^T(J)
+    guide: np.ndarray | None = None  # predictive CFR: d' R^T + m^{T+1}, what pi^{T+1} matches
 
     def as_dict(self) -> dict[str, Any]:
         """Plain types for JSON (``rmviz step --json``): arrays as lists, the configuration's
@@ -238,4 +239,5 @@ def explain_infoset(
         strategy_sum_after=sum_after,
         average_before=_normalised(sum_before),
         average_after=_normalised(sum_after),
+        guide=None if record.guide_after is None else np.array(record.guide_after[slots]),
     )

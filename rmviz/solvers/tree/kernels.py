@@ -1,7 +1,8 @@
 """Compiled CFR iterations (numba) over a :class:`~rmviz.solvers.tree.compiled_tree.CompiledTree`.
 
 The same update as :meth:`rmviz.solvers.tree.solver.CFRSolver._iterate` for the full-traversal
-variants (CFR, CFR+, linear CFR, DCFR; simultaneous or alternating; greedy CFR), written as
+variants (CFR, CFR+, linear CFR, DCFR, predictive CFR+ and DCFR+; simultaneous or alternating;
+greedy CFR), written as
 loops over node ids: nodes are numbered breadth first, so a parent always precedes its
 children and one forward loop computes reach probabilities, one reverse loop the values.
 Sums run in the same order as the NumPy passes. Greedy CFR (Zhang, Lerer & Brown, AAAI 2022,
@@ -41,6 +42,7 @@ class Schedule(NamedTuple):
     parameter is a field of the config, a field here and its use in the kernel."""
 
     plus: bool
+    predictive: bool
     alternating: bool  # config.updates == "alternating"
     weighting: int  # index in weighting.SCHEMES
     averaging: int  # of config.averaging, or the weighting when None
@@ -73,6 +75,7 @@ class StateArrays(NamedTuple):
     regret: np.ndarray
     strategy_sum: np.ndarray
     true_regret: np.ndarray
+    prediction: np.ndarray  # (0,) when the run is not predictive
     weight_sum: np.ndarray  # (1,)
     last_lambda: np.ndarray  # (1,)
 
@@ -87,6 +90,7 @@ class CompiledRun:
         self.tree, self.schedule = tree, schedule
         self.packed = tuple(tree), tuple(schedule)
         self.weight_sum, self.last_lambda = np.zeros(1), np.zeros(1)
+        self.no_prediction = np.zeros(0)
 
     def state_arrays(self, state: CFRState) -> tuple[np.ndarray, ...]:
         """The :class:`StateArrays` of ``state``, its scalars boxed (:meth:`finish` unboxes)."""
@@ -96,6 +100,7 @@ class CompiledRun:
             state.regret,
             state.strategy_sum,
             state.true_regret,
+            self.no_prediction if state.prediction is None else state.prediction,
             self.weight_sum,
             self.last_lambda,
         )
@@ -148,9 +153,9 @@ def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
     slot_infoset, infoset_player, infoset_size = tree.slot_infoset, tree.infoset_player, tree.infoset_size
     infoset_first_node, infoset_first_slot = tree.infoset_first_node, tree.infoset_first_slot
     strategy, regret = state.strategy, state.regret
-    strategy_sum, true_regret = state.strategy_sum, state.true_regret
+    strategy_sum, true_regret, prediction = state.strategy_sum, state.true_regret, state.prediction
     weight_sum, last_lambda = state.weight_sum, state.last_lambda
-    alternating = schedule.alternating
+    alternating, predictive = schedule.alternating, schedule.predictive
     n, nodes = payoffs.shape
     slots = slot_infoset.shape[0]
     infosets = infoset_player.shape[0]
@@ -161,6 +166,7 @@ def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
     infoset_value = np.empty(infosets)
     infoset_scale = np.empty(infosets)
     instant = np.empty(slots)
+    guide = np.empty(slots)  # what regret matching reads: R, or predictive CFR's d' R + m
     greedy = schedule.weighting == weighting.GREEDY  # simultaneous updates (CFRConfig.validated)
     history = np.empty(slots if greedy else 0)
     work, order = _greedy_scratch(slots if greedy else 0)
@@ -169,6 +175,8 @@ def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
         d_pos, d_neg = _regret_discounts(schedule.weighting, t, schedule.alpha, schedule.beta)
         d_avg, c_avg = _averaging_step(schedule.averaging, t, schedule.gamma)
         c_new = 1.0  # coefficient of the new regrets (greedy: (1 - lam) W)
+        # predictive CFR: the next iteration's discounts on R (Xu et al. 2024), 1 for CFR+'s
+        g_pos, g_neg = _regret_discounts(schedule.weighting, t + 1, schedule.alpha, schedule.beta)
         for traversal in range(n if alternating else 1):
             player = traversal if alternating else -1
             # edge probabilities and reach, parents before children
@@ -230,6 +238,14 @@ def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
                 if abs(updated) <= TIE_TOLERANCE * (abs(kept) + abs(added)):  # cancelled: 0
                     updated = 0.0
                 regret[s] = max(updated, 0.0) if schedule.plus else updated
+                guide[s] = regret[s]
+                if predictive:  # the prediction m = c r, the guide d' R + m (cancelled: 0)
+                    prediction[s] = added
+                    kept = g_pos * regret[s] if regret[s] > 0 else g_neg * regret[s]
+                    guess = kept + added
+                    if abs(guess) <= TIE_TOLERANCE * (abs(kept) + abs(added)):
+                        guess = 0.0
+                    guide[s] = guess
                 own = reach[infoset_player[info], infoset_first_node[info]]
                 strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * (own * strategy[s])
                 true_regret[s] = d_avg * true_regret[s] + c_avg * instant[s]
@@ -241,9 +257,9 @@ def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
                 size = infoset_size[info]
                 total = 0.0
                 for s in range(first, first + size):
-                    total += regret[s] if regret[s] > 0 else 0.0
+                    total += guide[s] if guide[s] > 0 else 0.0
                 for s in range(first, first + size):
-                    positive = regret[s] if regret[s] > 0 else 0.0
+                    positive = guide[s] if guide[s] > 0 else 0.0
                     strategy[s] = positive / total if total > 0 else 1.0 / size
         weight_sum[0] = d_avg * weight_sum[0] + c_avg
     return 0  # an int, not None: see "GIL" in docs/architecture.md

@@ -7,7 +7,9 @@ i, the instantaneous counterfactual regret of move a is
 gives the next strategy, and the average strategy weighs sigma(I) by the player's own reach
 ``pi_i(I)``. Variants apply the normal-form pieces (:mod:`.weighting`) per information set:
 ``cfr+`` (Tammelin 2014), ``linear-cfr`` and ``dcfr`` (Brown & Sandholm 2019),
-``greedy-cfr`` (Zhang, Lerer & Brown 2022, appendix; simultaneous updates) and Monte-Carlo
+``greedy-cfr`` (Zhang, Lerer & Brown 2022, appendix; simultaneous updates), ``pcfr+``
+(Farina, Kroer & Sandholm 2021) and ``pdcfr+`` (Xu et al. 2024): regret matching on
+``[d' R + m]_+`` with the prediction ``m`` = the last instantaneous regret, and Monte-Carlo
 CFR (Lanctot et al. 2009), compiled in :mod:`.sampling_kernels`. On an NVIDIA GPU
 (``device="gpu"``, or ``"auto"`` from ``AUTO_GPU_MIN_NODES`` nodes) CFR, CFR+, linear CFR
 and DCFR run one CUDA kernel per depth (:mod:`.device`). Each preset's settings:
@@ -95,6 +97,7 @@ class IterationRecord:
 
     Per slot: strategy, cumulative regret and the own-reach-weighted strategy sum ``S``
     before and after, and the average-strategy increment (``c_avg * pi_i(I) * sigma(I, a)``);
+    ``guide_after`` (predictive CFR) the regrets that regret matching read, :meth:`CFRSolver.guide`;
     ``step`` the iteration's discounts and coefficients (:class:`~rmviz.solvers.weighting.Step`,
     as floats), ``greedy_lambda`` the greedy weight's ``lam`` (None for fixed schedules and
     at T = 1); ``order`` is the depth-first order in which a recursive CFR visits the nodes.
@@ -113,6 +116,7 @@ class IterationRecord:
     step: Step
     greedy_lambda: float | None
     order: np.ndarray
+    guide_after: np.ndarray | None = None  # predictive CFR: what regret matching read (guide)
 
 
 def greedy_floor(config: CFRConfig, tree: CompiledTree) -> float:
@@ -206,6 +210,7 @@ class CFRSolver:
             regret=np.zeros(slots),
             strategy_sum=np.zeros(slots),
             true_regret=np.zeros(slots),
+            prediction=np.zeros(slots) if self.config.predictive else None,
         )
 
     @property
@@ -290,6 +295,7 @@ class CFRSolver:
                 "weighting": config.weighting,
                 "averaging": config.averaging or config.weighting,
                 "plus": config.plus,
+                "predictive": config.predictive,
                 "sampling": config.sampling,
                 "exploration": config.exploration if config.sampling == "outcome" else None,
                 "seed": config.seed,
@@ -337,12 +343,12 @@ class CFRSolver:
                     np,
                 )
                 self.state.last_lambda = float(self.state.last_lambda)
-            self._update(slice(None), regret, increment, step)
+            self._update(slice(None), regret, increment, step, t)
             traversals.append(trace)
         else:
             for player in range(tree.n_players):
                 regret, increment, trace = self._traverse(player)
-                self._update(slice(*tree.player_slots[player]), regret, increment, step)
+                self._update(slice(*tree.player_slots[player]), regret, increment, step, t)
                 if config.sampling == "external":
                     self._update_opponent_averages(trace, player, step)
                 traversals.append(trace)
@@ -372,6 +378,7 @@ class CFRSolver:
             step=Step(*(float(getattr(step, name)) for name in ("d_pos", "d_neg", "c", "d_avg", "c_avg"))),
             greedy_lambda=self.state.last_lambda if config.weighting == "greedy" and t > 1 else None,
             order=tree.preorder,
+            guide_after=None if state.prediction is None else _frozen(self.guide(t) * scale),
         )
 
     def _traverse(self, player: int | None) -> tuple[np.ndarray, np.ndarray, TraversalRecord]:
@@ -436,18 +443,36 @@ class CFRSolver:
         )
         return regret, sample.increment, record
 
-    def _update(self, slots: slice, regret: np.ndarray, increment: np.ndarray, step: Step) -> None:
-        """Discount-form updates of the given slots, then regret matching."""
+    def _update(self, slots: slice, regret: np.ndarray, increment: np.ndarray, step: Step, t: int) -> None:
+        """Discount-form updates of the given slots, then regret matching (predictive CFR: on
+        the guide :meth:`guide` of iteration ``t``)."""
         config, state = self.config, self.state
         current = state.regret[slots]
         kept = np.where(current > 0, step.d_pos * current, step.d_neg * current)
-        updated = snap_cancellation(kept, step.c * regret[slots], np)
+        added = step.c * regret[slots]
+        updated = snap_cancellation(kept, added, np)
         if config.plus:
             updated = np.maximum(updated, 0.0)
         state.regret[slots] = updated
         state.strategy_sum[slots] = step.d_avg * state.strategy_sum[slots] + step.c_avg * increment[slots]
         state.true_regret[slots] = step.d_avg * state.true_regret[slots] + step.c_avg * regret[slots]
-        state.strategy[slots] = self.passes.regret_matching(state.regret)[slots]
+        if state.prediction is not None:
+            state.prediction[slots] = added
+        state.strategy[slots] = self.passes.regret_matching(self.guide(t))[slots]
+
+    def guide(self, t: int) -> np.ndarray:
+        """What regret matching reads after iteration ``t``: the cumulative regrets ``R``, or in
+        predictive CFR ``d' R + m`` with the prediction ``m`` (the last added regret ``c r``)
+        and the discounts ``d'`` of iteration ``t + 1`` (1 unless the weighting discounts;
+        Farina, Kroer & Sandholm 2021; Xu et al. 2024's PDCFR+). A guide that cancels to
+        within 1e-12 of its terms is 0 (:func:`~rmviz.solvers.regret_matching.snap_cancellation`)."""
+        state = self.state
+        if state.prediction is None:
+            return state.regret
+        following = self.schedule.step(t + 1)
+        current = state.regret
+        kept = np.where(current > 0, following.d_pos * current, following.d_neg * current)
+        return snap_cancellation(kept, state.prediction, np)
 
     def _update_opponent_averages(self, trace: TraversalRecord, player: int, step: Step) -> None:
         """External sampling: opponents' average strategies where the sample visits them."""

@@ -3,8 +3,9 @@ NumPy passes (:mod:`.solver`) and the compiled kernel (:mod:`.kernels`).
 
 Per slot (information-set move, :mod:`.compiled_tree`): the current strategy ``sigma``, the
 guiding cumulative regrets ``R``, the own-reach-weighted strategy sum ``S`` and the
-averaging-weighted counterfactual regrets that the metrics read; the weight sum ``W`` and
-the last greedy weight.
+averaging-weighted counterfactual regrets that the metrics read; in predictive CFR the
+prediction ``m`` (the slot's last added regret, Farina, Kroer & Sandholm 2021); the weight sum
+``W`` and the last greedy weight.
 """
 
 from __future__ import annotations
@@ -24,5 +25,6 @@ class CFRState:
     regret: np.ndarray
     strategy_sum: np.ndarray
     true_regret: np.ndarray
+    prediction: np.ndarray | None = None  # predictive CFR: the last c r per slot, else None
     weight_sum: float = 0.0
     last_lambda: float = 0.0
