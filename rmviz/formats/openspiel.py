@@ -22,13 +22,28 @@ is counted first without strings, by depth-limited walks to depths 2, 4, 8, ...
 (:func:`check_size`): the shallow histories of chess, go or oshi_zumo pass 10^6 within
 seconds, where their deep states cost milliseconds each to clone. Other games are built at
 once, as before.
+
+Refused in seconds (issue 33): where listing a history's moves is slow (colored_trails:
+60-100 microseconds), the exact count of a game just past the limit takes half a minute. Once
+the count has used :data:`COUNT_SECONDS` of CPU time without deciding, more probes are drawn
+(:func:`probe_histories`) and the game is refused on their estimate when it is far above the
+limit: more than :data:`SIGMAS` standard errors of the probes' mean above it
+(:func:`refuse_if_estimated`). Otherwise the count goes on, as before: no game within the
+limit is refused on an estimate.
+
+The states a walk keeps (one per depth) each hold their whole history, so a game D deep whose
+first moves lead deeper keeps about D^2 / 2 moves alive: a walk is refused with one line when
+they would pass :data:`MAX_HELD` (only hostile chains come near: an .efg file 10,000 choices
+deep took 1.1 GB).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -45,6 +60,31 @@ the walk takes about 8-10 microseconds per history, mostly in OpenSpiel's own ca
 poker: 9,457 histories; Liar's dice with one six-sided die each: 294,883; tic-tac-toe:
 549,946; goofspiel with 6 cards and imperfect information: 969,523)."""
 PROGRESS_EVERY = 10_000  # histories between two progress calls (a fraction of a second)
+COUNT_SECONDS = 2.0
+"""CPU seconds (``time.process_time``) the exact count runs before the probes' estimate may
+refuse the game (:func:`refuse_if_estimated`): a game the count settles within them is never
+refused on an estimate."""
+SIGMAS = 4.0
+"""How far above the limit the estimate must be to refuse on it: the mean of the probes less
+this many standard errors of that mean still above ``max_nodes``. Knuth's estimate is unbiased
+but heavy-tailed (a few probes through wide subtrees carry it), and such probes widen the
+standard error as much as they raise the mean, so a lucky sample does not refuse a game that
+fits. Over ten samples of 1,000 probes, the mean less four errors was at most 65,927 for
+Liar's dice (294,883 histories; means 137,512 to 299,746), 520,858 for tic-tac-toe (549,946)
+and 8,246 for Leduc poker (9,457); for colored_trails it is 1,439,747 (mean 1,642,636), so
+that game is refused once the count's budget is spent (3 s in all) where its count took 25 s
+of CPU to pass 10^6."""
+MAX_HELD = 10_000_000
+"""The most moves the walk's kept states may hold in their histories together (one state per
+depth with moves left to walk, each holding its whole history: a game D deep whose first moves
+lead deeper keeps about D^2 / 2). OpenSpiel's states take 16 bytes a move and more
+(efg_game: 20-28 in all); the games that fit the history limit hold at most about a hundred
+(Liar's dice: 105), a hostile chain of 4,000 binary choices 8 million (280 MB peak), and one
+of 10,000 (a 0.4 MB .efg file, 20,001 histories) held 50 million, 1.1 GB: now refused at
+0.36 GB. (OpenSpiel itself crashes reading an .efg file some 15,000 levels deep.)"""
+REFUSAL_PROBES = 1_000  # the probes drawn to refuse on (fewer when time runs out; 32 at least)
+PROBE_SECONDS = 1.0  # CPU seconds those probes may take
+_clock = time.process_time  # the CPU clock of the budgets above (tests replace it)
 Progress = Callable[[int], bool]
 
 
@@ -119,7 +159,14 @@ def tree_of(
     :func:`openspiel_game`), counted first where probes say it is too large (module docstring)."""
     estimate = estimated_histories(game, 100 * max_nodes)  # only a choice: the count is exact
     if estimate > max_nodes:
-        check_size(game, spec, max_nodes, progress)
+        check_size(
+            game,
+            spec,
+            max_nodes,
+            progress,
+            seconds=COUNT_SECONDS,
+            slow=lambda: refuse_if_estimated(game, spec, max_nodes),
+        )
     elif estimate > max_nodes / 16:  # probably fits: count a little (a tenth of the walk's cost)
         check_size(game, spec, max_nodes, progress, budget=max_nodes // 8)
     return _walk(game, spec, max_nodes, progress)
@@ -136,7 +183,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
     builder = FlatTreeBuilder(n)
     raws: dict[tuple[int, str], str] = {}  # (player, label) -> the string it was made from
     seen: list[dict[str, tuple[int, list[int], tuple[str, ...]]]] = [{} for _ in range(n)]
-    frames: list[list[Any]] = []  # [state, actions, next index, depth]: see _advance
+    frames: list[list[Any]] = []  # [state, actions, next index, depth, held]: see _advance
     state, depth = game.new_initial_state(), 0
     made, found = 0, 1  # histories built; histories known (built, or listed by a parent)
     while state is not None:
@@ -177,7 +224,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
         if found > max_nodes:
             raise _too_large(spec, max_nodes)
         if actions:
-            frames.append([state, actions, 0, depth])
+            _push(frames, state, actions, depth, spec)
         state, depth = _advance(frames)
     names = tuple(f"Player {i + 1}" for i in range(n))
     title = game.get_type().long_name
@@ -187,15 +234,28 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
         raise GameError(f"{spec!r}: {error}") from None
 
 
+def _push(frames: list[list[Any]], state: Any, actions: list[int], depth: int, spec: str) -> None:
+    """Keep ``state`` (at ``depth``) for its children ``actions``, refused with one line when
+    the kept states' histories would hold more than :data:`MAX_HELD` moves in all."""
+    held = depth + (frames[-1][4] if frames else 0)
+    if held > MAX_HELD:
+        raise RmvizError(
+            f"{spec!r} is too deep to walk here: the states kept for its unexplored branches "
+            f"would hold more than {MAX_HELD:,} moves"
+        )
+    frames.append([state, actions, 0, depth, held])
+
+
 def _advance(frames: list[list[Any]]) -> tuple[Any, int]:
     """The next history of a depth-first walk in prefix order and its depth, or ``(None, 0)``
-    at the end. Each frame ``[state, actions, index, depth]`` holds a state whose children
-    from ``actions[index]`` on are still to walk: they are cloned from it one at a time, and
-    the last one takes the state itself (so a state with k moves costs k - 1 clones)."""
+    at the end. Each frame ``[state, actions, index, depth, held]`` holds a state whose
+    children from ``actions[index]`` on are still to walk: they are cloned from it one at a
+    time, and the last one takes the state itself (so a state with k moves costs k - 1
+    clones); ``held``: the depths of this frame's state and those below it, summed (:func:`_push`)."""
     if not frames:
         return None, 0
     frame = frames[-1]
-    state, actions, index, depth = frame
+    state, actions, index, depth, _ = frame
     if index + 1 == len(actions):
         frames.pop()
         state.apply_action(actions[index])
@@ -210,15 +270,20 @@ def check_size(
     max_nodes: int = MAX_NODES,
     progress: Progress | None = None,
     budget: int | None = None,
+    seconds: float | None = None,
+    slow: Callable[[], None] | None = None,
 ) -> int | None:
     """The number of histories of ``game``, refused with one line above ``max_nodes``: counted
     by depth-first walks to depths 2, 4, 8, ... until one reaches every history (the children
     of the deepest histories walked are counted, not made). Iterative deepening (Korf 1985):
     a game too large usually shows in its first levels, where states are cheap to clone.
-    None when the walks made ``budget`` histories (all depths together) without knowing."""
+    None when the walks made ``budget`` histories (all depths together) without knowing.
+    ``slow()`` is called once, when the walks have used ``seconds`` of CPU time (:data:`_clock`)
+    without knowing; it may refuse the game (:func:`refuse_if_estimated`), else the count goes on."""
     limit, left = 2, budget
+    tick = None if slow is None or seconds is None else _once_after(seconds, slow)
     while True:
-        found, complete, left = _count_to(game, limit, spec, max_nodes, progress, left)
+        found, complete, left = _count_to(game, limit, spec, max_nodes, progress, left, tick)
         if complete:
             return found
         if left is not None and left <= 0:
@@ -226,8 +291,30 @@ def check_size(
         limit *= 2
 
 
+def _once_after(seconds: float, slow: Callable[[], None]) -> Callable[[], None]:
+    """A function to call now and then: it calls ``slow()`` the first time it finds that
+    ``seconds`` of CPU time have passed since it was made, and never again."""
+    deadline: list[float] = [_clock() + seconds]
+
+    def tick() -> None:
+        if deadline and _clock() >= deadline[0]:
+            deadline.clear()
+            slow()
+
+    return tick
+
+
+TICK_EVERY = 64  # histories counted between two looks at the clock (a clock read: ~1 us)
+
+
 def _count_to(
-    game: Any, limit: int, spec: str, max_nodes: int, progress: Progress | None, budget: int | None
+    game: Any,
+    limit: int,
+    spec: str,
+    max_nodes: int,
+    progress: Progress | None,
+    budget: int | None,
+    tick: Callable[[], None] | None = None,
 ) -> tuple[int, bool, int | None]:
     """Histories down to depth ``limit + 1``, whether that is all of them (no history at depth
     ``limit`` has moves), and the budget left; refused as soon as the count passes
@@ -243,13 +330,15 @@ def _count_to(
             return found, False, 0
         if progress is not None and made % PROGRESS_EVERY == 0 and made and not progress(found):
             raise Cancelled(f"{spec!r}: stopped after counting {found:,} histories")
+        if tick is not None and made % TICK_EVERY == 0:
+            tick()
         made += 1
         actions = _moves(state, chance_player, terminal_player)
         found += len(actions)
         if found > max_nodes:
             raise _too_large(spec, max_nodes)
         if actions and depth < limit:
-            frames.append([state, actions, 0, depth])
+            _push(frames, state, actions, depth, spec)
         elif actions:
             complete = False
         state, depth = _advance(frames)
@@ -262,13 +351,26 @@ def estimated_histories(game: Any, cap: int, probes: int = 32, steps: int = 20_0
     ``1 + b1 + b1 b2 + ...`` (``b``: the moves at each history on the path), each path
     stopped past ``cap``, all paths together after ``steps`` histories. Seeded: the same each
     time. Unbiased but noisy: it only chooses whether to count before building."""
+    sizes = probe_histories(game, cap, probes, steps)
+    return sum(sizes) / len(sizes)
+
+
+def probe_histories(
+    game: Any, cap: int, probes: int, steps: int, seconds: float | None = None, seed: int = 0
+) -> list[int]:
+    """The sizes ``1 + b1 + b1 b2 + ...`` of :func:`estimated_histories`' random paths, each
+    at most ``cap + 1`` (a path stopped early counts less: the estimate errs low), at most
+    ``probes`` of them, and fewer when ``steps`` histories or ``seconds`` of CPU time
+    (:data:`_clock`; None: no limit) are spent; at least one (a path cut short by the time
+    counts what it saw)."""
     pyspiel = _pyspiel()
     chance_player, terminal_player = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
-    draw = random.Random(0)
+    draw = random.Random(seed)
+    until = math.inf if seconds is None else _clock() + seconds
     sizes: list[int] = []
-    while len(sizes) < probes and steps > 0:
+    while len(sizes) < probes and steps > 0 and (not sizes or seconds is None or _clock() < until):
         state, size, width = game.new_initial_state(), 1, 1
-        while size <= cap and steps > 0:
+        while size <= cap and steps > 0 and (seconds is None or _clock() < until):
             steps -= 1
             actions = _moves(state, chance_player, terminal_player)
             if not actions:
@@ -277,7 +379,33 @@ def estimated_histories(game: Any, cap: int, probes: int = 32, steps: int = 20_0
             size += width
             state.apply_action(actions[draw.randrange(len(actions))])
         sizes.append(min(size, cap + 1))
-    return sum(sizes) / len(sizes)
+    return sizes
+
+
+def refuse_if_estimated(game: Any, spec: str, max_nodes: int) -> None:
+    """Refuse ``game`` with one line when :data:`REFUSAL_PROBES` fresh probes (at most
+    :data:`PROBE_SECONDS` of CPU time, at least 32 of them to judge) put it far above
+    ``max_nodes``: their mean less :data:`SIGMAS` standard errors still above it. Return
+    otherwise (the caller counts on)."""
+    sizes = probe_histories(game, 100 * max_nodes, REFUSAL_PROBES, 10**9, PROBE_SECONDS, seed=1)
+    if len(sizes) < 32:
+        return
+    mean = sum(sizes) / len(sizes)
+    error = math.sqrt(sum((x - mean) ** 2 for x in sizes) / (len(sizes) - 1) / len(sizes))
+    if mean - SIGMAS * error > max_nodes:
+        capped = max(sizes) > 100 * max_nodes  # some paths stopped at the cap: the mean errs low
+        about = f"at least {_rounded(mean, up=False)}" if capped else f"about {_rounded(mean, up=True)}"
+        raise RmvizError(
+            f"{spec!r} has {about} histories by an estimate from {len(sizes):,} random "
+            f"probes, more than the {max_nodes:,} allowed: too large to build as a tree here"
+        )
+
+
+def _rounded(value: float, up: bool) -> str:
+    """A count to three significant digits, rounded up or down, with thousands separators:
+    1,640,000 (up: an estimate never shown at or below the limit it passed)."""
+    step = 10 ** max(math.floor(math.log10(value)) - 2, 0) if value >= 1 else 1
+    return f"{(math.ceil if up else math.floor)(value / step) * step:,}"
 
 
 def _moves(state: Any, chance_player: int, terminal_player: int) -> list[int]:
