@@ -27,18 +27,14 @@ class Parser(argparse.ArgumentParser):
         sys.stderr.write(one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
         raise SystemExit(EXIT_USAGE)
 
-    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        """argparse's, refusing ``--OPTION=--`` first: Python 3.11's argparse takes the ``--``
-        there for the end of the options and gives the option an empty list, past every type
-        check (``--seed=--`` ended in a TypeError; issue 33)."""
-        words = sys.argv[1:] if args is None else list(args)
-        for word in words:
-            if word == "--":
-                break
-            option, equals, value = word.partition("=")
-            if equals and option.startswith("--") and value == "--":
-                self.error(f"argument {option}: expected one argument, not '--' (it ends the options)")
-        return super().parse_known_args(words, namespace)
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        """argparse's, refusing ``--`` as an option's own value (``--seed=--``, ``-n=--``,
+        ``-n--``): Python 3.11's argparse takes it for the end of the options and gives the
+        option an empty list, past every type check (a TypeError; issue 33)."""
+        if action.option_strings and action.nargs in (None, argparse.OPTIONAL) and arg_strings == ["--"]:
+            names = "/".join(action.option_strings)
+            self.error(f"argument {names}: expected one argument, not '--' (it ends the options)")
+        return super()._get_values(action, arg_strings)
 
 
 def whole_number(text: str) -> int:

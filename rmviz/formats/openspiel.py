@@ -139,6 +139,13 @@ def load_pyspiel_game(text: str) -> Any:
         except pyspiel.SpielError as error:
             reason = str(error).strip().splitlines()[0] if str(error).strip() else "cannot load it"
             raise RmvizError(f"{shown!r}: {reason}") from None
+        except (IndexError, KeyError, ValueError, RuntimeError) as error:
+            # C++ exceptions other than SpielError, as pybind11 translates them: nfg_game
+            # without a filename ends in std::out_of_range "map::at" (an IndexError)
+            failure = f"{type(error).__name__}: {error}"
+            raise RmvizError(
+                f"{shown!r}: OpenSpiel cannot load it ({failure}); check its parameters"
+            ) from None
     kind = game.get_type()
     if kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
         raise RmvizError(f"{shown!r}: its chance events are sampled, without probabilities to build a tree")

@@ -66,10 +66,22 @@ def test_a_closed_standard_output_is_one_line():
     assert done.stderr.strip().startswith("rmviz:")
 
 
-@pytest.mark.parametrize("option", ["--seed", "--iterations", "--fix", "--algorithm"])
-def test_an_option_given_the_end_of_options_marker_is_refused(option, capsys):
+@pytest.mark.parametrize(
+    ("word", "option"),
+    [
+        ("--seed=--", "--seed"),
+        ("--iterations=--", "--iterations/-n"),
+        ("-n=--", "--iterations/-n"),
+        ("-n--", "--iterations/-n"),
+        ("--fix=--", "--fix"),
+        ("-a=--", "--algorithm/-a"),
+    ],
+)
+def test_an_option_given_the_end_of_options_marker_is_refused(word, option, capsys):
+    """In every spelling: long or short, with ``=`` or attached (the short forms once ended in
+    a TypeError, exit 70)."""
     with pytest.raises(SystemExit) as done:
-        cli.main(["solve", "rps", f"{option}=--"])
+        cli.main(["solve", "rps", word])
     assert done.value.code == 2
     assert f"argument {option}: expected one argument, not '--'" in capsys.readouterr().err
 

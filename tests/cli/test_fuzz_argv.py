@@ -135,6 +135,8 @@ def argument_vectors(draw) -> list[str]:
 
 CORPUS = [  # past finds, each once a traceback or a hang
     ["solve", "rps", "--seed=--"],
+    ["solve", "rps", "-n=--"],
+    ["solve", "openspiel:nfg_game"],
     ["solve", "rps", "--threads", str(2**64)],
     ["solve", "random:zero-sum:" + "9" * 400 + "x2"],
     ["solve", "rps", "-a", "discounted-rm", "--alpha", "nan"],
