@@ -2,11 +2,13 @@
 triangle in barycentric coordinates; two: a point of a segment) and in the 2x2 square, for
 the window's simplex (pyqtgraph) and the exported simplex figure (matplotlib) alike, and how
 the average path is drawn: in :data:`FADE_STEPS` pieces, faint at the start of the run and
-solid now, beside the last :data:`CURRENT_TRAIL` current strategies."""
+solid now, beside the last :data:`CURRENT_TRAIL` current strategies; and the arrows of a
+dynamic's field under them (:func:`arrows`, the field from :mod:`rmviz.present.dynamics`)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -58,3 +60,45 @@ def fade_pieces(length: int) -> list[tuple[int, int, float]]:
         (max(0, int(bounds[k]) - 1), int(bounds[k + 1]), 0.3 + 0.7 * (k + 1) / FADE_STEPS)
         for k in range(FADE_STEPS)
     ]
+
+
+# -- the field of a dynamic under the paths (rmviz.present.dynamics) --------------------------------
+ARROW_COLOUR = "#6b7785"  # lighter than the paths, which the arrows lie under
+ARROW_OPACITIES = (0.3, 0.45, 0.6, 0.75)  # by speed: faster arrows are darker
+FLOW_COLOUR, STEPS_COLOUR = "#222222", "#CC79A7"  # the flow from the current point; the steps
+
+
+@dataclass(frozen=True)
+class Arrows:
+    """A field drawn as arrows: line ``segments`` ``(k, 2, 2)`` (each arrow's shaft and the two
+    strokes of its head) and each segment's ``levels`` in :data:`ARROW_OPACITIES`."""
+
+    segments: np.ndarray
+    levels: np.ndarray
+
+    def level(self, index: int) -> np.ndarray:
+        """The segments drawn at opacity ``ARROW_OPACITIES[index]``, ``(j, 2, 2)``."""
+        return self.segments[self.levels == index]
+
+
+def arrows(points: np.ndarray, vectors: np.ndarray, spacing: float) -> Arrows:
+    """Arrows centred on plane ``points`` ``(m, 2)`` in the directions of ``vectors``, their
+    length rising with the square root of the speed from 35% to 80% of the grid ``spacing``
+    and their opacity level with it; points where the field (nearly) vanishes get none."""
+    speed = np.hypot(vectors[:, 0], vectors[:, 1])
+    top = float(speed.max(initial=0.0))
+    moving = speed > 1e-9 * top if top > 0 else np.zeros(len(speed), dtype=bool)
+    points, vectors, speed = points[moving], vectors[moving], speed[moving]
+    relative = np.sqrt(speed / top) if top > 0 else speed
+    length = spacing * (0.35 + 0.45 * relative)
+    direction = vectors / speed[:, None] if len(speed) else vectors
+    tail = points - direction * length[:, None] / 2
+    tip = points + direction * length[:, None] / 2
+    head = np.minimum(0.45 * length, 0.25 * spacing)[:, None]
+    strokes = []
+    for angle in (0.45, -0.45):  # radians either side of the shaft
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        strokes.append(np.stack([tip, tip - (direction @ turn.T) * head], axis=1))
+    segments = np.concatenate([np.stack([tail, tip], axis=1), *strokes]).reshape(-1, 2, 2)
+    level = np.minimum((speed / top * len(ARROW_OPACITIES)).astype(int), len(ARROW_OPACITIES) - 1)
+    return Arrows(segments, np.tile(level, 3))
