@@ -26,7 +26,7 @@ import os
 import platform
 import time
 from collections.abc import Callable
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 import numpy as np
 
@@ -304,7 +304,7 @@ def _bench_trees(budget: float, line: Callable[[str], None]) -> None:
     line(f"{'CFR on game trees':<44}{'it/s':>14}{'OpenSpiel C++':>16}{'speed-up':>10}{'Python':>10}")
     for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
         game = build()
-        for algorithm in ("cfr", "cfr+", "greedy-cfr"):
+        for algorithm in ("cfr", "cfr+", "pcfr+", "pdcfr+", "greedy-cfr"):
             ours = _rate(CFRSolver(game, cfr_preset(algorithm)).step, budget)
             if pyspiel is None or algorithm not in ("cfr", "cfr+"):
                 line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}")
@@ -406,11 +406,14 @@ def _bench_liteefg(budget: float, line: Callable[[str], None]) -> None:
     LiteEFG's CFR baseline updates both players at once, so rmviz runs CFR with
     simultaneous updates here; its "External" traversal with the same graph is
     external-sampling MCCFR (Lanctot et al. 2009). One LiteEFG iteration is one
-    ``update_graph`` + ``update_strategy`` call, as in LiteEFG's own training loop."""
+    ``update_graph`` + ``update_strategy`` call, as in LiteEFG's own training loop. Its PCFR+
+    graph updates the players in turn: it plays the iterates of alternating ``pcfr+``
+    (tests/solvers/tree/test_predictive.py)."""
     try:
         import LiteEFG
         import pyspiel
         from LiteEFG.baselines.CFR import graph as cfr_graph
+        from LiteEFG.baselines.PCFR import graph as pcfr_graph
     except ImportError:
         line()
         line("  (install LiteEFG and open-spiel for the LiteEFG peer rows)")
@@ -419,9 +422,9 @@ def _bench_liteefg(budget: float, line: Callable[[str], None]) -> None:
     from rmviz.solvers.tree.config import preset as cfr_preset
     from rmviz.solvers.tree.solver import CFRSolver
 
-    def liteefg_run(name: str, traversal: str) -> Callable[[int], None]:
+    def liteefg_run(name: str, traversal: str, make: Callable[[], Any] = cfr_graph) -> Callable[[int], None]:
         with contextlib.redirect_stdout(io.StringIO()):  # LiteEFG prints a banner per graph
-            graph = cfr_graph()
+            graph = make()
             env = LiteEFG.OpenSpielEnv(pyspiel.load_game(name), traverse_type=traversal, regenerate=False)
             env.set_graph(graph)
 
@@ -439,9 +442,11 @@ def _bench_liteefg(budget: float, line: Callable[[str], None]) -> None:
         for algorithm, traversal, config in (
             ("cfr (simultaneous)", "Enumerate", cfr_preset("cfr", updates="simultaneous")),
             ("mccfr-external", "External", cfr_preset("mccfr-external")),
+            ("pcfr+", "Enumerate", cfr_preset("pcfr+")),
         ):
             ours = _rate(CFRSolver(game, config).step, budget)
-            peer = _rate(liteefg_run(name, traversal), budget)
+            make = pcfr_graph if config.predictive else cfr_graph
+            peer = _rate(liteefg_run(name, traversal, make), budget)
             line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}{peer:16,.1f}{ours / peer:9.1f}x")
 
 
