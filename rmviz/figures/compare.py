@@ -13,7 +13,7 @@ from rmviz.errors import RmvizError
 from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, legend_below
-from rmviz.present.panels import Tables, compare_panels, values
+from rmviz.present.panels import Tables, compare_panels, compared_last, tracks_last, values
 
 if TYPE_CHECKING:
     from matplotlib.figure import FigureBase
@@ -28,7 +28,8 @@ def draw_compare(fig: FigureBase, run: RunData, style: Style) -> None:
     }
     if not traces:
         raise RmvizError("nothing to compare yet: run the algorithms in compare mode first")
-    panels = compare_panels(run.family.compared, list(traces))
+    last = compared_last(run.family, any(tracks_last(trace) for trace in traces.values()))
+    panels = compare_panels(run.family.compared, list(traces), last)
     tables: Tables = {name: trace for name, trace in traces.items()}
     shared = values(panels, tables)  # one y range for every panel
     axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True))

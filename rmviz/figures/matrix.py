@@ -15,7 +15,15 @@ from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, category_ticks
 from rmviz.numbers import format_number
 from rmviz.present.definitions import EQUILIBRIUM_COLOUR, FRAME_COLOUR, JOINT_COLOURMAP, player_colour
-from rmviz.present.panels import MAX_PLAYERS, Panel, gap_panel, matrix_panels, players_note, welfare_panel
+from rmviz.present.panels import (
+    MAX_PLAYERS,
+    Panel,
+    gap_panel,
+    matrix_panels,
+    players_note,
+    tracks_last,
+    welfare_panel,
+)
 from rmviz.present.simplex import CORNERS, CURRENT_TRAIL, fade_pieces, project
 from rmviz.present.simplex import face as simplex_face
 from rmviz.solvers.columns import Column
@@ -49,7 +57,8 @@ def draw_strategies(fig: FigureBase, run: RunData, style: Style) -> None:
 def draw_gaps(fig: FigureBase, run: RunData, style: Style) -> None:
     """The family's distances to equilibrium on log-log axes with a 1/sqrt(T) reference
     anchored at the exploitability's first point."""
-    draw_panel(fig.subplots(), gap_panel(run.family, run.zero_sum), {None: run.trace}, style)
+    panel = gap_panel(run.family, run.zero_sum, last=tracks_last(run.trace))
+    draw_panel(fig.subplots(), panel, {None: run.trace}, style)
 
 
 def draw_regrets(fig: FigureBase, run: RunData, style: Style) -> None:

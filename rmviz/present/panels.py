@@ -15,7 +15,7 @@ tenth of a decade, :func:`x_range`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 MAX_PLAYERS, MAX_ACTIONS = 3, 10  # players and actions drawn per panel
 PLAYER_DASHES = ("solid", "dashed", "dotted")  # the regret panel's line style of each player
 CURRENT = 0.18  # opacity of the current strategies (faint: they jump every iteration)
+LAST_ALPHA, LAST_WIDTH = 0.4, 0.75  # the last iterate's distances: lighter and thinner
+LAST_LABEL = "last iterate"  # its one key: the curves are the averages' colours and dashes
 MIN_DECADES = 2
 PROBABILITY_TICKS = (0.0, 0.5, 1.0)
 PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph drops those it would cut)
@@ -153,15 +155,54 @@ def strategy_panel(player: int, name: str, actions: Sequence[str]) -> Panel:
     )
 
 
-def gap_panel(family: Family, zero_sum: bool) -> Panel:
-    """The family's distances to equilibrium on log-log axes, with the 1/sqrt(T) reference."""
+def gap_panel(family: Family, zero_sum: bool, last: bool = True) -> Panel:
+    """The family's distances to equilibrium on log-log axes, with the 1/sqrt(T) reference;
+    with ``last``, those of the current profile too (the ``last_*`` columns the family
+    publishes: :func:`last_lines`)."""
     text = PANEL_TEXT["gaps"]
     lines = tuple(
         Line(Column(metric), curve.label, curve.tex, curve.colour, curve.dash, curve.width)
         for metric, curve in gap_curves(family, zero_sum).items()
     )
+    if last:  # drawn first, under the averages' curves (a last iterate may cycle over them)
+        lines = last_lines(family) + lines
     return Panel(
         "gaps", text.title, Axis(text.y, text.y_tex, "log"), lines, reference=REFERENCE, empty=NO_GAPS
+    )
+
+
+def last_lines(
+    family: Family, metrics: Iterable[str] | None = None, source: str | None = None
+) -> tuple[Line, ...]:
+    """The last iterate's curve of each gap curve (of ``metrics``, default all) that has one
+    (``last_<metric>`` among the family's metrics): the average's colour and dash, lighter
+    (:data:`LAST_ALPHA`) and thinner; the first is keyed :data:`LAST_LABEL`, the others
+    not (one key says what lighter means: the legend stays one row longer, not four)."""
+    curves = gap_curves(family, False)
+    wanted = [m for m in (curves if metrics is None else metrics) if f"last_{m}" in family.metrics]
+    return tuple(
+        Line(
+            Column(f"last_{metric}"),
+            LAST_LABEL if k == 0 else f"{curves[metric].label}, {LAST_LABEL}",
+            LAST_LABEL if k == 0 else f"{curves[metric].tex}, {LAST_LABEL}",
+            curves[metric].colour,
+            curves[metric].dash,
+            curves[metric].width * LAST_WIDTH,
+            LAST_ALPHA,
+            legend=k == 0,
+            source=source,
+        )
+        for k, metric in enumerate(wanted)
+    )
+
+
+def tracks_last(table: Table | None) -> bool:
+    """Whether ``table`` holds a value of the last iterate (a tree run tracks it on request)."""
+    if table is None:
+        return False
+    return any(
+        column.quantity.startswith("last_") and bool(np.isfinite(np.asarray(values, dtype=np.float64)).any())
+        for column, values in table.columns.items()
     )
 
 
@@ -193,16 +234,17 @@ def welfare_panel() -> Panel:
 
 
 def matrix_panels(
-    family: Family, game: NormalFormGame, names: Iterable[str], zero_sum: bool
+    family: Family, game: NormalFormGame, names: Iterable[str], zero_sum: bool, last: bool = True
 ) -> dict[str, list[Panel]]:
     """The convergence panels ``names`` of a matrix game of ``family`` (``strategies``: one
-    per player up to :data:`MAX_PLAYERS`; the others one each)."""
+    per player up to :data:`MAX_PLAYERS`; the others one each; ``last``: the gaps of the
+    last iterate too)."""
     players, actions = game.player_names, game.action_names
     build = {
         "strategies": lambda: [
             strategy_panel(i, players[i], actions[i]) for i in range(min(len(players), MAX_PLAYERS))
         ],
-        "gaps": lambda: [gap_panel(family, zero_sum)],
+        "gaps": lambda: [gap_panel(family, zero_sum, last)],
         "regrets": lambda: [regret_panel(players, actions)],
         "welfare": lambda: [welfare_panel()],
     }
@@ -237,9 +279,13 @@ def infoset_panel(tree: CompiledTree, infoset: int, players: Sequence[str]) -> P
     )
 
 
-def compare_panels(metrics: Mapping[str, str], algorithms: Sequence[str]) -> list[Panel]:
+def compare_panels(
+    metrics: Mapping[str, str], algorithms: Sequence[str], last: Collection[str] = ()
+) -> list[Panel]:
     """One panel per compared metric (``metrics``: column name -> title), one line per
-    algorithm in its colour, on log-log axes the renderer shares between the panels."""
+    algorithm in its colour, on log-log axes the renderer shares between the panels; for the
+    metrics in ``last`` (:func:`compared_last`) each algorithm's last iterate too, in its
+    colour, lighter and thinner, keyed once as :data:`LAST_LABEL`."""
     text = PANEL_TEXT["compare"]
     return [
         Panel(
@@ -249,10 +295,32 @@ def compare_panels(metrics: Mapping[str, str], algorithms: Sequence[str]) -> lis
             tuple(
                 Line(Column(metric), name, name, action_colour(k), source=name)
                 for k, name in enumerate(algorithms)
+            )
+            + tuple(
+                Line(
+                    Column(f"last_{metric}"),
+                    LAST_LABEL if k == 0 else f"{name}, {LAST_LABEL}",
+                    LAST_LABEL if k == 0 else f"{name}, {LAST_LABEL}",
+                    action_colour(k),
+                    width=LAST_WIDTH,
+                    alpha=LAST_ALPHA,
+                    legend=k == 0,
+                    source=name,
+                )
+                for k, name in enumerate(algorithms)
+                if metric in last
             ),
         )
         for metric, title in metrics.items()
     ]
+
+
+def compared_last(family: Family, tracked: bool = True) -> tuple[str, ...]:
+    """The compared metrics of ``family`` whose last iterate it publishes (``last_<metric>``);
+    none unless ``tracked`` (a run of the comparison tracks the last iterate)."""
+    if not tracked:
+        return ()
+    return tuple(metric for metric in family.compared if f"last_{metric}" in family.metrics)
 
 
 def regret_key(panel: Panel) -> list[tuple[str, str]]:

@@ -3,7 +3,8 @@
 colours, dashes, widths relative to the renderer's line width), the same axis scales and
 ranges, the same labelled ticks (decades of log axes, 0 / 0.5 / 1 of probability axes) and
 titles. Panels of every family: matrix strategies, gaps, regrets and welfare; tree gaps and
-information sets; the compare panels of both."""
+information sets; the compare panels of both; the gap and compare panels with the last
+iterate's curves (the tree runs track it on request)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ from rmviz.figures.panels import draw_panel
 from rmviz.figures.style import STYLES, finish
 from rmviz.games import catalog_game
 from rmviz.present.panels import (
+    LAST_LABEL,
     PROBABILITY_TICKS,
     Panel,
     compare_panels,
+    compared_last,
     gap_panel,
     infoset_panel,
     matrix_panels,
@@ -44,7 +47,7 @@ def runs():
     return {
         "rps": record_comparison(catalog_game("rps-crash"), ["rm", "rm+"], iterations=300),
         "pennies": record_comparison(catalog_game("three-player-pennies"), ["rm"], iterations=100),
-        "kuhn": record_comparison(catalog_game("kuhn"), ["cfr", "cfr+"], iterations=60),
+        "kuhn": record_comparison(catalog_game("kuhn"), ["cfr", "cfr+"], iterations=60, last_iterate=True),
     }
 
 
@@ -65,7 +68,7 @@ def cases(runs):
         yield f"kuhn-infoset-{infoset}", panel, {None: kuhn.trace}, kuhn.payoff_scale, None
     for key in ("rps", "kuhn"):
         run = runs[key]
-        panels = compare_panels(run.family.compared, list(run.compared))
+        panels = compare_panels(run.family.compared, list(run.compared), compared_last(run.family))
         tables = dict(run.compared)
         shared = values(panels, tables)
         for panel in panels:
@@ -90,7 +93,7 @@ def live(qtbot, panel: Panel, tables, scale, shared):
 
 
 def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
-    checked = 0
+    checked = last = 0
     for name, panel, tables, scale, shared in cases(runs):
         ax = paper(panel, tables, scale, shared)
         plot = live(qtbot, panel, tables, scale, shared)
@@ -142,7 +145,38 @@ def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
         assert ax.get_title() == panel.title and panel.title.split(":")[0] in plot.plot.titleLabel.text, name
         assert ax.get_xlabel() == panel.x.tex and plot.plot.getAxis("bottom").labelText == panel.x.label
         checked += 1
+        last += any(line.column.quantity.startswith("last_") for line, _ in live_curves)
     assert checked >= 14
+    assert last >= 5  # rps, pennies and kuhn gaps, both compare families
+
+
+def test_the_last_iterate_is_drawn_in_the_averages_colours_lighter_and_keyed_once(runs, qtbot):
+    for name, panel, tables, scale, shared in cases(runs):
+        lines = [line for line in panel.lines if line.column.quantity.startswith("last_")]
+        if panel.name not in ("gaps", "compare"):
+            assert not lines, name
+            continue
+        assert lines, name
+        assert [line.legend for line in lines].count(True) == 1, name
+        keyed = next(line for line in lines if line.legend)
+        assert keyed.label == LAST_LABEL
+        for line in lines:
+            average = next(
+                a
+                for a in panel.lines
+                if a.column.quantity == line.column.quantity.removeprefix("last_") and a.source == line.source
+            )
+            assert (line.colour, line.dash) == (average.colour, average.dash), name
+            assert line.alpha < average.alpha and line.width < average.width, name
+        # paper: one legend entry "last iterate"; live: the same
+        ax = paper(panel, tables, scale, shared)
+        labels = ax.get_legend_handles_labels()[1]
+        assert labels.count(LAST_LABEL) == 1, name
+        legend = pg.LegendItem()
+        widget = PlotLayout()
+        qtbot.addWidget(widget)
+        PanelPlot(widget.ci, panel, 0, 0, legend=legend)
+        assert [label.text for _, label in legend.items].count(LAST_LABEL) == 1, name
 
 
 def _is_guide(artist, panel: Panel) -> bool:

@@ -569,3 +569,28 @@ def test_the_tree_view_comes_back_zoomed_centred_and_folded_as_it_was(qtbot, tmp
     assert abs(centre.x() - before.x()) <= 2 and abs(centre.y() - before.y()) <= 2
     for shown_window in (window, fresh):
         shown_window.shutdown()
+
+
+def test_a_session_whose_trace_has_an_older_versions_columns_re_runs(qtbot, tmp_path):
+    """A run saved before the last iterate's columns existed: its trace rows are narrower than
+    the solver's columns now, so the window re-runs it (deterministic) and says why."""
+    from rmviz.runner.record import record_traces
+    from rmviz.runner.trace import SavedRun, Trace
+    from rmviz.solvers.registry import make_solver
+
+    game = catalog_game("rps")
+    solver = make_solver(game, "rm+")
+    shown = Trace(solver.columns, Session.points_per_decade)
+    record_traces(solver, 300, [shown], lambda _: None)
+    iterations, rows = shown.kept()
+    old = [k for k, column in enumerate(solver.columns) if not column.quantity.startswith("last_")]
+    saved = SavedRun(solver.checkpoint(), iterations, rows[:, old])
+    path = tmp_path / f"old-trace{SUFFIX}"
+    write_session(Session(game, solver.config, 300, saved=saved), path)
+    window = make_window(qtbot, tmp_path)
+    assert window.files.open(path)
+    bar = window.statusBar()
+    qtbot.waitUntil(lambda: bar.currentMessage().startswith("Session restored"), timeout=120_000)
+    assert "its trace has the columns of another version: re-running it" in bar.currentMessage()
+    assert caught_up(window, qtbot).iteration == 300 and not window.errors
+    window.shutdown()

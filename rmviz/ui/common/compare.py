@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.errors import RmvizError
-from rmviz.present.panels import Tables, compare_panels, values
+from rmviz.present.panels import Tables, compare_panels, compared_last, values
 from rmviz.runner.trace import SavedRun, TraceData
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.checkpoint import NotCapturable
@@ -48,10 +48,13 @@ class CompareView(QWidget):
         super().__init__(parent)
         self.family = family
         self.metrics = {Column(metric): title for metric, title in family.compared.items()}
+        # and the last iterate's, where the family publishes it (NaN where a run does not track it)
+        self.metrics |= {Column(f"last_{m}"): family.compared[m] for m in compared_last(family)}
         self.game: Any = None
         self.base: Any = None
         self.threads: dict[str, SolverThread] = {}
         self.saved: dict[str, SavedRun] = {}  # a session's runs, put back when next built
+        self.last_iterate: bool | None = None  # whether the solvers track it (None: their default)
         self.running = False
         self.stale = True  # solvers not built for the current game and settings yet
         self.algorithms = QListWidget()
@@ -144,7 +147,10 @@ class CompareView(QWidget):
         problems = []
         for name in self.checked():
             try:
-                thread = SolverThread(self.family.compare_solver(self.game, name, self.base))
+                solver = self.family.compare_solver(self.game, name, self.base)
+                if self.last_iterate is not None:
+                    solver.last_iterate = self.last_iterate
+                thread = SolverThread(solver)
             except RmvizError as error:
                 problems.append(f"{name}: {error}")
                 continue
@@ -183,9 +189,11 @@ class CompareView(QWidget):
         per algorithm in its colour, as the exported compare figure draws them."""
         self.plots.clear()
         names = list(self.threads)
+        tracked = any(thread.loop.solver.last_iterate for thread in self.threads.values())
+        last = compared_last(self.family, tracked)
         self.panels = [
             PanelPlot(self.plots.ci, panel, 0, col, self.scale)
-            for col, panel in enumerate(compare_panels(self.family.compared, names))
+            for col, panel in enumerate(compare_panels(self.family.compared, names, last))
         ]
         legend = None
         if self.panels:  # the algorithms named once, in the first plot's corner
@@ -195,7 +203,7 @@ class CompareView(QWidget):
         for plot in self.panels:
             for line, curve in plot.curves.items():
                 self.curves[line.column, line.label] = curve
-                if legend is not None and plot is self.panels[0]:
+                if legend is not None and plot is self.panels[0] and line.legend:
                     legend.addItem(curve, line.label)
 
     def traces(self) -> dict[str, TraceData]:

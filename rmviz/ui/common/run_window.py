@@ -104,6 +104,7 @@ class RunWindow(QMainWindow):
         self.controls = RunControls()
         self.run_button, self.step_count = self.controls.run_button, self.controls.step_count
         self.compare = CompareView(family)
+        self.last_iterate: bool | None = None  # the solvers' own default (set_last_iterate)
         self.compare.error.connect(lambda message: self.show_error(message))
         self.tabs = QTabWidget()
         self.tab_names: dict[str, QWidget] = {}
@@ -157,8 +158,17 @@ class RunWindow(QMainWindow):
 
     # -- hooks: what the families fill in -----------------------------------------------------
     def new_solver(self, game: Any) -> Solver:
-        """A solver of the panel's configuration on ``game``, which the window can show."""
-        return self.family.solver(game, self.panel.config())
+        """A solver of the panel's configuration on ``game``, which the window can show
+        (tracking the last iterate as :attr:`last_iterate` says; None: the solver's default)."""
+        solver = self.family.solver(game, self.panel.config())
+        if self.last_iterate is not None:
+            solver.last_iterate = self.last_iterate
+        return solver
+
+    def set_last_iterate(self, on: bool) -> None:
+        """Track the last iterate's distances (a fresh run, and the compare tab's) or not."""
+        self.last_iterate = self.compare.last_iterate = on
+        self.run.restart()  # the compare tab's solvers are built anew too
 
     def run_started(self, solver: Solver) -> None:
         """A fresh run's thread is started (paused): show its game. Only immutable parts of

@@ -149,8 +149,9 @@ class SessionFiles:
         try:
             notes = panel.set_config(session.config)
             solver = window.new_solver(session.game)
-            if session.saved is not None and not _fits(solver, session.saved):
-                notes.append("its solver state cannot be restored on this device: re-running it")
+            unfit = None if session.saved is None else _unfit(solver, session.saved)
+            if unfit is not None:
+                notes.append(f"{unfit}: re-running it")
                 session = dataclasses.replace(session, saved=None)
         except Exception as error:  # the window stays as it was
             panel.set_config(before[0])
@@ -244,15 +245,20 @@ def _saved_run(loop: RunLoop) -> SavedRun | None:
         return None
 
 
-def _fits(solver: Solver, saved: SavedRun) -> bool:
-    """Whether ``saved`` can be restored into ``solver`` (a fresh one, put back after the
-    check): raises when it does not fit the game and algorithm or the trace its columns;
-    False where the solver's own state cannot be captured (a CuPy generator)."""
+def _unfit(solver: Solver, saved: SavedRun) -> str | None:
+    """Why ``saved`` cannot be put back into ``solver`` (a fresh one, put back after the
+    check) though the run can be re-run, or None when it fits: its solver state where the
+    solver's own cannot be captured (a CuPy generator), its trace where an older version kept
+    other columns (before the last iterate's). Raises when the state does not fit the game
+    and algorithm."""
     try:
         fresh = solver.checkpoint()
     except NotCapturable:
-        return False
+        return "its solver state cannot be restored on this device"
     solver.restore(saved.checkpoint)
     solver.restore(fresh)
-    Trace(solver.columns).restore(saved.trace_iterations, saved.trace_rows)
-    return True
+    try:
+        Trace(solver.columns).restore(saved.trace_iterations, saved.trace_rows)
+    except ValueError:
+        return "its trace has the columns of another version"
+    return None

@@ -31,6 +31,7 @@ class TreePlots(PlotLayout):
     def __init__(self, parent: object = None) -> None:
         super().__init__(parent)
         self.scale = 1.0  # fonts and lines (presentation mode, the text size)
+        self.last = False  # the last iterate's curves (a run that tracks it: set_last)
         self.gaps: PanelPlot | None = None
         self.strategy: PanelPlot | None = None
         self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
@@ -42,9 +43,15 @@ class TreePlots(PlotLayout):
         under plots this short at 1280x720, and one over them covers the curves."""
         if self.gaps is not None:
             self.removeItem(self.gaps.plot)
-        self.gaps = PanelPlot(self.ci, gap_panel(TREE, False), 0, 0, self.scale, key="names")
+        self.gaps = PanelPlot(self.ci, gap_panel(TREE, False, self.last), 0, 0, self.scale, key="names")
         self.gap_plot = self.gaps.plot
         self.gap_curve = next(c for line, c in self.gaps.curves.items() if line.column == EXPLOITABILITY)
+
+    def set_last(self, last: bool) -> None:
+        """Whether the gap plot draws the last iterate's curves (the run's solver tracks it)."""
+        if last != self.last:
+            self.last = last
+            self._build_gaps()
 
     @property
     def strategy_plot(self) -> pg.PlotItem | None:

@@ -217,7 +217,18 @@ class TreeWindow(RunWindow):
         view = self.menuBar().addMenu("&View")
         # F in the tree; Ctrl+0 is the normal text size
         self._action(view, "&Whole tree / legible size (F)", self.view.toggle_whole)
+        self.last_action = self._action(view, "&Last iterate's exploitability too", self._toggle_last)
+        self.last_action.setCheckable(True)
+        self.last_action.setToolTip(
+            "Measure the current strategy's exploitability beside the average's (a second "
+            "best-response pass at every trace point: it nearly doubles the metrics' cost)"
+        )
         self.presentation.add_menu(view)
+
+    def _toggle_last(self, on: bool) -> None:
+        """Draw the last iterate's curves: a fresh run whose solver tracks it."""
+        self.plots.set_last(on)
+        self.set_last_iterate(on)
 
     # -- the game ----------------------------------------------------------------------------
     def _game_changed(self) -> None:

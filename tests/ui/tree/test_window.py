@@ -186,9 +186,12 @@ def test_export_run_data_from_the_file_menu(kuhn, qtbot, tmp_path, monkeypatch):
     averages = [c for c in solver.columns if solver.column_name(c).startswith("average[")]
     assert [trace[solver.column_name(c)][-1] for c in averages] == snapshot.average_strategy.tolist()
     rows = list(csv.DictReader(line for line in (tmp_path / "run.csv").open() if not line.startswith("#")))
-    assert [float(rows[-1][name]) for name in trace if name != "iteration"] == [
-        values[-1] for name, values in trace.items() if name != "iteration"
-    ]
+    # untracked columns (the last iterate's, off for trees) are NaN: null in JSON, nan in CSV
+    np.testing.assert_array_equal(
+        [float(rows[-1][name]) for name in trace if name != "iteration"],
+        [np.nan if v[-1] is None else v[-1] for name, v in trace.items() if name != "iteration"],
+    )
+    assert trace["last_exploitability"][-1] is None
 
 
 def test_run_reaches_the_kuhn_value(kuhn, qtbot):
@@ -653,3 +656,26 @@ def test_no_label_covers_another_or_a_node(qtbot, build):
         assert view.cfv_labels  # the numbers that fit are shown
     finally:
         window.shutdown()
+
+
+def test_view_last_iterate_draws_the_current_strategys_exploitability(kuhn, qtbot):
+    from rmviz.present.panels import LAST_LABEL
+
+    last = Column("last_exploitability")
+    assert not kuhn.plots.last and not kuhn.run.thread.loop.solver.last_iterate  # off by default
+    kuhn.last_action.trigger()  # View > Last iterate's exploitability too
+    assert kuhn.last_action.isChecked() and kuhn.run.thread.loop.solver.last_iterate
+    assert LAST_LABEL in kuhn.plots.gap_plot.titleLabel.text  # keyed in the title, once
+    assert last in kuhn.plots.columns()
+    kuhn.run.step(300)
+    loop = kuhn.run.thread.loop
+    qtbot.waitUntil(lambda: not loop.busy and loop.latest()[1].iteration == 300, timeout=60_000)
+    kuhn.run.redraw(force=True)
+    curve = next(c for line, c in kuhn.plots.gaps.curves.items() if line.column == last)
+    assert len(curve.xData) > 10
+    values = loop.trace_data([last]).columns[last]
+    assert np.isfinite(values).all() and values[-1] == loop.latest()[1].metrics.last_exploitability
+    kuhn.last_action.trigger()  # off again: a fresh run without it
+    assert (
+        not kuhn.run.thread.loop.solver.last_iterate and LAST_LABEL not in kuhn.plots.gap_plot.titleLabel.text
+    )
