@@ -26,6 +26,7 @@ game tree that differ in their payoffs (:mod:`rmviz.solvers.tree.batch`).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 from collections.abc import Sequence
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rmviz.errors import RmvizError
+from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import Game, load_game
 from rmviz.numbers import format_number
 from rmviz.runner.record import write_run_data
@@ -226,15 +227,24 @@ class Result:
         size: tuple[float, float] | None = None,
         compare: Sequence[str] = (),
         width: float | None = None,
+        field: bool = False,
+        field_step: float | None = None,
     ) -> Figure:
         """Figure ``figure`` of the registry (``gaps``, ``strategies``, ``simplex``,
         ``dashboard``, ``tree``...: :data:`rmviz.figures.FIGURES`) as a matplotlib Figure;
         ``compare``: other algorithms run as long with the same options, for ``compare``;
-        ``width``: the tree's width in inches (default a beamer frame's, 10.8 cm)."""
+        ``width``: the tree's width in inches (default a beamer frame's, 10.8 cm); ``field``:
+        the vector field of the algorithm's continuous-time dynamic under the simplex paths
+        (:mod:`rmviz.present.dynamics`), with ``field_step`` the algorithm's steps of that
+        size from the newest point beside the flow."""
         from rmviz.figures.registry import make_figure
         from rmviz.figures.run import compared_with
 
         run = self.run_data()
+        if field or field_step is not None:
+            if field_step is not None and not 0 < field_step < float("inf"):
+                raise ConfigError("field_step must be a positive number")
+            run = dataclasses.replace(run, dynamics=True, dynamics_step=field_step)
         if figure == "compare" or compare:
             others = list(compare) or [a for a in family_of(self.game).compare_default if a != self.algorithm]
             run = compared_with(run, others, **self.options)

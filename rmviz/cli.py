@@ -209,6 +209,20 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--data", type=Path, help="also write the run's trace with its config (.csv or .json)"
     )
+    export.add_argument(
+        "--field",
+        action="store_true",
+        help="simplex and dashboard: draw the vector field of the algorithm's continuous-time "
+        "dynamic under the paths (replicator for Hedge, BNN for RM, best response for FP...)",
+    )
+    export.add_argument(
+        "--field-step",
+        type=_positive_float,
+        default=None,
+        metavar="ETA",
+        help="with --field: from the newest point, the algorithm's steps of size ETA (per unit of "
+        "payoff range) beside the flow's trajectory, over the same time",
+    )
 
     convert = commands.add_parser("convert", help="write a game as .json, .nfg, .efg, or LaTeX (.tex)")
     convert.add_argument("game")
@@ -766,7 +780,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     trace = record_run(solver, args.iterations)
     if args.data is not None:
         write_run_data(args.data, solver, trace.data())
-    run = RunData.of(solver, trace.data())
+    field = args.field or args.field_step is not None
+    run = RunData.of(solver, trace.data(), dynamics=field, dynamics_step=args.field_step)
     if args.figure == "compare":
         run = compared_with(run, algorithms[1:], **_options(args, game))
     save_figure(args.figure, run, args.out, args.style, size, args.dpi, args.width)

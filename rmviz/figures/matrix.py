@@ -14,7 +14,14 @@ from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, category_ticks
 from rmviz.numbers import format_number
-from rmviz.present.definitions import EQUILIBRIUM_COLOUR, FRAME_COLOUR, JOINT_COLOURMAP, player_colour
+from rmviz.present import dynamics
+from rmviz.present.definitions import (
+    EQUILIBRIUM_COLOUR,
+    FRAME_COLOUR,
+    JOINT_COLOURMAP,
+    TEXT_COLOUR,
+    player_colour,
+)
 from rmviz.present.panels import (
     MAX_PLAYERS,
     Panel,
@@ -24,7 +31,16 @@ from rmviz.present.panels import (
     tracks_last,
     welfare_panel,
 )
-from rmviz.present.simplex import CORNERS, CURRENT_TRAIL, fade_pieces, project
+from rmviz.present.simplex import (
+    ARROW_COLOUR,
+    ARROW_OPACITIES,
+    CORNERS,
+    CURRENT_TRAIL,
+    FLOW_COLOUR,
+    STEPS_COLOUR,
+    fade_pieces,
+    project,
+)
 from rmviz.present.simplex import face as simplex_face
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.solver import MatrixSnapshot
@@ -103,13 +119,84 @@ def equilibrium_marker(ax: Axes, point: np.ndarray, style: Style) -> None:
     )
 
 
+def run_dynamic(run: RunData) -> dynamics.Dynamic | None:
+    """The dynamic drawn under the paths: the run's rule's, when ``run.dynamics`` asks."""
+    return dynamics.dynamic_of(run.config) if run.dynamics and run.config is not None else None
+
+
+def newest(run: RunData, quantity: str) -> list[np.ndarray] | None:
+    """Every player's newest ``quantity`` strategy (``"current"`` or ``"average"``) in the
+    trace, or None when the trace lacks one of them."""
+    game, columns = run.game, run.trace.columns
+    strategies = []
+    for i, k in enumerate(game.num_actions):
+        parts = [columns.get(Column(quantity, player=i, action=a)) for a in range(k)]
+        if any(part is None or not len(part) for part in parts):
+            return None
+        strategies.append(np.array([float(cast(np.ndarray, part)[-1]) for part in parts]))
+    return strategies
+
+
+def draw_field(ax: Axes, field: dynamics.PanelField | None, style: Style) -> None:
+    """A dynamic's arrows under the paths (opacity by speed), and from the newest point the
+    flow (dashed) beside the discrete algorithm's steps (dots)."""
+    from matplotlib.collections import LineCollection
+
+    if field is None:
+        return
+    for level, opacity in enumerate(ARROW_OPACITIES):
+        segments = field.arrows.level(level)
+        if len(segments):
+            ax.add_collection(
+                LineCollection(
+                    list(segments),
+                    colors=ARROW_COLOUR,
+                    alpha=opacity,
+                    linewidths=style.line_width * 0.4,
+                    capstyle="round",
+                    zorder=0.5,
+                    gid="rmviz-field",
+                )
+            )
+    if field.flow is not None and field.steps is not None:
+        ax.plot(*field.flow.T, color=FLOW_COLOUR, linewidth=style.line_width * 0.5, linestyle="--", zorder=3)
+        dots = len(field.steps) <= 200
+        ax.plot(
+            *field.steps.T,
+            color=STEPS_COLOUR,
+            linewidth=style.line_width * 0.45,
+            marker="o" if dots else None,
+            markersize=style.line_width * 1.1,
+            zorder=3,
+        )
+
+
+def field_note(run: RunData, dynamic: dynamics.Dynamic | None) -> str:
+    """What the arrows are, for the figure: the dynamic and the strategy it describes."""
+    if dynamic is None:
+        return ""
+    steps = (
+        f"\ndashed: its flow from the newest point; dots: steps of size {run.dynamics_step:g}"
+        if run.dynamics_step is not None
+        else ""
+    )
+    return f"arrows: {dynamic.title}, the motion of the {dynamic.strategy} strategy{steps}"
+
+
 def draw_simplex(fig: FigureBase, run: RunData, style: Style) -> None:
     """Each player's strategy on its simplex (2x2 games: the unit square): the average path
-    fading in, the recent current strategies, the reference equilibrium as a star."""
+    fading in, the recent current strategies, the reference equilibrium as a star; with
+    ``run.dynamics``, the field of the run's dynamic under them (a player with three actions:
+    a symmetric game's single population, else against the others' newest strategies)."""
     game, columns = run.game, run.trace.columns
+    dynamic = run_dynamic(run)
+    note = field_note(run, dynamic)
+    if note:
+        fig.suptitle(note, fontsize=style.small, color=TEXT_COLOUR)
     if game.n_players == 2 and game.num_actions == (2, 2):
         square_panel(fig.subplots(), run, style)
         return
+    others = newest(run, dynamic.strategy) if dynamic is not None else None
     players = range(min(game.n_players, MAX_PLAYERS))
     for i, ax in zip(players, np.atleast_1d(fig.subplots(1, len(players))), strict=True):
         face = simplex_face(game.num_actions[i], run.faces.get(i))
@@ -130,6 +217,9 @@ def draw_simplex(fig: FigureBase, run: RunData, style: Style) -> None:
             ax.annotate(
                 name, corner, xytext=(0, 0), textcoords="offset points", ha=ha, va=va, fontsize=style.small
             )
+        if dynamic is not None and len(face) == 3 and game.num_actions[i] == 3:
+            step, predictive = run.dynamics_step, run.config.predictive
+            draw_field(ax, dynamics.simplex_panel(game.payoffs, i, dynamic, others, step, predictive), style)
         for quantity in ("current", "average"):
             parts = [columns.get(Column(quantity, player=i, action=a)) for a in face]
             if any(part is None for part in parts):
@@ -154,6 +244,17 @@ def square_panel(ax: Axes, run: RunData, style: Style) -> None:
     game, columns = run.game, run.trace.columns
     ax.set_aspect("equal")
     ax.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], color=FRAME_COLOUR, linewidth=1.0)
+    dynamic = run_dynamic(run)
+    if dynamic is not None:
+        at = newest(run, dynamic.strategy)
+        field = dynamics.square_panel(
+            game.payoffs,
+            dynamic,
+            None if at is None else (float(at[0][0]), float(at[1][0])),
+            run.dynamics_step,
+            run.config.predictive,
+        )
+        draw_field(ax, field, style)
     for quantity in ("current", "average"):
         x = columns.get(Column(quantity, player=0, action=0))
         y = columns.get(Column(quantity, player=1, action=0))

@@ -40,6 +40,11 @@ class RunData:
             starred on the simplex as in the window.
         faces: simplex faces of players with more than three actions.
         compared: algorithm -> trace, for the compare figure (empty: this run alone).
+        config: the solver's config (matrix games: the rule whose dynamic is drawn).
+        dynamics: draw the vector field of the run's continuous-time dynamic under the
+            simplex and square paths (:mod:`rmviz.present.dynamics`).
+        dynamics_step: with ``dynamics``, also the discrete algorithm's steps of this size from
+            the newest point beside the flow's trajectory (None: none).
     """
 
     game: Any
@@ -52,6 +57,9 @@ class RunData:
     equilibrium: Equilibrium | None = None
     faces: Mapping[int, tuple[int, int, int]] = field(default_factory=dict)
     compared: Mapping[str, TraceData] = field(default_factory=dict)
+    config: Any = None
+    dynamics: bool = False
+    dynamics_step: float | None = None
 
     @classmethod
     def of(
@@ -62,8 +70,8 @@ class RunData:
         **extras: Any,
     ) -> RunData:
         """The run of ``solver`` recorded as ``trace`` (``snapshot``: its newest, taken now
-        when not given; ``extras``: faces, compared). The family gives the play mode, the
-        compiled tree and the reference equilibrium (:attr:`Family.run_extras`)."""
+        when not given; ``extras``: faces, compared, dynamics, dynamics_step). The family gives the
+        play mode, the compiled tree and the reference equilibrium (:attr:`Family.run_extras`)."""
         family = family_of(solver.game)
         known = family.run_extras(solver)
         return cls(
@@ -75,6 +83,7 @@ class RunData:
             snapshot if snapshot is not None else solver.snapshot(metrics=True),
             known.tree,
             known.equilibrium,
+            config=solver.config,
             **extras,
         )
 
