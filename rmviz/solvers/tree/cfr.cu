@@ -85,12 +85,16 @@ __global__ void counterfactual(const long long* edge_offsets, const long long* e
 
 // the information sets [first, last): instantaneous regret (ties exact zeros), guiding regret
 // (cancellations exact zeros, RM+ clipped), own-reach-weighted strategy sum, averaging-weighted
-// true regret, then regret matching
+// true regret, then regret matching on the guide: the regret, or in predictive CFR
+// g R + m with the prediction m = the added regret (kept in prediction) and the next
+// iteration's discounts g (cancellations exact zeros). The guide waits in strategy[s], whose
+// old value the sums have read, until the second pass normalises it.
 __global__ void infosets(const long long* first_slot, const long long* size, const long long* infoset_player,
                          const long long* infoset_first_node, const double* reach, const double* cfv,
                          double* strategy, double* regret, double* strategy_sum, double* true_regret,
-                         long long nodes, long long first, long long last, double d_pos, double d_neg,
-                         double d_avg, double c_avg, int plus, int players, long long slots) {
+                         double* prediction, long long nodes, long long first, long long last, double d_pos,
+                         double d_neg, double d_avg, double c_avg, double g_pos, double g_neg, int plus,
+                         int predictive, int players, long long slots) {
     long long info = first + (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (info >= last) return;
     long long g = blockIdx.y;
@@ -100,6 +104,7 @@ __global__ void infosets(const long long* first_slot, const long long* size, con
     regret += g * slots;
     strategy_sum += g * slots;
     true_regret += g * slots;
+    if (predictive) prediction += g * slots;  // else a placeholder of one element
     long long lo = first_slot[info], hi = lo + size[info];
     double value = 0.0, scale = 0.0;
     for (long long s = lo; s < hi; ++s) {
@@ -117,11 +122,19 @@ __global__ void infosets(const long long* first_slot, const long long* size, con
         regret[s] = plus ? fmax(updated, 0.0) : updated;
         strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * (own * strategy[s]);
         true_regret[s] = d_avg * true_regret[s] + c_avg * instant;
+        double guide = regret[s];
+        if (predictive) {
+            prediction[s] = added;
+            double ahead = regret[s] > 0 ? g_pos * regret[s] : g_neg * regret[s];
+            guide = ahead + added;
+            if (fabs(guide) <= TIE_TOLERANCE * (fabs(ahead) + fabs(added))) guide = 0.0;
+        }
+        strategy[s] = guide;
     }
     double total = 0.0;
-    for (long long s = lo; s < hi; ++s) total += regret[s] > 0 ? regret[s] : 0.0;
+    for (long long s = lo; s < hi; ++s) total += strategy[s] > 0 ? strategy[s] : 0.0;
     for (long long s = lo; s < hi; ++s) {
-        double positive = regret[s] > 0 ? regret[s] : 0.0;
+        double positive = strategy[s] > 0 ? strategy[s] : 0.0;
         strategy[s] = total > 0 ? positive / total : 1.0 / (double)(hi - lo);
     }
 }

@@ -57,9 +57,9 @@ class CFRConfig:
 
     @property
     def runs_on_gpu(self) -> bool:
-        """Full traversals with a fixed schedule run on a GPU (:mod:`.device`); greedy weights,
-        predictive CFR (``cfr.cu`` keeps no prediction) and Monte-Carlo sampling on the CPU only."""
-        return self.sampling == "none" and self.weighting != "greedy" and not self.predictive
+        """Full traversals with a fixed schedule run on a GPU (:mod:`.device`); greedy weights
+        and Monte-Carlo sampling on the CPU only."""
+        return self.sampling == "none" and self.weighting != "greedy"
 
     def validated(self) -> CFRConfig:
         check_numbers(self, ("alpha", "beta", "gamma", "greedy_floor", "exploration"))
@@ -87,14 +87,10 @@ class CFRConfig:
             raise ConfigError("Monte-Carlo CFR runs with uniform weights in this version")
         if self.device not in DEVICES:
             raise ConfigError(f"unknown device {self.device!r}; choose one of {', '.join(DEVICES)}")
-        if self.device == "gpu" and self.predictive:
-            raise ConfigError(
-                "predictive CFR (pcfr+, pdcfr+) runs on the CPU in this version; use --device cpu or auto"
-            )
         if self.device == "gpu" and not self.runs_on_gpu:
             raise ConfigError(
-                "greedy CFR and Monte-Carlo CFR run on the CPU (CFR, CFR+, linear CFR and DCFR run "
-                "on a GPU); use --device cpu or auto"
+                "greedy CFR and Monte-Carlo CFR run on the CPU (CFR, CFR+, linear CFR, DCFR, PCFR+ "
+                "and PDCFR+ run on a GPU); use --device cpu or auto"
             )
         check_finite(self, DISCOUNTS)
         return self

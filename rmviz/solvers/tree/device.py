@@ -4,8 +4,8 @@ The CPU runs CFR in one compiled loop over node ids (:mod:`.kernels`); on a GPU 
 become one kernel per depth (nodes are numbered breadth first, so a depth is a contiguous
 range whose parents all lie in the depth above) and two over the traverser's slots and
 information sets. Compiled without fused multiply-adds and summing in the CPU's order, the
-iterates equal the CPU kernel's bit for bit. Runs CFR, CFR+, linear CFR and DCFR,
-simultaneous or alternating; greedy CFR and Monte-Carlo CFR stay on the CPU. A batch of
+iterates equal the CPU kernel's bit for bit. Runs CFR, CFR+, linear CFR, DCFR and predictive
+CFR+ and DCFR+, simultaneous or alternating; greedy CFR and Monte-Carlo CFR stay on the CPU. A batch of
 games of one tree that differ only in their payoffs (:mod:`.batch`) runs in the same
 launches, with a second grid dimension over the games. CuPy arrives as ``xp`` from
 :mod:`rmviz.solvers.backend`, the one module that imports it.
@@ -72,6 +72,7 @@ class DeviceCFR:
         self.reach = xp.ones((games, n + 1, nodes))
         self.values = xp.zeros((games, n, nodes))
         self.cfv = xp.zeros((games, tree.n_slots))
+        self.no_prediction = xp.zeros(1)  # the kernel's placeholder when the run is not predictive
         # slot and information-set ranges of each traversal (all at once when simultaneous)
         ranges = tree.player_slots if config.updates == "alternating" else ((0, tree.n_slots),)
         self.traversals = [
@@ -94,17 +95,28 @@ class DeviceCFR:
     def run(self, state: CFRState, iterations: int) -> None:
         """``iterations`` iterations on ``state`` (host arrays, updated in place; ``(S,)`` for
         one game, ``(B, S)`` for a batch). The :class:`~.state.CFRState` stays on the host:
-        this uploads its four slot arrays, runs the iterations and copies them back (a few
-        kilobytes per ``step(n)``, against megabytes of tree per iteration)."""
+        this uploads its slot arrays (four, five with predictive CFR's prediction), runs the
+        iterations and copies them back (a few kilobytes per ``step(n)``, against megabytes of
+        tree per iteration)."""
         if iterations <= 0:
             return
         xp = self.xp
-        hosts = (state.strategy, state.regret, state.strategy_sum, state.true_regret)
-        strategy, regret, strategy_sum, true_regret = (xp.asarray(host) for host in hosts)
+        hosts: tuple[np.ndarray, ...] = (state.strategy, state.regret, state.strategy_sum, state.true_regret)
+        hosts += () if state.prediction is None else (state.prediction,)
+        devices = tuple(xp.asarray(host) for host in hosts)
+        strategy, regret, strategy_sum, true_regret = devices[:4]
+        prediction = devices[4] if len(devices) > 4 else None
         state.weight_sum = self.iterate(
-            strategy, regret, strategy_sum, true_regret, state.iteration, state.weight_sum, iterations
+            strategy,
+            regret,
+            strategy_sum,
+            true_regret,
+            state.iteration,
+            state.weight_sum,
+            iterations,
+            prediction,
         )
-        for host, device in zip(hosts, (strategy, regret, strategy_sum, true_regret), strict=True):
+        for host, device in zip(hosts, devices, strict=True):
             host[...] = xp.asnumpy(device)
         state.iteration += iterations
 
@@ -117,6 +129,7 @@ class DeviceCFR:
         iteration: int,
         weight_sum: float,
         iterations: int,
+        prediction: Any = None,
     ) -> float:
         """Iterations ``iteration + 1 .. iteration + iterations`` on device arrays, in place,
         with no host synchronisation; returns the new weight sum.
@@ -126,12 +139,16 @@ class DeviceCFR:
         the traverser's slots (each slot sums its decision edges, listed in node order: no
         atomics, the CPU's order of summation) and one launch over its information sets
         (regret update, sums, regret matching). Fixed schedules: the discounts are the
-        host's :func:`~rmviz.solvers.weighting.step_of` floats."""
+        host's :func:`~rmviz.solvers.weighting.step_of` floats; predictive CFR also takes the
+        next iteration's regret discounts for its guide and keeps ``prediction`` ``(B, S)``."""
         tree, config = self.tree, self.config
+        if config.predictive and prediction is None:
+            raise ValueError("predictive CFR keeps its prediction on the device: pass it")
         nodes, players, slots = np.int64(tree.n_nodes), np.int32(tree.n_players), np.int64(tree.n_slots)
         for step in range(iterations):
             t = iteration + step + 1
             s = self.schedule.step(t)
+            ahead = self.schedule.step(t + 1)  # predictive CFR's guide: the next discounts
             for lo, hi, first, last in self.traversals:
                 for start, end in tree.depth_ranges[1:]:
                     self._launch(
@@ -193,6 +210,7 @@ class DeviceCFR:
                     regret,
                     strategy_sum,
                     true_regret,
+                    self.no_prediction if prediction is None else prediction,
                     nodes,
                     np.int64(first),
                     np.int64(last),
@@ -200,7 +218,10 @@ class DeviceCFR:
                     np.float64(s.d_neg),
                     np.float64(s.d_avg),
                     np.float64(s.c_avg),
+                    np.float64(ahead.d_pos),
+                    np.float64(ahead.d_neg),
                     np.int32(config.plus),
+                    np.int32(prediction is not None),
                     players,
                     slots,
                 )

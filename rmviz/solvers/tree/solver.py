@@ -11,8 +11,8 @@ gives the next strategy, and the average strategy weighs sigma(I) by the player'
 (Farina, Kroer & Sandholm 2021) and ``pdcfr+`` (Xu et al. 2024): regret matching on
 ``[d' R + m]_+`` with the prediction ``m`` = the last instantaneous regret, and Monte-Carlo
 CFR (Lanctot et al. 2009), compiled in :mod:`.sampling_kernels`. On an NVIDIA GPU
-(``device="gpu"``, or ``"auto"`` from ``AUTO_GPU_MIN_NODES`` nodes) CFR, CFR+, linear CFR
-and DCFR run one CUDA kernel per depth (:mod:`.device`). Each preset's settings:
+(``device="gpu"``, or ``"auto"`` from ``AUTO_GPU_MIN_NODES`` nodes) the full traversals
+(all but greedy and Monte-Carlo CFR) run one CUDA kernel per depth (:mod:`.device`). Each preset's settings:
 docs/algorithms.md, "Counterfactual regret minimisation".
 """
 

@@ -68,7 +68,10 @@ def test_the_games_own_payoffs_give_the_games_solver():
 
 
 @pytest.mark.skipif(cuda_emulator.compiler() is None, reason="needs a C++ compiler")
-@pytest.mark.parametrize(("algorithm", "updates"), [("cfr", "alternating"), ("dcfr", "simultaneous")])
+@pytest.mark.parametrize(
+    ("algorithm", "updates"),
+    [("cfr", "alternating"), ("dcfr", "simultaneous"), ("pcfr+", "alternating"), ("pdcfr+", "simultaneous")],
+)
 def test_gpu_batch_emulated_on_the_cpu_equals_one_solver_per_game(algorithm, updates, monkeypatch):
     """cfr.cu's batched launches (a grid dimension over the games), run thread by thread."""
     from rmviz.solvers import backend
@@ -84,7 +87,7 @@ def test_gpu_batch_emulated_on_the_cpu_equals_one_solver_per_game(algorithm, upd
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "linear-cfr", "dcfr"])
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "linear-cfr", "dcfr", "pcfr+", "pdcfr+"])
 def test_gpu_batch_equals_one_solver_per_game(algorithm):
     game = kuhn_poker()
     payoffs = random_payoffs(game, 64, seed=7)

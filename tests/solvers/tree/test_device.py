@@ -17,7 +17,7 @@ from rmviz.solvers.tree.config import PRESETS, preset
 from rmviz.solvers.tree.solver import CFRSolver
 from tests.solvers import cuda_emulator
 
-FULL_TRAVERSALS = ("cfr", "cfr+", "linear-cfr", "dcfr")
+FULL_TRAVERSALS = ("cfr", "cfr+", "linear-cfr", "dcfr", "pcfr+", "pdcfr+")
 
 
 def test_which_algorithms_run_on_a_gpu():
@@ -93,6 +93,8 @@ def test_gpu_cfr_interleaves_with_recorded_steps():
         (leduc_poker, 3, "cfr", "alternating"),
         (leduc_poker, 3, "cfr+", "alternating"),
         (leduc_poker, 3, "dcfr", "simultaneous"),
+        (leduc_poker, 3, "pcfr+", "alternating"),
+        (leduc_poker, 3, "pdcfr+", "simultaneous"),
     ],
 )
 def test_cuda_kernels_emulated_on_the_cpu_equal_the_cpu_kernel(
@@ -115,4 +117,6 @@ def test_cuda_kernels_emulated_on_the_cpu_equal_the_cpu_kernel(
     np.testing.assert_array_equal(on_gpu.state.regret, cpu.state.regret)
     np.testing.assert_array_equal(on_gpu.state.strategy_sum, cpu.state.strategy_sum)
     np.testing.assert_array_equal(on_gpu.state.true_regret, cpu.state.true_regret)
+    if cpu.state.prediction is not None:
+        np.testing.assert_array_equal(on_gpu.state.prediction, cpu.state.prediction)
     assert on_gpu.state.weight_sum == cpu.state.weight_sum

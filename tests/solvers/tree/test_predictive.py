@@ -178,14 +178,13 @@ def test_the_presets_compose_the_pieces():
     assert pcfr.updates == pdcfr.updates == "alternating"
     assert pdcfr.plus and pdcfr.predictive and pdcfr.weighting == "discounted"
     assert (pdcfr.alpha, pdcfr.gamma) == (2.3, 5.0) and pdcfr.averaging is None
-    assert not pcfr.runs_on_gpu and not pdcfr.runs_on_gpu
+    assert pcfr.runs_on_gpu and pdcfr.runs_on_gpu  # cfr.cu: tests/solvers/tree/test_device.py
     assert pdcfr.parameters() == ("alpha", "beta", "gamma")
 
 
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"device": "gpu"}, "runs on the CPU in this version"),
         ({"weighting": "greedy", "updates": "simultaneous"}, "fixed weighting"),
         ({"sampling": "chance"}, "full traversals"),
     ],
