@@ -81,8 +81,10 @@ def solve(
 
     ``options`` are a solver's choices and parameters (those of ``rmviz solve``: ``play``,
     ``updates``, ``seed``, ``device``, ``alpha``, ``beta``, ``gamma``, ``greedy_floor``,
-    ``inertia``, ``step_size``, ``regulariser``, ``fixed_strategies``). ``progress``: ``True``
-    always shows a bar, ``False`` never, ``None`` when the run takes more than a second.
+    ``inertia``, ``step_size``, ``regulariser``, ``fixed_strategies``; ``last_iterate``: the
+    current profile's distances too, on by default for matrix games, off for trees).
+    ``progress``: ``True`` always shows a bar, ``False`` never, ``None`` when the run takes
+    more than a second.
     """
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
         raise RmvizError(f"iterations must be a whole number, at least 0 (got {iterations!r})")

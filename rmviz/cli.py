@@ -343,6 +343,13 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="ftrl: entropic (Hedge) or euclidean (default: the preset's)",
     )
     parser.add_argument(
+        "--last-iterate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also measure the current profile's distances (last_* in --json, traces, figures): "
+        "on by default for matrix games, off for trees (a second best-response pass)",
+    )
+    parser.add_argument(
         "--exploration",
         type=float,
         help=f"outcome-sampling MCCFR: the traverser's share of uniform exploration, in (0, 1] "
@@ -469,6 +476,7 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
         dtype=args.dtype,
         fixed_strategies=_parse_profile(game, args.fix, "--fix") if args.fix else None,
         start=_parse_profile(game, args.start, "--start") if args.start else None,
+        last_iterate=args.last_iterate,
     )
 
 
@@ -481,7 +489,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     game = load_with_progress(args.game)
     solver = _solver(args, game, report=args.json)
     if session is not None:  # the run the window reopens: its settings, its trace grid
+        tracked = solver.last_iterate
         solver = family_of(solver.game).solver(solver.game, session_config(solver.game, solver.config))
+        solver.last_iterate = tracked
     solver.step(0)  # load the compiled kernel (numba's cache) before the clock starts
     # the pace is measured from here: a first run's compilation (30 s and more) once made
     # 100,000 iterations of rps "take about 28.8 days"

@@ -10,6 +10,7 @@
     metrics = ["exploitability"]                           # optional: default every metric
     [options]                                              # shared solver options
     play = "sampled"
+    last_iterate = true   # the current profile's distances too (default: matrix on, trees off)
 
 The whole grid is checked when the file is read, before any task runs: unknown keys, games,
 algorithms, metrics and options, and every game x algorithm cell (an algorithm that does not
@@ -161,7 +162,7 @@ def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
     if not isinstance(options, Mapping):
         raise ConfigError("options must be a table ([options] with key = value lines)")
     options = {key: _by_player(key, value) for key, value in options.items()}
-    accepted = {name for family in FAMILIES for name in family.accepted} - {"seed"}
+    accepted = {name for family in FAMILIES for name in family.accepted} - {"seed"} | {"last_iterate"}
     for option in options:
         if option not in accepted:
             raise ConfigError(f"unknown option {option!r}; sweeps take {', '.join(sorted(accepted))}")
@@ -207,6 +208,10 @@ def check_grid(
         except RmvizError as error:
             raise ConfigError(f"games: {error}") from None
     deterministic = []
+    last = options.get("last_iterate")
+    if last is not None and not isinstance(last, bool):
+        raise ConfigError("options.last_iterate: true or false (the current profile's distances too)")
+    options = {name: value for name, value in options.items() if name != "last_iterate"}  # not a config's
     for algorithm in algorithms:
         uses_seed = set()
         for kind, game in examples.items():

@@ -78,7 +78,9 @@ def sweep_figure(
 
 def is_distance(metric: str) -> bool:
     """Whether ``metric`` is a distance to equilibrium (drawn on log axes): a gap curve of
-    either family, or any metric named ``..._gap``."""
+    either family, or any metric named ``..._gap``, of the average or the last iterate
+    (``last_exploitability``)."""
+    metric = metric.removeprefix("last_")
     return metric in DISTANCES or metric.endswith("gap")
 
 

@@ -37,6 +37,8 @@ def run_task(task: Task) -> tuple[int, dict[str, list[Any]]]:
                 solver.reset()  # and leave that time out of ``seconds``
                 if names is None:  # a matrix game solved by CFR has the tree family's metrics
                     names = [m for m in metrics if m in family_of(solver.game).metrics]
+                    if not task.metrics and not solver.last_iterate:  # no rows of NaN by default
+                        names = [m for m in names if not m.startswith("last_")]
                 for checkpoint in task.iterations:
                     solver.step(checkpoint - solver.iteration)
                     snapshot = solver.snapshot(metrics=True)

@@ -88,3 +88,15 @@ def test_save_writes_run_data(tmp_path):
     path = result.save(tmp_path / "run.csv")
     assert path.read_text().startswith('# format: "rmviz-run-data"\n# version: 1\n# rmviz:')
     assert read_run_game(path) == result.game  # the game itself is in the file
+
+
+def test_the_last_iterate_is_in_the_result_and_its_trace():
+    matrix = rmviz.solve("rps", "rm+", 100, progress=False)
+    assert matrix.metrics["last_exploitability"] > 0  # on by default for matrix games
+    last = matrix.trace.query("metric == 'last_ce_gap'")
+    assert len(last) > 10 and last.value.iloc[-1] == matrix.metrics["last_ce_gap"]
+    tree = rmviz.solve("kuhn", "cfr+", 30, progress=False)
+    assert tree.metrics["last_exploitability"] is None  # off for trees unless asked
+    tree = rmviz.solve("kuhn", "cfr+", 30, progress=False, last_iterate=True)
+    values = tree.trace.query("metric == 'last_exploitability'").value
+    assert values.iloc[-1] == tree.metrics["last_exploitability"] > tree.metrics["exploitability"]

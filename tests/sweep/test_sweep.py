@@ -230,3 +230,21 @@ def test_a_sweep_failing_before_its_first_task_leaves_no_folder(tmp_path, monkey
     with pytest.raises(RmvizError):
         run_sweep(GRID, kept, jobs=1)
     assert kept.is_dir() and list(kept.iterdir()) == []
+
+
+def test_the_last_iterate_is_a_metric_of_matrix_sweeps_and_of_tree_sweeps_on_request(tmp_path):
+    from rmviz.sweep.figures import is_distance
+
+    grid = {"name": "last", "algorithms": ["cfr+"], "seeds": 1, "iterations": [5, 20]}
+    trees = run_sweep({**grid, "games": ["kuhn"]}, tmp_path / "off", jobs=1, figures=False).table
+    assert not trees.metric.str.startswith("last_").any()  # off by default: no rows of NaN
+    tracked = {**grid, "games": ["kuhn"], "options": {"last_iterate": True}}
+    trees = run_sweep(tracked, tmp_path / "on", jobs=1, figures=False).table
+    last = trees[trees.metric == "last_exploitability"]
+    assert len(last) == 2 and (last.value > 0).all()
+    matrix = {**grid, "algorithms": ["rm+"], "games": ["rps"]}
+    table = run_sweep(matrix, tmp_path / "matrix", jobs=1, figures=False).table
+    assert {"last_exploitability", "last_cce_gap", "last_ce_gap"} <= set(table.metric)
+    assert is_distance("last_exploitability") and is_distance("last_ce_gap")
+    with pytest.raises(RmvizError, match="last_iterate"):
+        config_from({**tracked, "options": {"last_iterate": "yes"}})
