@@ -1,7 +1,8 @@
 """The compare figure: several algorithms' distances to equilibrium overlaid on shared
 log-log axes, one panel per metric the family compares (its ``compared``: exploitability,
 CCE and CE gaps for matrix games, exploitability for trees), one colour per algorithm,
-against iterations, as the window's *Compare algorithms* tab draws them."""
+against iterations, as the window's *Compare algorithms* tab draws them; each algorithm's
+last iterate lighter in its colour, where the traces hold it."""
 
 from __future__ import annotations
 

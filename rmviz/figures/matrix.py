@@ -72,7 +72,8 @@ def draw_strategies(fig: FigureBase, run: RunData, style: Style) -> None:
 
 def draw_gaps(fig: FigureBase, run: RunData, style: Style) -> None:
     """The family's distances to equilibrium on log-log axes with a 1/sqrt(T) reference
-    anchored at the exploitability's first point."""
+    anchored at the exploitability's first point; the last iterate's, lighter, where the
+    trace holds them."""
     panel = gap_panel(run.family, run.zero_sum, last=tracks_last(run.trace))
     draw_panel(fig.subplots(), panel, {None: run.trace}, style)
 

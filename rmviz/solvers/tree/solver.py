@@ -139,7 +139,7 @@ class CFRSolver:
 
     ``last_iterate``: whether the metrics include the current profile's NashConv and
     exploitability (a second best-response pass: it nearly doubles a metrics evaluation,
-    1.85x on Leduc, so it is off by default; docs/algorithms.md, "The last iterate")."""
+    1.9x on Leduc, so it is off by default; docs/algorithms.md, "The last iterate")."""
 
     game: ExtensiveFormGame
     config: CFRConfig = field(default_factory=CFRConfig)
