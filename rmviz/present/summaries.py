@@ -50,6 +50,12 @@ def matrix_summary(report: dict[str, Any], game: NormalFormGame) -> str:
         ("regret bound 2 max R / T", report["eps_bound"]),
         ("social welfare", report["welfare"]),
     ]
+    if report.get("last_exploitability") is not None:  # the current profile's (last iterate)
+        rows += [
+            ("last iterate: exploitability", report["last_exploitability"]),
+            ("last iterate: CCE gap", report["last_cce_gap"]),
+            ("last iterate: CE gap", report["last_ce_gap"]),
+        ]
     top = largest_payoff(game.payoffs)
     for label, value in rows:
         if value is None:
@@ -87,6 +93,11 @@ def tree_summary(report: dict[str, Any], _game: Any) -> str:
         ("exploitability (NashConv/n)", format_number(report["exploitability"], ".6g")),
         ("NashConv", format_number(report["nash_conv"], ".6g")),
         ("regret bound sum_I R+/T", format_number(report["eps_bound"], ".6g")),
+        *(
+            [("last iterate: exploitability", format_number(report["last_exploitability"], ".6g"))]
+            if report.get("last_exploitability") is not None
+            else []
+        ),
     ):
         parts.append(f"  {label:<30} {text}\n")
     return "".join(parts)

@@ -41,3 +41,13 @@ def test_the_trace_file_has_the_columns(tmp_path, capsys):
     assert main(["solve", "rps", "-a", "rm", "-n", "50", "--trace", str(path)]) == 0
     header = next(line for line in path.read_text().splitlines() if not line.startswith("#"))
     assert {"last_exploitability", "last_cce_gap", "last_ce_gap", "last_nash_conv"} <= set(header.split(","))
+
+
+def test_the_text_summary_shows_the_last_iterate_where_tracked(capsys):
+    assert main(["solve", "rps-crash", "-a", "rm+", "-n", "100"]) == 0
+    text = capsys.readouterr().out
+    assert "last iterate: exploitability" in text and "last iterate: CE gap" in text
+    assert main(["solve", "kuhn", "-a", "cfr+", "-n", "20"]) == 0
+    assert "last iterate" not in capsys.readouterr().out
+    assert main(["solve", "kuhn", "-a", "cfr+", "-n", "20", "--last-iterate"]) == 0
+    assert "last iterate: exploitability" in capsys.readouterr().out
