@@ -99,6 +99,8 @@ class View:
             the last chosen one, each player's action name or ``"draw"`` (the tab explains
             those iterations as they ran).
         tree_view: the tree window's view of its tree (:class:`TreeShown`), or None.
+        dynamics: the matrix window's simplex drew the field of the run's dynamic (*Dynamics*).
+        dynamics_step: the step size of the algorithm's steps drawn beside the flow, or None.
     """
 
     tab: str | None = None
@@ -112,6 +114,8 @@ class View:
     joint: str | None = None
     script: tuple[tuple[str, ...], ...] = ()
     tree_view: TreeShown | None = None
+    dynamics: bool = False
+    dynamics_step: float | None = None
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,8 @@ def session_to_dict(session: Session) -> dict[str, Any]:
             "joint": view.joint,
             "script": [list(profile) for profile in view.script],
             "tree_view": None if view.tree_view is None else _plain(dataclasses.asdict(view.tree_view)),
+            "dynamics": view.dynamics,
+            "dynamics_step": view.dynamics_step,
         },
         **state,
     }
@@ -422,7 +428,8 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         faces[player] = (face[0], face[1], face[2])
     presentation = data.get("presentation", False)
     recorded = data.get("recorded", False)
-    for name, flag in (("presentation", presentation), ("recorded", recorded)):
+    dynamics = data.get("dynamics", False)
+    for name, flag in (("presentation", presentation), ("recorded", recorded), ("dynamics", dynamics)):
         if not isinstance(flag, bool):
             raise _FieldError(f"view.{name} must be true or false, not {_shown(flag)}")
     infoset = _optional(data.get("infoset"), lambda v: _typed(v, str, "view.infoset"))
@@ -432,6 +439,9 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         raise _FieldError("view.joint is the Equilibria tab's joint of a matrix game; this is a game tree")
     script = _script(data.get("script", []), family)
     tree_view = _optional(data.get("tree_view"), lambda v: _tree_shown(v, game, family))
+    step = _optional(data.get("dynamics_step"), lambda v: _number(v, "view.dynamics_step"))
+    if step is not None and not 0 < step < math.inf:
+        raise _FieldError("view.dynamics_step must be a positive number")
     return View(
         tab=tab,
         faces=faces,
@@ -444,6 +454,8 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         joint=joint,
         script=script,
         tree_view=tree_view,
+        dynamics=dynamics,
+        dynamics_step=step,
     )
 
 

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 # each game family's window, and the options that window alone uses
 WINDOWS: FamilyTable[type[RunWindow]] = FamilyTable({MATRIX: MatrixWindow, TREE: TreeWindow})
 WINDOW_OPTIONS: FamilyTable[tuple[str, ...]] = FamilyTable(
-    {MATRIX: (), TREE: ("--steps", "--run", "--infoset")}
+    {MATRIX: ("--field", "--field-step"), TREE: ("--steps", "--run", "--infoset")}
 )
 
 MAX_REPLAY = 3600.0  # seconds a screenshot waits for a reopened session's re-run, at most
@@ -209,6 +209,8 @@ def main(argv: list[str]) -> int:
                 run=args.run,
                 infoset=args.infoset,
                 size=args.size,
+                field=args.field or args.field_step is not None,
+                field_step=args.field_step,
             )
         )
     except RmvizError as error:

@@ -15,6 +15,7 @@ and its suffix is an image format (:data:`SCREENSHOT_SUFFIXES`). Once the game i
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -79,6 +80,17 @@ def step_count(text: str) -> int:
     value = whole_number(text)
     if not 0 <= value <= MAX_STEPS:
         raise argparse.ArgumentTypeError(f"{text[:40]}: recorded iterations must be from 0 to {MAX_STEPS}")
+    return value
+
+
+def positive_step(text: str) -> float:
+    """``--field-step``: a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r}: the step size must be a positive number")
     return value
 
 
@@ -160,6 +172,19 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
     parser.add_argument(
         "--infoset", metavar="LABEL", help="game trees: the information set shown in the panel"
     )
+    parser.add_argument(
+        "--field",
+        action="store_true",
+        help="matrix games: draw the field of the algorithm's continuous-time dynamic under the "
+        "simplex (the view's Dynamics box)",
+    )
+    parser.add_argument(
+        "--field-step",
+        type=positive_step,
+        default=None,
+        metavar="ETA",
+        help="matrix games, with --field: the algorithm's steps of size ETA beside the flow",
+    )
     return parser
 
 
@@ -191,7 +216,7 @@ def family_problem(
     (``window_options``: each family's, :data:`rmviz.ui.app.WINDOW_OPTIONS`) is an error naming
     both families by their titles, not ignored."""
     owners = {option: owner for owner, options in window_options.items() for option in options}
-    given = [option for option in owners if getattr(args, option[2:]) not in (None, False)]
+    given = [option for option in owners if getattr(args, option[2:].replace("-", "_")) not in (None, False)]
     foreign = [option for option in given if owners[option] is not family]
     if not foreign:
         return None

@@ -73,6 +73,12 @@ def test_options_of_another_family_are_refused_by_name():
         family_problem(parse_window_args(["rps", "--compare", "--presentation"]), MATRIX, WINDOW_OPTIONS)
         is None
     )
+    field = parse_window_args(["kuhn", "--field", "--field-step", "0.5"])
+    assert field.field_step == 0.5
+    assert family_problem(field, TREE, WINDOW_OPTIONS) == (
+        "--field, --field-step are for matrix games only; kuhn is one of the game trees"
+    )
+    assert family_problem(parse_window_args(["rps", "--field"]), MATRIX, WINDOW_OPTIONS) is None
 
 
 @pytest.mark.parametrize("options", [["--steps", "5"], ["--run"], ["--infoset", "1"]])

@@ -44,6 +44,8 @@ def matrix_session() -> Session:
         presentation=True,
         text_steps=2,
         compared=("rm+", "greedy-rm"),
+        dynamics=True,
+        dynamics_step=0.5,
     )
     return Session(game, config, 12_345, points_per_decade=50, speed=1000.0, view=view)
 
@@ -308,6 +310,11 @@ HOSTILE = {
     "script of numbers": (changed(view={"script": [[1, 2]]}), "view.script, iteration 1 must be a string"),
     "script of no players": (changed(view={"script": [[]]}), "view.script, iteration 1, must be a list"),
     "joint not text": (changed(view={"joint": [0.5, 0.5]}), "view.joint must be a string"),
+    "dynamics not a flag": (changed(view={"dynamics": "yes"}), "view.dynamics must be true or false"),
+    "dynamics step not positive": (
+        changed(view={"dynamics_step": -1}),
+        "view.dynamics_step must be a positive number",
+    ),
     "a tree view of a matrix game": (
         changed(view={"tree_view": {"zoom": 1}}),
         "view.tree_view is the tree window's view",

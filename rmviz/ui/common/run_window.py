@@ -64,6 +64,8 @@ class StartOptions:
     run: bool = False
     infoset: str | None = None
     size: tuple[int, int] | None = None  # the window's size; presentation mode keeps it
+    field: bool = False  # the matrix window's simplex draws the field of the run's dynamic
+    field_step: float | None = None  # and the algorithm's steps of this size beside the flow
 
 
 class RunWindow(QMainWindow):

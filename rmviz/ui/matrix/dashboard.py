@@ -2,7 +2,9 @@
 convergence plots below.
 
 For players with more than three actions a selector above the simplex chooses the face
-drawn (:meth:`~rmviz.ui.matrix.simplex.SimplexView.set_face`).
+drawn (:meth:`~rmviz.ui.matrix.simplex.SimplexView.set_face`). Above it, *Dynamics* draws the
+field of the run's continuous-time dynamic under the paths and its step slider the
+algorithm's steps beside the flow (:class:`FieldControls`).
 """
 
 from __future__ import annotations
@@ -11,9 +13,19 @@ from collections.abc import Mapping
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.present.dynamics import STEP_CHOICES
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import live_points
 from rmviz.ui.matrix.joint import JointView
@@ -43,6 +55,9 @@ class Dashboard(QSplitter):
         self.unseen.setWordWrap(True)
         self.unseen.setStyleSheet("color: #616161")
         simplex_layout.addWidget(self.unseen)
+        self.field = FieldControls(self.simplex)
+        self.field.changed.connect(self.face_changed)  # the view needs more columns: a redraw
+        simplex_layout.addWidget(self.field)
         simplex_layout.addWidget(self.faces)
         simplex_layout.addWidget(self.simplex, stretch=1)
         top.addWidget(simplex_box)
@@ -134,6 +149,65 @@ class Dashboard(QSplitter):
     def _set_face(self, player: int, face: tuple[int, int, int]) -> None:
         self.simplex.set_face(player, tuple(face))  # type: ignore[arg-type]
         self.face_changed.emit()
+
+
+class FieldControls(QWidget):
+    """*Dynamics*: the field of the run's continuous-time dynamic under the simplex's paths,
+    and a step-size slider (leftmost: off) that draws, from the newest point, the algorithm's
+    steps of that size beside the flow over the same time. ``changed`` fires on either."""
+
+    changed = Signal()
+
+    def __init__(self, simplex: SimplexView) -> None:
+        super().__init__()
+        self.simplex = simplex
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.check = QCheckBox("Dynamics")
+        self.check.toggled.connect(self._toggled)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, len(STEP_CHOICES))
+        self.slider.setMaximumWidth(160)
+        self.slider.setToolTip(
+            "step size eta (per unit of payoff range) of the algorithm's steps drawn from the newest "
+            "point beside the flow: small steps follow it, large ones depart (leftmost: none)"
+        )
+        self.slider.valueChanged.connect(self._stepped)
+        self.step_label = QLabel()
+        self.step_label.setMinimumWidth(110)
+        layout.addWidget(self.check)
+        layout.addWidget(self.slider)
+        layout.addWidget(self.step_label)
+        layout.addStretch(1)
+        self._stepped(0)
+        self.refresh()
+
+    def step(self) -> float | None:
+        value = self.slider.value()
+        return STEP_CHOICES[value - 1] if value > 0 else None
+
+    def set_state(self, on: bool, step: float | None) -> None:
+        """Show the field (``on``) with the steps of size ``step`` (the nearest choice; None: none)."""
+        index = 0 if step is None else 1 + int(np.argmin([abs(np.log(c / step)) for c in STEP_CHOICES]))
+        self.slider.setValue(index)
+        self.check.setChecked(on)
+
+    def refresh(self) -> None:
+        """The check box's tooltip for the run's dynamic; disabled without one."""
+        self.check.setToolTip(self.simplex.field_tooltip())
+        self.check.setEnabled(self.simplex.dynamic is not None)
+        self.slider.setEnabled(self.check.isChecked() and self.simplex.dynamic is not None)
+
+    def _toggled(self, on: bool) -> None:
+        self.simplex.show_field(on)
+        self.refresh()
+        self.changed.emit()
+
+    def _stepped(self, _value: int) -> None:
+        step = self.step()
+        self.step_label.setText("steps: none" if step is None else f"steps: eta = {step:g}")
+        self.simplex.set_field_step(step)
+        self.changed.emit()
 
 
 class FaceSelector(QWidget):

@@ -11,6 +11,12 @@
   with :meth:`SimplexView.set_face` (the first three by default), the strategy restricted
   to it and renormalised (the panel title says which).
 
+Under the paths, the field of the run's continuous-time dynamic (:meth:`SimplexView.show_field`;
+:mod:`rmviz.present.dynamics`): on the square, and on the triangle of a player with three
+actions (a symmetric game's single population, else against the others' newest strategies,
+redrawn as the run goes); with a step size (:meth:`SimplexView.set_field_step`), from the
+newest point the flow (dashed) beside the algorithm's own steps (dots).
+
 The paths are drawn from the trace's per-action columns (``Column("average", player=i,
 action=a)`` and ``"current"``, :meth:`SimplexView.columns`). ``scale`` multiplies line
 widths, markers and fonts (presentation mode).
@@ -18,15 +24,29 @@ widths, markers and fonts (presentation mode).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.present import dynamics
 from rmviz.present.definitions import EQUILIBRIUM_COLOUR, player_colour
-from rmviz.present.simplex import CORNERS, CURRENT_TRAIL, FADE_STEPS, face, fade_pieces, project, unproject
+from rmviz.present.simplex import (
+    ARROW_COLOUR,
+    ARROW_OPACITIES,
+    CORNERS,
+    CURRENT_TRAIL,
+    FADE_STEPS,
+    FLOW_COLOUR,
+    STEPS_COLOUR,
+    face,
+    fade_pieces,
+    project,
+    unproject,
+)
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import PlotLayout, set_points
 from rmviz.ui.common.style import style_plot
@@ -79,6 +99,55 @@ class FadingPath:
 
 
 PANEL_SIZES = {"point": 1, "segment": 2, "triangle": 3}  # actions drawn by each kind of panel
+MAX_FIELD_ACTIONS = 40  # the others' strategies a field is drawn against: the trace's columns
+PATHS_EVERY = 0.25  # seconds between recomputed flows and steps while a run moves the point
+
+
+class FieldItems:
+    """One panel's drawing of a dynamic: an item of arrows per opacity level, the flow from
+    the newest point (dashed) and the discrete steps (dots)."""
+
+    def __init__(self, plot: pg.PlotItem, scale: float) -> None:
+        from PySide6.QtGui import QColor
+
+        self.levels = []
+        for opacity in ARROW_OPACITIES:
+            shade = QColor(ARROW_COLOUR)
+            shade.setAlphaF(opacity)
+            item = plot.plot(pen=pg.mkPen(shade, width=1.1 * scale), connect="pairs")
+            item.setZValue(-5)  # under the paths
+            self.levels.append(item)
+        self.flow = plot.plot(pen=pg.mkPen(FLOW_COLOUR, width=1.5 * scale, style=Qt.PenStyle.DashLine))
+        self.steps = plot.plot(
+            pen=pg.mkPen(STEPS_COLOUR, width=1.5 * scale),
+            symbol="o",
+            symbolSize=4.5 * scale,
+            symbolBrush=STEPS_COLOUR,
+            symbolPen=None,
+        )
+        for item in (self.flow, self.steps):
+            item.setZValue(5)
+
+    def set_field(self, field: dynamics.PanelField | None) -> None:
+        empty = np.empty(0)
+        for index, item in enumerate(self.levels):
+            segments = field.arrows.level(index) if field is not None else np.empty((0, 2, 2))
+            flat = segments.reshape(-1, 2)
+            item.setData(flat[:, 0], flat[:, 1], connect="pairs")
+        flow = None if field is None else field.flow
+        if flow is None:
+            self.flow.setData(empty, empty)
+        else:
+            self.flow.setData(flow[:, 0], flow[:, 1])
+        steps = None if field is None else field.steps
+        if steps is None:
+            self.steps.setData(empty, empty)
+        else:
+            self.steps.setData(steps[:, 0], steps[:, 1], symbol="o" if len(steps) <= 200 else None)
+
+    def arrow_count(self) -> int:
+        """The arrows drawn (three segments each)."""
+        return sum(len(item.xData) // 6 for item in self.levels if item.xData is not None)
 
 
 class SimplexView(PlotLayout):
@@ -98,6 +167,15 @@ class SimplexView(PlotLayout):
         self.faces: dict[int, tuple[int, int, int]] = {}
         self.square = False
         self.scale = scale
+        self.fields: list[tuple[str, int, FieldItems]] = []  # (panel kind, player, items)
+        self.dynamic: dynamics.Dynamic | None = None  # the run's, None: no field to draw
+        self.predictive = False
+        self.field_on = False
+        self.field_step: float | None = None
+        self._columns: Mapping[Column, np.ndarray] = {}
+        self._field_key: object = None
+        self._paths_at = 0.0
+        self._field_pending = False
 
     def set_scale(self, scale: float) -> None:
         self.scale = scale
@@ -123,7 +201,8 @@ class SimplexView(PlotLayout):
     ) -> None:
         """Rebuild the panels for ``game`` (``equilibrium``: one profile, starred)."""
         self.clear()
-        self.paths, self.stars, self.rings = [], [], []
+        self.paths, self.stars, self.rings, self.fields = [], [], [], []
+        self._field_key = None
         self.game = game
         if not keep_faces:
             self.faces = {}
@@ -231,6 +310,7 @@ class SimplexView(PlotLayout):
         plot.setAspectLocked(True)
         plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.05)
         plot.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], pen=pg.mkPen("#888888", width=self.scale))
+        self.fields.append(("square", 0, FieldItems(plot, self.scale)))
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
         average = FadingPath(plot, player_colour(0), 2.5 * self.scale)
         self.paths.append(("square", 0, current, average))
@@ -270,6 +350,8 @@ class SimplexView(PlotLayout):
                 text.setPos(*corner)
             plot.setRange(xRange=(-0.25, 1.25), yRange=(-0.2, 1.06), padding=0)  # room for labels
             kind = "triangle"
+            if game.num_actions[player] == 3:
+                self.fields.append((kind, player, FieldItems(plot, self.scale)))
         current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
         average = FadingPath(plot, player_colour(player), 2.5 * self.scale)
         self.paths.append((kind, player, current, average))
@@ -292,6 +374,8 @@ class SimplexView(PlotLayout):
         paths, the points at ``drawn`` (the current strategies' trail is short)."""
         if self.game is None:
             return
+        self._columns = columns
+        self._draw_field()
         for kind, player, current, average in self.paths:
             if kind == "square":
                 for curve, quantity, keep in (
@@ -318,12 +402,114 @@ class SimplexView(PlotLayout):
                     curve.setData(points[:, 0], points[:, 1], drawn)
 
     def columns(self) -> tuple[Column, ...]:
-        """The trace columns the paths are drawn from."""
+        """The trace columns the paths are drawn from (with the field on, every player's
+        whole strategy too, up to :data:`MAX_FIELD_ACTIONS` actions in all)."""
         if self.game is None:
             return ()
-        return tuple(
+        drawn = tuple(
             Column(quantity, player=i, action=a)
             for i in range(min(self.game.n_players, 3))
             for a in self.face(i)
             for quantity in ("average", "current")
         )
+        if not (self.field_on and self.fields) or sum(self.game.num_actions) > MAX_FIELD_ACTIONS:
+            return drawn
+        everyone = tuple(
+            Column(quantity, player=i, action=a)
+            for i, k in enumerate(self.game.num_actions)
+            for a in range(k)
+            for quantity in ("average", "current")
+        )
+        return tuple(dict.fromkeys(drawn + everyone))
+
+    # -- the field of the run's dynamic ---------------------------------------------------------
+    def set_dynamic(self, dynamic: dynamics.Dynamic | None, predictive: bool = False) -> None:
+        """The run's dynamic (:func:`rmviz.present.dynamics.dynamic_of`; None: none to draw) and
+        whether its steps are optimistic."""
+        self.dynamic, self.predictive = dynamic, predictive
+        self._field_key = None
+        self._draw_field()
+
+    def show_field(self, on: bool) -> None:
+        """Draw the field under the paths, or not (the window then asks for :meth:`columns`)."""
+        self.field_on = on
+        self._field_key = None
+        self._draw_field()
+
+    def set_field_step(self, step: float | None) -> None:
+        """From the newest point, the flow beside the algorithm's steps of size ``step``
+        (None: neither)."""
+        self.field_step = step
+        self._field_key = None
+        self._draw_field()
+
+    def field_tooltip(self) -> str:
+        """What the field shows, for the view's check box."""
+        if self.dynamic is None:
+            return "no continuous-time dynamic is drawn for this algorithm (internal regret matching)"
+        game = self.game
+        against = ""
+        if game is not None and not self.square:
+            against = (
+                " A symmetric game: one population, each strategy against itself."
+                if dynamics.is_symmetric(game.payoffs)
+                else f" Each player's field is drawn against the others' {self.dynamic.strategy} "
+                "strategies, redrawn as the run goes."
+            )
+        return (
+            f"Arrows: {self.dynamic.describe()}.{against} Drawn for the 2x2 square and for players "
+            "with three actions."
+        )
+
+    def _newest(self) -> list[np.ndarray] | None:
+        """Every player's newest strategy of the kind the dynamic describes, or None."""
+        assert self.game is not None and self.dynamic is not None
+        strategies = []
+        for i, k in enumerate(self.game.num_actions):
+            parts = [self._columns.get(Column(self.dynamic.strategy, player=i, action=a)) for a in range(k)]
+            if any(part is None or not len(part) for part in parts):
+                return None
+            strategies.append(np.array([float(part[-1]) for part in parts]))  # type: ignore[index]
+        return strategies
+
+    def _draw_field(self) -> None:
+        if not self.fields:
+            return
+        if not self.field_on or self.dynamic is None or self.game is None:
+            if self._field_key != "off":
+                for _kind, _player, items in self.fields:
+                    items.set_field(None)
+                self._field_key = "off"
+            return
+        strategies = self._newest()
+        step = self.field_step
+        key = (None if strategies is None else tuple(np.round(np.concatenate(strategies), 4)), step)
+        if key == self._field_key:
+            return
+        now = time.monotonic()
+        last = self._field_key
+        moving = isinstance(last, tuple) and last[0] is not None and last[1] == step
+        if step is not None and moving and now - self._paths_at < PATHS_EVERY:
+            if not self._field_pending:  # the paths cost up to ~50 ms: 4 times a second at most
+                self._field_pending = True
+                QTimer.singleShot(int(PATHS_EVERY * 1000), self, self._deferred_field)
+            return
+        self._field_key, self._paths_at = key, now
+        payoffs = self.game.payoffs
+        for kind, player, items in self.fields:
+            if kind == "square":
+                at = None if strategies is None else (float(strategies[0][0]), float(strategies[1][0]))
+                field = dynamics.square_panel(payoffs, self.dynamic, at, step, self.predictive)
+            else:
+                field = dynamics.simplex_panel(
+                    payoffs, player, self.dynamic, strategies, step, self.predictive
+                )
+            items.set_field(field)
+
+    def _deferred_field(self) -> None:
+        self._field_pending = False
+        self._draw_field()
+
+    def arrow_count(self) -> int:
+        """The arrows drawn on every panel."""
+        return sum(items.arrow_count() for _kind, _player, items in self.fields)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt
@@ -33,16 +33,18 @@ from rmviz.formats import load_game
 from rmviz.games.catalog import CATALOG, catalog_game
 from rmviz.games.generators import random_game
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.present.dynamics import dynamic_of
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.session import View
 from rmviz.solvers.exact import Reference, reference
+from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.family import FAMILY
 from rmviz.solvers.matrix.solver import MatrixSnapshot
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import family_named
 from rmviz.ui.common.deck_files import save_deck_dialog
 from rmviz.ui.common.opener import Opener
-from rmviz.ui.common.run_window import RunWindow
+from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.common.session_files import SESSION_FILTER
 from rmviz.ui.matrix.dashboard import Dashboard
 from rmviz.ui.matrix.editor import MatrixEditor
@@ -232,6 +234,9 @@ class MatrixWindow(RunWindow):
     def run_started(self, solver: Solver) -> None:
         self._rows_of = -1  # the new run's versions count from the start
         self.simplex.set_start(solver.start)  # type: ignore[attr-defined]
+        config = cast(MatrixConfig, solver.config)
+        self.simplex.set_dynamic(dynamic_of(config), config.predictive)
+        self.dashboard.field.refresh()
         self.step_panel.run_started(solver)
 
     def _start_dragged(self, strategies: dict[int, np.ndarray]) -> None:
@@ -263,8 +268,20 @@ class MatrixWindow(RunWindow):
         self.run.seen_version = -1  # redraw on the next tick
 
     def figure_extras(self) -> dict[str, Any]:
-        """The simplex faces chosen for players with more than three actions."""
-        return {"faces": dict(self.simplex.faces)}
+        """The simplex faces chosen for players with more than three actions, and the field of
+        the run's dynamic as the view shows it."""
+        on = self.simplex.field_on
+        return {
+            "faces": dict(self.simplex.faces),
+            "dynamics": on,
+            "dynamics_step": self.simplex.field_step if on else None,
+        }
+
+    def start(self, options: StartOptions) -> None:
+        """The command line's options; ``--field``: the simplex's *Dynamics* on."""
+        super().start(options)
+        if options.field:
+            self.dashboard.field.set_state(True, options.field_step)
 
     # -- sessions ----------------------------------------------------------------------------
     def view_state(self) -> View:
@@ -274,6 +291,8 @@ class MatrixWindow(RunWindow):
         return dataclasses.replace(
             super().view_state(),
             faces=dict(self.simplex.faces),
+            dynamics=self.simplex.field_on,
+            dynamics_step=self.simplex.field_step,
             joint=", ".join(entries) or None,
             script=tuple(tuple(profile) for profile in self.step_panel.script),
         )
@@ -281,6 +300,7 @@ class MatrixWindow(RunWindow):
     def apply_view(self, view: View) -> list[str]:
         notes = super().apply_view(view)
         self.dashboard.set_faces(view.faces)
+        self.dashboard.field.set_state(view.dynamics, view.dynamics_step)
         if view.joint is not None and not self.equilibria.check_text(view.joint):
             notes.append("the joint saved in its Equilibria tab does not fit the game")
         try:
