@@ -12,6 +12,7 @@ export_figure rps-crash -a rm -n 2000 --figure strategies --out $out/figure-stra
 export_figure rps-crash -a rm -n 2000 --figure regrets --out $out/figure-regrets.png
 export_figure battle-of-partners -a rm -n 5000 --play sampled --figure welfare --out $out/figure-welfare.png
 export_figure rps-crash -a rm -n 2000 --figure simplex --out $out/figure-simplex.png
+export_figure rps -a hedge --step-size 0.5 -n 100 --start 1=0.6,0.3,0.1 --start 2=0.2,0.3,0.5 --figure simplex --field --field-step 1 --out $out/figure-dynamics.png
 export_figure battle-of-partners -a rm -n 5000 --play sampled --figure joint --out $out/figure-joint.png
 export_figure rps-crash -a rm -n 2000 --figure dashboard --out $out/figure-dashboard.png
 export_figure rps-crash -a rm,rm+,predictive-rm+,greedy-rm -n 10000 --figure compare --out $out/figure-compare.png
