@@ -194,9 +194,10 @@ class FieldControls(QWidget):
 
     def refresh(self) -> None:
         """The check box's tooltip for the run's dynamic; disabled without one."""
+        drawable = self.simplex.dynamic is not None and bool(self.simplex.fields)
         self.check.setToolTip(self.simplex.field_tooltip())
-        self.check.setEnabled(self.simplex.dynamic is not None)
-        self.slider.setEnabled(self.check.isChecked() and self.simplex.dynamic is not None)
+        self.check.setEnabled(drawable)
+        self.slider.setEnabled(drawable and self.check.isChecked())
 
     def _toggled(self, on: bool) -> None:
         self.simplex.show_field(on)

@@ -447,6 +447,11 @@ class SimplexView(PlotLayout):
         """What the field shows, for the view's check box."""
         if self.dynamic is None:
             return "no continuous-time dynamic is drawn for this algorithm (internal regret matching)"
+        if not self.fields:
+            return (
+                f"{self.dynamic.describe()}: drawn for a 2x2 game's square and for players with "
+                "three actions only"
+            )
         game = self.game
         against = ""
         if game is not None and not self.square:

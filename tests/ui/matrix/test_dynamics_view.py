@@ -75,5 +75,11 @@ def test_hedge_draws_the_replicator_on_the_square_and_a_new_algorithm_its_own(qt
         qtbot.waitUntil(lambda: simplex.dynamic is None, timeout=10_000)
         assert not window.dashboard.field.check.isEnabled()
         qtbot.waitUntil(lambda: simplex.arrow_count() == 0, timeout=10_000)
+        # a game with no triangle and no square (2x4 segments and a face) has nothing to draw
+        panel.algorithm.setCurrentIndex(panel.algorithm.findData("rm"))
+        window.load_random("zero-sum", (5, 5))
+        qtbot.waitUntil(lambda: simplex.dynamic is not None and not simplex.fields, timeout=10_000)
+        qtbot.waitUntil(lambda: not window.dashboard.field.check.isEnabled(), timeout=10_000)
+        assert "three actions only" in window.dashboard.field.check.toolTip()
     finally:
         window.shutdown()
