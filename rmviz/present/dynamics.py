@@ -1,50 +1,22 @@
 """The continuous-time dynamics behind the discrete algorithms: the vector field drawn under
-the simplex view's trajectories (the window's and the exported figure's), the flow it
-integrates to and the discrete algorithm's own steps beside it (pure NumPy).
+the simplex view's paths (window and figures), its flow and the algorithm's own steps beside
+it (pure NumPy; docs/algorithms.md, *The dynamics under the simplex*).
 
-Every dynamic here moves one population's (player's) mixed strategy ``x`` by its payoff
-vector ``u`` (``u_a``: the payoff of action ``a`` against the others' strategies), payoffs in
-units of the player's payoff range, the unit of the solvers' step size ``eta``:
+Each dynamic moves one player's mixed strategy ``x`` by its payoff vector ``u`` (``u_a``:
+action ``a`` against the others), in units of the player's payoff range, the unit of the
+solvers' step size ``eta``:
 
-* **replicator dynamics** (Taylor & Jonker 1978): ``x_a' = x_a (u_a - x . u)``. It is
-  continuous-time Hedge / multiplicative weights, follow-the-regularised-leader with the
-  entropic regulariser (``y' = u``, ``x = softmax(y)``; Mertikopoulos, Papadimitriou &
-  Piliouras 2018): it describes the **current** strategy (Hedge's iterates), whose orbits
-  in zero-sum games such as rock-paper-scissors are closed; the time average converges.
-* **projection dynamics** (Nagurney & Zhang 1997; Lahkar & Sandholm 2008):
-  ``x' = Pi_T(x)(u)``, the payoff vector projected on the simplex's tangent cone at ``x``
-  (inside the simplex ``u_a - mean(u)``). It is FTRL with the Euclidean regulariser
-  (``y' = u``, ``x = Pi(y)``, the nearest point of the simplex) wherever the support does
-  not change, so again the **current** strategy; on the boundary continuous FTRL keeps an
-  action out until its cumulative payoff catches up (Mertikopoulos & Sandholm 2016), which
-  :func:`flow` follows by integrating ``y``.
-* **best-response dynamics** (Gilboa & Matsui 1991): ``x' = BR(u) - x`` (ties: uniform over
-  the best actions, as the solver's fictitious play). Fictitious play's **average** strategy
-  moves by ``(BR - x) / (t + 1)``: in the time ``log t`` it follows this dynamic (Hofbauer
-  1995; Hofbauer & Sorin 2006).
-* **Brown-von Neumann-Nash dynamics** for regret matching (Brown & von Neumann 1950; Nash
-  1951; Hofbauer 2000; an excess payoff dynamic, Sandholm 2005):
-  ``x_a' = [r_a]_+ - x_a sum_b [r_b]_+`` with the regrets ``r_a = u_a - x . u``. Why this
-  one: regret matching plays ``[D]_+ / sum [D]_+`` of the average regrets ``D`` and its
-  **average** strategy moves by ``(RM(D) - x) / (t + 1)``; against opponents whose strategy
-  is the one the field is drawn for, the average realised payoff is ``x . u`` (it is linear
-  in one's own play), so ``D = r(x)`` and the average moves along ``RM(r) - x``, which is
-  BNN divided by ``sum_b [r_b]_+``: the same orbits in another time. Hart & Mas-Colell's
-  (2001, 2003) regret-based dynamics are the exact continuous form, but their state is the
-  regret vector, not a point of the simplex, so they have no field to draw there; BNN is
-  their projection under ``D = r(x)``, exact against fixed opponents (the simplex of a
-  player in a non-symmetric game) and an approximation where both sides move. Like RM's
-  average, BNN converges to equilibrium in zero-sum games (Hofbauer & Sandholm 2009:
-  stable games).
+* replicator dynamics (:func:`replicator`): Hedge's **current** strategy;
+* projection dynamics (:func:`projection`): Euclidean FTRL's **current** strategy;
+* best-response dynamics (:func:`best_response`): fictitious play's **average**;
+* Brown-von Neumann-Nash dynamics (:func:`bnn`): regret matching's **average** (why this
+  one: its docstring).
 
-Optimistic (predictive) Hedge has the replicator as its flow too (the prediction vanishes
-with the step); its discrete steps differ (:func:`discrete`), which is the point of showing
-them. Internal regret matching has no field here (its strategy is the stationary
-distribution of a chain of swap regrets, a correlated-equilibrium learner).
-
-A :class:`Setting` says whose payoffs move whom: the 2x2 square's two players (a full field
-over ``(p, q)``), a symmetric game's single population (``x`` against ``x``), or one player
-against the others' strategies held fixed (redrawn as the run goes).
+Optimistic Hedge has the replicator as its flow too (the prediction vanishes with the step);
+its steps differ (:func:`discrete`), which is the point of showing them. Internal regret
+matching has no field here. A :class:`Setting` says whose payoffs move whom: the 2x2
+square's two players, a symmetric game's single population (``x`` against ``x``), or one
+player against the others' strategies held fixed.
 """
 
 from __future__ import annotations
@@ -130,7 +102,9 @@ def dynamic_of(config: MatrixConfig) -> Dynamic | None:
 
 # -- the fields: strategy x (..., n), payoff vector u (..., n) -> velocity (..., n), summing to 0 --
 def replicator(x: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """``x_a (u_a - x . u)`` (Taylor & Jonker 1978)."""
+    """``x_a (u_a - x . u)`` (Taylor & Jonker 1978): continuous-time Hedge, FTRL with the
+    entropic regulariser (``y' = u``, ``x = softmax(y)``; Mertikopoulos, Papadimitriou &
+    Piliouras 2018), so the **current** strategy; its orbits on rps are closed."""
     return x * (u - (x * u).sum(axis=-1, keepdims=True))
 
 
@@ -138,7 +112,12 @@ def projection(x: np.ndarray, u: np.ndarray) -> np.ndarray:
     """``u`` projected on the tangent cone of the simplex at ``x`` (Nagurney & Zhang 1997;
     Lahkar & Sandholm 2008): ``u_a - mean_S(u)`` on a set ``S`` of actions, 0 off it, where
     ``S`` holds the support and the unused actions whose payoff beats the mean over ``S``
-    (Michelot's iteration from ``S`` = all: the mean only rises, so ``n`` rounds settle it)."""
+    (Michelot's iteration from ``S`` = all: the mean only rises, so ``n`` rounds settle it).
+
+    FTRL with the Euclidean regulariser (``y' = u``, ``x`` the point of the simplex nearest
+    ``y``) moves its **current** strategy so wherever the support does not change; on the
+    boundary it keeps an action out until its cumulative payoff catches up (Mertikopoulos &
+    Sandholm 2016), which :func:`flow` follows by integrating ``y``."""
     unused = x <= 1e-12
     active = np.ones(x.shape, dtype=bool)
     mean = u.mean(axis=-1, keepdims=True)
@@ -155,7 +134,9 @@ def best_response_target(u: np.ndarray) -> np.ndarray:
 
 
 def best_response(x: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """``BR(u) - x`` (Gilboa & Matsui 1991)."""
+    """``BR(u) - x`` (Gilboa & Matsui 1991). Fictitious play's **average** moves by
+    ``(BR - x) / (t + 1)``: in the time ``log t`` it follows this dynamic (Hofbauer 1995;
+    Hofbauer & Sorin 2006)."""
     return best_response_target(u) - x
 
 
@@ -165,7 +146,16 @@ def regrets(x: np.ndarray, u: np.ndarray) -> np.ndarray:
 
 
 def bnn(x: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """``[r_a]_+ - x_a sum_b [r_b]_+`` (Brown & von Neumann 1950; Hofbauer 2000)."""
+    """``[r_a]_+ - x_a sum_b [r_b]_+`` with the regrets ``r = u - x . u`` (Brown & von Neumann
+    1950; Nash 1951; Hofbauer 2000; an excess payoff dynamic, Sandholm 2005), for regret
+    matching. RM plays ``[D]_+ / sum [D]_+`` of the average regrets ``D`` and its **average**
+    moves by ``(RM(D) - x) / (t + 1)``. Against opponents whose strategy is fixed the average
+    realised payoff is ``x . u`` (linear in one's own play), so ``D = r(x)`` and the average
+    moves along ``RM(r) - x``: BNN divided by ``sum_b [r_b]_+``, the same orbits in another
+    time. Hart & Mas-Colell's (2001, 2003) regret-based dynamics are the exact continuous
+    form but live on the regret vector, not on the simplex; BNN is their image under
+    ``D = r(x)``, exact against fixed opponents, an approximation where both sides learn. Like
+    RM's average it converges to equilibrium in zero-sum games (Hofbauer & Sandholm 2009)."""
     excess = np.maximum(regrets(x, u), 0.0)
     return excess - x * excess.sum(axis=-1, keepdims=True)
 
