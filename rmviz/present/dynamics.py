@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from rmviz.solvers.matrix.config import MatrixConfig
 
 TIE = 1e-9  # payoffs within TIE (in payoff-range units) of the best are tied best responses
-FLOW_STEP = 0.02  # the longest Runge-Kutta step of the flow, in payoff-range time units
+FLOW_STEP = 0.05  # the longest Runge-Kutta step of the flow, in payoff-range time units
 STEPS_SHOWN = 40  # the discrete algorithm's steps drawn from the current point
 MAX_FLOW_STEPS = 4000
 

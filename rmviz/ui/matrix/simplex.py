@@ -100,7 +100,7 @@ class FadingPath:
 
 PANEL_SIZES = {"point": 1, "segment": 2, "triangle": 3}  # actions drawn by each kind of panel
 MAX_FIELD_ACTIONS = 40  # the others' strategies a field is drawn against: the trace's columns
-PATHS_EVERY = 0.25  # seconds between recomputed flows and steps while a run moves the point
+PATHS_EVERY = 0.5  # seconds between recomputed flows and steps while a run moves the point
 
 
 class FieldItems:
@@ -495,7 +495,7 @@ class SimplexView(PlotLayout):
         last = self._field_key
         moving = isinstance(last, tuple) and last[0] is not None and last[1] == step
         if step is not None and moving and now - self._paths_at < PATHS_EVERY:
-            if not self._field_pending:  # the paths cost up to ~50 ms: 4 times a second at most
+            if not self._field_pending:  # the paths cost up to ~50 ms: twice a second at most
                 self._field_pending = True
                 QTimer.singleShot(int(PATHS_EVERY * 1000), self, self._deferred_field)
             return
