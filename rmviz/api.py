@@ -81,7 +81,7 @@ def solve(
 
     ``options`` are a solver's choices and parameters (those of ``rmviz solve``: ``play``,
     ``updates``, ``seed``, ``device``, ``alpha``, ``beta``, ``gamma``, ``greedy_floor``,
-    ``inertia``, ``step_size``, ``regulariser``, ``fixed_strategies``; ``last_iterate``: the
+    ``inertia``, ``step_size``, ``fixed_strategies``; ``last_iterate``: the
     current profile's distances too, on by default for matrix games, off for trees).
     ``progress``: ``True`` always shows a bar, ``False`` never, ``None`` when the run takes
     more than a second.

@@ -56,7 +56,6 @@ from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import default_start_note, parse_probability
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.registry import FAMILIES, MATRIX, TREE, family_of, family_of_algorithm, make_solver
-from rmviz.solvers.regret_matching import REGULARISERS
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 from rmviz.version import version
@@ -337,12 +336,6 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: the anytime schedule ~1/sqrt(t))",
     )
     parser.add_argument(
-        "--regulariser",
-        choices=REGULARISERS,
-        default=None,
-        help="ftrl: entropic (Hedge) or euclidean (default: the preset's)",
-    )
-    parser.add_argument(
         "--last-iterate",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -471,7 +464,6 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
         greedy_floor=args.greedy_floor,
         inertia=args.inertia,
         step_size=args.step_size,
-        regulariser=args.regulariser,
         exploration=args.exploration,
         dtype=args.dtype,
         fixed_strategies=_parse_profile(game, args.fix, "--fix") if args.fix else None,

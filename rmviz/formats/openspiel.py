@@ -1,40 +1,23 @@
 """OpenSpiel's games as rmviz game trees: ``openspiel:GAME(params)``.
 
 :func:`openspiel_game` loads a game with pyspiel (the optional extra ``rmviz[openspiel]``)
-and builds the :class:`~rmviz.games.extensive_form.ExtensiveFormGame` by walking its states
-with an explicit stack (no recursion, however deep the game): chance nodes with their
-outcomes' probabilities, decision nodes in the information set named by the state's
-information-state string, terminal nodes with the players' returns. Simultaneous-move games
-are walked as their turn-based version (``pyspiel.convert_to_turn_based``). Move labels are
-OpenSpiel's action strings; information sets are labelled by the information-state string
-on one line (:func:`infoset_label`).
+and walks its states into an :class:`~rmviz.games.extensive_form.ExtensiveFormGame` with an
+explicit stack (no recursion): chance nodes with their probabilities, decision nodes in the
+information set named by the information-state string (:func:`infoset_label`), terminal
+nodes with the returns; simultaneous-move games as their turn-based version. The walk visits
+each history once (OpenSpiel's Gambit exporter takes minutes on Liar's dice). Refused in one
+line: unknown games or parameters, sampled chance, no information-state strings, more than
+``max_nodes`` histories.
 
-This does not go through OpenSpiel's Gambit exporter (minutes on Liar's dice); the walk
-visits each history once. Refused, each with one line: an unknown game or bad parameters,
-games with sampled chance (no outcome probabilities), games without information-state
-strings, and games with more than ``max_nodes`` histories.
-
-Bounded in memory and time (issue 33): every walk holds one state per depth (a frame with
-the actions still to take there; siblings are cloned from it when their turn comes), and
-counts each history when its parent lists its moves, so it stops as soon as the count passes
-the limit. A game that random probes estimate above the limit (:func:`estimated_histories`)
-is counted first without strings, by depth-limited walks to depths 2, 4, 8, ...
-(:func:`check_size`): the shallow histories of chess, go or oshi_zumo pass 10^6 within
-seconds, where their deep states cost milliseconds each to clone. Other games are built at
-once, as before.
-
-Refused in seconds (issue 33): where listing a history's moves is slow (colored_trails:
-60-100 microseconds), the exact count of a game just past the limit takes half a minute. Once
-the count has used :data:`COUNT_SECONDS` of CPU time without deciding, more probes are drawn
-(:func:`probe_histories`) and the game is refused on their estimate when it is far above the
-limit: more than :data:`SIGMAS` standard errors of the probes' mean above it
-(:func:`refuse_if_estimated`). Otherwise the count goes on, as before: no game within the
-limit is refused on an estimate.
-
-The states a walk keeps (one per depth) each hold their whole history, so a game D deep whose
-first moves lead deeper keeps about D^2 / 2 moves alive: a walk is refused with one line when
-they would pass :data:`MAX_HELD` (only hostile chains come near: an .efg file 10,000 choices
-deep took 1.1 GB).
+Bounded in memory and time (issue 33): a walk holds one state per depth and stops as soon as
+its count passes the limit. A game that random probes estimate above the limit
+(:func:`estimated_histories`) is counted first without strings, by depth-limited walks to
+depths 2, 4, 8, ... (:func:`check_size`). When that count has used :data:`COUNT_SECONDS` of
+CPU time without deciding (colored_trails lists moves slowly), fresh probes refuse the game
+if it is more than :data:`SIGMAS` standard errors above the limit
+(:func:`refuse_if_estimated`); otherwise the count goes on, so no game within the limit is
+refused on an estimate. The kept states hold their histories, about D^2 / 2 moves in a chain
+D deep: past :data:`MAX_HELD` the walk is refused.
 """
 
 from __future__ import annotations

@@ -211,7 +211,7 @@ class SolverPanel(QWidget):
         used = base.parameters()
         for parameter, edit in self.parameters.items():
             self._layout.setRowVisible(edit, parameter in used)
-            preset_value = getattr(base, parameter, None)  # the preset's own (optimistic Hedge's step)
+            preset_value = getattr(base, parameter)  # the preset's own (optimistic Hedge's step)
             default = PARAMETER_LABELS[parameter][1] if preset_value is None else f"{preset_value:g}"
             edit.setPlaceholderText(default)
         blocked = self.updates.blockSignals(True)
