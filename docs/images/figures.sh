@@ -16,6 +16,7 @@ export_figure rps -a hedge --step-size 0.5 -n 100 --start 1=0.6,0.3,0.1 --start 
 export_figure battle-of-partners -a rm -n 5000 --play sampled --figure joint --out $out/figure-joint.png
 export_figure rps-crash -a rm -n 2000 --figure dashboard --out $out/figure-dashboard.png
 export_figure rps-crash -a rm,rm+,predictive-rm+,greedy-rm -n 10000 --figure compare --out $out/figure-compare.png
+export_figure rps-crash -a hedge,optimistic-hedge --step-size 0.5 -n 10000 --figure compare --out $out/figure-last-iterate.png
 export_figure kuhn -a cfr+ -n 1000 --figure gaps --out $out/figure-kuhn-gaps.png
 export_figure kuhn -a cfr+ -n 1000 --figure strategies --out $out/figure-kuhn-strategies.png
 export_figure kuhn -a cfr+ -n 1000 --figure tree --out $out/figure-kuhn-tree.png
