@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from rmviz.numbers import format_number
 from rmviz.runner.record import record_run
 from rmviz.runner.trace import TraceData
-from rmviz.solvers.family import Family
+from rmviz.solvers.family import PARAMETER_LABELS, Family
 from rmviz.solvers.protocol import Snapshot, Solver
 from rmviz.solvers.registry import family_of, make_solver
 from rmviz.solvers.tree.compiled_tree import CompiledTree
@@ -104,12 +105,25 @@ class RunData:
         return max(1.0, float(np.abs(payoffs).max(initial=0.0)))
 
     def caption(self) -> str:
-        """``Rock-paper-scissors · RM · T = 2,000 · expected play``: under every figure."""
+        """``Rock-paper-scissors · RM · T = 2,000 · expected play``: under every figure, with
+        the parameters set to other values than the preset's (``step size 0.5``)."""
         algorithms = ", ".join(self.compared) if self.compared else self.algorithm
-        parts = [self.game.title, algorithms, f"T = {self.last_iteration:,}"]
+        parts = [self.game.title, algorithms, *self._settings(), f"T = {self.last_iteration:,}"]
         if self.play is not None:
             parts.append(f"{self.play} play")
         return "  ·  ".join(parts)
+
+    def _settings(self) -> list[str]:
+        """The run's parameters that differ from its preset's, by their panel labels (a figure
+        of ``--step-size 0.5`` or ``--alpha 2`` says so; compare figures share them)."""
+        if self.config is None:
+            return []
+        preset = self.family.preset(self.config.algorithm)
+        return [
+            f"{PARAMETER_LABELS[name][0]} {format_number(getattr(self.config, name))}"
+            for name in self.config.parameters()
+            if getattr(self.config, name) is not None and getattr(self.config, name) != getattr(preset, name)
+        ]
 
 
 def record(game: Any, algorithm: str | None = None, iterations: int = 1000, **options: Any) -> RunData:

@@ -130,3 +130,20 @@ def test_a_run_at_equilibrium_throughout_says_so_instead_of_an_empty_legend(recw
     assert fig.axes[0].get_legend() is None
     assert [t.get_text() for t in fig.axes[0].texts] == [NO_GAPS]
     assert not [w for w in recwarn if "No artists with labels" in str(w.message)]
+
+
+def test_the_caption_names_parameters_set_away_from_the_preset():
+    """A figure of ``--step-size 0.5`` or ``--alpha 2`` says so; a preset's own values (the
+    optimistic Hedge step 0.25, DCFR's alpha 1.5) and defaults go unsaid."""
+    from rmviz.figures.run import record, record_comparison
+    from rmviz.games import catalog_game
+
+    game = catalog_game("rps-crash")
+    assert "step size 0.5  ·  T = 10" in record(game, "hedge", 10, step_size=0.5).caption()
+    assert "alpha 2  ·" in record(game, "discounted-rm", 10, alpha=2.0).caption()
+    for plain in (record(game, "optimistic-hedge", 10), record(game, "discounted-rm", 10, alpha=1.5)):
+        assert plain.caption().count("  ·  ") == 3, plain.caption()  # game, algorithm, T, play
+    compared = record_comparison(game, ["hedge", "optimistic-hedge"], 10, step_size=0.5)
+    assert "hedge, optimistic-hedge  ·  step size 0.5  ·" in compared.caption()
+    fig = make_figure("compare", compared)
+    assert compared.caption() in texts(fig)
