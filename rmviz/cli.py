@@ -271,6 +271,14 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--shard", metavar="I/N", help="run part I of N of the grid (1-based)")
     sweep.add_argument("--csv", action="store_true", help="also write results.csv")
     sweep.add_argument("--no-figures", action="store_true", help="skip the figure per metric")
+    sweep.add_argument(
+        "--granularity",
+        choices=("game", "cell"),
+        help="one task per game (default) or per game x algorithm x seed (cell); the same table",
+    )
+    sweep.add_argument(
+        "--retries", type=int, metavar="N", help="on Dask, run a failed task up to N times more (default 0)"
+    )
 
     deck = commands.add_parser(
         "deck", help="open a lecture deck: slides of runs in presentation mode (docs/deck-format.md)"
@@ -818,6 +826,8 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
             csv=args.csv,
             figures=not args.no_figures,
             log=stderr_log,
+            granularity=args.granularity,
+            retries=args.retries,
         )
     out.write(f"{report.ran} tasks run in {report.seconds:.2f} s, {report.skipped} done before")
     if not report.complete:

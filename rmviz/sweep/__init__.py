@@ -8,10 +8,12 @@ figure per metric with mean and 95% bands (``rmviz sweep CONFIG.toml --out RESUL
 
     # sweeps/zero-sum-10x10.toml: one of rmviz's examples (rmviz examples --copy .)
     report = run_sweep("sweeps/zero-sum-10x10.toml", "results/", jobs=4)
-    report.table          # pandas DataFrame: game, algorithm, seed, iteration, metric, value, seconds
+    report.table  # pandas DataFrame: game, algorithm, seed, iteration, metric, value, seconds,
+                  # and who computed each row: rmviz, host, python
 
-Modules: :mod:`.config` (the TOML file, the tasks), :mod:`.task` (one game in a worker),
-:mod:`.run` (executors, resuming, files), :mod:`.figures`. Needs ``rmviz[sweep]``
+Modules: :mod:`.config` (the TOML file, the tasks), :mod:`.task` (one task in a worker),
+:mod:`.run` (executors, resuming, files), :mod:`.workers` (Dask workers: the same rmviz,
+kernels compiled as they join), :mod:`.figures`. Needs ``rmviz[sweep]``
 (pandas, pyarrow, joblib; dask[distributed] for ``--dask``).
 """
 

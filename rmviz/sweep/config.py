@@ -12,6 +12,9 @@
     play = "sampled"
     last_iterate = true   # the current profile's distances too (default: matrix on, trees off)
 
+``granularity`` (``"game"``, default, or ``"cell"``: a task per game x algorithm x seed) and
+``retries`` (Dask's) say how it runs: a resumed sweep need not match them.
+
 The whole grid is checked when the file is read, before any task runs: unknown keys, games,
 algorithms, metrics and options, and every game x algorithm cell (an algorithm that does not
 solve a game's family, options its config refuses, a metric its family does not measure) are
@@ -39,7 +42,9 @@ from rmviz.formats.files import read_toml_file
 from rmviz.games.generators import MAX_SEED, read_random_spec
 from rmviz.solvers.registry import FAMILIES, family_named, family_of_algorithm, make_solver, solving_family
 
-KEYS = ("name", "games", "algorithms", "seeds", "iterations", "metrics", "options")
+KEYS = ("name", "games", "algorithms", "seeds", "iterations", "metrics", "options", "granularity", "retries")
+GRANULARITIES = ("game", "cell")  # one task per game, or per game x algorithm x seed
+MAX_RETRIES = 100
 MAX_TASKS = 100_000
 MAX_CHECKPOINT = 2**53
 _RANGE = re.compile(r"\{(-?\d+)\.\.(-?\d+)\}")
@@ -48,7 +53,10 @@ _RANGE = re.compile(r"\{(-?\d+)\.\.(-?\d+)\}")
 @dataclass(frozen=True)
 class Task:
     """One unit of work: one game (by its spec, loaded in the worker) with every algorithm,
-    seed and checkpoint of the sweep (the ``deterministic`` algorithms with the first seed only)."""
+    seed and checkpoint of the sweep (the ``deterministic`` algorithms with the first seed only);
+    with ``cell`` (granularity ``"cell"``), one algorithm and one seed of it: ``algorithms`` and
+    ``seeds`` hold one each, ``cell`` their positions in the sweep's lists. ``index`` is the
+    task's place in :meth:`SweepConfig.tasks`, ``game_index`` its game's."""
 
     index: int
     game: str
@@ -58,10 +66,19 @@ class Task:
     metrics: tuple[str, ...] | None
     options: Mapping[str, Any] = field(default_factory=dict)
     deterministic: tuple[str, ...] = ()
+    game_index: int | None = None  # None: ``index`` (one task per game)
+    cell: tuple[int, int] | None = None  # (algorithm, seed) positions of a cell task
 
     def seeds_of(self, algorithm: str) -> tuple[int, ...]:
         """The seeds ``algorithm`` runs with: all, or the first when its runs ignore the seed."""
         return self.seeds[:1] if algorithm in self.deterministic else self.seeds
+
+    @property
+    def stem(self) -> str:
+        """The name of the task's file: ``task-00003`` (a game), ``task-00003-001-00002`` (its
+        second algorithm's third seed); zero-padded, so names sort in grid order."""
+        game = f"task-{self.index if self.game_index is None else self.game_index:05d}"
+        return game if self.cell is None else f"{game}-{self.cell[0]:03d}-{self.cell[1]:05d}"
 
 
 @dataclass(frozen=True)
@@ -78,30 +95,42 @@ class SweepConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     name: str = "sweep"
     deterministic: tuple[str, ...] = ()
+    granularity: str = "game"
+    retries: int | None = None
 
-    def tasks(self) -> list[Task]:
-        """One task per game, in the order of ``games``."""
-        return [
-            Task(
-                index,
-                game,
-                self.algorithms,
-                self.seeds,
-                self.iterations,
-                self.metrics,
-                dict(self.options),
-                self.deterministic,
-            )
-            for index, game in enumerate(self.games)
-        ]
+    def tasks(self, granularity: str | None = None) -> list[Task]:
+        """The tasks in grid order: one per game (``"game"``), or one per game x algorithm x
+        seed (``"cell"``; a ``deterministic`` algorithm's first seed only); default
+        :attr:`granularity`."""
+        granularity = granularity or self.granularity
+        if granularity not in GRANULARITIES:
+            raise ConfigError(f"granularity {granularity!r}: choose {' or '.join(GRANULARITIES)}")
+        options = dict(self.options)
+        shared = (self.iterations, self.metrics, options, self.deterministic)
+        if granularity == "game":
+            games = enumerate(self.games)
+            return [Task(index, game, self.algorithms, self.seeds, *shared) for index, game in games]
+        tasks: list[Task] = []
+        for game_index, game in enumerate(self.games):
+            for a, algorithm in enumerate(self.algorithms):
+                seeds = self.seeds[:1] if algorithm in self.deterministic else self.seeds
+                for s, seed in enumerate(seeds):
+                    tasks.append(Task(len(tasks), game, (algorithm,), (seed,), *shared, game_index, (a, s)))
+        return tasks
 
     def as_dict(self) -> dict[str, Any]:
         """The config as plain data (what the results embed and a resumed sweep must match),
-        with the ``deterministic`` algorithms found when it was checked."""
-        return {**self.source(), "deterministic": list(self.deterministic)}
+        with the ``deterministic`` algorithms found when it was checked; without
+        ``granularity`` and ``retries``, which say how the grid runs, not what it is."""
+        how = ("granularity", "retries")
+        identity = {key: value for key, value in self.source().items() if key not in how}
+        return {**identity, "deterministic": list(self.deterministic)}
 
     def source(self) -> dict[str, Any]:
         """The config as the mapping :func:`config_from` reads (the TOML file's keys)."""
+        how: dict[str, Any] = {"granularity": self.granularity} if self.granularity != "game" else {}
+        if self.retries is not None:
+            how["retries"] = self.retries
         return {
             "name": self.name,
             "games": list(self.games),
@@ -110,6 +139,7 @@ class SweepConfig:
             "iterations": list(self.iterations),
             "metrics": None if self.metrics is None else list(self.metrics),
             "options": dict(self.options),
+            **how,
         }
 
     def to_json(self) -> str:
@@ -172,8 +202,22 @@ def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
     if len(games) * len(algorithms) * len(seeds) > MAX_TASKS * 100:
         runs = f"{len(games)} games x {len(algorithms)} algorithms x {len(seeds)} seeds"
         raise ConfigError(f"{runs} is too many runs for one sweep")
+    granularity = data.get("granularity", "game")
+    if granularity not in GRANULARITIES:
+        raise ConfigError(f"granularity = {granularity!r}: choose {' or '.join(map(repr, GRANULARITIES))}")
+    retries = data.get("retries")
+    if retries is not None:
+        retries = check_retries(retries, "retries = ")
     deterministic = check_grid(games, algorithms, seeds, metrics, options)
-    return SweepConfig(games, algorithms, seeds, iterations, metrics, dict(options), name, deterministic)
+    grid = (games, algorithms, seeds, iterations, metrics, dict(options), name, deterministic)
+    return SweepConfig(*grid, granularity, retries)
+
+
+def check_retries(value: Any, prefix: str = "--retries ") -> int:
+    """A retry count for Dask (``retries``, ``--retries``): an integer from 0 to 100."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_RETRIES:
+        raise ConfigError(f"{prefix}{value!r}: give how often a failed task runs again, 0 to {MAX_RETRIES}")
+    return value
 
 
 def _by_player(option: str, value: Any) -> Any:

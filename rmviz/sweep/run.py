@@ -4,7 +4,9 @@ of them; each finished task saved at once, so an interrupted sweep resumes where
 The output folder ``OUT`` holds::
 
     sweep.json              the validated config (a resumed sweep must have the same)
-    tasks/task-00003.parquet  the rows of each finished task (written atomically)
+    tasks/task-00003.parquet  the rows of each finished task (written atomically); with
+                            granularity "cell", task-00003-001-00002.parquet per game x
+                            algorithm x seed (a game is done when either is there)
     results.parquet         the tidy table of every task, in grid order, with the config
                             and rmviz's version in the file's metadata (keys b"rmviz",
                             b"rmviz_sweep"); results.csv as well on request, the same on
@@ -17,7 +19,8 @@ figures' legends say so, and n and the bands count distinct runs.
 
 Task files are written by the process that runs the sweep, never by workers, so Dask
 workers need no shared file system. The table and figures are written once every task of
-the grid is done (by whichever shard finishes last).
+the grid is done (by whichever shard finishes last). On Dask, the workers must run the
+client's rmviz, and compile the sweep's kernels as they join (:mod:`.workers`).
 """
 
 from __future__ import annotations
@@ -29,14 +32,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rmviz.atomic import atomic_path, atomic_write, atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
-from rmviz.sweep.config import SweepConfig, Task, config_from, load_config
-from rmviz.sweep.task import COLUMNS, run_task
+from rmviz.sweep.config import GRANULARITIES, SweepConfig, Task, check_retries, config_from, load_config
+from rmviz.sweep.task import COLUMNS, WHERE, run_task
 from rmviz.version import version
 
 CONFIG_FILE, RESULTS_FILE, CSV_FILE = "sweep.json", "results.parquet", "results.csv"
@@ -94,13 +98,17 @@ def run_sweep(
     csv: bool = False,
     figures: bool = True,
     log: Callable[[str], None] | None = None,
+    granularity: str | None = None,
+    retries: int | None = None,
 ) -> SweepReport:
     """Run the grid of ``config`` (a TOML path, a mapping shaped like it, or a SweepConfig)
     into the folder ``out``; see the module docstring.
 
     ``jobs``: local processes (default: all cores; 1 runs in this process); ``dask``: a Dask
     scheduler address (or a ``distributed.Client``) to run the tasks on instead; ``shard``:
-    run only part of the grid. Finished tasks in ``out`` are not run again.
+    run only part of the grid. Finished tasks in ``out`` are not run again. ``granularity``
+    (``"game"`` or ``"cell"``) and ``retries`` (Dask's, for a task that fails) override the
+    config's.
     """
     pd = _require("pandas", "sweeps")
     sweep = load_config(config) if isinstance(config, (str, Path)) else config_from(config)
@@ -108,31 +116,48 @@ def run_sweep(
         shard = Shard.parse(shard)
     if jobs is not None and jobs < 1:
         raise ConfigError(f"--jobs {jobs}: run at least one process")
+    granularity = granularity or sweep.granularity
+    if granularity not in GRANULARITIES:
+        raise ConfigError(f"--granularity {granularity!r}: choose {' or '.join(GRANULARITIES)}")
+    retries = sweep.retries if retries is None else check_retries(retries)
+    say = log or (lambda _message: None)
     out = Path(out)
     tasks_dir = out / "tasks"
-    made = [folder for folder in (*reversed(out.parents), out, tasks_dir) if not folder.exists()]
-    fresh = not (out / CONFIG_FILE).exists()
-    _claim(out, sweep)
-    tasks_dir.mkdir(parents=True, exist_ok=True)
-    tasks = sweep.tasks()
-    done = {task.index for task in tasks if _task_file(out, task.index).exists()}
-    mine = [task for task in tasks if task.index not in done and (shard is None or shard.holds(task))]
-    say = log or (lambda _message: None)
-    say(f"{sweep.name}: {len(tasks)} tasks, {len(done)} done before, {len(mine)} to run")
-    if sweep.deterministic and len(sweep.seeds) > 1:
-        say(f"  {deterministic_note(sweep)}")
-    start = time.perf_counter()
-    try:
-        for number, (index, rows) in enumerate(_execute(mine, jobs, dask), 1):
-            _write_parquet(_task_file(out, index), pd.DataFrame(rows, columns=list(COLUMNS)), sweep)
-            done.add(index)
-            say(f"  task {index} ({tasks[index].game}) done: {number}/{len(mine)}")
-    except BaseException:
-        if fresh and not any(tasks_dir.iterdir()):  # failed before its first task: no trace left
-            _unclaim(out, made)
-        raise
+    with ExitStack() as stack:
+        client = None if dask is None else stack.enter_context(_dask_client(dask))
+        runner = None if client is None else _trusted_runner(client, say)  # before --out is touched
+        made = [folder for folder in (*reversed(out.parents), out, tasks_dir) if not folder.exists()]
+        fresh = not (out / CONFIG_FILE).exists()
+        _claim(out, sweep)
+        tasks_dir.mkdir(parents=True, exist_ok=True)
+        tasks = sweep.tasks(granularity)
+        finished = _finished_games(out, sweep)  # by either granularity
+        if granularity == "game":
+            done = {task.index for task in tasks if task.index in finished}
+        else:
+            done = {t.index for t in tasks if t.game_index in finished or _task_file(out, t).exists()}
+        mine = [task for task in tasks if task.index not in done and (shard is None or shard.holds(task))]
+        unit = "tasks" if granularity == "game" else "tasks (game x algorithm x seed)"
+        say(f"{sweep.name}: {len(tasks)} {unit}, {len(done)} done before, {len(mine)} to run")
+        if sweep.deterministic and len(sweep.seeds) > 1:
+            say(f"  {deterministic_note(sweep)}")
+        if retries is not None and client is None:
+            say(f"  retries = {retries}: used on Dask only; a failed task here stops the sweep")
+        start = time.perf_counter()
+        try:
+            if client is not None and mine:
+                _warm(client, sweep, say)
+            for number, (index, rows) in enumerate(_execute(mine, jobs, client, runner, retries), 1):
+                task = tasks[index]
+                _write_parquet(_task_file(out, task), pd.DataFrame(rows, columns=list(COLUMNS)), sweep)
+                done.add(index)
+                say(f"  task {index} ({_describe(task)}) done: {number}/{len(mine)}")
+        except BaseException:
+            if fresh and not any(tasks_dir.iterdir()):  # failed before its first task: no trace left
+                _unclaim(out, made)
+            raise
     seconds = time.perf_counter() - start
-    table = _combine(out, [t.index for t in tasks if t.index in done])
+    table = _combine(out, sweep)
     files: list[Path] = []
     pending = len(tasks) - len(done)
     if pending == 0:
@@ -169,23 +194,31 @@ def read_results(path: str | Path) -> Any:
         table = pq.read_table(path)
     except (OSError, ValueError) as error:
         raise RmvizError(f"{path}: cannot read sweep results ({error})") from None
-    frame = table.to_pandas()
+    frame = _with_where(table.to_pandas())
     meta = table.schema.metadata or {}
     frame.attrs["rmviz"] = meta.get(META_VERSION, b"").decode()
     frame.attrs["config"] = json.loads(meta.get(META_CONFIG, b"null"))
     return frame
 
 
+def _describe(task: Task) -> str:
+    if task.cell is None:
+        return task.game
+    return f"{task.game}, {task.algorithms[0]}, seed {task.seeds[0]}"
+
+
 # -- execution ---------------------------------------------------------------------------------
 Rows = tuple[int, dict[str, list[Any]]]
 
 
-def _execute(tasks: Sequence[Task], jobs: int | None, dask: Any) -> Iterator[Rows]:
+def _execute(
+    tasks: Sequence[Task], jobs: int | None, client: Any, runner: Any = None, retries: int | None = None
+) -> Iterator[Rows]:
     """``(index, rows)`` of each task as it finishes (in any order)."""
     if not tasks:
         return
-    if dask is not None:
-        yield from _on_dask(tasks, dask)
+    if client is not None:
+        yield from _on_dask(tasks, client, runner, retries)
     elif jobs == 1 or len(tasks) == 1:
         yield from map(run_task, tasks)
     else:
@@ -224,20 +257,55 @@ def _watch_sweep(sweep_pid: int, every: float = 0.5) -> None:
     threading.Thread(target=watch, name="rmviz-sweep-watch", daemon=True).start()
 
 
-def _on_dask(tasks: Sequence[Task], dask: Any) -> Iterator[Rows]:
+@contextmanager
+def _dask_client(dask: Any) -> Iterator[Any]:
+    """A ``distributed.Client`` for ``dask`` (an address: opened and closed here; or a client)."""
     distributed = _require("distributed", "sweeps on Dask")
-    own = isinstance(dask, str)
+    if not isinstance(dask, str):
+        yield dask
+        return
     try:
-        client = distributed.Client(dask, timeout="20s") if own else dask
+        client = distributed.Client(dask, timeout="20s")
     except (OSError, TimeoutError) as error:
         raise RmvizError(f"--dask {dask}: cannot reach the scheduler ({error})") from None
     try:
-        futures = [client.submit(run_task, task, pure=False) for task in tasks]
-        for future in distributed.as_completed(futures):
-            yield future.result()
+        yield client
     finally:
-        if own:
-            client.close()
+        client.close()
+
+
+def _trusted_runner(client: Any, say: Callable[[str], None]) -> Callable[[Task], Any]:
+    """Refuse the cluster when a worker runs another rmviz (one line, :mod:`.workers`); the
+    function each task runs, which refuses a worker that joins later."""
+    from rmviz.sweep.workers import check_workers, probe, task_runner
+
+    who = probe()
+    ours = who()
+    found = check_workers(client, who, ours)
+    say(f"  Dask: {len(found)} workers, each with rmviz {ours['rmviz']} (solvers {ours['solvers']})")
+    return task_runner(who, ours)
+
+
+def _warm(client: Any, sweep: SweepConfig, say: Callable[[str], None]) -> None:
+    """Compile the sweep's kernels on every worker, now and as workers join (:mod:`.workers`)."""
+    from rmviz.sweep.workers import warm_workers
+
+    start = time.perf_counter()
+    if warm_workers(client, sweep):
+        say(f"  kernels compiled or loaded on the workers in {time.perf_counter() - start:.1f} s")
+
+
+def _on_dask(tasks: Sequence[Task], client: Any, runner: Any, retries: int | None) -> Iterator[Rows]:
+    distributed = _require("distributed", "sweeps on Dask")
+    futures = [client.submit(runner, task, pure=False, retries=retries) for task in tasks]
+    try:
+        for future in distributed.as_completed(futures):
+            result = future.result()
+            if isinstance(result, str):  # a worker of another rmviz refused the task
+                raise RmvizError(result)
+            yield result
+    finally:
+        client.cancel(futures)
 
 
 # -- files ----------------------------------------------------------------------------------------
@@ -277,17 +345,55 @@ def _claim(out: Path, sweep: SweepConfig) -> None:
     atomic_write_text(recorded, json.dumps(sweep.as_dict(), indent=1) + "\n")
 
 
-def _task_file(out: Path, index: int) -> Path:
-    return out / "tasks" / f"task-{index:05d}.parquet"
+def _task_file(out: Path, task: Task) -> Path:
+    return out / "tasks" / f"{task.stem}.parquet"
 
 
-def _combine(out: Path, indices: Sequence[int]) -> Any:
+def _game_files(out: Path, sweep: SweepConfig) -> dict[int, list[Path]]:
+    """The files holding each finished game's rows, in grid order: its game task's file, or
+    else every one of its cells' (a game with a cell missing is not finished)."""
+    cells: dict[int, list[Path]] = {}
+    for cell in sweep.tasks("cell"):
+        assert cell.game_index is not None
+        cells.setdefault(cell.game_index, []).append(_task_file(out, cell))
+    files = {}
+    for game in sweep.tasks("game"):
+        whole = _task_file(out, game)
+        if whole.exists():
+            files[game.index] = [whole]
+        elif all(path.exists() for path in cells[game.index]):
+            files[game.index] = cells[game.index]
+    return files
+
+
+def _finished_games(out: Path, sweep: SweepConfig) -> set[int]:
+    return set(_game_files(out, sweep))
+
+
+def _combine(out: Path, sweep: SweepConfig) -> Any:
+    """The rows of every finished game, in grid order (cells of unfinished games too)."""
     pd = _require("pandas", "sweeps")
     pq = _require("pyarrow.parquet", "sweeps")
-    frames = [pq.read_table(_task_file(out, index)).to_pandas() for index in sorted(indices)]
+    finished = _game_files(out, sweep)
+    paths: list[Path] = []
+    for game in sweep.tasks("game"):
+        if game.index in finished:
+            paths.extend(finished[game.index])
+        else:
+            paths.extend(sorted((out / "tasks").glob(f"{game.stem}-*.parquet")))
+    frames = [_with_where(pq.read_table(path).to_pandas()) for path in paths]
     if not frames:
         return pd.DataFrame({name: [] for name in COLUMNS})
     return pd.concat(frames, ignore_index=True)
+
+
+def _with_where(frame: Any) -> Any:
+    """``frame`` with the :data:`~rmviz.sweep.task.WHERE` columns, null in rows written before
+    rmviz recorded them (task files and tables of older sweeps)."""
+    for name in WHERE:
+        if name not in frame.columns:
+            frame[name] = None
+    return frame
 
 
 def _write_parquet(path: Path, frame: Any, sweep: SweepConfig) -> Path:

@@ -4,22 +4,36 @@ the seed, ``Task.deterministic``, runs with the first seed only: one distinct ru
 
 The game is built here, in the worker, from its spec: a task ships a few strings, never a
 payoff tensor (a 7-player 10-action game is 560 MB). Rows are plain Python lists, so a
-task's result pickles small and fast across processes and machines.
+task's result pickles small and fast across processes and machines. Each row also says
+where it was computed (:data:`WHERE`): the worker's rmviz version, host name and Python.
 """
 
 from __future__ import annotations
 
 import math
+import platform
+import socket
 from typing import Any
 
 from rmviz.errors import RmvizError
 from rmviz.formats import load_game
 from rmviz.solvers.registry import family_of, make_solver
 from rmviz.sweep.config import Task
+from rmviz.version import version
 
-COLUMNS = ("game", "algorithm", "seed", "iteration", "metric", "value", "seconds")
+WHERE = ("rmviz", "host", "python")
+"""The columns that say which process computed a row: the rmviz version, host name and Python
+version of the worker that ran the task (results written before these columns have them
+null)."""
+
+COLUMNS = ("game", "algorithm", "seed", "iteration", "metric", "value", "seconds", *WHERE)
 """The tidy table: one row per game, algorithm, seed, checkpoint and metric; ``seconds`` is
-the solver's time to reach the checkpoint (metrics not counted)."""
+the solver's time to reach the checkpoint (metrics not counted); then :data:`WHERE`."""
+
+
+def here() -> dict[str, str]:
+    """This process's :data:`WHERE` values."""
+    return {"rmviz": version(), "host": socket.gethostname(), "python": platform.python_version()}
 
 
 def run_task(task: Task) -> tuple[int, dict[str, list[Any]]]:
@@ -55,4 +69,7 @@ def run_task(task: Task) -> tuple[int, dict[str, list[Any]]]:
                         rows["seconds"].append(float(snapshot.seconds))
     except RmvizError as error:  # a plain RmvizError pickles back from any worker
         raise RmvizError(f"sweep task {task.index} ({task.game}): {error}") from None
+    count = len(rows["game"])
+    for name, value in here().items():
+        rows[name] = [value] * count
     return task.index, rows

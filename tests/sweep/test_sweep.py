@@ -40,7 +40,9 @@ def serial(tmp_path_factory):
 
 
 def test_serial_table_is_tidy_and_in_grid_order(serial):
-    assert list(serial.columns) == ["game", "algorithm", "seed", "iteration", "metric", "value", "seconds"]
+    tidy = ["game", "algorithm", "seed", "iteration", "metric", "value", "seconds"]
+    assert list(serial.columns)[:7] == tidy
+    assert list(serial.columns)[7:] == ["rmviz", "host", "python"]  # who computed each row
     assert len(serial) == ROWS
     first = serial.iloc[:4]
     assert first.game.unique().tolist() == ["random:zero-sum:4x4:seed=0"]

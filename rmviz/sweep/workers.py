@@ -1,0 +1,191 @@
+"""Dask workers a sweep can trust: the same rmviz as the client, kernels compiled as they join.
+
+* **The same rmviz.** Before anything is submitted, every worker says who it is
+  (:func:`probe`: its rmviz version, the hash of its solver sources that names its numba
+  cache folder, :func:`rmviz.solvers.jit.solvers_digest`, its host and Python). A worker whose
+  rmviz version or solver sources differ from the client's is refused in one line naming it
+  and both versions (:func:`check_workers`; ``rmviz sweep`` exits 2, nothing is written to
+  ``--out``). A worker that joins later is checked by each task before it runs
+  (:func:`task_runner`): such a task returns the refusal instead of rows and the sweep stops
+  with the same line (a returned refusal, not an exception: Dask would retry an exception).
+  Both are closures, pickled by value: they run on a worker with any rmviz, an older too.
+* **Kernels compiled when a worker joins.** :class:`Warmup`, a Dask worker plugin, runs
+  every algorithm of the sweep with its options for two iterations and a snapshot on small
+  stand-in games of the sweep's kinds (:func:`warmup_cells`: the catalog's first two-player
+  game of each kind and its first of three or more players), which compiles or loads the
+  kernels the tasks call (numba's types do not depend on a game's size), as ``rmviz
+  precompile`` does for every kernel. Dask runs a plugin's setup on every worker present when
+  it is registered and on each worker that joins later, before that worker takes a task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from rmviz.errors import RmvizError
+from rmviz.sweep.config import SweepConfig, Task
+
+Identity = dict[str, str]
+PER_GAME = ("start", "fixed_strategies")  # options sized to each game: not given to stand-ins
+
+
+def probe() -> Callable[..., Identity]:
+    """A function (pickled by value) that says who the process running it is: ``rmviz``
+    (the installed version), ``solvers`` (the solver sources' hash), ``host`` and
+    ``python``. Dask's ``client.run`` passes it ``dask_worker``; ``None`` here."""
+
+    def who(dask_worker: Any = None) -> Identity:
+        import platform
+        import socket
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            rmviz = version("rmviz")
+        except PackageNotFoundError:
+            rmviz = "not installed"
+        try:
+            from rmviz.solvers.jit import solvers_digest
+
+            solvers = solvers_digest()
+        except Exception:  # an rmviz without it, or none
+            solvers = "unknown"
+        host, python = socket.gethostname(), platform.python_version()
+        return {"rmviz": rmviz, "solvers": solvers, "host": host, "python": python}
+
+    return who
+
+
+def refuser() -> Callable[[str, Mapping[str, str], Mapping[str, str]], str | None]:
+    """A function (pickled by value): the one line refusing a worker whose rmviz version or
+    solver sources differ from the client's, or ``None``."""
+
+    def refusal(worker: str, theirs: Mapping[str, str], ours: Mapping[str, str]) -> str | None:
+        if (theirs.get("rmviz"), theirs.get("solvers")) == (ours.get("rmviz"), ours.get("solvers")):
+            return None
+        return (
+            f"--dask: worker {worker} ({theirs.get('host')}) runs rmviz {theirs.get('rmviz')} "
+            f"(solvers {theirs.get('solvers')}), this client rmviz {ours.get('rmviz')} "
+            f"(solvers {ours.get('solvers')}): install the same rmviz on the client and every worker"
+        )
+
+    return refusal
+
+
+def check_workers(client: Any, who: Callable[..., Identity], ours: Identity) -> dict[str, Identity]:
+    """Every worker's identity (``{address: identity}``); a :class:`RmvizError` naming the first
+    worker (by address) whose rmviz differs from ``ours``."""
+    found: dict[str, Identity] = client.run(who)
+    refusal = refuser()
+    for address in sorted(found):
+        line = refusal(address, found[address], ours)
+        if line is not None:
+            raise RmvizError(line)
+    return found
+
+
+def task_runner(who: Callable[..., Identity], ours: Identity) -> Callable[[Task], Any]:
+    """The function a Dask worker runs for each task (pickled by value): the task's rows, or
+    the one-line refusal (a string) when this worker's rmviz differs from ``ours``."""
+
+    refusal = refuser()
+
+    def run(task: Task) -> Any:
+        from distributed import get_worker
+
+        worker = get_worker()
+        line = refusal(worker.address, who(worker), ours)
+        if line is not None:
+            return line
+        from rmviz.sweep import task as module  # looked up now (tests replace run_task)
+
+        return module.run_task(task)
+
+    return run
+
+
+# -- the warm-up --------------------------------------------------------------------------------
+Cell = tuple[str, str, str]  # (catalog game, algorithm, options as JSON)
+
+
+def warmup_cells(sweep: SweepConfig) -> tuple[Cell, ...]:
+    """What :class:`Warmup` runs for ``sweep``: each algorithm, with the sweep's options (less
+    those sized to a game, :data:`PER_GAME`), on the stand-ins of each kind of its games."""
+    from rmviz.formats import game_kind
+    from rmviz.games.catalog import CATALOG
+
+    kinds = {game_kind(spec) for spec in sweep.games}
+    standins: list[str] = []
+    for kind in sorted(kinds):
+        found: dict[bool, str] = {}  # more than two players -> the first such catalog game
+        for entry in CATALOG.values():
+            if entry.kind == kind:
+                found.setdefault(entry.build().n_players > 2, entry.id)
+        standins.extend(found[key] for key in sorted(found))
+    options = json.dumps({k: v for k, v in sweep.options.items() if k not in PER_GAME}, sort_keys=True)
+    return tuple((game, algorithm, options) for game in standins for algorithm in sweep.algorithms)
+
+
+def warm_up(cells: tuple[Cell, ...]) -> tuple[float, list[str]]:
+    """Run each cell for two iterations and a snapshot with its metrics, compiling (or
+    loading from numba's cache) the kernels it calls; the seconds it took and the cells that
+    failed (a stand-in that an option does not fit is skipped: its task compiles instead)."""
+    from rmviz.games.catalog import catalog_game
+    from rmviz.solvers.registry import make_solver
+
+    start = time.perf_counter()
+    failed = []
+    for game, algorithm, options in cells:
+        try:
+            solver = make_solver(catalog_game(game), algorithm, seed=0, **json.loads(options))
+            solver.step(2)
+            solver.snapshot(metrics=True)
+        except Exception as error:  # a warm-up never stops a worker
+            failed.append(f"{algorithm} on {game}: {error}")
+    return time.perf_counter() - start, failed
+
+
+class Warmup(WorkerPlugin):
+    """Runs :func:`warm_up` on each worker when it joins (and on those present when
+    registered), in a thread: the worker's event loop stays free, and a worker that joins takes
+    no task before it is done. ``runs``, ``seconds`` and ``failed`` say what it did there."""
+
+    def __init__(self, cells: tuple[Cell, ...]) -> None:
+        self.cells = cells
+        self.runs = 0
+        self.seconds = 0.0
+        self.failed: list[str] = []
+
+    @property
+    def name(self) -> str:
+        """One name per rmviz version and set of cells: registered once per scheduler."""
+        from rmviz.version import version
+
+        text = json.dumps([version(), self.cells])
+        return f"rmviz-sweep-warmup-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+    async def setup(self, worker: Any) -> None:
+        self.seconds, self.failed = await asyncio.to_thread(warm_up, self.cells)
+        self.runs += 1
+
+
+def warm_workers(client: Any, sweep: SweepConfig) -> bool:
+    """Register :class:`Warmup` for ``sweep`` unless the scheduler has it already (a resumed
+    or repeated sweep: its workers are warm, and those joining get it); returns after the
+    workers present now have run it; whether it was registered now."""
+    plugin = Warmup(warmup_cells(sweep))
+    name = plugin.name
+
+    def registered(dask_scheduler: Any) -> bool:
+        return name in dask_scheduler.worker_plugins
+
+    if client.run_on_scheduler(registered):
+        return False
+    client.register_plugin(plugin, name=name)
+    return True
