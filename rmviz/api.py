@@ -38,6 +38,7 @@ import numpy as np
 
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import Game, load_game
+from rmviz.formats.objects import game_of, matrix_game
 from rmviz.numbers import format_number
 from rmviz.runner.record import write_run_data
 from rmviz.runner.trace import Trace
@@ -56,14 +57,36 @@ if TYPE_CHECKING:
 SHOWN_ACTIONS = 12  # the HTML summary lists at most this many actions (or information sets)
 
 
-def load(spec: str | os.PathLike[str] | Game) -> Game:
+def load(spec: str | os.PathLike[str] | Game | Any) -> Game:
     """The game named by ``spec``: a catalog id (``"rps"``, ``"kuhn"``), a file (.json, .nfg,
     .efg), ``"random:zero-sum:10x10:seed=3"``, ``"openspiel:leduc_poker"`` or
-    ``"reduced:kuhn"``; a game object is returned as it is."""
+    ``"reduced:kuhn"``; a game object is returned as it is; a NumPy array is a zero-sum game's
+    row-player matrix (:func:`game`); a pyspiel or pygambit game is converted
+    (:mod:`rmviz.formats.objects`)."""
     if isinstance(spec, (str, os.PathLike)):
         return load_game(os.fspath(spec))
-    family_of(spec)  # refuses what no solver takes
-    return spec
+    loaded = game_of(spec)
+    family_of(loaded)  # refuses what no solver takes
+    return loaded
+
+
+def game(
+    A: Any,
+    B: Any = None,
+    *more: Any,
+    names: Sequence[str] | None = None,
+    actions: Sequence[Sequence[str]] | None = None,
+    title: str | None = None,
+) -> Game:
+    """A matrix game from payoff arrays (NumPy arrays or nested lists), as nashpy's
+    ``Game(A, B)``: ``game(A)`` is zero-sum (the column player gets ``-A``), ``game(A, B)``
+    a bimatrix game, ``game(A, B, C, ...)`` an n-player game (each array with one axis per
+    player, all of one shape). ``names``: the players'; ``actions``: per player, its
+    actions' names. Checked as every game is (shapes, finite payoffs within bounds)."""
+    arrays = [A] if B is None else [A, B, *more]
+    if B is None and more:
+        raise RmvizError("rmviz.game(A, None, C): give every player's payoffs, or A alone for zero-sum")
+    return matrix_game(arrays, names, actions, title)
 
 
 def solve(
@@ -203,6 +226,41 @@ class Result:
                 "probability": np.asarray(strategy, dtype=np.float64),
             }
         )
+
+    def to_openspiel_policy(self, game: Any = None) -> Any:
+        """The average strategy as an OpenSpiel ``TabularPolicy`` on ``game`` (a pyspiel
+        game or a game string; default: the OpenSpiel game this tree was loaded from, or
+        OpenSpiel's Kuhn or Leduc poker for rmviz's own). Refused with one line when the trees
+        differ (:func:`rmviz.formats.objects.openspiel_policy`)."""
+        from rmviz.formats.objects import openspiel_policy
+
+        return openspiel_policy(self.solver.game, self._average(), game)
+
+    def to_gambit_profile(self, game: Any = None) -> Any:
+        """The average strategy as a pygambit profile on ``game`` (default: this game as
+        Gambit reads rmviz's .nfg/.efg file of it): a ``MixedStrategyProfile`` for a matrix
+        game, a ``MixedBehaviorProfile`` for a tree (:func:`rmviz.formats.objects.gambit_profile`)."""
+        from rmviz.formats.objects import gambit_profile
+
+        return gambit_profile(self.solver.game, self._average(), game)
+
+    def _average(self) -> Any:
+        """The average strategy: per player (matrix games) or by (player, information set)."""
+        strategy = self._snapshot.average_strategy  # type: ignore[attr-defined]  # every family's
+        if not self._infosets:
+            return [np.asarray(s, dtype=np.float64) for s in strategy]
+        tree = self.solver.tree  # type: ignore[attr-defined]  # the tree family's solver
+        values = np.asarray(strategy, dtype=np.float64)
+        return {
+            (int(player), label): values[first : first + size]
+            for player, label, first, size in zip(
+                tree.infoset_player.tolist(),
+                tree.infoset_label,
+                tree.infoset_first_slot.tolist(),
+                tree.infoset_size.tolist(),
+                strict=True,
+            )
+        }
 
     def report(self) -> dict[str, Any]:
         """What ``rmviz solve --json`` prints (metrics, strategies, config)."""

@@ -129,6 +129,15 @@ def load_pyspiel_game(text: str) -> Any:
             raise RmvizError(
                 f"{shown!r}: OpenSpiel cannot load it ({failure}); check its parameters"
             ) from None
+    return checked_pyspiel_game(game, shown)
+
+
+def checked_pyspiel_game(game: Any, shown: str) -> Any:
+    """A loaded pyspiel game as a tree can be walked from it: its turn-based version for a
+    simultaneous game; refused with one line (naming ``shown``) when its chance is sampled,
+    its dynamics are neither sequential nor simultaneous, or it has no information-state
+    strings."""
+    pyspiel = _pyspiel()
     kind = game.get_type()
     if kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
         raise RmvizError(f"{shown!r}: its chance events are sampled, without probabilities to build a tree")
@@ -140,6 +149,15 @@ def load_pyspiel_game(text: str) -> Any:
     if not kind.provides_information_state_string:
         raise RmvizError(f"{shown!r}: the game has no information-state strings to group histories by")
     return game
+
+
+def pyspiel_game_tree(
+    game: Any, max_nodes: int = MAX_NODES, progress: Progress | None = None
+) -> ExtensiveFormGame:
+    """The game tree of a pyspiel game object (``pyspiel.load_game(...)``), checked and
+    bounded as :func:`openspiel_game` checks a game it loads (``progress``: as there)."""
+    shown = f"{PREFIX}{game}"
+    return tree_of(checked_pyspiel_game(game, shown), shown, max_nodes, progress)
 
 
 def tree_of(
