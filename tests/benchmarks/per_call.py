@@ -17,8 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
 
+from rmviz.errors import RmvizError
 from rmviz.games import catalog_game
-from rmviz.games.trees import kuhn_poker
+from rmviz.games.trees import kuhn_poker, leduc_poker
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.tree.config import preset as cfr_preset
@@ -44,8 +45,22 @@ def main() -> None:
         for name in ("cfr", "cfr+", "greedy-cfr", "mccfr-external", "mccfr-outcome")
     ]
     solvers.append(("rps-crash rm", RegretMinimizer(catalog_game("rps-crash"), preset("rm"))))
+    # Monte-Carlo CFR on a larger tree: its work arrays span the tree (allocated once now)
+    leduc = leduc_poker()
+    solvers += [
+        (f"leduc {name}", CFRSolver(leduc, cfr_preset(name))) for name in ("mccfr-external", "mccfr-outcome")
+    ]
+    try:  # Liar's dice (294,883 histories), where the tree-sized work arrays cost most
+        from rmviz.formats.openspiel import openspiel_game
+
+        dice = openspiel_game("openspiel:liars_dice")
+        solvers += [(f"liars_dice {name}", CFRSolver(dice, cfr_preset(name))) for name in ("mccfr-external",)]
+    except RmvizError:  # open-spiel is not installed
+        pass
     for label, solver in solvers:
-        one = microseconds_per_call(lambda s=solver: s.step(1), 20_000)
+        one = microseconds_per_call(
+            lambda s=solver: s.step(1), 20_000 if "kuhn" in label or "rps" in label else 2_000
+        )
         hundred = microseconds_per_call(lambda s=solver: s.step(100), 500) / 100
         print(f"{label:<36}{one:12.1f}{hundred:18.2f}", flush=True)
 
