@@ -1,4 +1,4 @@
-"""Regret matching: from cumulative regrets to the next strategy.
+"""From cumulative regrets to the next strategy: regret matching, and following the leader.
 
 * External (Blackwell 1956; Hart & Mas-Colell 2000, as taught in the CFR lecture):
   ``pi(a) = R_+(a) / sum_b R_+(b)``, uniform when no regret is positive.
@@ -9,6 +9,9 @@
 * Internal, sampled play (Hart & Mas-Colell 2000 with the inertia of Zhang, Lerer & Brown
   2022): having last played ``k``, switch to ``a != k`` with probability
   ``R_+(k, a) / (alpha + sum_c R_+(k, c))``.
+* Following the (regularised) leader on the external regrets: Hedge (:func:`hedge`), the
+  Euclidean projection (:func:`euclidean_projection`) and the best response of fictitious
+  play (:func:`best_response`), chosen by :func:`next_strategy`.
 
 Regrets that are zero in exact arithmetic but not in floating point are snapped to exact
 zeros (:func:`snap_ties`, :func:`snap_cancellation`). Functions take NumPy or CuPy arrays
