@@ -19,7 +19,17 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-API = ("load", "game", "solve", "Result", "set_threads", "BatchSolver", "TreeBatchSolver")
+API = (
+    "load",
+    "game",
+    "solve",
+    "compare",
+    "Result",
+    "Comparison",
+    "set_threads",
+    "BatchSolver",
+    "TreeBatchSolver",
+)
 __all__ = ["__version__", *API]
 
 

@@ -8,7 +8,11 @@
     result = rmviz.solve(game, "rm+", iterations=1000)
     result                                    # a summary (HTML in Jupyter)
     result.trace                              # tidy pandas DataFrame: one row per value
-    result.plot("gaps")                       # a matplotlib Figure (any figure of the registry)
+    result.metrics                            # wide: one row per iteration, a column per metric
+    result.strategies                         # long: iteration, player, infoset, action, average, current
+    result.plot("gaps")                       # a Figure (any of the registry), shown inline
+    result.plot("gaps", ax=ax)                # ... or drawn on your Axes
+    rmviz.compare(game, ["rm", "rm+"], 1000)  # several algorithms: one tidy frame, .plot()
     result.step(9000)                         # run on; the trace continues
 
 ``rmviz.solve`` takes the options of ``rmviz solve`` as keywords (``play="sampled"``,
@@ -50,10 +54,12 @@ from rmviz.solvers.tree.batch import TreeBatchSolver as TreeBatchSolver
 
 if TYPE_CHECKING:
     import pandas as pd
-    from matplotlib.figure import Figure
+    from matplotlib.axes import Axes
+    from matplotlib.figure import FigureBase
 
     from rmviz.figures.run import RunData
 
+Size = tuple[float, float] | None  # a new figure's, in inches
 SHOWN_ACTIONS = 12  # the HTML summary lists at most this many actions (or information sets)
 
 
@@ -116,6 +122,98 @@ def solve(
     solver.reset()  # and leave that time out of the run's seconds
     result = Result(solver, Trace(solver.columns, points_per_decade, every), options)
     return result.step(int(iterations), progress=progress)
+
+
+def compare(
+    game: str | os.PathLike[str] | Game,
+    algorithms: Sequence[str] | None = None,
+    iterations: int = 1000,
+    *,
+    progress: bool | None = None,
+    points_per_decade: int = 200,
+    every: int | None = None,
+    **options: Any,
+) -> Comparison:
+    """Run each of ``algorithms`` (default: the family's choice for the window's *Compare
+    algorithms* tab) on ``game`` for ``iterations`` with the same ``options`` (those of
+    :func:`solve`), and return the :class:`Comparison`: one tidy frame and its figure."""
+    loaded = load(game)
+    chosen = [algorithms] if isinstance(algorithms, str) else algorithms
+    names = list(chosen or family_of(loaded).compare_default)
+    if not names:
+        raise ConfigError("compare needs at least one algorithm")
+    twice = [name for name in dict.fromkeys(names) if names.count(name) > 1]
+    if twice:
+        raise ConfigError(f"{twice[0]!r} is named twice: compare each algorithm once")
+    results = {
+        name: solve(
+            loaded,
+            name,
+            iterations,
+            progress=progress,
+            points_per_decade=points_per_decade,
+            every=every,
+            **options,
+        )
+        for name in names
+    }
+    first = family_of(results[names[0]].game)
+    for name, result in results.items():
+        if family_of(result.game) is not first:
+            raise ConfigError(f"{name} solves another kind of game than {names[0]}: compare one family's")
+    return Comparison(results)
+
+
+class Comparison:
+    """Several algorithms run on one game by :func:`compare`.
+
+    Attributes:
+        results: algorithm -> its :class:`Result` (each can :meth:`~Result.step` on).
+    """
+
+    def __init__(self, results: dict[str, Result]) -> None:
+        self.results = dict(results)
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        """Every run's :attr:`Result.metrics` in one tidy frame: columns ``iteration``,
+        ``algorithm`` (a category, in the order given), then one per metric."""
+        pd = _pandas()
+        frames = []
+        for name, result in self.results.items():
+            frame = result.metrics
+            frame.insert(1, "algorithm", name)
+            frames.append(frame)
+        table = pd.concat(frames, ignore_index=True)
+        table["algorithm"] = pd.Categorical(table["algorithm"], categories=list(self.results))
+        return table
+
+    def plot(
+        self,
+        style: str | None = None,
+        size: tuple[float, float] | None = None,
+        *,
+        ax: Axes | None = None,
+        fig: FigureBase | None = None,
+    ) -> Any:
+        """The compare figure (the window's *Compare algorithms* panels, one per compared
+        metric), as :meth:`Result.plot` draws it: a new figure, or on ``ax`` / ``fig``."""
+        target = _target(ax, fig, size)
+        first = next(iter(self.results.values()))
+        traces = {name: result._trace.data() for name, result in self.results.items()}
+        run = dataclasses.replace(first.run_data(), compared=traces)
+        return _drawn("compare", run, target, style, size, None)
+
+    def __repr__(self) -> str:
+        first = next(iter(self.results.values()))
+        names = ", ".join(self.results)
+        return f"<rmviz Comparison: {names} on {first.game.title!r}, T = {first.iteration:,}>"
+
+    def _repr_html_(self) -> str:
+        metrics = self.metrics
+        newest = metrics.groupby("algorithm", observed=True).last().drop(columns="iteration")
+        shown = newest.dropna(axis=1, how="all").map(lambda value: format_number(value, ".4g"))
+        return f"<p>{escape(repr(self))}</p>" + shown.to_html()
 
 
 class Result:
@@ -185,10 +283,50 @@ class Result:
         return self._snapshot
 
     @property
-    def metrics(self) -> dict[str, Any]:
-        """The newest metrics by name (``exploitability``, ``nash_conv``, ``cce_gap``...)."""
+    def newest_metrics(self) -> dict[str, Any]:
+        """The newest metrics by name (``exploitability``, ``nash_conv``, ``cce_gap``, ``value``
+        per player...; ``None`` where not tracked): the last row of :attr:`metrics` and more."""
         metrics = self._snapshot.metrics
         return metrics.as_dict() if metrics is not None else {}
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        """The recorded metrics, wide: one row per recorded iteration, an ``iteration`` column,
+        then one column per metric of the solver's trace, in its order (``exploitability``,
+        ``nash_conv``..., the last iterate's ``last_*``), NaN where not tracked."""
+        pd = _pandas()
+        trace = self._trace.data()
+        data: dict[str, Any] = {"iteration": trace.iterations}
+        data |= {column.quantity: values for column, values in trace.columns.items() if column.is_metric}
+        return pd.DataFrame(data)
+
+    @property
+    def strategies(self) -> pd.DataFrame:
+        """The recorded strategies, long: one row per recorded iteration and move, columns
+        ``iteration``, ``player``, ``infoset`` (NaN for matrix games), ``action``, ``average``
+        and ``current`` (NaN where the trace does not hold it: trees record the average only).
+        Names are categories in the game's order."""
+        from rmviz.solvers.columns import Column
+
+        pd = _pandas()
+        trace = self._trace.data()
+        moves: dict[tuple[int | None, int | None, int | None], dict[str, np.ndarray]] = {}
+        for column, values in trace.columns.items():
+            if column.quantity in ("average", "current"):
+                moves.setdefault((column.player, column.infoset, column.action), {})[column.quantity] = values
+        iterations, count = trace.iterations, len(moves)
+        labels = [self._labels(Column("average", player=p, infoset=i, action=a)) for p, i, a in moves]
+        data: dict[str, Any] = {"iteration": np.repeat(iterations, count)}
+        for k, name in enumerate(("player", "infoset", "action"), start=1):
+            names = [row[k] for row in labels]
+            order = [n for n in dict.fromkeys(names) if n is not None]
+            tiled = np.tile(np.array(names, dtype=object), iterations.size)
+            data[name] = pd.Categorical(tiled, categories=order)
+        missing = np.full(iterations.size, np.nan)
+        for quantity in ("average", "current"):
+            stacked = [found.get(quantity, missing) for found in moves.values()]
+            data[quantity] = np.column_stack(stacked).ravel() if count else np.empty(0)
+        return pd.DataFrame(data)
 
     @property
     def trace(self) -> pd.DataFrame:
@@ -264,7 +402,7 @@ class Result:
 
     def report(self) -> dict[str, Any]:
         """What ``rmviz solve --json`` prints (metrics, strategies, config)."""
-        metrics = self.metrics
+        metrics = self.newest_metrics
         return {
             "game": self.game.title,
             "algorithm": self.algorithm,
@@ -283,23 +421,29 @@ class Result:
     def plot(
         self,
         figure: str = "gaps",
-        style: str = "slides",
+        style: str | None = None,
         size: tuple[float, float] | None = None,
         compare: Sequence[str] = (),
         width: float | None = None,
         field: bool = False,
         field_step: float | None = None,
-    ) -> Figure:
+        *,
+        ax: Axes | None = None,
+        fig: FigureBase | None = None,
+    ) -> Any:
         """Figure ``figure`` of the registry (``gaps``, ``strategies``, ``simplex``,
-        ``dashboard``, ``tree``...: :data:`rmviz.figures.FIGURES`) as a matplotlib Figure;
+        ``dashboard``, ``tree``...: :data:`rmviz.figures.FIGURES`) as a matplotlib Figure that
+        a notebook shows inline (:class:`rmviz.figures.display.NotebookFigure`), in ``style``
+        (default ``slides``); or drawn on ``ax`` (an Axes: one-panel figures) or ``fig`` (a
+        Figure or SubFigure: new axes in it), which is returned (default style ``paper``);
         ``compare``: other algorithms run as long with the same options, for ``compare``;
         ``width``: the tree's width in inches (default a beamer frame's, 10.8 cm); ``field``:
         the vector field of the algorithm's continuous-time dynamic under the simplex paths
         (:mod:`rmviz.present.dynamics`), with ``field_step`` the algorithm's steps of that
         size from the newest point beside the flow."""
-        from rmviz.figures.registry import make_figure
         from rmviz.figures.run import compared_with
 
+        target = _target(ax, fig, size)
         run = self.run_data()
         if field or field_step is not None:
             if field_step is not None and not 0 < field_step < float("inf"):
@@ -308,7 +452,7 @@ class Result:
         if figure == "compare" or compare:
             others = list(compare) or [a for a in family_of(self.game).compare_default if a != self.algorithm]
             run = compared_with(run, others, **self.options)
-        return make_figure(figure, run, style, size, width)
+        return _drawn(figure, run, target, style, size, width)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the trace with the game and the full config (.csv or .json), as ``rmviz
@@ -319,7 +463,7 @@ class Result:
 
     # -- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
-        gap = self.metrics.get("exploitability")
+        gap = self.newest_metrics.get("exploitability")
         shown = f", exploitability {format_number(gap, '.3g')}" if gap is not None else ""
         return f"<rmviz Result: {self.algorithm} on {self.game.title!r}, T = {self.iteration:,}{shown}>"
 
@@ -331,7 +475,7 @@ class Result:
         )
         metrics = "".join(
             f"<tr><td>{escape(name)}</td><td>{_shown(value)}</td></tr>"
-            for name, value in self.metrics.items()
+            for name, value in self.newest_metrics.items()
         )
         strategy = self.strategy()
         rows = strategy.head(SHOWN_ACTIONS * (1 if self._infosets else 2))
@@ -383,6 +527,26 @@ class Result:
         tree = self.solver.tree  # type: ignore[attr-defined]  # the tree family's solver
         slot = int(tree.infoset_first_slot[column.infoset]) + column.action
         return column.quantity, player, tree.infoset_label[column.infoset], tree.slot_move[slot]
+
+
+def _target(ax: Axes | None, fig: FigureBase | None, size: Size) -> Any:
+    """The caller's Axes or figure to draw on, or None (a figure of rmviz's own)."""
+    if ax is not None and fig is not None:
+        raise ConfigError("give ax= or fig=, not both")
+    target = ax if ax is not None else fig
+    if target is not None and size is not None:
+        raise ConfigError("size= is a new figure's: the Axes or Figure given has its own")
+    return target
+
+
+def _drawn(figure: str, run: Any, target: Any, style: str | None, size: Size, width: float | None) -> Any:
+    """Figure ``figure`` of ``run``: a new figure (default style ``slides``), or drawn on the
+    caller's ``target`` (default ``paper``) and returned."""
+    from rmviz.figures.registry import draw_figure, make_figure
+
+    if target is None:
+        return make_figure(figure, run, style or "slides", size, width)
+    return draw_figure(figure, run, target, style or "paper")
 
 
 def _shown(value: Any) -> str:

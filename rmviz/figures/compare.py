@@ -6,21 +6,16 @@ last iterate lighter in its colour, where the traces hold it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import numpy as np
-
 from rmviz.errors import RmvizError
+from rmviz.figures import canvas
+from rmviz.figures.canvas import Target
 from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, legend_below
 from rmviz.present.panels import Tables, compare_panels, compared_last, tracks_last, values
 
-if TYPE_CHECKING:
-    from matplotlib.figure import FigureBase
 
-
-def draw_compare(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_compare(target: Target, run: RunData, style: Style) -> None:
     """Every compared algorithm's metrics (``run.compared``; this run alone when empty)."""
     traces = {
         name: trace
@@ -33,7 +28,7 @@ def draw_compare(fig: FigureBase, run: RunData, style: Style) -> None:
     panels = compare_panels(run.family.compared, list(traces), last)
     tables: Tables = {name: trace for name, trace in traces.items()}
     shared = values(panels, tables)  # one y range for every panel
-    axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True))
+    axes = canvas.panels(target, 1, len(panels), "compare", "one per compared metric", sharey=True)
     for ax, panel in zip(axes, panels, strict=True):
         draw_panel(ax, panel, tables, style, shared=shared)
         if ax is not axes[0]:

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from rmviz.figures import canvas
+from rmviz.figures.canvas import Target
 from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, category_ticks
@@ -57,35 +59,36 @@ def convergence(run: RunData, name: str) -> list[Panel]:
     return matrix_panels(run.family, run.game, [name], run.zero_sum)[name]
 
 
-def draw_strategies(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_strategies(target: Target, run: RunData, style: Style) -> None:
     """Average (solid) and current (faint) strategy of every action, one panel per player."""
     panels = convergence(run, "strategies")
-    axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True))
+    axes = canvas.panels(target, 1, len(panels), "strategies", "one per player", sharey=True)
     for ax, panel in zip(axes, panels, strict=True):
         draw_panel(ax, panel, {None: run.trace}, style)
     for ax in axes[1:]:
         ax.set_ylabel("")
     note = players_note(run.game.n_players)
-    if note:
+    fig = canvas.figure_of(target)
+    if note and fig is not None:
         fig.suptitle(note.strip(" ()"), fontsize=style.font_size)
 
 
-def draw_gaps(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_gaps(target: Target, run: RunData, style: Style) -> None:
     """The family's distances to equilibrium on log-log axes with a 1/sqrt(T) reference
     anchored at the exploitability's first point; the last iterate's, lighter, where the
     trace holds them."""
     panel = gap_panel(run.family, run.zero_sum, last=tracks_last(run.trace))
-    draw_panel(fig.subplots(), panel, {None: run.trace}, style)
+    draw_panel(canvas.one_panel(target), panel, {None: run.trace}, style)
 
 
-def draw_regrets(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_regrets(target: Target, run: RunData, style: Style) -> None:
     """Average regret of every action of the first players, coloured by action, dashed by player."""
-    draw_panel(fig.subplots(), convergence(run, "regrets")[0], {None: run.trace}, style)
+    draw_panel(canvas.one_panel(target), convergence(run, "regrets")[0], {None: run.trace}, style)
 
 
-def draw_welfare(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_welfare(target: Target, run: RunData, style: Style) -> None:
     """Social welfare of the empirical joint distribution, on an axis symmetric about zero."""
-    draw_panel(fig.subplots(), welfare_panel(), {None: run.trace}, style, scale=run.payoff_scale)
+    draw_panel(canvas.one_panel(target), welfare_panel(), {None: run.trace}, style, scale=run.payoff_scale)
 
 
 # -- the simplex -----------------------------------------------------------------------------
@@ -184,7 +187,7 @@ def field_note(run: RunData, dynamic: dynamics.Dynamic | None) -> str:
     return f"arrows: {dynamic.title}, the motion of the {dynamic.strategy} strategy{steps}"
 
 
-def draw_simplex(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_simplex(target: Target, run: RunData, style: Style) -> None:
     """Each player's strategy on its simplex (2x2 games: the unit square): the average path
     fading in, the recent current strategies, the reference equilibrium as a star; with
     ``run.dynamics``, the field of the run's dynamic under them (a player with three actions:
@@ -192,14 +195,17 @@ def draw_simplex(fig: FigureBase, run: RunData, style: Style) -> None:
     game, columns = run.game, run.trace.columns
     dynamic = run_dynamic(run)
     note = field_note(run, dynamic)
-    if note:
+    square = game.n_players == 2 and game.num_actions == (2, 2)
+    players = range(1 if square else min(game.n_players, MAX_PLAYERS))
+    axes = canvas.panels(target, 1, len(players), "simplex", "one simplex per player")
+    fig = canvas.figure_of(target)
+    if note and fig is not None:
         fig.suptitle(note, fontsize=style.small, color=TEXT_COLOUR)
-    if game.n_players == 2 and game.num_actions == (2, 2):
-        square_panel(fig.subplots(), run, style)
+    if square:
+        square_panel(axes[0], run, style, note if fig is None else "")
         return
     others = newest(run, dynamic.strategy) if dynamic is not None else None
-    players = range(min(game.n_players, MAX_PLAYERS))
-    for i, ax in zip(players, np.atleast_1d(fig.subplots(1, len(players))), strict=True):
+    for i, ax in zip(players, axes, strict=True):
         face = simplex_face(game.num_actions[i], run.faces.get(i))
         names = [game.action_names[i][a] for a in face]
         title = game.player_names[i]
@@ -240,8 +246,9 @@ def draw_simplex(fig: FigureBase, run: RunData, style: Style) -> None:
         ax.margins(0.12)  # room for the corner labels
 
 
-def square_panel(ax: Axes, run: RunData, style: Style) -> None:
-    """2x2 games: p = P(row plays its first action) across, q = P(column plays its first) up."""
+def square_panel(ax: Axes, run: RunData, style: Style, note: str = "") -> None:
+    """2x2 games: p = P(row plays its first action) across, q = P(column plays its first) up;
+    ``note`` (what the arrows are, on a given Axes) under the title."""
     game, columns = run.game, run.trace.columns
     ax.set_aspect("equal")
     ax.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], color=FRAME_COLOUR, linewidth=1.0)
@@ -277,14 +284,15 @@ def square_panel(ax: Axes, run: RunData, style: Style) -> None:
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel(f"P({game.player_names[0]} plays {game.action_names[0][0]})")
     ax.set_ylabel(f"P({game.player_names[1]} plays {game.action_names[1][0]})")
-    ax.set_title("average strategies (fading in), recent current strategies (grey)")
+    title = "average strategies (fading in), recent current strategies (grey)"
+    ax.set_title(f"{title}\n{note}" if note else title)
 
 
 # -- the joint distribution ------------------------------------------------------------------
-def draw_joint(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_joint(target: Target, run: RunData, style: Style) -> None:
     """The empirical joint distribution of play as a heatmap (two-player games), each cell's
     probability written in it up to 8 x 8."""
-    ax = fig.subplots()
+    ax = canvas.one_panel(target)
     game = run.game
     joint = cast(MatrixSnapshot, run.snapshot).joint
     if game.n_players != 2 or joint is None:
@@ -323,14 +331,15 @@ def draw_joint(fig: FigureBase, run: RunData, style: Style) -> None:
                     fontsize=style.small,
                     gid="rmviz-cell",  # hidden when cells are too small for them (style.arrange)
                 )
-    fig.colorbar(mesh, ax=ax, label="probability", shrink=0.85)
+    cast("FigureBase", ax.get_figure(root=False)).colorbar(mesh, ax=ax, label="probability", shrink=0.85)
     ax.set_title("empirical joint distribution of play", pad=style.font_size)
 
 
 # -- all of it -------------------------------------------------------------------------------
-def draw_dashboard(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_dashboard(target: Target, run: RunData, style: Style) -> None:
     """Simplex and joint distribution above, the strategies in the middle, gaps, regrets and
     welfare below: the window's *Run* tab on one page."""
+    fig = canvas.whole_figure(target, "dashboard", "six panels in subfigures")
     top, middle, bottom = cast(np.ndarray, fig.subfigures(3, 1, height_ratios=(1.1, 1.0, 1.0)))
     left, right = cast(np.ndarray, top.subfigures(1, 2, width_ratios=(2.2, 1.0)))
     draw_simplex(left, run, style)

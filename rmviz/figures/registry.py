@@ -19,17 +19,18 @@ from typing import TYPE_CHECKING
 from rmviz.atomic import atomic_path, atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.figures import compare, matrix, tikz, tree
+from rmviz.figures.canvas import Target, is_axes, one_panel
 from rmviz.figures.run import RunData
-from rmviz.figures.style import DEFAULT_STYLE, STYLES, Style, finish
+from rmviz.figures.style import DEFAULT_STYLE, STYLES, Style, finish, finish_axes
 from rmviz.present.definitions import FIGURE_NAMES
 from rmviz.present.tree_labels import CM_PER_INCH, FRAME_WIDTH_CM
 from rmviz.solvers.family import Family
 from rmviz.solvers.registry import MATRIX, TREE, as_family
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure, FigureBase
+    from matplotlib.figure import Figure
 
-Draw = Callable[["FigureBase", RunData, Style], None]
+Draw = Callable[[Target, RunData, Style], None]
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 DPI_RANGE = (10, 2400)
 
@@ -174,24 +175,50 @@ def make_figure(
 ) -> Figure:
     """Figure ``name`` of ``run`` in ``style`` (``paper`` or ``slides``), ``size`` inches
     (default: :func:`default_size`, ``width`` inches wide for the tree), captioned with the
-    game, algorithm, T and play mode."""
-    from matplotlib.figure import Figure
+    game, algorithm, T and play mode: a :class:`~.display.NotebookFigure` (a matplotlib
+    Figure that a notebook shows as an image)."""
+    from rmviz.figures.display import NotebookFigure
 
+    draw, look = builder(name, run, style)
+    size = size or default_size(name, style, width)
+    check_size(name, style, size)
+    with look.context():
+        fig = NotebookFigure(figsize=size, layout="constrained")
+        fig.set_label(f"{run.game.title}: {name}")
+        draw(fig, run, look)
+        finish(fig, look, run.caption())
+    return fig
+
+
+def builder(name: str, run: RunData, style: str) -> tuple[Draw, Style]:
+    """Figure ``name``'s builder for ``run``'s family and its look in ``style``."""
     kind = figure_kind(name, run.family)
     draw = kind.draw[run.family]
     if draw is None:
         raise ConfigError(f"the {name} figure is a LaTeX document: write it with save_figure to a .tex file")
     if style not in STYLES:
         raise ConfigError(f"no style {style!r}; choose one of {', '.join(STYLES)}")
-    size = size or default_size(name, style, width)
-    check_size(name, style, size)
-    look = STYLES[style].scaled(kind.scale)
+    return draw, STYLES[style].scaled(kind.scale)
+
+
+def draw_figure(name: str, run: RunData, target: Target, style: str = "paper") -> Target:
+    """Draw figure ``name`` of ``run`` on the caller's ``target`` and return it: an Axes
+    (one-panel figures; the others refuse it in one line) or a Figure or SubFigure (new
+    axes in it). The caller's figure keeps its layout and gets no caption; legends go inside
+    the axes."""
+    draw, look = builder(name, run, style)
+    root = target.get_figure(root=True)
+    if root is None:
+        raise ConfigError("the Axes or SubFigure given belongs to no figure")
+    before = set(root.axes)
     with look.context():
-        fig = Figure(figsize=size, layout="constrained")
-        fig.set_label(f"{run.game.title}: {name}")
-        draw(fig, run, look)
-        finish(fig, look, run.caption())
-    return fig
+        draw(target, run, look)
+        drawn = [ax for ax in root.axes if ax not in before]
+        given = one_panel(target) if is_axes(target) else None  # the Axes itself
+        if given is not None and given not in drawn:
+            drawn.insert(0, given)
+        finish_axes(drawn, look)
+    return target
 
 
 def check_target(

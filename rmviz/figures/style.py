@@ -256,32 +256,46 @@ def arrange(fig: Figure, style: Style) -> None:
             if label is not None:
                 wrap_to(label, sub.bbox.width * 0.98, renderer)
     for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            if axis.get_gid() == "rmviz-categories":
-                thin_categories(axis, renderer, gap)
-        legend = ax.get_legend()
-        if legend is not None and legend.get_gid() == "rmviz-below":
+        arrange_axes(ax, renderer, gap)
+
+
+def arrange_axes(ax: Axes, renderer: RendererBase, gap: float, below: bool = True) -> None:
+    """:func:`arrange` for one Axes; ``below=False`` (a caller's figure, laid out as it
+    chooses): legends inside the axes where they cover the least, not under them."""
+    for axis in (ax.xaxis, ax.yaxis):
+        if axis.get_gid() == "rmviz-categories":
+            thin_categories(axis, renderer, gap)
+    legend = ax.get_legend()
+    if legend is not None and legend.get_gid() == "rmviz-below":
+        if below:
             place_legend(ax, legend, renderer)
-        box = ax.get_window_extent(renderer)
-        wrap_to(ax.title, box.width, renderer)
-        wrap_to(ax.yaxis.label, box.height, renderer)
-        cells = [t for t in ax.texts if t.get_gid() == "rmviz-cell"]
-        for cell in cells:
-            cell.set_visible(True)
-        if cells and overlapping([t.get_window_extent(renderer) for t in cells], 0.5 * gap):
-            for cell in cells:  # numbers that run together say nothing: the colour bar does
-                cell.set_visible(False)
-        notes = [t for t in ax.texts if t.get_gid() == "rmviz-end-label"]
-        if len(notes) > 1:
-            spread_labels(cast("list[Annotation]", notes), renderer, 0.1 * gap)
+        else:
+            handles, labels = ax.get_legend_handles_labels()
+            options = legend.rmviz_options  # type: ignore[attr-defined]
+            ax.legend(handles, labels, loc="best", **options)
+    box = ax.get_window_extent(renderer)
+    wrap_to(ax.title, box.width, renderer)
+    wrap_to(ax.yaxis.label, box.height, renderer)
+    cells = [t for t in ax.texts if t.get_gid() == "rmviz-cell"]
+    for cell in cells:
+        cell.set_visible(True)
+    if cells and overlapping([t.get_window_extent(renderer) for t in cells], 0.5 * gap):
+        for cell in cells:  # numbers that run together say nothing: the colour bar does
+            cell.set_visible(False)
+    notes = [t for t in ax.texts if t.get_gid() == "rmviz-end-label"]
+    if len(notes) > 1:
+        spread_labels(cast("list[Annotation]", notes), renderer, 0.1 * gap)
 
 
 def lay_out(fig: Figure) -> None:
     """Run the constrained layout; a figure too small for it is an error, not a warning."""
+    engine = fig.get_layout_engine()
+    if engine is None:  # a caller's figure without a layout engine: as its author placed it
+        return
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="constrained_layout not applied")
         try:
-            fig.get_layout_engine().execute(fig)  # type: ignore[union-attr]
+            engine.execute(fig)
         except UserWarning as warning:
             raise ConfigError(
                 f"the figure is too small for its panels at {fig.get_figwidth():.2g} x "
@@ -307,17 +321,35 @@ def finish(fig: Figure, style: Style, caption: str | None) -> None:
 
 def decades(fig: Figure, style: Style) -> None:
     """Every log axis's decade labels, as many as fit its length."""
-    inches = fig.get_size_inches()
     for ax in fig.axes:
-        box = ax.get_position()
-        for axis, length, extent in (
-            (ax.xaxis, box.width * inches[0], 3.2),  # a label's width, in font sizes
-            (ax.yaxis, box.height * inches[1], 1.8),  # its height, with a gap
-        ):
-            if axis.get_scale() != "log":
-                continue
-            low, high = axis.get_view_interval()
-            room = int(length * 72 // (extent * style.small))
-            majors, minors = decade_ticks(math.log10(low), math.log10(high), room)
-            axis.set_ticks([10.0**e for e in majors], [decade_tex(e) for e in majors])
-            axis.set_ticks([10.0**m for m in minors], [""] * len(minors), minor=True)
+        axes_decades(ax, style)
+
+
+def axes_decades(ax: Axes, style: Style) -> None:
+    """:func:`decades` for one Axes."""
+    inches = cast("Figure", ax.get_figure(root=True)).get_size_inches()
+    box = ax.get_position()
+    for axis, length, extent in (
+        (ax.xaxis, box.width * inches[0], 3.2),  # a label's width, in font sizes
+        (ax.yaxis, box.height * inches[1], 1.8),  # its height, with a gap
+    ):
+        if axis.get_scale() != "log":
+            continue
+        low, high = axis.get_view_interval()
+        room = int(length * 72 // (extent * style.small))
+        majors, minors = decade_ticks(math.log10(low), math.log10(high), room)
+        axis.set_ticks([10.0**e for e in majors], [decade_tex(e) for e in majors])
+        axis.set_ticks([10.0**m for m in minors], [""] * len(minors), minor=True)
+
+
+def finish_axes(axes: Sequence[Axes], style: Style) -> None:
+    """Finish axes drawn into a caller's figure (``ax=``, ``fig=``): decade labels, category
+    labels, end labels and legends inside the axes; the figure's layout, caption and other
+    axes are left as they are."""
+    if not axes:
+        return
+    fig = cast("Figure", axes[0].get_figure(root=True))
+    renderer = fig._get_renderer()  # type: ignore[attr-defined]
+    for ax in axes:
+        axes_decades(ax, style)
+        arrange_axes(ax, renderer, text_gap(style, fig), below=False)

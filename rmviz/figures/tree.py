@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from rmviz.figures import canvas
+from rmviz.figures.canvas import Target
 from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, lay_out, legend_below
@@ -39,7 +41,7 @@ from rmviz.solvers.tree.solver import TreeSnapshot
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure, FigureBase
+    from matplotlib.figure import Figure
 
 MAX_INFOSETS, INFOSET_COLUMNS = 12, 4
 MAX_LEAVES = 64
@@ -51,14 +53,15 @@ def shown_infosets(tree: CompiledTree) -> list[int]:
     return order[:MAX_INFOSETS]
 
 
-def draw_infoset_strategies(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
     """The average strategy of every move over the iterations, one panel per information set
     (the first :data:`MAX_INFOSETS`, player by player)."""
     tree, text = cast(CompiledTree, run.tree), PANEL_TEXT["infoset"]
     infosets = shown_infosets(tree)
     rows = math.ceil(len(infosets) / INFOSET_COLUMNS)
     cols = min(len(infosets), INFOSET_COLUMNS)
-    axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)).ravel()
+    what = "one per information set"
+    axes = canvas.panels(target, rows, cols, "strategies", what, sharex=True, sharey=True)
     for ax, infoset in zip(axes, infosets, strict=False):
         draw_panel(ax, infoset_panel(tree, infoset, run.game.player_names), {None: run.trace}, style)
         ax.title.set_fontsize(style.small)
@@ -68,16 +71,19 @@ def draw_infoset_strategies(fig: FigureBase, run: RunData, style: Style) -> None
         ax.axis("off")
     for ax in axes[(rows - 1) * cols : len(infosets)]:
         ax.set_xlabel(text.x_tex)
+    fig = canvas.figure_of(target)
+    if fig is None:
+        return
     fig.supylabel(text.y_tex, fontsize=style.font_size)
     more = tree.n_infosets - len(infosets)
     title = "average strategy at each information set"
     fig.suptitle(title + (f" (first {len(infosets)} of {tree.n_infosets})" if more else ""))
 
 
-def draw_tree(fig: FigureBase, run: RunData, style: Style) -> None:
+def draw_tree(target: Target, run: RunData, style: Style) -> None:
     """The game tree with the average strategy and its reach (see the module docstring)."""
     tree = cast(CompiledTree, run.tree)
-    ax = fig.subplots()
+    ax = canvas.one_panel(target)
     ax.set_title(f"{run.game.title}: average strategy, edge width = reach")
     tree_diagram(ax, run.game.player_names, tree, style, cast(TreeSnapshot, run.snapshot).average_strategy)
 

@@ -40,7 +40,7 @@ def test_step_continues_the_run_and_the_trace():
     assert result.step(50) is result and result.iteration == 100
     assert result.trace.iteration.max() == 100
     again = rmviz.solve("rps", "rm", iterations=100, progress=False)
-    assert result.metrics == again.metrics
+    assert result.newest_metrics == again.newest_metrics
 
 
 def test_trees_options_and_strategies():
@@ -92,11 +92,14 @@ def test_save_writes_run_data(tmp_path):
 
 def test_the_last_iterate_is_in_the_result_and_its_trace():
     matrix = rmviz.solve("rps", "rm+", 100, progress=False)
-    assert matrix.metrics["last_exploitability"] > 0  # on by default for matrix games
+    newest = matrix.newest_metrics
+    assert newest["last_exploitability"] > 0  # on by default for matrix games
     last = matrix.trace.query("metric == 'last_ce_gap'")
-    assert len(last) > 10 and last.value.iloc[-1] == matrix.metrics["last_ce_gap"]
+    assert len(last) > 10 and last.value.iloc[-1] == newest["last_ce_gap"]
     tree = rmviz.solve("kuhn", "cfr+", 30, progress=False)
-    assert tree.metrics["last_exploitability"] is None  # off for trees unless asked
+    assert tree.newest_metrics["last_exploitability"] is None  # off for trees unless asked
+    assert tree.metrics["last_exploitability"].isna().all()  # its column is there, empty
     tree = rmviz.solve("kuhn", "cfr+", 30, progress=False, last_iterate=True)
     values = tree.trace.query("metric == 'last_exploitability'").value
-    assert values.iloc[-1] == tree.metrics["last_exploitability"] > tree.metrics["exploitability"]
+    newest = tree.newest_metrics
+    assert values.iloc[-1] == newest["last_exploitability"] > newest["exploitability"]
