@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -189,3 +191,28 @@ def test_a_profile_goes_onto_the_users_own_gambit_game():
         RmvizError, match="cannot map 'Kuhn poker' onto the Gambit game \"Leduc hold'em\": at history 0"
     ):
         result.to_gambit_profile(leduc)
+
+
+# -- the documentation ----------------------------------------------------------------------------
+def test_the_research_notes_examples_run():
+    """docs/research.md, "From and to NumPy, OpenSpiel and Gambit": its code blocks, in order."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pygambit")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    section = text.split("### From and to NumPy, OpenSpiel and Gambit\n", 1)[1].split("\n### ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    assert len(blocks) == 2
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/research.md", "exec"), namespace)
+    assert namespace["dilemma"].player_names == ("Alice", "Bob")
+    np.testing.assert_allclose(namespace["payoffs"], namespace["kuhn"].snapshot.metrics.as_dict()["value"])
+
+
+def test_the_documented_refusal_is_the_one_given():
+    pyspiel = pytest.importorskip("pyspiel")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    kuhn = rmviz.solve("kuhn", "cfr", 5, progress=False)
+    with pytest.raises(RmvizError) as error:
+        kuhn.to_openspiel_policy(pyspiel.load_game("leduc_poker"))
+    assert str(error.value) in " ".join(text.split())
