@@ -96,7 +96,7 @@ def game(
 
 
 def solve(
-    game: str | os.PathLike[str] | Game,
+    game: str | os.PathLike[str] | Game | Any,
     algorithm: str | None = None,
     iterations: int = 1000,
     *,
@@ -106,7 +106,8 @@ def solve(
     **options: Any,
 ) -> Result:
     """Run ``algorithm`` (default: the game family's first, ``rm`` or ``cfr``) on ``game`` (a
-    game or a spec for :func:`load`) for ``iterations`` and return the :class:`Result`.
+    game, or what :func:`load` takes: a spec, an array, a pyspiel or pygambit game) for
+    ``iterations`` and return the :class:`Result`.
 
     ``options`` are a solver's choices and parameters (those of ``rmviz solve``: ``play``,
     ``updates``, ``seed``, ``device``, ``alpha``, ``beta``, ``gamma``, ``greedy_floor``,

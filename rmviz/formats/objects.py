@@ -108,7 +108,7 @@ def game_of(value: object) -> Game:
         return value
     if isinstance(value, (np.ndarray, list, tuple)):
         array = _array(value, "the array")
-        return matrix_game([array] if array.ndim == 2 else list(array), title="Game from arrays")
+        return matrix_game([array] if array.ndim <= 2 else list(array), title="Game from arrays")
     pyspiel = sys.modules.get("pyspiel")
     if pyspiel is not None and isinstance(value, pyspiel.Game):
         return pyspiel_game_tree(value)

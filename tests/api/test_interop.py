@@ -83,6 +83,9 @@ def test_names_are_checked_and_other_objects_refused():
         rmviz.game(RPS_MATRIX, names=["a", "b", "c"])
     with pytest.raises(RmvizError, match=r"cannot load a dict: .* rmviz\.game"):
         rmviz.solve({"A": 1})
+    for few_axes in (np.array(3.0), [3.0, 1.0]):
+        with pytest.raises(RmvizError, match="needs 2 axes"):
+            rmviz.load(few_axes)
 
 
 # -- OpenSpiel ------------------------------------------------------------------------------------
