@@ -219,3 +219,18 @@ def test_the_documented_refusal_is_the_one_given():
     with pytest.raises(RmvizError) as error:
         kuhn.to_openspiel_policy(pyspiel.load_game("leduc_poker"))
     assert str(error.value) in " ".join(text.split())
+
+
+def test_objects_meet_the_checks_of_specs_and_files():
+    """A pyspiel game keeps the walk's size bound; a pygambit game gets rmviz's reader's
+    refusals, naming the game."""
+    pyspiel = pytest.importorskip("pyspiel")
+    gbt = pytest.importorskip("pygambit")
+    from rmviz.formats.openspiel import pyspiel_game_tree
+
+    with pytest.raises(RmvizError, match=r"^'openspiel:leduc_poker\(\)' has more than 1,000 histories"):
+        pyspiel_game_tree(pyspiel.load_game("leduc_poker"), max_nodes=1000)
+    with pytest.raises(RmvizError, match=r"^pygambit game 'one', line 1: the game lists 1 player\(s\)"):
+        rmviz.load(gbt.Game.new_table([2], title="one"))
+    with pytest.raises(RmvizError, match=r"^pygambit game 'bare': the tree has no decision node"):
+        rmviz.load(gbt.Game.new_tree(players=["a", "b"], title="bare"))
