@@ -16,8 +16,9 @@ Modules: :mod:`.definitions` (colours, labels, titles shared with the live plots
 :mod:`.ticks` (decade ticks of log axes, also used live), :mod:`.layout` (the game-tree
 layout the window, the tree figure and TikZ share), :mod:`.run` (what a figure is drawn
 from), :mod:`.style` (paper and slides), :mod:`.matrix`, :mod:`.tree` and :mod:`.compare`
-(builders), :mod:`.tikz` (LaTeX), :mod:`.registry`. matplotlib is imported only when a
-figure is drawn.
+(builders), :mod:`.canvas` (a new figure's axes or the caller's ``ax=``/``fig=``),
+:mod:`.display` (figures shown inline in notebooks), :mod:`.tikz` (LaTeX), :mod:`.registry`.
+matplotlib is imported only when a figure is drawn.
 """
 
 from rmviz.figures.registry import FIGURES, default_size, figures_of, make_figure, save_figure

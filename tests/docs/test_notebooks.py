@@ -1,8 +1,11 @@
 """The notebooks of rmviz/examples/notebooks run from top to bottom (their cells assert what they
-teach), so they stay true (issue 14). Each takes 5-10 s once numba's cache is warm."""
+teach), so they stay true (issue 14), and every cell that plots shows an image (issue 32). Each
+takes 5-10 s once numba's cache is warm. ``RMVIZ_NOTEBOOKS_OUT=DIR`` keeps the executed
+notebooks there, to look at their figures."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -31,3 +34,13 @@ def test_notebook_runs(path):
     # the kernel starts in the repository root, so it imports this checkout's rmviz
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3")
     client.execute(cwd=str(ROOT))
+    keep = os.environ.get("RMVIZ_NOTEBOOKS_OUT")
+    if keep:
+        nbformat.write(notebook, Path(keep) / path.name)
+    plots = [cell for cell in notebook.cells if cell.cell_type == "code" and ".plot(" in cell.source]
+    assert plots, "the notebook draws figures"
+    for cell in plots:
+        images = [
+            output for output in cell.outputs if {"image/png", "image/svg+xml"} & set(output.get("data", {}))
+        ]
+        assert images, f"no image from the cell {cell.source!r}: {[o.get('data', o) for o in cell.outputs]}"
