@@ -218,7 +218,8 @@ class Comparison:
 
 
 class Result:
-    """A run you can continue: :meth:`step`, :attr:`trace`, :meth:`plot`, :meth:`strategy`.
+    """A run you can continue: :meth:`step`; its tables :attr:`metrics` (wide),
+    :attr:`strategies` (long) and :attr:`trace` (tidy); :meth:`plot`, :meth:`strategy`.
 
     Attributes:
         solver: the solver (``rmviz.solvers``); ``solver.game`` is the game solved (a matrix
@@ -335,7 +336,8 @@ class Result:
         ``iteration``, ``metric``, ``player``, ``action`` (trees: also ``infoset``) and
         ``value``. Metric rows (``exploitability``, ``nash_conv``...) have no player or
         action; per-move rows are ``average`` (and, for matrix games, ``current`` and
-        ``regret``) strategies. Values not tracked (NaN) are left out."""
+        ``regret``) strategies. Values not tracked (NaN) are left out. :attr:`metrics` and
+        :attr:`strategies` hold the same numbers, metrics and moves apart."""
         if self._table is None or self._table[0] != self.iteration:
             self._table = (self.iteration, self._tidy())
         return self._table[1]
