@@ -350,6 +350,11 @@ def finish_axes(axes: Sequence[Axes], style: Style) -> None:
         return
     fig = cast("Figure", axes[0].get_figure(root=True))
     renderer = fig._get_renderer()  # type: ignore[attr-defined]
+    engine = fig.get_layout_engine()
+    if engine is not None:  # measure where the caller's layout puts the axes, as it will draw them
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="constrained_layout not applied")
+            engine.execute(fig)
     for ax in axes:
         axes_decades(ax, style)
         arrange_axes(ax, renderer, text_gap(style, fig), below=False)

@@ -111,3 +111,19 @@ def test_compare_trees_on_one_axes_and_bad_input():
         rmviz.compare("rps", ["rm", "rm"], 10, progress=False)
     with pytest.raises(RmvizError, match="another kind of game"):
         rmviz.compare("rps", ["rm", "cfr"], 10, progress=False)
+
+
+def test_end_labels_sit_at_their_curves_in_a_callers_laid_out_figure(kuhn):
+    import io
+
+    fig = Figure(figsize=(12, 8), layout="constrained")
+    kuhn.plot("strategies", fig=fig)
+    fig.savefig(io.BytesIO(), format="png")  # the caller's layout, as it draws
+    renderer = fig._get_renderer()
+    notes = [text for ax in fig.axes for text in ax.texts if text.get_gid() == "rmviz-end-label"]
+    assert len(notes) == 2 * 12  # two moves at each of Kuhn's 12 information sets
+    for note in notes:
+        box = note.get_window_extent(renderer)
+        end = note.axes.transData.transform(note.xy)
+        assert abs((box.y0 + box.y1) / 2 - end[1]) < 3 * box.height, note.get_text()
+        assert note.axes.bbox.x0 < end[0] <= box.x0 < note.axes.bbox.x1 + 3 * box.width
