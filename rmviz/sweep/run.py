@@ -282,7 +282,8 @@ def _trusted_runner(client: Any, say: Callable[[str], None]) -> Callable[[Task],
     who = probe()
     ours = who()
     found = check_workers(client, who, ours)
-    say(f"  Dask: {len(found)} workers, each with rmviz {ours['rmviz']} (solvers {ours['solvers']})")
+    workers = f"{len(found)} worker{'s' if len(found) != 1 else ''}"
+    say(f"  Dask: {workers}, each with rmviz {ours['rmviz']} (solvers {ours['solvers']})")
     return task_runner(who, ours)
 
 
