@@ -23,7 +23,7 @@ def test_the_notebooks_are_found():
 
 @pytest.mark.slow  # 12 s: executed by .ci/run's second step (pytest -m slow)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
-def test_notebook_runs(path):
+def test_notebook_runs(path, monkeypatch):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
@@ -31,7 +31,9 @@ def test_notebook_runs(path):
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), (
         "notebooks are stored without outputs"
     )
-    # the kernel starts in the repository root, so it imports this checkout's rmviz
+    # the kernel starts in the repository root, so it imports this checkout's rmviz; with
+    # Jupyter's own matplotlib backend (inline), as a notebook's user has it, not MPLBACKEND=Agg
+    monkeypatch.delenv("MPLBACKEND", raising=False)
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3")
     client.execute(cwd=str(ROOT))
     keep = os.environ.get("RMVIZ_NOTEBOOKS_OUT")
