@@ -11,8 +11,8 @@
   Both are closures, pickled by value: they run on a worker with any rmviz, an older too.
 * **Kernels compiled when a worker joins.** :class:`Warmup`, a Dask worker plugin, runs
   every algorithm of the sweep with its options for two iterations and a snapshot on small
-  stand-in games of the sweep's kinds (:func:`warmup_cells`: the catalog's first two-player
-  game of each kind and its first of three or more players), which compiles or loads the
+  stand-in games of the sweep's kinds and numbers of players (:func:`warmup_cells`), which
+  compiles or loads the
   kernels the tasks call (numba's types do not depend on a game's size), as ``rmviz
   precompile`` does for every kernel. Dask runs a plugin's setup on every worker present when
   it is registered and on each worker that joins later, before that worker takes a task.
@@ -116,20 +116,42 @@ Cell = tuple[str, str, str]  # (catalog game, algorithm, options as JSON)
 
 def warmup_cells(sweep: SweepConfig) -> tuple[Cell, ...]:
     """What :class:`Warmup` runs for ``sweep``: each algorithm, with the sweep's options (less
-    those sized to a game, :data:`PER_GAME`), on the stand-ins of each kind of its games."""
+    those sized to a game, :data:`PER_GAME`), on the stand-ins of each kind of its games: the
+    catalog's first game of that kind with two players and its first with more, each only
+    where the sweep has (or may have: a file, an OpenSpiel game) such games."""
     from rmviz.formats import game_kind
     from rmviz.games.catalog import CATALOG
 
-    kinds = {game_kind(spec) for spec in sweep.games}
+    wanted: dict[str, set[bool]] = {}  # game kind -> whether it has games of more than two players
+    for spec in sweep.games:
+        players = _players(spec)
+        more = {False, True} if players is None else {players > 2}
+        wanted.setdefault(game_kind(spec), set()).update(more)
     standins: list[str] = []
-    for kind in sorted(kinds):
-        found: dict[bool, str] = {}  # more than two players -> the first such catalog game
+    for kind in sorted(wanted):
+        found: dict[bool, str] = {}
         for entry in CATALOG.values():
             if entry.kind == kind:
                 found.setdefault(entry.build().n_players > 2, entry.id)
-        standins.extend(found[key] for key in sorted(found))
+        standins.extend(found[more] for more in sorted(wanted[kind]) if more in found)
     options = json.dumps({k: v for k, v in sweep.options.items() if k not in PER_GAME}, sort_keys=True)
     return tuple((game, algorithm, options) for game in standins for algorithm in sweep.algorithms)
+
+
+def _players(spec: str) -> int | None:
+    """The number of players of the game ``spec`` names, read without building it where
+    that is cheap (a random game's shape, a catalog game); ``None`` when unknown."""
+    from rmviz.games.catalog import CATALOG
+    from rmviz.games.generators import read_random_spec
+
+    if spec in CATALOG:
+        return CATALOG[spec].build().n_players
+    if spec.startswith("random:"):
+        try:
+            return len(read_random_spec(spec)[1])
+        except RmvizError:
+            return None
+    return None
 
 
 def warm_up(cells: tuple[Cell, ...]) -> tuple[float, list[str]]:

@@ -247,10 +247,24 @@ def test_the_warm_up_compiles_every_kernel_a_task_calls():
     pytest.importorskip("numba")
     trees = {**GRID, "games": ["kuhn"], "algorithms": ["cfr+", "mccfr-outcome"], "metrics": None}
     trees["options"] = {}
-    grids = [GRID, {**GRID, "options": {}}, trees]
+    three = {**GRID, "games": ["random:general-sum:2x3x2:seed={0..1}"], "metrics": None, "options": {}}
+    grids = [GRID, {**GRID, "options": {}}, trees, three]
     script = f"GRIDS = {grids!r}\n{WARM_UP_THEN_TASKS}"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_the_stand_ins_have_the_sweep_s_kinds_and_numbers_of_players():
+    from rmviz.sweep import config_from
+
+    def standins(games, algorithm="rm"):
+        grid = {"games": games, "algorithms": [algorithm], "seeds": 1, "iterations": [3]}
+        return sorted({game for game, _algorithm, _options in sweep_workers.warmup_cells(config_from(grid))})
+
+    assert standins(["random:zero-sum:9x9:seed={0..3}"]) == ["rps"]
+    assert standins(["random:general-sum:10x10x10x10x10x10x10:seed=1"]) == ["three-player-pennies"]
+    assert standins(["rps", "kuhn"], "cfr") == ["kuhn", "rps"]  # rps solved by CFR: its own kind
+    assert sweep_workers._players("games/some.nfg") is None  # unknown: both stand-ins
 
 
 def test_retries_reach_dask(cluster, serial, tmp_path, monkeypatch):
