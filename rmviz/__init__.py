@@ -30,7 +30,8 @@ API = (
     "BatchSolver",
     "TreeBatchSolver",
 )
-__all__ = ["__version__", *API]
+LIVE = ("watch", "Watch")  # the live view in notebooks: rmviz.notebook.watch
+__all__ = ["__version__", *API, *LIVE]
 
 
 def __getattr__(name: str) -> Any:
@@ -43,8 +44,10 @@ def __getattr__(name: str) -> Any:
         return version()
     if name in API:
         return getattr(importlib.import_module("rmviz.api"), name)
+    if name in LIVE:
+        return getattr(importlib.import_module("rmviz.notebook.watch"), name)
     raise AttributeError(f"module 'rmviz' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *API])
+    return sorted([*globals(), *API, *LIVE])
