@@ -48,7 +48,7 @@ from rmviz.runner.record import write_run_data
 from rmviz.runner.trace import Trace
 from rmviz.solvers.matrix.batch import BatchSolver as BatchSolver
 from rmviz.solvers.protocol import Snapshot, Solver
-from rmviz.solvers.registry import family_of, make_solver
+from rmviz.solvers.registry import compared_options, family_of, make_solver
 from rmviz.solvers.threads import set_threads as set_threads
 from rmviz.solvers.tree.batch import TreeBatchSolver as TreeBatchSolver
 
@@ -154,7 +154,7 @@ def compare(
             progress=progress,
             points_per_decade=points_per_decade,
             every=every,
-            **options,
+            **compared_options(loaded, name, options),
         )
         for name in names
     }

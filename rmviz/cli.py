@@ -55,7 +55,15 @@ from rmviz.solvers.family import EXPLORATION, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import default_start_note, parse_probability
 from rmviz.solvers.protocol import Solver
-from rmviz.solvers.registry import FAMILIES, MATRIX, TREE, family_of, family_of_algorithm, make_solver
+from rmviz.solvers.registry import (
+    FAMILIES,
+    MATRIX,
+    TREE,
+    compared_options,
+    family_of,
+    family_of_algorithm,
+    make_solver,
+)
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
 from rmviz.ui import options as window_options
 from rmviz.version import version
@@ -784,7 +792,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise ConfigError(f"-a {args.algorithm}: several algorithms are drawn by --figure compare only")
     if args.figure == "compare" and not algorithms:
         algorithms = list(family_of(game).compare_default)
-    solver = _solver(args, game, algorithm=algorithms[0] if algorithms else None)
+    first = algorithms[0] if algorithms else None
+    if args.figure == "compare":  # each algorithm takes the parameters it uses (--step-size)
+        solver = make_solver(game, first, **compared_options(game, first, _options(args, game)))
+    else:
+        solver = _solver(args, game, algorithm=first)
     size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
     check_target(args.figure, family_of(solver.game), args.out, args.dpi, args.style, size)
     trace = record_run(solver, args.iterations)

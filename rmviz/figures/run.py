@@ -18,7 +18,7 @@ from rmviz.runner.record import record_run
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.family import PARAMETER_LABELS, Family
 from rmviz.solvers.protocol import Snapshot, Solver
-from rmviz.solvers.registry import family_of, make_solver
+from rmviz.solvers.registry import compared_options, family_of, make_solver
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 Equilibrium = tuple[tuple[float, ...], ...]
@@ -141,11 +141,15 @@ def record_comparison(
     """Several algorithms on ``game`` (default: the family's compare-mode choice), for the
     compare figure: the first one's run with every algorithm's trace in ``compared``."""
     names = list(algorithms or family_of(game).compare_default)
-    return compared_with(record(game, names[0], iterations, **options), names[1:], **options)
+    first = record(game, names[0], iterations, **compared_options(game, names[0], options))
+    return compared_with(first, names[1:], **options)
 
 
 def compared_with(run: RunData, algorithms: Sequence[str], **options: Any) -> RunData:
     """``run`` with ``algorithms`` run as long on the same game with the same ``options``,
     for the compare figure."""
-    others = {name: record(run.game, name, run.last_iteration, **options).trace for name in algorithms}
+    others = {
+        name: record(run.game, name, run.last_iteration, **compared_options(run.game, name, options)).trace
+        for name in algorithms
+    }
     return dataclasses.replace(run, compared={run.algorithm: run.trace, **others})

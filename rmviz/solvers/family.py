@@ -137,8 +137,17 @@ class Family:
 
     def compare_solver(self, game: Any, algorithm: str, base: Config) -> Solver:
         """Preset ``algorithm`` with the fields compare mode carries from ``base`` (a preset
-        that needs its own update schedule keeps it)."""
+        that needs its own update schedule keeps it) and the parameters set in ``base`` away
+        from its preset's values that ``algorithm`` uses (as :func:`.registry.compared_options`)."""
         fields = {name: getattr(base, name) for name in self.compare_carries}
-        if self.preset(algorithm).schedule_locked:
+        preset = self.preset(algorithm)
+        if preset.schedule_locked:
             fields.pop("updates", None)
+        # a parameter set in the panel (a step size) runs every compared preset that uses it
+        own = self.preset(base.algorithm)
+        fields |= {
+            name: getattr(base, name)
+            for name in base.parameters()
+            if name in preset.parameters() and getattr(base, name) != getattr(own, name)
+        }
         return self.solver(game, self.preset(algorithm, **fields))

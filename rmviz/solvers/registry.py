@@ -94,6 +94,17 @@ def solving_family(own: Family, algorithm: str) -> Family:
     return family
 
 
+def compared_options(game: Any, algorithm: str | None, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` as ``algorithm`` takes them beside other algorithms (compare mode, the
+    compare figure, :func:`rmviz.compare`): a numerical parameter its preset does not use is
+    left out, so one step size runs Hedge beside fictitious play and RM. A single run keeps
+    refusing it (:meth:`Family.config`)."""
+    own = family_of(game)
+    family = own if algorithm is None else solving_family(own, algorithm)
+    used = family.preset(algorithm or family.default_algorithm).parameters()
+    return {name: value for name, value in options.items() if name not in family.parameters or name in used}
+
+
 def make_solver(
     game: Any,
     algorithm: str | None = None,

@@ -247,3 +247,25 @@ def test_step_size_belongs_to_ftrl():
         preset("rm", step_size=0.5)
     with pytest.raises(ConfigError, match="regulariser applies to FTRL"):
         preset("fictitious-play", regulariser="euclidean")
+
+
+def test_a_step_size_runs_every_compared_algorithm_that_uses_it(tmp_path):
+    """Compare mode, the compare figure and rmviz.compare: one step size runs Hedge beside
+    fictitious play and RM (a single run of RM keeps refusing it)."""
+    from rmviz import cli
+    from rmviz.solvers.registry import MATRIX, compared_options
+
+    game = catalog_game("rps-crash")
+    options = {"step_size": 0.5, "play": "sampled"}
+    assert compared_options(game, "hedge", options) == options
+    assert compared_options(game, "fictitious-play", options) == {"play": "sampled"}
+    base = preset("hedge", step_size=0.5)
+    assert MATRIX.compare_solver(game, "optimistic-hedge", base).config.step_size == 0.5
+    assert MATRIX.compare_solver(game, "rm", base).config.algorithm == "rm"
+    assert MATRIX.compare_solver(game, "optimistic-hedge", preset("hedge")).config.step_size == 0.25
+    out = tmp_path / "mixed.svg"
+    argv = ["export", "rps-crash", "--figure", "compare", "-a", "fictitious-play,hedge,rm"]
+    assert cli.main([*argv, "--step-size", "0.5", "-n", "50", "--out", str(out)]) == 0
+    assert out.stat().st_size > 0
+    with pytest.raises(ConfigError, match="step size applies to FTRL"):
+        MATRIX.config("rm", step_size=0.5)
