@@ -6,7 +6,9 @@ is about wall-clock time."""
 from __future__ import annotations
 
 import gc
+import re
 import weakref
+from pathlib import Path
 
 import pytest
 
@@ -134,3 +136,29 @@ def test_the_widget_drives_the_same_run(live):
     controls.buttons["close"].click()
     assert live.closed
     assert controls.box.comm is None
+
+
+def test_without_ipywidgets_it_shows_the_frame_and_says_what_is_missing(live, monkeypatch, capsys):
+    from rmviz.notebook import controls
+
+    def missing():
+        raise RmvizError("the live view needs ipywidgets: pip install 'rmviz[notebook]'")
+
+    monkeypatch.setattr(controls, "widgets", missing)
+    assert live.wait_frames(1, WAIT)
+    live._ipython_display_()
+    shown = capsys.readouterr().out
+    assert "T = 0" in shown and "pip install 'rmviz[notebook]'" in shown
+
+
+@pytest.mark.slow  # runs a watch for 10,000 iterations at 2,000 a second
+def test_the_research_notes_example_runs():
+    """docs/research.md, "A live view": its code block, as written."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    section = text.split("### A live view: `rmviz.watch`\n", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    namespace: dict = {"rmviz": rmviz}
+    exec(compile(block, "docs/research.md", "exec"), namespace)
+    live = namespace["live"]
+    assert live.closed and live.iteration == 10_000
+    assert namespace["live"].frames >= 2
