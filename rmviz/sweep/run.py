@@ -146,7 +146,7 @@ def run_sweep(
         start = time.perf_counter()
         try:
             if client is not None and mine:
-                _warm(client, sweep, say)
+                stack.enter_context(_warm(client, sweep, say))  # left before the client closes
             for number, (index, rows) in enumerate(_execute(mine, jobs, client, runner, retries), 1):
                 task = tasks[index]
                 _write_parquet(_task_file(out, task), pd.DataFrame(rows, columns=list(COLUMNS)), sweep)
@@ -287,13 +287,15 @@ def _trusted_runner(client: Any, say: Callable[[str], None]) -> Callable[[Task],
     return task_runner(who, ours)
 
 
-def _warm(client: Any, sweep: SweepConfig, say: Callable[[str], None]) -> None:
-    """Compile the sweep's kernels on every worker, now and as workers join (:mod:`.workers`)."""
+@contextmanager
+def _warm(client: Any, sweep: SweepConfig, say: Callable[[str], None]) -> Iterator[None]:
+    """While the tasks run, each worker compiles the sweep's kernels as it joins; those present
+    do it now (:mod:`.workers`)."""
     from rmviz.sweep.workers import warm_workers
 
-    start = time.perf_counter()
-    if warm_workers(client, sweep):
-        say(f"  kernels compiled or loaded on the workers in {time.perf_counter() - start:.1f} s")
+    with warm_workers(client, sweep) as seconds:
+        say(f"  kernels compiled or loaded on the workers in {seconds:.1f} s")
+        yield
 
 
 def _on_dask(tasks: Sequence[Task], client: Any, runner: Any, retries: int | None) -> Iterator[Rows]:

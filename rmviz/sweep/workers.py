@@ -9,13 +9,13 @@
   (:func:`task_runner`): such a task returns the refusal instead of rows and the sweep stops
   with the same line (a returned refusal, not an exception: Dask would retry an exception).
   Both are closures, pickled by value: they run on a worker with any rmviz, an older too.
-* **Kernels compiled when a worker joins.** :class:`Warmup`, a Dask worker plugin, runs
+* **Kernels compiled when a worker joins.** A Dask worker plugin (:func:`warmup_plugin`) runs
   every algorithm of the sweep with its options for two iterations and a snapshot on small
   stand-in games of the sweep's kinds and numbers of players (:func:`warmup_cells`), which
   compiles or loads the
   kernels the tasks call (numba's types do not depend on a game's size), as ``rmviz
-  precompile`` does for every kernel. Dask runs a plugin's setup on every worker present when
-  it is registered and on each worker that joins later, before that worker takes a task.
+  precompile`` does for every kernel: on each worker present, and on each that joins during
+  the sweep before it takes a task (:func:`warm_workers`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ import asyncio
 import hashlib
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from distributed.diagnostics.plugin import WorkerPlugin
@@ -115,8 +116,9 @@ Cell = tuple[str, str, str]  # (catalog game, algorithm, options as JSON)
 
 
 def warmup_cells(sweep: SweepConfig) -> tuple[Cell, ...]:
-    """What :class:`Warmup` runs for ``sweep``: each algorithm, with the sweep's options (less
-    those sized to a game, :data:`PER_GAME`), on the stand-ins of each kind of its games: the
+    """What the warm-up (:func:`warmup_plugin`) runs for ``sweep``: each algorithm, with the
+    sweep's options (less those sized to a game, :data:`PER_GAME`), on the stand-ins of each
+    kind of its games: the
     catalog's first game of that kind with two players and its first with more, each only
     where the sweep has (or may have: a file, an OpenSpiel game) such games."""
     from rmviz.formats import game_kind
@@ -173,41 +175,55 @@ def warm_up(cells: tuple[Cell, ...]) -> tuple[float, list[str]]:
     return time.perf_counter() - start, failed
 
 
-class Warmup(WorkerPlugin):
-    """Runs :func:`warm_up` on each worker when it joins (and on those present when
-    registered), in a thread: the worker's event loop stays free, and a worker that joins takes
-    no task before it is done. ``runs``, ``seconds`` and ``failed`` say what it did there."""
+def warmup_plugin(cells: tuple[Cell, ...]) -> Any:
+    """A Dask worker plugin (its class made here, so pickled by value: a worker without rmviz
+    can load it, and its setup then does nothing) that runs :func:`warm_up` on each worker
+    when it joins, and on those present when registered, in a thread: the worker's event loop
+    stays free, and a worker that joins takes no task before it is done. On each worker,
+    ``runs``, ``seconds`` and ``failed`` say what it did."""
 
-    def __init__(self, cells: tuple[Cell, ...]) -> None:
-        self.cells = cells
-        self.runs = 0
-        self.seconds = 0.0
-        self.failed: list[str] = []
+    class Warmup(WorkerPlugin):
+        def __init__(self) -> None:
+            self.runs = 0
+            self.seconds = 0.0
+            self.failed: list[str] = []
 
-    @property
-    def name(self) -> str:
-        """One name per rmviz version and set of cells: registered once per scheduler."""
-        from rmviz.version import version
+        async def setup(self, worker: Any) -> None:
+            import importlib
 
-        text = json.dumps([version(), self.cells])
-        return f"rmviz-sweep-warmup-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+            try:  # this module as the worker has it (a class pickled by value has no module)
+                warm_up = importlib.import_module("rmviz.sweep.workers").warm_up
+            except Exception as error:  # a worker without this rmviz: the tasks refuse it
+                self.failed = [f"no warm-up: {error}"]
+                return
+            self.seconds, self.failed = await asyncio.to_thread(warm_up, cells)
+            self.runs += 1
 
-    async def setup(self, worker: Any) -> None:
-        self.seconds, self.failed = await asyncio.to_thread(warm_up, self.cells)
-        self.runs += 1
+    return Warmup()
 
 
-def warm_workers(client: Any, sweep: SweepConfig) -> bool:
-    """Register :class:`Warmup` for ``sweep`` unless the scheduler has it already (a resumed
-    or repeated sweep: its workers are warm, and those joining get it); returns after the
-    workers present now have run it; whether it was registered now."""
-    plugin = Warmup(warmup_cells(sweep))
-    name = plugin.name
+def plugin_name(cells: tuple[Cell, ...]) -> str:
+    """The warm-up's name on the scheduler: one per rmviz version and set of cells."""
+    from rmviz.version import version
 
-    def registered(dask_scheduler: Any) -> bool:
-        return name in dask_scheduler.worker_plugins
+    text = json.dumps([version(), cells])
+    return f"rmviz-sweep-warmup-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
-    if client.run_on_scheduler(registered):
-        return False
-    client.register_plugin(plugin, name=name)
-    return True
+
+@contextmanager
+def warm_workers(client: Any, sweep: SweepConfig) -> Iterator[float]:
+    """While the sweep runs: every worker present and every worker joining runs the warm-up
+    (:func:`warmup_plugin`) once; yields the seconds until those present were done. The
+    plugin is removed at the end, so the scheduler is left as it was found (workers that join
+    it later for other work do not compile rmviz's kernels)."""
+    cells = warmup_cells(sweep)
+    name = plugin_name(cells)
+    start = time.perf_counter()
+    client.register_plugin(warmup_plugin(cells), name=name)
+    try:
+        yield time.perf_counter() - start
+    finally:
+        try:
+            client.unregister_worker_plugin(name)
+        except Exception:  # the client or the scheduler has gone: nothing left to tidy
+            pass

@@ -204,17 +204,31 @@ def plugin_runs(client):
 
 
 def test_each_worker_compiles_the_kernels_once_as_it_joins(cluster, serial, tmp_path):
+    """Once on each worker present, once on a worker that joins while the sweep runs, and
+    gone from the scheduler and the workers after it."""
+    from rmviz.sweep import config_from
+
     local, client = cluster
-    report = run_sweep(GRID, tmp_path / "a", dask=client, figures=False)
+    with sweep_workers.warm_workers(client, config_from(GRID)):
+        first = plugin_runs(client)
+        assert len(first) == 2 and all(len(runs) == 1 and runs[0][1] == 1 for runs in first.values())
+        local.scale(3)
+        client.wait_for_workers(3, timeout=120)
+        third = plugin_runs(client)
+        assert len(third) == 3 and all(runs == next(iter(first.values())) for runs in third.values())
+    assert all(runs == [] for runs in plugin_runs(client).values())
+    plugins = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
+    assert not [name for name in plugins if name.startswith("rmviz")]
+
+
+def test_a_dask_sweep_warms_each_worker_once(cluster, serial, tmp_path, monkeypatch):
+    _local, client = cluster
+    warm_up = sweep_workers.warm_up
+    calls = []
+    monkeypatch.setattr(sweep_workers, "warm_up", lambda cells: calls.append(cells) or warm_up(cells))
+    report = run_sweep(GRID, tmp_path, dask=client, figures=False)
+    assert len(calls) == 2 and calls[0] == sweep_workers.warmup_cells(report.config)
     pd.testing.assert_frame_equal(report.table.drop(columns="seconds"), serial.drop(columns="seconds"))
-    first = plugin_runs(client)
-    assert len(first) == 2 and all(len(runs) == 1 and runs[0][1] == 1 for runs in first.values())
-    run_sweep(GRID, tmp_path / "b", dask=client, figures=False, granularity="cell")  # same kernels
-    assert plugin_runs(client) == first
-    local.scale(3)
-    client.wait_for_workers(3, timeout=120)
-    third = plugin_runs(client)
-    assert len(third) == 3 and all(runs == next(iter(first.values())) for runs in third.values())
 
 
 WARM_UP_THEN_TASKS = """
