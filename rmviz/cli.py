@@ -348,8 +348,8 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--step-size",
         type=float,
         dest="step_size",
-        help="hedge, optimistic-hedge, ftrl: a constant learning rate, per unit of the payoff range "
-        "(default: the anytime schedule ~1/sqrt(t))",
+        help="hedge, optimistic-hedge, ftrl: a constant learning rate per unit of the payoff range, "
+        "up to 1e6 (default: the preset's: the anytime schedule ~1/sqrt(t); optimistic-hedge 0.25)",
     )
     parser.add_argument(
         "--last-iterate",

@@ -37,6 +37,10 @@ from rmviz.solvers.regret_matching import REGULARISERS, RULES
 from rmviz.solvers.weighting import AVERAGINGS, DISCOUNTS, WEIGHTINGS
 
 REGRET_KINDS = ("external", "internal")
+# The largest FTRL step per unit of payoff range: eta G must stay finite (at 1e16 the
+# Euclidean projection of a regret of 1e300 overflowed), and beyond it every rule already
+# plays the best response (a regret gap of 1e-6 of the range weighs exp(1e6) in Hedge).
+MAX_STEP_SIZE = 1e6
 DTYPES = ("float64", "float32")
 
 
@@ -132,8 +136,11 @@ class MatrixConfig:
                 f"{'step size' if self.step_size is not None else 'regulariser'} applies to FTRL "
                 f"(hedge, optimistic-hedge, ftrl), not to {self.algorithm}"
             )
-        if self.step_size is not None and not (0 < self.step_size < math.inf):
-            raise ConfigError("the step size must be a positive number")
+        if self.step_size is not None and not (0 < self.step_size <= MAX_STEP_SIZE):
+            raise ConfigError(
+                f"the step size must be a positive number up to {MAX_STEP_SIZE:,.0f} (a larger step "
+                "plays the best response: fictitious-play)"
+            )
         check_finite(self, DISCOUNTS)
         if self.inertia is not None and not (0 < self.inertia < math.inf):
             raise ConfigError("the inertia of internal regret matching must be a positive number")

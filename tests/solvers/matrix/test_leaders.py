@@ -233,6 +233,7 @@ def test_optimistic_hedge_last_iterate_converges_where_hedge_cycles():
         ({"regret": "internal"}, "internal regret applies to regret matching only"),
         ({"step_size": 0.0}, "the step size must be a positive number"),
         ({"step_size": math.inf}, "the step size must be a positive number"),
+        ({"step_size": 1e16}, "up to 1,000,000"),
         ({"step_size": "big"}, "step_size must be a number"),
         ({"regulariser": "l1"}, "unknown regulariser 'l1'"),
     ],
