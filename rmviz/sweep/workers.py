@@ -12,10 +12,9 @@
 * **Kernels compiled when a worker joins.** A Dask worker plugin (:func:`warmup_plugin`) runs
   every algorithm of the sweep with its options for two iterations and a snapshot on small
   stand-in games of the sweep's kinds and numbers of players (:func:`warmup_cells`), which
-  compiles or loads the
-  kernels the tasks call (numba's types do not depend on a game's size), as ``rmviz
-  precompile`` does for every kernel: on each worker present, and on each that joins during
-  the sweep before it takes a task (:func:`warm_workers`).
+  compiles or loads the kernels the tasks call (numba's types do not depend on a game's
+  size), as ``rmviz precompile`` does for every kernel: on each worker present, and on each
+  that joins during the sweep before it takes a task (:func:`warm_workers`).
 """
 
 from __future__ import annotations
