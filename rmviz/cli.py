@@ -585,9 +585,10 @@ def _step_matrix(args: argparse.Namespace, game: Any, family: Family, out: TextI
         out.write("\n".join(step_tabular(step) for step in steps))
         return 0
     description = family.describe(solver.config)
-    out.write(
-        f"{game.title}  ({args.game}): {solver.config.algorithm}, {description}; {solver.config.play} play\n"
-    )
+    config = solver.config
+    updates = "; alternating updates" if config.updates == "alternating" else ""
+    run = f"{config.algorithm}, {description}; {config.play} play{updates}"
+    out.write(f"{game.title}  ({args.game}): {run}\n")
     note = None if args.start else default_start_note(game, list(options["fixed_strategies"] or ()))
     if note is not None:  # a catalog game's pi^1 is not uniform: say why (--start chooses another)
         out.write(f"pi^1: {note} (--start chooses another)\n")

@@ -95,6 +95,10 @@ def format_step(step: IterationStep) -> str:
             lines.append(
                 "    swap regrets R^t(b, a): " + "; ".join(" ".join(row) for row in swap_rows(player))
             )
+        if player.learning and step.rule != "regret-matching":  # the rule the table cannot show
+            if step.predictive:
+                lines.append(f"    G = R^t + m^t with the prediction m^t = r^t: {vector(player.guide)}")
+            lines.append("    " + _leader(step, player, "G" if step.predictive else "R^t"))
     return "\n".join(lines)
 
 

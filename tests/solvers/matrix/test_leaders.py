@@ -270,3 +270,19 @@ def test_a_step_size_runs_every_compared_algorithm_that_uses_it(tmp_path):
     assert out.stat().st_size > 0
     with pytest.raises(ConfigError, match="step size applies to FTRL"):
         MATRIX.config("rm", step_size=0.5)
+
+
+def test_rmviz_step_prints_the_rule_the_table_cannot_show(capsys):
+    """The table's pi^t+1 column follows from R^t by hand only for regret matching: the text
+    names Hedge's eta (0.25 / D, D = 4 on rps-crash) and the optimistic guide G."""
+    from rmviz import cli
+
+    assert (
+        cli.main(["step", "rps-crash", "-a", "optimistic-hedge", "-n", "1", "--updates", "alternating"]) == 0
+    )
+    text = capsys.readouterr().out
+    assert "expected play; alternating updates" in text.splitlines()[0]
+    assert "G = R^t + m^t with the prediction m^t = r^t: (2/3, 0, -2/3)" in text
+    assert "pi^t+1(a) = exp(eta G(a)) / sum_b exp(eta G(b)), eta = 1/16: (0.3473, 0.3331, 0.3195)" in text
+    assert cli.main(["step", "rps-crash", "-a", "fictitious-play", "-n", "2"]) == 0
+    assert "pi^t+1 = uniform over argmax R^t = {Paper} (max 1): (0, 1, 0)" in capsys.readouterr().out
