@@ -44,6 +44,7 @@ from rmviz.errors import ConfigError, RmvizError
 from rmviz.formats import Game, load_game
 from rmviz.formats.objects import game_of, matrix_game
 from rmviz.numbers import format_number
+from rmviz.present.dynamics import check_drawn_step
 from rmviz.runner.record import write_run_data
 from rmviz.runner.trace import Trace
 from rmviz.solvers.matrix.batch import BatchSolver as BatchSolver
@@ -449,8 +450,8 @@ class Result:
         target = _target(ax, fig, size)
         run = self.run_data()
         if field or field_step is not None:
-            if field_step is not None and not 0 < field_step < float("inf"):
-                raise ConfigError("field_step must be a positive number")
+            if field_step is not None:
+                check_drawn_step(field_step)
             run = dataclasses.replace(run, dynamics=True, dynamics_step=field_step)
         if figure == "compare" or compare:
             others = list(compare) or [a for a in family_of(self.game).compare_default if a != self.algorithm]

@@ -224,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument(
         "--field-step",
-        type=_positive_float,
+        type=_field_step,
         default=None,
         metavar="ETA",
         help="with --field: from the newest point, the algorithm's steps of size ETA (per unit of "
@@ -415,6 +415,16 @@ def _seed(text: str) -> int:
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"{text[:40]} is not a seed from 0 to 2^63-1")
     return value
+
+
+def _field_step(text: str) -> float:
+    """``--field-step``: a step the simplex figure can draw (:func:`check_drawn_step`)."""
+    from rmviz.present.dynamics import check_drawn_step
+
+    try:
+        return check_drawn_step(finite_float(text))
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _positive_float(text: str) -> float:

@@ -193,10 +193,13 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
     ``run.dynamics``, the field of the run's dynamic under them (a player with three actions:
     a symmetric game's single population, else against the others' newest strategies)."""
     game, columns = run.game, run.trace.columns
-    dynamic = run_dynamic(run)
-    note = field_note(run, dynamic)
     square = game.n_players == 2 and game.num_actions == (2, 2)
     players = range(1 if square else min(game.n_players, MAX_PLAYERS))
+    # a field is drawn on the square and on the simplex of a player with three actions only:
+    # the note promises no arrows where none are drawn (three-player pennies, 5 actions)
+    drawn = square or any(game.num_actions[i] == 3 for i in players)
+    dynamic = run_dynamic(run) if drawn else None
+    note = field_note(run, dynamic)
     axes = canvas.panels(target, 1, len(players), "simplex", "one simplex per player")
     fig = canvas.figure_of(target)
     if note and fig is not None:

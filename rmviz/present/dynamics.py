@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rmviz.errors import ConfigError
 from rmviz.present.simplex import CORNERS, Arrows, arrows, to_triangle
 
 if TYPE_CHECKING:
@@ -377,6 +378,21 @@ def discrete(
 HORIZON = 20.0  # time of the flow and the steps drawn: about one orbit of Hedge on rps
 MAX_STEPS = 2000
 STEP_CHOICES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)  # the view's step-size slider
+# The largest step drawn (--field-step, field_step=): two steps cover the horizon. A larger
+# one made the flow run for the step's own time (1e9: a straight line into a vertex).
+MAX_DRAWN_STEP = HORIZON / 2
+
+
+def check_drawn_step(step: float) -> float:
+    """``step`` if it can be drawn beside the flow (positive, at most :data:`MAX_DRAWN_STEP`),
+    else a one-line :class:`~rmviz.errors.ConfigError`."""
+    if not 0 < step <= MAX_DRAWN_STEP:
+        raise ConfigError(
+            f"the field's step must be a positive number up to {MAX_DRAWN_STEP:g}, not {step:g}"
+        )
+    return step
+
+
 SIMPLEX_DIVISIONS, SQUARE_DIVISIONS = 12, 11  # the grids of arrows
 
 

@@ -15,13 +15,13 @@ and its suffix is an image format (:data:`SCREENSHOT_SUFFIXES`). Once the game i
 from __future__ import annotations
 
 import argparse
-import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from rmviz.arguments import Parser, finite_float, whole_number
+from rmviz.errors import ConfigError
 from rmviz.present.definitions import FIGURE_NAMES
 
 USAGE = "rmviz [GAME] [window options]"
@@ -84,14 +84,17 @@ def step_count(text: str) -> int:
 
 
 def positive_step(text: str) -> float:
-    """``--field-step``: a positive number."""
+    """``--field-step``: a step the view can draw (:func:`~rmviz.present.dynamics.check_drawn_step`)."""
+    from rmviz.present.dynamics import check_drawn_step
+
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"{text!r}: the step size must be a positive number")
-    return value
+    try:
+        return check_drawn_step(value)
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def screenshot_file(text: str) -> Path:

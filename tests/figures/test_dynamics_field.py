@@ -67,3 +67,20 @@ def test_rmviz_export_field_writes_the_arrows_into_the_svg(tmp_path):
     assert svg.count('id="rmviz-field') >= 4  # opacity levels of both triangles
     assert main(args) == 0
     assert "rmviz-field" not in out.read_text()
+
+
+def test_steps_too_large_to_draw_and_fields_not_drawn_are_not_promised():
+    """A step above the horizon's half made the flow run for the step's own time (1e9: a line
+    into a vertex): refused on every surface. A game with no three-action player draws no
+    arrows, and its figure promises none."""
+    from rmviz.errors import ConfigError
+    from rmviz.present.dynamics import MAX_DRAWN_STEP
+
+    result = solve("rps", "hedge", iterations=20)
+    assert _field_lines(result.plot("simplex", field=True, field_step=MAX_DRAWN_STEP))
+    with pytest.raises(ConfigError, match="up to 10, not 1e\\+09"):
+        result.plot("simplex", field=True, field_step=1e9)
+    with pytest.raises(SystemExit):
+        main(["export", "rps", "--figure", "simplex", "--field-step", "11", "--out", "x.svg"])
+    pennies = solve("three-player-pennies", "hedge", iterations=20).plot("simplex", field=True, field_step=1)
+    assert not _field_lines(pennies) and pennies._suptitle is None
