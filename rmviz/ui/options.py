@@ -155,7 +155,7 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         f"solvers are ready and a session has re-run; default {DEFAULT_AFTER:g})",
     )
     parser.add_argument(
-        "--compare", action="store_true", help="open compare mode with every algorithm running"
+        "--compare", action="store_true", help="open compare mode with the family's usual algorithms running"
     )
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
     parser.add_argument(
