@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rmviz.present.number_text import number
+from rmviz.solvers.weighting import SCHEMES, regret_discounts_of
 
 if TYPE_CHECKING:
     from rmviz.solvers.tree.explain import InfosetStep
@@ -325,11 +326,14 @@ def sections(step: InfosetStep) -> list[tuple[str, str]]:
             "[R<sup>T</sup>(J, a)]<sup>+</sup> (uniform when no regret is positive)"
         )
     else:  # predictive CFR: the guide G = d' R^T + m with the prediction m = r^T
+        config = step.config
+        scheme = SCHEMES.index(config.weighting)
+        following = regret_discounts_of(scheme, step.iteration + 1, config.alpha, config.beta)[0]
         rule = (
             "π<sup>T+1</sup>(J)(m) = [G(J, m)]<sup>+</sup> / Σ<sub>a</sub> [G(J, a)]<sup>+</sup> with "
             "G = d' R<sup>T</sup> + r<sup>T</sup>: the prediction of the next regret is this one "
-            "(Farina, Kroer &amp; Sandholm 2021), d' the next iteration's discount (Xu et al. 2024; "
-            "1 without discounting): "
+            "(Farina, Kroer &amp; Sandholm 2021), d' the next iteration's discount of positive "
+            f"regrets (Xu et al. 2024; 1 without discounting), here d' = {number(following)}: "
             + ", ".join(f"G(J, {html.escape(m)}) = {number(g)}" for m, g in zip(moves, guide, strict=True))
         )
     out.append(

@@ -4,6 +4,8 @@ checked against the solver and the lecture's CFR in tests/solvers/tree/test_expl
 
 from __future__ import annotations
 
+import re
+
 from rmviz.games.trees import kuhn_poker, teaching_tree
 from rmviz.present.number_text import number
 from rmviz.present.tree_explain import explanation_html, explanation_text, plain, sections
@@ -115,3 +117,15 @@ def test_the_strategy_sum_says_how_it_relates_to_the_lectures_table():
     text = explanation_text(explain_infoset(solver.tree, solver.config, solver.game.player_names, record, j))
     assert "for each of J's 2 histories" in text and "its sums are 2 times these" in text
     assert "S(J, L) = 0 + 1·0.5 = 0.5" in text  # the lecture's table holds 1: twice this
+
+
+def test_predictive_cfr_says_the_discount_its_guide_applies(capsys):
+    """G = d' R + r: a student redoes it only with d', DCFR's discount of the next iteration
+    (pdcfr+, alpha 2.3: 1/2 after iteration 1, 2^2.3 / (2^2.3 + 1) = 0.8312 after 2)."""
+    from rmviz.cli import main
+
+    assert main(["step", "kuhn", "-a", "pdcfr+", "-n", "2", "--infoset", "J"]) == 0
+    shown = re.findall(r"here d' = ([0-9./]+)", capsys.readouterr().out)
+    assert shown[:2] == ["0.5", "0.8312"]
+    assert main(["step", "kuhn", "-a", "pcfr+", "-n", "1", "--infoset", "J"]) == 0
+    assert "here d' = 1:" in capsys.readouterr().out
