@@ -49,7 +49,7 @@ from rmviz.present.number_text import duration
 from rmviz.present.summaries import SUMMARIES
 from rmviz.present.tree_labels import FRAME_WIDTH_CM
 from rmviz.runner.record import record_run, record_traces, write_run_data
-from rmviz.runner.session import Session, session_config, session_path, write_session
+from rmviz.runner.session import Session, View, session_config, session_path, write_session
 from rmviz.runner.trace import SavedRun, Trace
 from rmviz.solvers.family import EXPLORATION, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.matrix.config import DTYPES
@@ -536,7 +536,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         write_run_data(args.trace, solver, trace.data())
     if session is not None:
         saved = SavedRun(solver.checkpoint(), *shown.kept())
-        write_session(Session(solver.game, solver.config, solver.iteration, saved=saved), session)
+        view = View(last_iterate=args.last_iterate)  # the window tracks it as the run did
+        write_session(Session(solver.game, solver.config, solver.iteration, view=view, saved=saved), session)
     report = _report(args.game, solver, snap, seconds)
     if args.json:
         out.write(json.dumps(plain_zeros(report), allow_nan=False) + "\n")

@@ -101,6 +101,8 @@ class View:
         tree_view: the tree window's view of its tree (:class:`TreeShown`), or None.
         dynamics: the matrix window's simplex drew the field of the run's dynamic (*Dynamics*).
         dynamics_step: the step size of the algorithm's steps drawn beside the flow, or None.
+        last_iterate: whether the run measured the current profile's distances too (the tree
+            window's *Last iterate* menu, ``--last-iterate``); None: the family's default.
     """
 
     tab: str | None = None
@@ -116,6 +118,7 @@ class View:
     tree_view: TreeShown | None = None
     dynamics: bool = False
     dynamics_step: float | None = None
+    last_iterate: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
             "tree_view": None if view.tree_view is None else _plain(dataclasses.asdict(view.tree_view)),
             "dynamics": view.dynamics,
             "dynamics_step": view.dynamics_step,
+            "last_iterate": view.last_iterate,
         },
         **state,
     }
@@ -439,6 +443,9 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         raise _FieldError("view.joint is the Equilibria tab's joint of a matrix game; this is a game tree")
     script = _script(data.get("script", []), family)
     tree_view = _optional(data.get("tree_view"), lambda v: _tree_shown(v, game, family))
+    last_iterate = data.get("last_iterate")
+    if last_iterate is not None and not isinstance(last_iterate, bool):
+        raise _FieldError(f"view.last_iterate must be true, false or null, not {_shown(last_iterate)}")
     step = _optional(data.get("dynamics_step"), lambda v: _number(v, "view.dynamics_step"))
     if step is not None and not 0 < step < math.inf:
         raise _FieldError("view.dynamics_step must be a positive number")
@@ -456,6 +463,7 @@ def _view(data: dict[str, Any], game: Game, family: Family) -> View:
         tree_view=tree_view,
         dynamics=dynamics,
         dynamics_step=step,
+        last_iterate=last_iterate,
     )
 
 

@@ -594,3 +594,32 @@ def test_a_session_whose_trace_has_an_older_versions_columns_re_runs(qtbot, tmp_
     assert "its trace has the columns of another version: re-running it" in bar.currentMessage()
     assert caught_up(window, qtbot).iteration == 300 and not window.errors
     window.shutdown()
+
+
+def test_a_session_keeps_whether_the_run_tracked_the_last_iterate(qtbot, tmp_path):
+    """The tree window's View > Last iterate (off by default on trees) comes back with the
+    session, in the solver, the menu and the gap plot; rmviz solve --last-iterate
+    --save-session says so too."""
+    from rmviz import cli
+
+    window = make_tree_window(qtbot, kuhn_poker())
+    window.last_action.trigger()  # on: a fresh run that tracks it
+    qtbot.waitUntil(lambda: window.run.thread is not None and window.run.thread.loop.solver.last_iterate)
+    path = tmp_path / f"tracked{SUFFIX}"
+    assert window.sessions.save(path)
+    assert json.loads(path.read_text())["view"]["last_iterate"] is True
+
+    fresh = make_tree_window(qtbot, teaching_tree())
+    assert fresh.sessions.open(path)
+    qtbot.waitUntil(lambda: fresh.run.thread is not None and fresh.run.thread.loop.solver.last_iterate)
+    assert fresh.last_action.isChecked() and fresh.plots.last and fresh.last_iterate is True
+    solved = tmp_path / "solved"
+    assert (
+        cli.main(
+            ["solve", "kuhn", "-a", "pcfr+", "-n", "20", "--last-iterate", "--save-session", str(solved)]
+        )
+        == 0
+    )
+    assert json.loads(next(tmp_path.glob("solved*")).read_text())["view"]["last_iterate"] is True
+    for shown in (window, fresh):
+        shown.shutdown()

@@ -169,8 +169,13 @@ class RunWindow(QMainWindow):
 
     def set_last_iterate(self, on: bool) -> None:
         """Track the last iterate's distances (a fresh run, and the compare tab's) or not."""
-        self.last_iterate = self.compare.last_iterate = on
+        self.keep_last_iterate(on)
         self.run.restart()  # the compare tab's solvers are built anew too
+
+    def keep_last_iterate(self, on: bool | None) -> None:
+        """Whether solvers made from now on track the last iterate (None: their default), as
+        a session says before its solver is made; windows show it (the tree's menu)."""
+        self.last_iterate = self.compare.last_iterate = on
 
     def run_started(self, solver: Solver) -> None:
         """A fresh run's thread is started (paused): show its game. Only immutable parts of
@@ -206,6 +211,7 @@ class RunWindow(QMainWindow):
             presentation=self.presentation.on,
             text_steps=self.presentation.text_steps,
             compared=tuple(self.compare.checked()),
+            last_iterate=self.last_iterate,
         )
 
     def apply_view(self, view: View) -> list[str]:

@@ -146,8 +146,10 @@ class SessionFiles:
         window, panel = self.window, self.window.panel
         name = path.name if path is not None else "session"
         before = panel.config(), panel.points_per_decade(), panel.speed_limit()
+        tracked = window.last_iterate
         try:
             notes = panel.set_config(session.config)
+            window.keep_last_iterate(session.view.last_iterate)
             solver = window.new_solver(session.game)
             unfit = None if session.saved is None else _unfit(solver, session.saved)
             if unfit is not None:
@@ -155,6 +157,7 @@ class SessionFiles:
                 session = dataclasses.replace(session, saved=None)
         except Exception as error:  # the window stays as it was
             panel.set_config(before[0])
+            window.keep_last_iterate(tracked)
             raise RmvizError(describe(error, path)) from None
         cadence = panel.set_cadence(session.points_per_decade)
         speed = panel.set_speed(session.speed)
@@ -171,6 +174,7 @@ class SessionFiles:
             panel.set_config(before[0])
             panel.set_cadence(before[1])
             panel.set_speed(before[2])
+            window.keep_last_iterate(tracked)
             raise RmvizError(f"{name}: the session's game cannot be shown")
         if run.thread is None or run.thread.loop.solver is not solver:
             run.prepared = solver  # the session's run, paused at iteration 0

@@ -225,6 +225,14 @@ class TreeWindow(RunWindow):
         )
         self.presentation.add_menu(view)
 
+    def keep_last_iterate(self, on: bool | None) -> None:
+        super().keep_last_iterate(on)
+        shown = bool(on)  # a tree's default is off
+        self.plots.set_last(shown)
+        blocked = self.last_action.blockSignals(True)
+        self.last_action.setChecked(shown)
+        self.last_action.blockSignals(blocked)
+
     def _toggle_last(self, on: bool) -> None:
         """Draw the last iterate's curves: a fresh run whose solver tracks it."""
         self.plots.set_last(on)
