@@ -65,17 +65,25 @@ def test_a_two_worker_dask_cluster_equals_serial(serial, tmp_path):
     same_table(report.table, serial)
 
 
-def test_an_interrupted_sweep_resumes(serial, tmp_path, monkeypatch):
-    calls = []
+def interrupt_after(monkeypatch, tasks: int) -> list:
+    """Make the sweep's ``run_task`` run ``tasks`` tasks, then raise KeyboardInterrupt (^C
+    during the next); returns the indexes of the tasks run."""
+    calls: list = []
     run_task = sweep_run.run_task
 
     def interrupted(task):
-        if len(calls) == 1:
+        if len(calls) == tasks:
             raise KeyboardInterrupt
         calls.append(task.index)
         return run_task(task)
 
     monkeypatch.setattr(sweep_run, "run_task", interrupted)
+    return calls
+
+
+def test_an_interrupted_sweep_resumes(serial, tmp_path, monkeypatch):
+    run_task = sweep_run.run_task
+    calls = interrupt_after(monkeypatch, 1)
     with pytest.raises(KeyboardInterrupt):
         run_sweep(GRID, tmp_path, jobs=1)
     assert sorted(p.name for p in (tmp_path / "tasks").iterdir()) == ["task-00000.parquet"]

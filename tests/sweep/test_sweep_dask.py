@@ -20,6 +20,7 @@ from rmviz.sweep import read_results, run_sweep
 from rmviz.sweep import workers as sweep_workers
 from rmviz.sweep.task import COLUMNS, WHERE
 from rmviz.version import version
+from tests.sweep.test_sweep import interrupt_after, same_table
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
@@ -51,7 +52,7 @@ def test_cell_granularity_gives_the_same_table_bit_for_bit(serial, tmp_path):
     cells = run_sweep(GRID, tmp_path, jobs=1, figures=False, granularity="cell")
     assert cells.ran == 2 * 2 * 2  # games x algorithms x seeds
     assert len(list((tmp_path / "tasks").iterdir())) == 8
-    pd.testing.assert_frame_equal(cells.table.drop(columns="seconds"), serial.drop(columns="seconds"))
+    same_table(cells.table, serial)
     assert cells.table.value.to_numpy().tobytes() == serial.value.to_numpy().tobytes()
     from rmviz.sweep import config_from
 
@@ -70,16 +71,8 @@ def test_a_sweep_resumes_across_granularities(serial, tmp_path, monkeypatch):
     games without every cell; the table is the serial one."""
     from rmviz.sweep import run as sweep_run
 
-    calls = []
     run_task = sweep_run.run_task
-
-    def interrupted(task):
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        calls.append(task.index)
-        return run_task(task)
-
-    monkeypatch.setattr(sweep_run, "run_task", interrupted)
+    calls = interrupt_after(monkeypatch, 3)
     with pytest.raises(KeyboardInterrupt):
         run_sweep(GRID, tmp_path, jobs=1, granularity="cell")
     assert len(list((tmp_path / "tasks").iterdir())) == 3  # three cells of game 0
@@ -91,7 +84,7 @@ def test_a_sweep_resumes_across_granularities(serial, tmp_path, monkeypatch):
     calls.clear()
     again = run_sweep(GRID, tmp_path, jobs=1, figures=False, granularity="cell")
     assert calls == [] and again.ran == 0 and again.skipped == 8
-    pd.testing.assert_frame_equal(report.table.drop(columns="seconds"), serial.drop(columns="seconds"))
+    same_table(report.table, serial)
 
 
 def test_results_of_an_older_rmviz_load_with_null_where_columns(tmp_path):
@@ -228,7 +221,7 @@ def test_a_dask_sweep_warms_each_worker_once(cluster, serial, tmp_path, monkeypa
     monkeypatch.setattr(sweep_workers, "warm_up", lambda cells: calls.append(cells) or warm_up(cells))
     report = run_sweep(GRID, tmp_path, dask=client, figures=False)
     assert len(calls) == 2 and calls[0] == sweep_workers.warmup_cells(report.config)
-    pd.testing.assert_frame_equal(report.table.drop(columns="seconds"), serial.drop(columns="seconds"))
+    same_table(report.table, serial)
 
 
 WARM_UP_THEN_TASKS = """
@@ -299,7 +292,7 @@ def test_retries_reach_dask(cluster, serial, tmp_path, monkeypatch):
     monkeypatch.setattr(sweep_task, "run_task", flaky)
     report = run_sweep({**GRID, "retries": 1}, tmp_path / "a", dask=client, figures=False)
     assert failed == {0, 1}
-    pd.testing.assert_frame_equal(report.table.drop(columns="seconds"), serial.drop(columns="seconds"))
+    same_table(report.table, serial)
     failed.clear()
     with pytest.raises(OSError, match="flaky task"):
         run_sweep(GRID, tmp_path / "b", dask=client, figures=False)
