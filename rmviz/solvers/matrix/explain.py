@@ -220,7 +220,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
     regret_after = [r.copy() for r in regret_before]
     guides = [r.copy() for r in regret_before]
     inertia = inertia_at(solver.inertia, t, config.weighting) if (internal and sampled) else None
-    rates = [rate_at(base, t + 1, config.step_size is None) for base in solver.rates]
+    rates = [rate_at(base, t + 1, solver.schedule.anytime) for base in solver.rates]
     for k, i in enumerate(learners):
         if config.updates == "alternating" and k > 0:  # against the earlier players' new strategies
             u, v, a = evaluate(profile, k)

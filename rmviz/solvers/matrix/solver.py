@@ -431,7 +431,7 @@ class RegretMinimizer:
             self.state.prediction[i] = step.c * instant
             guide = regret + self.state.prediction[i]
         if config.regret == "external":
-            rate = rate_at(self.rates[i], t + 1, config.step_size is None)
+            rate = rate_at(self.rates[i], t + 1, self.schedule.anytime)
             self.state.current[i] = next_strategy(self.schedule.strategy_map, guide, rate, xp)
         elif play.action is None:
             self.state.current[i] = internal_strategy(guide, xp)
