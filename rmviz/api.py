@@ -69,7 +69,16 @@ def load(spec: str | os.PathLike[str] | Game | Any) -> Game:
     .efg), ``"random:zero-sum:10x10:seed=3"``, ``"openspiel:leduc_poker"`` or
     ``"reduced:kuhn"``; a game object is returned as it is; a NumPy array is a zero-sum game's
     row-player matrix (:func:`game`); a pyspiel or pygambit game is converted
-    (:mod:`rmviz.formats.objects`)."""
+    (:mod:`rmviz.formats.objects`).
+
+    >>> game = rmviz.load("rps")
+    >>> game.title, game.action_names[0]
+    ('Rock-Paper-Scissors', ('Rock', 'Paper', 'Scissors'))
+    >>> rmviz.load("kuhn").title
+    'Kuhn poker'
+    >>> rmviz.load("random:zero-sum:4x6:seed=3").payoffs.shape
+    (2, 4, 6)
+    """
     if isinstance(spec, (str, os.PathLike)):
         return load_game(os.fspath(spec))
     loaded = game_of(spec)
@@ -89,7 +98,15 @@ def game(
     ``Game(A, B)``: ``game(A)`` is zero-sum (the column player gets ``-A``), ``game(A, B)``
     a bimatrix game, ``game(A, B, C, ...)`` an n-player game (each array with one axis per
     player, all of one shape). ``names``: the players'; ``actions``: per player, its
-    actions' names. Checked as every game is (shapes, finite payoffs within bounds)."""
+    actions' names. Checked as every game is (shapes, finite payoffs within bounds).
+
+    >>> matching = rmviz.game(np.array([[1, -1], [-1, 1]]), names=["Even", "Odd"])
+    >>> matching.payoffs[1].tolist()
+    [[-1.0, 1.0], [1.0, -1.0]]
+    >>> prisoners = rmviz.game([[3, 0], [5, 1]], [[3, 5], [0, 1]], actions=[["C", "D"], ["C", "D"]])
+    >>> rmviz.solve(prisoners, "rm", 100).strategy().round(3).values.tolist()
+    [['Player 1', 'C', 0.005], ['Player 1', 'D', 0.995], ['Player 2', 'C', 0.005], ['Player 2', 'D', 0.995]]
+    """
     arrays = [A] if B is None else [A, B, *more]
     if B is None and more:
         raise RmvizError("rmviz.game(A, None, C): give every player's payoffs, or A alone for zero-sum")
@@ -116,6 +133,13 @@ def solve(
     current profile's distances too, on by default for matrix games, off for trees).
     ``progress``: ``True`` always shows a bar, ``False`` never, ``None`` when the run takes
     more than a second.
+
+    >>> result = rmviz.solve("rps", "rm+", iterations=1000)
+    >>> result
+    <rmviz Result: rm+ on 'Rock-Paper-Scissors', T = 1,000, exploitability 0.0184>
+    >>> kuhn = rmviz.solve("kuhn", "cfr+", 200, updates="alternating")
+    >>> kuhn.family, kuhn.newest_metrics["exploitability"] < 1e-3
+    ('tree', True)
     """
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
         raise RmvizError(f"iterations must be a whole number, at least 0 (got {iterations!r})")
@@ -138,7 +162,15 @@ def compare(
 ) -> Comparison:
     """Run each of ``algorithms`` (default: the family's choice for the window's *Compare
     algorithms* tab) on ``game`` for ``iterations`` with the same ``options`` (those of
-    :func:`solve`), and return the :class:`Comparison`: one tidy frame and its figure."""
+    :func:`solve`), and return the :class:`Comparison`: one tidy frame and its figure.
+
+    >>> comparison = rmviz.compare("rps", ["rm", "rm+"], 1000, seed=1)
+    >>> comparison
+    <rmviz Comparison: rm, rm+ on 'Rock-Paper-Scissors', T = 1,000>
+    >>> newest = comparison.metrics.groupby("algorithm", observed=True).last()
+    >>> bool(newest.loc["rm+", "exploitability"] < newest.loc["rm", "exploitability"])
+    True
+    """
     loaded = load(game)
     chosen = [algorithms] if isinstance(algorithms, str) else algorithms
     names = list(chosen or family_of(loaded).compare_default)
@@ -171,6 +203,10 @@ class Comparison:
 
     Attributes:
         results: algorithm -> its :class:`Result` (each can :meth:`~Result.step` on).
+
+    >>> comparison = rmviz.compare("kuhn", ["cfr", "cfr+"], 100)
+    >>> comparison.results["cfr+"].step(100).iteration
+    200
     """
 
     def __init__(self, results: dict[str, Result]) -> None:
@@ -179,7 +215,12 @@ class Comparison:
     @property
     def metrics(self) -> pd.DataFrame:
         """Every run's :attr:`Result.metrics` in one tidy frame: columns ``iteration``,
-        ``algorithm`` (a category, in the order given), then one per metric."""
+        ``algorithm`` (a category, in the order given), then one per metric.
+
+        >>> table = rmviz.compare("rps", ["rm", "rm+"], 100).metrics
+        >>> table.columns[:3].tolist(), table["algorithm"].cat.categories.tolist()
+        (['iteration', 'algorithm', 'exploitability'], ['rm', 'rm+'])
+        """
         pd = _pandas()
         frames = []
         for name, result in self.results.items():
@@ -199,7 +240,12 @@ class Comparison:
         fig: FigureBase | None = None,
     ) -> Any:
         """The compare figure (the window's *Compare algorithms* panels, one per compared
-        metric), as :meth:`Result.plot` draws it: a new figure, or on ``ax`` / ``fig``."""
+        metric), as :meth:`Result.plot` draws it: a new figure, or on ``ax`` / ``fig``.
+
+        >>> figure = rmviz.compare("rps", ["rm", "rm+"], 100).plot(style="paper")
+        >>> [ax.get_title() for ax in figure.axes][:1]
+        ['exploitability (NashConv/n)']
+        """
         target = _target(ax, fig, size)
         first = next(iter(self.results.values()))
         traces = {name: result._trace.data() for name, result in self.results.items()}
@@ -226,6 +272,12 @@ class Result:
         solver: the solver (``rmviz.solvers``); ``solver.game`` is the game solved (a matrix
             game solved by CFR is its game tree).
         options: the options it was built with.
+
+    >>> result = rmviz.solve("rps", "rm+", 1000, seed=2)
+    >>> result.game.title, result.algorithm, result.family, result.iteration
+    ('Rock-Paper-Scissors', 'rm+', 'matrix', 1000)
+    >>> result.options, result.snapshot.iteration
+    ({'seed': 2}, 1000)
     """
 
     def __init__(self, solver: Solver, trace: Trace, options: dict[str, Any]) -> None:
@@ -238,7 +290,12 @@ class Result:
 
     # -- running ---------------------------------------------------------------------------
     def step(self, iterations: int = 1, progress: bool | None = None) -> Result:
-        """Run ``iterations`` more, recording the trace; returns the result (to chain)."""
+        """Run ``iterations`` more, recording the trace; returns the result (to chain).
+
+        >>> result = rmviz.solve("rps", "rm", 100)
+        >>> result.step(900).iteration
+        1000
+        """
         solver, trace = self.solver, self._trace
         target = solver.iteration + int(iterations)
         bar = _progress_bar(int(iterations), progress)
@@ -260,10 +317,12 @@ class Result:
     # -- reading -----------------------------------------------------------------------------
     @property
     def game(self) -> Game:
+        """The game solved (a matrix game solved by CFR: its game tree)."""
         return self.solver.game
 
     @property
     def algorithm(self) -> str:
+        """The algorithm's name (``rm+``, ``cfr``...)."""
         return str(self.solver.config.algorithm)
 
     @property
@@ -278,6 +337,7 @@ class Result:
 
     @property
     def iteration(self) -> int:
+        """The iterations run so far."""
         return self.solver.iteration
 
     @property
@@ -288,7 +348,12 @@ class Result:
     @property
     def newest_metrics(self) -> dict[str, Any]:
         """The newest metrics by name (``exploitability``, ``nash_conv``, ``cce_gap``, ``value``
-        per player...; ``None`` where not tracked): the last row of :attr:`metrics` and more."""
+        per player...; ``None`` where not tracked): the last row of :attr:`metrics` and more.
+
+        >>> metrics = rmviz.solve("rps", "rm+", 1000).newest_metrics
+        >>> [round(metrics[name], 4) for name in ("exploitability", "nash_conv", "cce_gap")]
+        [0.0184, 0.0367, 0.0198]
+        """
         metrics = self._snapshot.metrics
         return metrics.as_dict() if metrics is not None else {}
 
@@ -296,7 +361,12 @@ class Result:
     def metrics(self) -> pd.DataFrame:
         """The recorded metrics, wide: one row per recorded iteration, an ``iteration`` column,
         then one column per metric of the solver's trace, in its order (``exploitability``,
-        ``nash_conv``..., the last iterate's ``last_*``), NaN where not tracked."""
+        ``nash_conv``..., the last iterate's ``last_*``), NaN where not tracked.
+
+        >>> metrics = rmviz.solve("kuhn", "cfr", 100, every=10).metrics
+        >>> len(metrics), metrics.columns[:3].tolist()
+        (10, ['iteration', 'exploitability', 'nash_conv'])
+        """
         pd = _pandas()
         trace = self._trace.data()
         data: dict[str, Any] = {"iteration": trace.iterations}
@@ -308,7 +378,12 @@ class Result:
         """The recorded strategies, long: one row per recorded iteration and move, columns
         ``iteration``, ``player``, ``infoset`` (NaN for matrix games), ``action``, ``average``
         and ``current`` (NaN where the trace does not hold it: trees record the average only).
-        Names are categories in the game's order."""
+        Names are categories in the game's order.
+
+        >>> strategies = rmviz.solve("rps", "rm", 10, every=5).strategies
+        >>> strategies.columns.tolist(), len(strategies)
+        (['iteration', 'player', 'infoset', 'action', 'average', 'current'], 12)
+        """
         from rmviz.solvers.columns import Column
 
         pd = _pandas()
@@ -338,14 +413,30 @@ class Result:
         ``value``. Metric rows (``exploitability``, ``nash_conv``...) have no player or
         action; per-move rows are ``average`` (and, for matrix games, ``current`` and
         ``regret``) strategies. Values not tracked (NaN) are left out. :attr:`metrics` and
-        :attr:`strategies` hold the same numbers, metrics and moves apart."""
+        :attr:`strategies` hold the same numbers, metrics and moves apart.
+
+        >>> trace = rmviz.solve("rps", "rm", 100).trace
+        >>> trace.columns.tolist()
+        ['iteration', 'metric', 'player', 'action', 'value']
+        >>> "exploitability" in set(trace["metric"]) and "average" in set(trace["metric"])
+        True
+        """
         if self._table is None or self._table[0] != self.iteration:
             self._table = (self.iteration, self._tidy())
         return self._table[1]
 
     def strategy(self, which: str = "average") -> pd.DataFrame:
         """The newest ``average`` or ``current`` strategy: columns ``player``, ``action``
-        (trees: also ``infoset``) and ``probability``."""
+        (trees: also ``infoset``) and ``probability``.
+
+        >>> rmviz.solve("rps", "rm+", 1000).strategy().round(2).head(3)
+          player    action  probability
+        0    Row      Rock         0.32
+        1    Row     Paper         0.33
+        2    Row  Scissors         0.35
+        >>> rmviz.solve("kuhn", "cfr+", 1000).strategy().columns.tolist()
+        ['player', 'infoset', 'action', 'probability']
+        """
         if which not in ("average", "current"):
             raise RmvizError(f"strategy {which!r}: choose 'average' or 'current'")
         pd = _pandas()
@@ -373,7 +464,16 @@ class Result:
         """The average strategy as an OpenSpiel ``TabularPolicy`` on ``game`` (a pyspiel
         game or a game string; default: the OpenSpiel game this tree was loaded from, or
         OpenSpiel's Kuhn or Leduc poker for rmviz's own). Refused with one line when the trees
-        differ (:func:`rmviz.formats.objects.openspiel_policy`)."""
+        differ (:func:`rmviz.formats.objects.openspiel_policy`).
+
+        >>> import pyspiel
+        >>> from open_spiel.python.algorithms.exploitability import nash_conv
+        >>> result = rmviz.solve("kuhn", "cfr", 100)
+        >>> policy = result.to_openspiel_policy()
+        >>> theirs = nash_conv(pyspiel.load_game("kuhn_poker"), policy)
+        >>> bool(abs(theirs - result.newest_metrics["nash_conv"]) < 1e-12)
+        True
+        """
         from rmviz.formats.objects import openspiel_policy
 
         return openspiel_policy(self.solver.game, self._average(), game)
@@ -381,7 +481,12 @@ class Result:
     def to_gambit_profile(self, game: Any = None) -> Any:
         """The average strategy as a pygambit profile on ``game`` (default: this game as
         Gambit reads rmviz's .nfg/.efg file of it): a ``MixedStrategyProfile`` for a matrix
-        game, a ``MixedBehaviorProfile`` for a tree (:func:`rmviz.formats.objects.gambit_profile`)."""
+        game, a ``MixedBehaviorProfile`` for a tree (:func:`rmviz.formats.objects.gambit_profile`).
+
+        >>> profile = rmviz.solve("rps", "rm+", 1000).to_gambit_profile()
+        >>> type(profile).__name__, round(float(profile.max_regret()), 4)
+        ('MixedStrategyProfileDouble', 0.0214)
+        """
         from rmviz.formats.objects import gambit_profile
 
         return gambit_profile(self.solver.game, self._average(), game)
@@ -405,7 +510,12 @@ class Result:
         }
 
     def report(self) -> dict[str, Any]:
-        """What ``rmviz solve --json`` prints (metrics, strategies, config)."""
+        """What ``rmviz solve --json`` prints (metrics, strategies, config).
+
+        >>> report = rmviz.solve("rps", "rm", 10).report()
+        >>> report["game"], report["iterations"], "average_strategy" in report
+        ('Rock-Paper-Scissors', 10, True)
+        """
         metrics = self.newest_metrics
         return {
             "game": self.game.title,
@@ -417,7 +527,12 @@ class Result:
 
     # -- figures and files -----------------------------------------------------------------
     def run_data(self) -> RunData:
-        """The run as figures draw it (:class:`rmviz.figures.RunData`)."""
+        """The run as figures draw it (:class:`rmviz.figures.RunData`).
+
+        >>> run = rmviz.solve("rps", "rm", 10).run_data()
+        >>> run.game.title, run.algorithm, run.trace.iterations[-1].item()
+        ('Rock-Paper-Scissors', 'rm', 10)
+        """
         from rmviz.figures.run import RunData
 
         return RunData.of(self.solver, self._trace.data(), self._snapshot)
@@ -444,7 +559,16 @@ class Result:
         ``width``: the tree's width in inches (default a beamer frame's, 10.8 cm); ``field``:
         the vector field of the algorithm's continuous-time dynamic under the simplex paths
         (:mod:`rmviz.present.dynamics`), with ``field_step`` the algorithm's steps of that
-        size from the newest point beside the flow."""
+        size from the newest point beside the flow.
+
+        >>> import matplotlib.pyplot as plt
+        >>> result = rmviz.solve("rps-crash", "rm+", 1000)
+        >>> figure = result.plot("simplex", field=True)   # shown inline in a notebook
+        >>> figure.savefig(tmp / "simplex.svg")
+        >>> fig, ax = plt.subplots()
+        >>> result.plot("gaps", ax=ax) is ax
+        True
+        """
         from rmviz.figures.run import compared_with
 
         target = _target(ax, fig, size)
@@ -460,7 +584,11 @@ class Result:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the trace with the game and the full config (.csv or .json), as ``rmviz
-        solve --trace`` does."""
+        solve --trace`` does.
+
+        >>> rmviz.solve("rps", "rm", 100).save(tmp / "run.csv").name
+        'run.csv'
+        """
         target = Path(path)
         write_run_data(target, self.solver, self._trace.data())
         return target

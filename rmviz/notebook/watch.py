@@ -63,6 +63,13 @@ def watch(
     per second at most; ``infoset``: the information set whose strategy a game tree's frame
     draws; ``size`` (inches) and ``dpi``: the frame's; ``options``: the solver's, as for
     :func:`rmviz.solve`. numba compiles the kernels on a first start, before this returns.
+
+    >>> live = rmviz.watch("rps-crash", "rm+", iterations=5000)
+    >>> live.wait_idle()            # in a notebook, the cell shows the widget at once
+    True
+    >>> live.iteration, live.frames > 0
+    (5000, True)
+    >>> live.close()
     """
     if iterations is not None and (
         isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0
@@ -261,7 +268,31 @@ class Watch:
     :meth:`close`; :attr:`frames` counts the frames drawn and :attr:`png` is the newest.
 
     Attributes:
-        game: the game solved (as loaded); options: the solver's options.
+        game: the game solved (as loaded).
+        options: the solver's options.
+
+    >>> live = rmviz.watch("kuhn", "cfr+", start=False)
+    >>> live.step(100).wait_idle(), live.iteration, live.running
+    (True, 100, False)
+    >>> live.run().wait_frames(1), live.frames > 0
+    (True, True)
+    >>> live.pause().wait_idle(), live.closed
+    (True, False)
+    >>> live.reset(seed=1).wait_idle(), live.iteration
+    (True, 0)
+    >>> result = live.step(10).result     # a copy to plot or step on
+    >>> live.wait_idle(), live.result.iteration
+    (True, 10)
+    >>> live.png[1:4], live.error
+    (b'PNG', None)
+    >>> live.snapshot.iteration, live.metrics["exploitability"] > 0, live.trace.iterations[-1].item()
+    (10, True, 10)
+    >>> live.status
+    'T = 10 ...'
+    >>> type(live.widget).__name__            # what Jupyter shows: frames and controls
+    'VBox'
+    >>> live.close(); live.closed
+    True
     """
 
     def __init__(
@@ -281,6 +312,7 @@ class Watch:
         return self
 
     def pause(self) -> Watch:
+        """Pause after the chunk being stepped (the newest frame then shows it)."""
         self._live.pause()
         return self
 
@@ -317,10 +349,12 @@ class Watch:
 
     @property
     def snapshot(self) -> Snapshot:
+        """The newest snapshot the solver published (strategies, metrics)."""
         return self._live.loop.latest()[1]
 
     @property
     def metrics(self) -> dict[str, Any]:
+        """The newest snapshot's metrics by name (as :attr:`rmviz.Result.newest_metrics`)."""
         metrics = self.snapshot.metrics
         return metrics.as_dict() if metrics is not None else {}
 
@@ -331,6 +365,7 @@ class Watch:
 
     @property
     def closed(self) -> bool:
+        """Whether :meth:`close` stopped the run."""
         return self._live.closed
 
     @property

@@ -47,7 +47,11 @@ def configured_threads() -> int:
 
 def set_threads(count: int | None) -> int:
     """Limit every BLAS and OpenMP pool of the process to ``count`` threads (``None``: back to
-    ``RMVIZ_THREADS`` or the default); returns the count applied."""
+    ``RMVIZ_THREADS`` or the default); returns the count applied.
+
+    >>> rmviz.set_threads(1)
+    1
+    """
     global _chosen
     _chosen = None if count is None else _checked(count, f"threads={str(count)[:40]}")
     return ensure_threads()

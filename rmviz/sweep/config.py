@@ -56,7 +56,16 @@ class Task:
     seed and checkpoint of the sweep (the ``deterministic`` algorithms with the first seed only);
     with ``cell`` (granularity ``"cell"``), one algorithm and one seed of it: ``algorithms`` and
     ``seeds`` hold one each, ``cell`` their positions in the sweep's lists. ``index`` is the
-    task's place in :meth:`SweepConfig.tasks`, ``game_index`` its game's."""
+    task's place in :meth:`SweepConfig.tasks`, ``game_index`` its game's.
+
+    >>> sweep = config_from({"games": ["rps", "rps-crash"], "algorithms": ["rm", "greedy-rm"],
+    ...                      "seeds": 2, "iterations": [10], "options": {"play": "sampled"}})
+    >>> game, cell = sweep.tasks()[1], sweep.tasks("cell")[1]
+    >>> game.stem, game.game, game.algorithms, game.seeds_of("rm")
+    ('task-00001', 'rps-crash', ('rm', 'greedy-rm'), (0, 1))
+    >>> cell.stem, cell.algorithms, cell.seeds
+    ('task-00000-000-00001', ('rm',), (1,))
+    """
 
     index: int
     game: str
@@ -85,7 +94,19 @@ class Task:
 class SweepConfig:
     """A validated sweep (see the module docstring); ``games`` are the expanded specs;
     ``deterministic``: the algorithms whose runs do not depend on the seed, run once per game
-    (found by :func:`config_from`, which checks a SweepConfig made by hand again)."""
+    (found by :func:`config_from`, which checks a SweepConfig made by hand again).
+
+    >>> sweep = config_from({"games": ["random:zero-sum:3x3:seed={1..2}"], "algorithms": ["rm", "rm+"],
+    ...                      "seeds": 3, "iterations": [10, 100], "granularity": "cell"})
+    >>> sweep.games, sweep.deterministic
+    (('random:zero-sum:3x3:seed=1', 'random:zero-sum:3x3:seed=2'), ('rm', 'rm+'))
+    >>> len(sweep.tasks()), len(sweep.tasks("game"))
+    (4, 2)
+    >>> sweep.source()["granularity"], "granularity" in sweep.as_dict()
+    ('cell', False)
+    >>> sweep.to_json()[:32]
+    '{"algorithms": ["rm", "rm+"], "d'
+    """
 
     games: tuple[str, ...]
     algorithms: tuple[str, ...]
@@ -143,11 +164,22 @@ class SweepConfig:
         }
 
     def to_json(self) -> str:
+        """:meth:`as_dict` as JSON, keys sorted (what the results embed)."""
         return json.dumps(self.as_dict(), sort_keys=True)
 
 
 def load_config(path: str | Path) -> SweepConfig:
-    """Read and validate a sweep's TOML file; every refusal names the file."""
+    """Read and validate a sweep's TOML file; every refusal names the file.
+
+    >>> _ = (tmp / "grid.toml").write_text('''
+    ... games = ["rps", "random:zero-sum:4x4:seed={1..3}"]
+    ... algorithms = ["rm+"]
+    ... seeds = 1
+    ... iterations = [100, 1000]
+    ... ''')
+    >>> load_config(tmp / "grid.toml").games[-1]
+    'random:zero-sum:4x4:seed=3'
+    """
     path = Path(path)
     # a regular file of bounded size, as game files (a pipe blocked, /dev/zero filled memory)
     data = read_toml_file(path, "sweep config")
@@ -159,7 +191,14 @@ def load_config(path: str | Path) -> SweepConfig:
 
 def config_from(data: Mapping[str, Any] | SweepConfig) -> SweepConfig:
     """A :class:`SweepConfig` from a mapping shaped like the TOML file (or a SweepConfig, checked
-    again); the whole grid is checked (see the module docstring)."""
+    again); the whole grid is checked (see the module docstring).
+
+    >>> config_from({"games": ["rps"], "algorithms": ["rm"], "seeds": 1, "iterations": [10]}).seeds
+    (0,)
+    >>> config_from({"games": ["rps"], "algorithms": ["rm"], "seeds": 1})
+    Traceback (most recent call last):
+    rmviz.errors.ConfigError: name the iterations to sweep (iterations = [...])
+    """
     if isinstance(data, SweepConfig):
         data = data.source()
     unknown = sorted(set(data) - set(KEYS))

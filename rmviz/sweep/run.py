@@ -50,13 +50,21 @@ META_VERSION, META_CONFIG = b"rmviz", b"rmviz_sweep"
 @dataclass(frozen=True)
 class Shard:
     """Part ``part`` (1-based) of ``count``: the tasks whose index is ``part - 1`` modulo
-    ``count`` (``--shard 2/4``; SLURM: ``--array=1-4`` and ``--shard $SLURM_ARRAY_TASK_ID/4``)."""
+    ``count`` (``--shard 2/4``; SLURM: ``--array=1-4`` and ``--shard $SLURM_ARRAY_TASK_ID/4``).
+
+    >>> shard = Shard.parse("2/4")
+    >>> four = config_from({"games": ["random:zero-sum:2x2:seed={1..4}"], "algorithms": ["rm"],
+    ...                     "seeds": 1, "iterations": [10]})
+    >>> shard, [shard.holds(task) for task in four.tasks()]
+    (Shard(part=2, count=4), [False, True, False, False])
+    """
 
     part: int
     count: int
 
     @classmethod
     def parse(cls, text: str) -> Shard:
+        """The shard written ``I/N`` (``--shard``); a one-line refusal otherwise."""
         part, _, count = text.partition("/")
         try:
             shard = cls(int(part), int(count))
@@ -67,13 +75,20 @@ class Shard:
         return shard
 
     def holds(self, task: Task) -> bool:
+        """Whether ``task`` is this shard's to run."""
         return task.index % self.count == self.part - 1
 
 
 @dataclass(frozen=True)
 class SweepReport:
     """What :func:`run_sweep` did: tasks run now, found done, left to other shards; the
-    table (all finished tasks) and the files written when the grid is complete."""
+    table (all finished tasks) and the files written when the grid is complete.
+
+    >>> report = run_sweep({"games": ["rps"], "algorithms": ["rm"], "seeds": 1, "iterations": [10]},
+    ...                    tmp / "rps", jobs=1, shard="2/2", log=None)
+    >>> report.ran, report.skipped, report.pending, report.complete, report.files
+    (0, 0, 1, False, ())
+    """
 
     config: SweepConfig
     ran: int
@@ -85,6 +100,7 @@ class SweepReport:
 
     @property
     def complete(self) -> bool:
+        """Whether every task of the grid is done (none left to other shards)."""
         return self.pending == 0
 
 
@@ -109,6 +125,15 @@ def run_sweep(
     run only part of the grid. Finished tasks in ``out`` are not run again. ``granularity``
     (``"game"`` or ``"cell"``) and ``retries`` (Dask's, for a task that fails) override the
     config's.
+
+    >>> grid = {"games": ["random:zero-sum:3x3:seed={1..2}"], "algorithms": ["rm", "rm+"],
+    ...         "seeds": 2, "iterations": [10, 100], "metrics": ["exploitability"]}
+    >>> report = run_sweep(grid, tmp / "sweep", jobs=1, log=print)
+    sweep: 2 tasks...
+    >>> report.complete, report.ran, [file.name for file in report.files]
+    (True, 2, ['results.parquet', 'exploitability.png'])
+    >>> report.table.groupby("algorithm")["value"].size().to_dict()
+    {'rm': 4, 'rm+': 4}
     """
     pd = _require("pandas", "sweeps")
     sweep = load_config(config) if isinstance(config, (str, Path)) else config_from(config)
@@ -185,7 +210,14 @@ def deterministic_note(sweep: SweepConfig) -> str:
 
 def read_results(path: str | Path) -> Any:
     """A sweep's table (``results.parquet``, or the folder holding it) with ``attrs``
-    ``rmviz`` (the version) and ``config`` (the sweep's config) from its metadata."""
+    ``rmviz`` (the version) and ``config`` (the sweep's config) from its metadata.
+
+    >>> report = run_sweep({"games": ["rps"], "algorithms": ["rm"], "seeds": 1, "iterations": [10]},
+    ...                    tmp / "again", jobs=1, figures=False, log=None)
+    >>> table = read_results(tmp / "again")
+    >>> table.shape[0] == report.table.shape[0], table.attrs["config"]["games"]
+    (True, ['rps'])
+    """
     pq = _require("pyarrow.parquet", "sweep results")
     path = Path(path)
     if path.is_dir():

@@ -38,7 +38,14 @@ def here() -> dict[str, str]:
 
 def run_task(task: Task) -> tuple[int, dict[str, list[Any]]]:
     """``(task.index, columns)``: the task's rows in grid order (algorithm, seed, checkpoint,
-    metric). Errors a person caused come back as one-line :class:`RmvizError` naming the game."""
+    metric). Errors a person caused come back as one-line :class:`RmvizError` naming the game.
+
+    >>> sweep = config_from({"games": ["rps"], "algorithms": ["rm", "rm+"], "seeds": 1,
+    ...                      "iterations": [10, 100], "metrics": ["exploitability", "cce_gap"]})
+    >>> index, columns = run_task(sweep.tasks()[0])
+    >>> index, len(columns["value"]), sorted(columns) == sorted(COLUMNS)
+    (0, 8, True)
+    """
     rows: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     try:
         game = load_game(task.game)

@@ -52,6 +52,18 @@ class BatchSolver:
             :data:`~rmviz.solvers.backend.AUTO_GPU_MIN_ENTRIES` entries in the batch.
 
     Every game starts uniform; ``config.start`` and ``fixed_strategies`` are not supported.
+
+    >>> from rmviz.solvers.matrix.config import MatrixConfig
+    >>> A = np.random.default_rng(0).uniform(size=(8, 3, 3))    # 8 zero-sum 3x3 games
+    >>> batch = rmviz.BatchSolver(np.stack([A, -A], axis=1), MatrixConfig(algorithm="rm+"))
+    >>> batch.step(1000)
+    >>> batch.nash_conv().shape, bool(batch.nash_conv().max() < 0.02)
+    ((8,), True)
+    >>> row, column = batch.average_strategy()
+    >>> row.shape, bool(batch.cce_gap().max() < 0.01), batch.current_strategy()[1].shape
+    ((8, 3), True, (8, 3))
+    >>> batch.reset(); batch.iteration
+    0
     """
 
     def __init__(self, payoffs: Any, config: MatrixConfig | None = None) -> None:

@@ -62,6 +62,19 @@ class TreeBatchSolver:
     ``config`` is a full-traversal :class:`CFRConfig`; ``device`` picks the GPU when
     ``"gpu"``, or ``"auto"`` with a GPU and at least
     :data:`~rmviz.solvers.backend.AUTO_GPU_MIN_NODES` histories in the batch.
+
+    >>> from rmviz.solvers.tree.config import CFRConfig
+    >>> from rmviz.solvers.tree.batch import terminal_payoffs
+    >>> kuhn = rmviz.load("kuhn")
+    >>> payoffs = terminal_payoffs(kuhn)          # (terminals, players)
+    >>> batch = rmviz.TreeBatchSolver(kuhn, np.stack([payoffs, 2 * payoffs]), CFRConfig(algorithm="cfr+"))
+    >>> batch.step(500); batch.iteration
+    500
+    >>> nash_conv = batch.nash_conv()             # the doubled game's is twice the first's
+    >>> bool(abs(nash_conv[1] - 2 * nash_conv[0]) < 1e-12), batch.average_strategy().shape
+    (True, (2, 24))
+    >>> batch.reset(); batch.iteration
+    0
     """
 
     def __init__(self, game: ExtensiveFormGame, payoffs: Any, config: CFRConfig | None = None) -> None:
@@ -120,6 +133,7 @@ class TreeBatchSolver:
 
     @property
     def iteration(self) -> int:
+        """The iterations run so far (the same for every game)."""
         return self.state.iteration
 
     def step(self, iterations: int = 1) -> None:
