@@ -49,10 +49,13 @@ def stationary_distribution(
     ``C_c``, zero elsewhere), and the least-squares (minimum-norm) solution is the one with
     ``w_c`` proportional to ``1 / |pi_c|^2`` (the ``pi_c`` have disjoint supports); with no
     positive rate at all every action is its own class and the answer is uniform. This
-    computes that answer: the communicating classes (Kosaraju's two depth-first searches,
-    O(k^2)), the closed ones (no rate leaving them), each one's distribution by
-    Grassmann-Taksar-Heyman elimination (Gaussian elimination on the censored chains with no
-    subtraction, accurate to rounding whatever the chain's conditioning), and the mixture.
+    computes that answer by Grassmann-Taksar-Heyman elimination (Gaussian elimination on the
+    censored chains with no subtraction, accurate to rounding whatever the chain's
+    conditioning), first on the whole chain: every pivot is positive exactly when the chain
+    has one closed class and it holds action 0, the usual case, which then needs no search
+    and gives the same floats as the class's own elimination. Otherwise: the communicating
+    classes (Kosaraju's two depth-first searches, O(k^2)), the closed ones (no rate leaving
+    them), each one's elimination, and the mixture.
     Transient actions get probability 0 (and, as in the generic code, so does any
     probability within ``TIE_TOLERANCE`` of the largest). Rates are divided by the largest
     first, as the generic code does, so the answer does not depend on the regrets'
@@ -62,33 +65,79 @@ def stationary_distribution(
     ``bits`` as :func:`chain_bits` makes it.
     """
     k = out.shape[0]
-    top = 0.0
-    positive = 0
-    for b in range(k):  # no branch on the signs, which a regret matrix mixes at random
-        for a in range(k):
-            value = guide[b, a] if a != b else 0.0
-            positive += value > 0.0
-            top = max(top, value)
+    rates = work.reshape(-1)[: k * k].reshape((k, k))  # contiguous rows
+    top, leaving = _positive_rates(guide, rates)
     if top == 0.0:
         for a in range(k):
             out[a] = 1.0 / k
         return
-    component, closed = labels[0], labels[3]
-    if positive == k * (k - 1):  # every rate positive: one class, no search needed
-        classes = 1
+    for b in range(k):  # (a division, as the generic code's: the same floats)
         for a in range(k):
-            component[a] = 0
-        closed[0] = 1
+            rates[b, a] = rates[b, a] / top
+    norm = _gth(rates, k, True) if leaving else -1.0  # one closed class holding 0: no search
+    if norm > 0.0:
+        inverse_norms = 1.0 / norm
+        for a in range(k):
+            out[a] = inverse_norms * rates[0, a]
     else:
-        classes = _communicating_classes(guide, k, component, labels[1], labels[2], bits)
-        for c in range(classes):
-            closed[c] = 1
-        for b in range(k):
-            leaves = False
-            for a in range(k):
-                leaves |= (guide[b, a] > 0.0) & (component[a] != component[b])
-            if leaves:
-                closed[component[b]] = 0
+        inverse_norms = _closed_classes_mixture(guide, top, out, rates, labels, bits)
+    largest = 0.0
+    for a in range(k):
+        out[a] = out[a] / inverse_norms
+        largest = max(largest, out[a])
+    total = 0.0  # probabilities within TIE_TOLERANCE of the largest are exact zeros, as the
+    for a in range(k):  # generic code's (where least squares leaves ~1e-17 on transient actions)
+        if out[a] <= TIE_TOLERANCE * largest:
+            out[a] = 0.0
+        total += out[a]
+    for a in range(k):
+        out[a] = out[a] / total
+
+
+@jit
+def _positive_rates(guide: Any, rates: Any) -> Any:  # pragma: no cover - compiled
+    """``rates = max(guide, 0)`` off the diagonal, 0 on it; returns the largest rate and
+    whether every action but 0 has a positive one (else one is absorbing, and GTH on the
+    whole chain would fail). Each row's maximum in four running maxima: exact in any order,
+    and not one chain of dependent instructions (a single running maximum took 12 us of a
+    100-action solve)."""
+    k = rates.shape[0]
+    top, leaving = 0.0, True
+    for b in range(k):
+        for a in range(k):
+            rates[b, a] = max(guide[b, a], 0.0)
+        rates[b, b] = 0.0
+        m0 = m1 = m2 = m3 = 0.0
+        a = 0
+        while a + 4 <= k:
+            m0, m1 = max(m0, rates[b, a]), max(m1, rates[b, a + 1])
+            m2, m3 = max(m2, rates[b, a + 2]), max(m3, rates[b, a + 3])
+            a += 4
+        for rest in range(a, k):
+            m0 = max(m0, rates[b, rest])
+        row = max(max(m0, m1), max(m2, m3))
+        leaving &= (row > 0.0) | (b == 0)
+        top = max(top, row)
+    return top, leaving
+
+
+@jit
+def _closed_classes_mixture(
+    guide: Any, top: float, out: Any, work: Any, labels: Any, bits: Any
+) -> float:  # pragma: no cover - compiled
+    """``out`` = the closed classes' distributions ``pi_c`` weighted by ``1 / |pi_c|^2``
+    (zero elsewhere); returns the weights' sum, which the caller divides by."""
+    k = out.shape[0]
+    component, closed = labels[0], labels[3]
+    classes = _communicating_classes(guide, k, component, labels[1], labels[2], bits)
+    for c in range(classes):
+        closed[c] = 1
+    for b in range(k):
+        leaves = False
+        for a in range(k):
+            leaves |= (guide[b, a] > 0.0) & (component[a] != component[b])
+        if leaves:
+            closed[component[b]] = 0
     for a in range(k):
         out[a] = 0.0
     members = labels[1]  # reused: the actions of one class
@@ -105,39 +154,35 @@ def stationary_distribution(
         for i in range(size):
             for j in range(size):
                 rates[i, j] = max(guide[members[i], members[j]], 0.0) / top if i != j else 0.0
-        norm = _gth(rates, size)  # leaves the class's distribution in rates[0, :size]
+        norm = _gth(rates, size, False)  # leaves the class's distribution in rates[0, :size]
         weight = 1.0 / norm
         inverse_norms += weight
         for i in range(size):
             out[members[i]] = weight * rates[0, i]
-    largest = 0.0
-    for a in range(k):
-        out[a] = out[a] / inverse_norms
-        largest = max(largest, out[a])
-    total = 0.0  # probabilities within TIE_TOLERANCE of the largest are exact zeros, as the
-    for a in range(k):  # generic code's (where least squares leaves ~1e-17 on transient actions)
-        if out[a] <= TIE_TOLERANCE * largest:
-            out[a] = 0.0
-        total += out[a]
-    for a in range(k):
-        out[a] = out[a] / total
+    return inverse_norms
 
 
 @jit
-def _gth(rates: Any, size: int) -> float:  # pragma: no cover - compiled
-    """Grassmann-Taksar-Heyman on an irreducible chain's rates (``size x size``, overwritten):
-    its stationary distribution in ``rates[0, :size]`` (summing to 1); returns its squared norm.
+def _gth(rates: Any, size: int, strict: bool) -> float:  # pragma: no cover - compiled
+    """Grassmann-Taksar-Heyman on a chain's rates (``size x size``, overwritten): its
+    stationary distribution in ``rates[0, :size]`` (summing to 1); returns its squared norm.
 
     Eliminates states ``size-1 .. 1`` in turn, censoring the chain on the others:
     ``s = sum_{j<n} P(n, j)``, ``P(i, n) /= s``, ``P(i, j) += P(i, n) P(n, j)`` for ``i, j < n``;
     then ``pi(0) = 1``, ``pi(j) = sum_{i<j} pi(i) P(i, j)``. Only sums and products of
-    non-negative numbers: no cancellation.
+    non-negative numbers: no cancellation, and a rate is 0 exactly when no path gives it.
+    Every pivot ``s`` is positive if and only if every state reaches state 0: then the chain
+    has one closed class, holding 0, and the answer is its distribution (exact zeros on the
+    transient states, which change no sum). A zero pivot returns -1 when ``strict``; else
+    (the underflow of an irreducible chain's rates) the state is treated as absorbing.
     """
     for n in range(size - 1, 0, -1):
         s = 0.0
         for j in range(n):
             s += rates[n, j]
-        if s <= 0.0:  # underflow of an irreducible chain's rates: treat the state as absorbing
+        if s <= 0.0:
+            if strict:
+                return -1.0
             s = 1.0
         for i in range(n):
             factor = rates[i, n] / s
@@ -145,17 +190,19 @@ def _gth(rates: Any, size: int) -> float:  # pragma: no cover - compiled
             if factor != 0.0:  # (indexing the rows in place, not as views: vectorised, ~1.4x)
                 for j in range(n):
                     rates[i, j] += factor * rates[n, j]
-    # back-substitution into row 0 (entries (0, j) for j >= 1 are no longer needed as rates
-    # once pi(j) is known: pi(j) only reads pi(i), i < j, and rates[i, j])
-    total = 1.0
-    pi_values = rates[size - 1]  # the last row is free after the elimination: scratch for pi
-    pi_values[0] = 1.0
+    # back-substitution a row at a time (contiguous): pi(j) gathers pi(i) P(i, j) in
+    # increasing i, as a column sum would; the last row is free after the elimination
+    pi_values = rates[size - 1]
     for j in range(1, size):
-        value = 0.0
-        for i in range(j):
-            value += pi_values[i] * rates[i, j]
-        pi_values[j] = value
+        pi_values[j] = 0.0
+    pi_values[0] = 1.0
+    total = 0.0
+    for i in range(size):
+        value = pi_values[i]
         total += value
+        if value != 0.0:
+            for j in range(i + 1, size):
+                pi_values[j] += value * rates[i, j]
     norm = 0.0
     for j in range(size):
         rates[0, j] = pi_values[j] / total
