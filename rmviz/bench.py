@@ -150,6 +150,9 @@ def run_bench(
     """
     import sys
 
+    from rmviz.solvers.jit import load
+
+    load()  # numba now: a short run in a process without it takes the array code
     out = out or sys.stdout
     budget = seconds if seconds is not None else (0.3 if quick else 1.5)
 

@@ -52,6 +52,7 @@ from rmviz.runner.record import record_run, record_traces, write_run_data
 from rmviz.runner.session import Session, View, session_config, session_path, write_session
 from rmviz.runner.trace import SavedRun, Trace
 from rmviz.solvers.family import EXPLORATION, PLAY_MODES, SCHEDULES, Family
+from rmviz.solvers.jit import prepare
 from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import default_start_note, parse_probability
 from rmviz.solvers.protocol import Solver
@@ -510,6 +511,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         tracked = solver.last_iterate
         solver = family_of(solver.game).solver(solver.game, session_config(solver.game, solver.config))
         solver.last_iterate = tracked
+    prepare(args.iterations)  # import numba if this run uses its kernels (a short one need not)
     solver.step(0)  # load the compiled kernel (numba's cache) before the clock starts
     # the pace is measured from here: a first run's compilation (30 s and more) once made
     # 100,000 iterations of rps "take about 28.8 days"

@@ -14,10 +14,15 @@ REFERENCE_GAMES = REPO / "tests" / "data" / "reference-games"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """With pytest-xdist's workers (``-n``), the controller compiles the numba kernels first,
+    """numba is imported first, so that every solver in the tests runs its compiled kernel
+    (a process without numba runs a short matrix run in the array code: rmviz.solvers.jit).
+    With pytest-xdist's workers (``-n``), the controller compiles the numba kernels first,
     split over as many processes (:mod:`rmviz.solvers.precompile`): otherwise every worker
     compiles the same kernels for its first tests (with an empty cache, the default run took
     274-313 s on the 2-core machine against 222 s with a warm one)."""
+    from rmviz.solvers import jit
+
+    jit.load()
     workers = config.getoption("numprocesses", None)
     if workers and not hasattr(config, "workerinput"):
         from rmviz.solvers.precompile import precompile

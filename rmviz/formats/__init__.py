@@ -2,21 +2,21 @@
 
 :func:`load_game` also resolves the other ways a person names a game on the command line:
 a catalog id (``rps-crash``, ``kuhn``), a random spec (``random:zero-sum:100x100:seed=3``) or
-an OpenSpiel game (``openspiel:leduc_poker``, :mod:`rmviz.formats.openspiel`).
+an OpenSpiel game (``openspiel:leduc_poker``, :mod:`rmviz.formats.openspiel`). Gambit's
+readers and writers (:mod:`.efg`, :mod:`.nfg`: ~45 ms of regular expressions to import) are
+imported when first used: ``rmviz solve rps`` reads no file.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rmviz.atomic import atomic_write_text
 from rmviz.errors import FormatError, GameError, ReadError, RmvizError
-from rmviz.formats.efg import read_efg, read_efg_file, write_efg
-from rmviz.formats.efg_records import Progress
 from rmviz.formats.files import MAX_FILE_BYTES, read_text_file
-from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
 from rmviz.formats.openspiel import load_pyspiel_game, openspiel_game
 from rmviz.formats.rmviz_json import read_json, write_json
@@ -27,9 +27,34 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.games.trees import normal_form_tree
 
+if TYPE_CHECKING:
+    from rmviz.formats.efg import read_efg, read_efg_file, write_efg
+    from rmviz.formats.efg_records import Progress
+    from rmviz.formats.nfg import read_nfg, write_nfg
+
 Game = NormalFormGame | ExtensiveFormGame
-READERS = {".json": read_json, ".nfg": read_nfg, ".efg": read_efg}
-WRITERS: dict[str, Callable[[Any], str]] = {".json": write_json, ".nfg": write_nfg, ".efg": write_efg}
+# the names :func:`__getattr__` imports on first use, and their modules
+LATER = {
+    "read_efg": "rmviz.formats.efg",
+    "read_efg_file": "rmviz.formats.efg",
+    "write_efg": "rmviz.formats.efg",
+    "Progress": "rmviz.formats.efg_records",
+    "read_nfg": "rmviz.formats.nfg",
+    "write_nfg": "rmviz.formats.nfg",
+}
+READERS = {".json": "read_json", ".nfg": "read_nfg", ".efg": "read_efg"}  # names in this module
+WRITERS = {".json": "write_json", ".nfg": "write_nfg", ".efg": "write_efg"}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :data:`LATER`, imported on first use."""
+    if name in LATER:
+        return getattr(importlib.import_module(LATER[name]), name)
+    raise AttributeError(f"module 'rmviz.formats' has no attribute {name!r}")
+
+
+def _function(name: str) -> Callable[..., Any]:
+    return globals()[name] if name in globals() else __getattr__(name)
 
 
 def read_game_file(path: str | Path, progress: Progress | None = None) -> Game:
@@ -46,9 +71,9 @@ def read_game_file(path: str | Path, progress: Progress | None = None) -> Game:
         raise ReadError(
             str(path), f"unknown file type {path.suffix or '(none)'!r}; rmviz reads {', '.join(READERS)}"
         )
-    if reader is read_efg:
-        return read_efg_file(path, progress)
-    return reader(read_text_file(path), str(path))
+    if reader == "read_efg":
+        return _function("read_efg_file")(path, progress)
+    return _function(reader)(read_text_file(path), str(path))
 
 
 def write_game_file(game: Game, path: str | Path) -> None:
@@ -58,8 +83,8 @@ def write_game_file(game: Game, path: str | Path) -> None:
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    writer = WRITERS.get(suffix)
-    if writer is None:
+    name = WRITERS.get(suffix)
+    if name is None:
         raise FormatError(
             f"{path}: cannot write {path.suffix or 'files without an extension'!r}; "
             f"choose one of {', '.join(WRITERS)}"
@@ -68,7 +93,7 @@ def write_game_file(game: Game, path: str | Path) -> None:
         raise FormatError(f"{path}: game trees are written as Gambit .efg or rmviz .json files")
     if isinstance(game, NormalFormGame) and suffix == ".efg":
         game = normal_form_tree(game)
-    atomic_write_text(path, writer(game))
+    atomic_write_text(path, _function(name)(game))
 
 
 def load_game(spec: str, progress: Progress | None = None) -> Game:

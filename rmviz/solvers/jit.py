@@ -1,24 +1,31 @@
-"""numba for the compiled kernels of every family, or nothing when it is missing.
+"""numba for the compiled kernels of every family, or nothing when it is missing; numba is
+imported when a kernel is first called, not before.
 
 ``jit`` compiles a function with the GIL released and numba's on-disk cache, so a new
 process loads its kernels (~2 s) instead of compiling them (~12 s on an idle machine,
-70-80 s under load); ``jit_reassociating`` may also reorder floating-point sums. Without
-numba both leave the function as it is and ``AVAILABLE`` is False: the solvers run their
-NumPy code. The cache is :func:`cache_dir` (``NUMBA_CACHE_DIR`` when set, else a per-user
-folder per version of the solver sources), chosen at import, before numba reads its
-configuration and before any kernel is decorated (numba picks a function's cache location
-then). Other versions' folders unused for 30 days are removed (:func:`prune_stale_caches`).
-docs/packaging.md, "The first start", gives the reasons and the start times.
+70-80 s under load); ``jit_reassociating`` may also reorder floating-point sums. Until a
+kernel is first called or :func:`load` runs, a decorated function is a :class:`Kernel` and
+numba (~0.2 s of CPU to import, ~0.15 s more to ready its CPU target) is not imported, so a
+command that runs no kernel pays for neither (``rmviz solve`` on a small game: a run of at
+most :data:`SHORT_RUN` iterations takes the array code, which plays the kernels' floats).
+Without numba both leave the function as it is and ``AVAILABLE`` is False: the solvers run
+their NumPy code. The cache is :func:`cache_dir` (``NUMBA_CACHE_DIR`` when set, else a
+per-user folder per version of the solver sources), chosen at import, before numba reads
+its configuration. Other versions' folders unused for 30 days are removed
+(:func:`prune_stale_caches`). docs/packaging.md, "The first start", gives the reasons and
+the start times.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 import shutil
 import stat
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -140,27 +147,97 @@ def _younger_inside(folder: Path, cutoff: float) -> bool:
 
 choose_cache_dir()
 
-try:
-    import numba
-except ImportError:  # numba is a dependency, but the engine still runs without it
-    numba = None  # type: ignore[assignment]
-else:
-    numba.config.reload_config()  # numba was imported earlier: it reads the variable again
+AVAILABLE = importlib.util.find_spec("numba") is not None
+# A process that has not imported numba runs a matrix game of up to ORDERED_MAX_ENTRIES
+# payoff entries in the array code for up to this many iterations (the same floats; 80-200
+# us an iteration against ~0.35 s of CPU to import numba and load a kernel): `rmviz solve
+# rps -n 1000` stays instant; a longer run loads the kernels first (prepare).
+SHORT_RUN = 2_000
+_STRICT = {"cache": True, "nogil": True}
+# may reassociate floating-point sums (and contract a*b+c into one fused multiply-add): what
+# lets LLVM keep several vector accumulators in a dot product, which a strict left-to-right
+# sum forbids. Only for kernels whose tests allow last-bit differences (the matrix-vector
+# products of large games, as BLAS itself sums in its own order); never "fast" as a whole,
+# which would also assume no NaN or infinity.
+_REASSOCIATING = {**_STRICT, "fastmath": {"reassoc", "contract"}}
+_lock = threading.RLock()
+_waiting: list[Kernel] = []  # kernels decorated before numba was imported
+_loaded = False
 
-AVAILABLE = numba is not None
+
+class Kernel:
+    """A function to compile with numba ``options``, whose dispatcher is made by :func:`load`
+    (at its first call, or an attribute read: ``signatures``, ``py_func``...)."""
+
+    def __init__(self, function: Any, options: dict[str, Any]) -> None:
+        self.function, self.options = function, options
+        self.dispatcher: Any = None
+
+    def __call__(self, *args: Any) -> Any:
+        return self.loaded()(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # copy, pickle and inspect probe these
+            raise AttributeError(name)
+        return getattr(self.loaded(), name)
+
+    def loaded(self) -> Any:
+        """numba's dispatcher of the function (importing numba on the first call)."""
+        if self.dispatcher is None:
+            load()
+        return self.dispatcher
 
 
-def _identity(function: Any) -> Any:
-    return function
+def loaded() -> bool:
+    """Whether this process has imported numba (its import cost is paid: kernels are cheap)."""
+    return "numba" in sys.modules
 
 
-jit: Any = numba.njit(cache=True, nogil=True) if numba is not None else _identity
+def load() -> None:
+    """Import numba and make every waiting kernel's dispatcher; each module global that holds
+    a :class:`Kernel` then holds its dispatcher, where a compiled caller looks its callees up
+    (numba types a callee from the caller's globals when it compiles the caller)."""
+    global _loaded
+    with _lock:
+        if _loaded or not AVAILABLE:
+            return
+        import numba
 
-# ``jit`` that may reassociate floating-point sums (and contract a*b+c into one fused
-# multiply-add): what lets LLVM keep several vector accumulators in a dot product, which a
-# strict left-to-right sum forbids. Only for kernels whose tests allow last-bit differences
-# (the matrix-vector products of large games, as BLAS itself sums in its own order); never
-# "fast" as a whole, which would also assume no NaN or infinity.
-jit_reassociating: Any = (
-    numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"}) if numba is not None else _identity
-)
+        numba.config.reload_config()  # numba may have been imported before the cache was chosen
+        for kernel in _waiting:
+            kernel.dispatcher = numba.njit(**kernel.options)(kernel.function)
+        for name, module in list(sys.modules.items()):
+            if name == "rmviz" or name.startswith("rmviz."):
+                namespace = vars(module)
+                for key, value in list(namespace.items()):
+                    if isinstance(value, Kernel):
+                        namespace[key] = value.dispatcher
+        _waiting.clear()
+        _loaded = True
+
+
+def prepare(iterations: int) -> None:
+    """Load numba now when a run of ``iterations`` iterations will use its kernels (more than
+    :data:`SHORT_RUN`): before a clock starts, not inside the run."""
+    if iterations > SHORT_RUN:
+        load()
+
+
+def _compiler(options: dict[str, Any]) -> Any:
+    def compile_later(function: Any) -> Any:
+        if not AVAILABLE:
+            return function
+        with _lock:
+            if _loaded:
+                import numba
+
+                return numba.njit(**options)(function)
+            kernel = Kernel(function, options)
+            _waiting.append(kernel)
+            return kernel
+
+    return compile_later
+
+
+jit: Any = _compiler(_STRICT)
+jit_reassociating: Any = _compiler(_REASSOCIATING)

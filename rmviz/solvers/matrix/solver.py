@@ -18,8 +18,10 @@ once per player in turn, each against the others' newest strategies):
 
 ``step(n)`` runs on the device without host synchronisation; on the CPU, two-player
 expected play and all sampled play run in compiled kernels (:mod:`.kernels`) that produce
-the same iterates, and on the GPU two-player expected play with external regrets and a fixed
-schedule runs in CUDA kernels (:mod:`.device`). ``snapshot()`` is the one host copy.
+the same iterates (but a short run in a process that has not imported numba, where the
+array code is cheaper: :data:`rmviz.solvers.jit.SHORT_RUN`), and on the GPU two-player
+expected play with external regrets and a fixed schedule runs in CUDA kernels
+(:mod:`.device`). ``snapshot()`` is the one host copy.
 """
 
 from __future__ import annotations
@@ -37,10 +39,12 @@ from rmviz.solvers.backend import AUTO_GPU_MIN_ENTRIES, get_backend
 from rmviz.solvers.checkpoint import Checkpoint, capture
 from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
+from rmviz.solvers.jit import SHORT_RUN, loaded
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.metrics import (
     LAST_METRICS,
+    ORDERED_MAX_ENTRIES,
     MatrixMetrics,
     expected_utilities,
     expected_value,
@@ -177,6 +181,15 @@ class RegretMinimizer:
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
         self.releases_gil = self._kernel is not None
+        # the array code plays the kernel's floats here (the summation rule), so a short run
+        # in a process without numba takes it (jit.SHORT_RUN); internal RM's array code
+        # calls a kernel itself
+        self.array_twin = (
+            self._kernel is not None
+            and config.dtype == "float64"
+            and config.regret == "external"
+            and game.payoffs[0].size <= ORDERED_MAX_ENTRIES
+        )
         self.columns = metric_columns(METRICS) + tuple(
             Column(quantity, player=i, action=a)
             for i, k in enumerate(shape)
@@ -224,12 +237,19 @@ class RegretMinimizer:
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations (no host synchronisation on the GPU)."""
         start = time.perf_counter()
-        if self._kernel is not None:
+        if self._kernel is not None and not self._short_run(iterations):
             self._kernel.run(self.state, iterations)
         else:
             for _ in range(iterations):
                 self._iterate()
         self.elapsed += time.perf_counter() - start
+
+    def _short_run(self, iterations: int) -> bool:
+        """Whether these iterations run in the array code although a kernel could: the game
+        is small enough for both to give the same iterates (:attr:`array_twin`), numba is not
+        imported yet, and the run so far stays within :data:`~rmviz.solvers.jit.SHORT_RUN`
+        iterations: importing numba would cost more than the iterations."""
+        return self.array_twin and not loaded() and self.state.iteration + iterations <= SHORT_RUN
 
     def checkpoint(self) -> Checkpoint:
         """The whole state, to go on from exactly (:mod:`rmviz.solvers.checkpoint`)."""

@@ -25,6 +25,7 @@ from rmviz.solvers.jit import AVAILABLE, jit
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
 from rmviz.solvers.tree.config import SAMPLINGS, CFRConfig
+from rmviz.solvers.tree.correlation import Triggers, accumulate
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step
 
@@ -119,6 +120,13 @@ class FullTraversal(CompiledRun):
     def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
         """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
         super().__init__(TreeArrays.of(tree), Schedule.of(config, greedy_floor))
+        none = np.zeros(0, dtype=np.int64)
+        self.entries: tuple[np.ndarray, ...] = (np.zeros(1, dtype=np.int64), none, none, none, none)
+
+    def track(self, entries: Triggers) -> None:
+        """Accumulate the correlation gaps' sums of ``entries`` (:mod:`.correlation`) on every
+        state that has them (``CFRState.trigger_sums``)."""
+        self.entries = entries.kernel_arrays()
 
     def with_payoffs(self, payoffs: np.ndarray, greedy_floor: float) -> FullTraversal:
         """The same traversal of a game of the same tree with other payoffs ``(n, N)`` (the
@@ -131,7 +139,12 @@ class FullTraversal(CompiledRun):
     def run(self, state: CFRState, iterations: int) -> None:
         """Run ``iterations`` iterations on ``state``, in place."""
         tree, schedule = self.packed
-        _run(tree, self.state_arrays(state), schedule, state.iteration, iterations)
+        sums, follow = state.trigger_sums, state.follow_sums
+        empty = self.no_prediction
+        correlation = (
+            (*self.entries, empty, empty) if sums is None or follow is None else (*self.entries, sums, follow)
+        )
+        _run(tree, self.state_arrays(state), schedule, state.iteration, iterations, correlation)
         self.finish(state, iterations)
 
 
@@ -140,12 +153,15 @@ _averaging_step = jit(weighting.averaging_step_of)
 _greedy_bounds = jit(weighting.greedy_bounds)
 _greedy_lambda = jit(greedy_scan.greedy_lambda_scan)
 _greedy_scratch = jit(greedy_scan.greedy_scratch)
+_accumulate = accumulate
 
 
 @jit
-def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
+def _run(tree, state, schedule, t0, iterations, correlation):  # pragma: no cover - compiled
     """Iterations ``t0 + 1 .. t0 + iterations`` on ``state``: the bundles of
-    :class:`CompiledRun`, named again here, and their fields under the names the loops use."""
+    :class:`CompiledRun`, named again here, and their fields under the names the loops use;
+    ``correlation``: the entries and the state's sums of :mod:`.correlation` (empty sums:
+    not tracked), added from each iteration's first pass (the profile at its start)."""
     tree, state, schedule = TreeArrays(*tree), StateArrays(*state), Schedule(*schedule)
     parent, owner, slot = tree.parent, tree.edge_owner, tree.edge_slot
     chance_probability, child_start, child_count = tree.chance_probability, tree.child_start, tree.child_count
@@ -156,7 +172,10 @@ def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
     strategy_sum, true_regret, prediction = state.strategy_sum, state.true_regret, state.prediction
     weight_sum, last_lambda = state.weight_sum, state.last_lambda
     alternating, predictive = schedule.alternating, schedule.predictive
+    entry_start, range_start, range_lo, range_hi, terminals, trigger_sums, follow_sums = correlation
+    track = follow_sums.shape[0] > 0
     n, nodes = payoffs.shape
+    opponents_reach = np.empty((n if track else 0, terminals.shape[0]))  # accumulate's work space
     slots = slot_infoset.shape[0]
     infosets = infoset_player.shape[0]
     probability = np.empty(nodes)
@@ -230,6 +249,25 @@ def _run(tree, state, schedule, t0, iterations):  # pragma: no cover - compiled
                 c_new = c_avg = (1.0 - lam) * weight_sum[0]
             elif greedy:
                 last_lambda[0] = 0.0
+            if track and traversal == 0:
+                _accumulate(
+                    entry_start,
+                    range_start,
+                    range_lo,
+                    range_hi,
+                    terminals,
+                    slot_infoset,
+                    infoset_player,
+                    infoset_first_node,
+                    reach,
+                    strategy,
+                    cfv,
+                    d_avg,
+                    c_avg,
+                    trigger_sums,
+                    follow_sums,
+                    opponents_reach,
+                )
             for s in range(lo, hi):
                 info = slot_infoset[s]
                 kept = d_pos * regret[s] if regret[s] > 0 else d_neg * regret[s]

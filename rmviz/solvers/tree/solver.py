@@ -34,7 +34,7 @@ from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
 from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values, zero_sum
-from rmviz.solvers.tree import kernels, sampling, sampling_kernels
+from rmviz.solvers.tree import correlation, kernels, sampling, sampling_kernels
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.device import DeviceCFR
@@ -42,7 +42,17 @@ from rmviz.solvers.tree.metrics import TreeMetrics
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step, greedy_step
 
-METRICS = ("exploitability", "nash_conv", "eps_bound", "potential", "last_exploitability", "last_nash_conv")
+METRICS = (
+    "exploitability",
+    "nash_conv",
+    "eps_bound",
+    "potential",
+    "last_exploitability",
+    "last_nash_conv",
+    "cce_gap",
+    "efcce_gap",
+    "efce_gap",
+)
 MAX_TRACED_SLOTS = 4000  # runs trace per-move average strategies up to this many moves
 
 
@@ -163,13 +173,24 @@ class CFRSolver:
             sampling_kernels.Sampler(tree, self.config) if sampling_kernels.runs(self.config) else None
         )
         large = self.config.runs_on_gpu and tree.n_nodes >= AUTO_GPU_MIN_NODES
-        self.backend = get_backend(self.config.device, large)
+        tracked = self.config.track_correlation
+        if tracked is None:
+            cheap = self.config.device != "gpu" and not large
+            tracked = self.config.sampling == "none" and cheap and correlation.tracked_by_default(tree)
+        # the correlation gaps' entries and their evaluator, None when not tracked
+        self.entries = correlation.triggers(tree, self.passes) if tracked else None
+        self.gap_evaluator = (
+            None if self.entries is None else correlation.GapEvaluator(tree, self.passes, self.entries)
+        )
+        self.backend = get_backend(self.config.device, large and not tracked)
         self.device = DeviceCFR(self.backend.xp, tree, self.config) if self.backend.is_gpu else None
         self.traversal = (
             kernels.FullTraversal(tree, self.config, floor)
             if kernels.runs(self.config) and self.device is None
             else None
         )
+        if self.traversal is not None and self.entries is not None:
+            self.traversal.track(self.entries)
         self.releases_gil = self.traversal is not None or self.sampler is not None or self.device is not None
         traced = range(tree.n_slots) if tree.n_slots <= MAX_TRACED_SLOTS else range(0)
         first = tree.infoset_first_slot[tree.slot_infoset]
@@ -211,6 +232,8 @@ class CFRSolver:
             strategy_sum=np.zeros(slots),
             true_regret=np.zeros(slots),
             prediction=np.zeros(slots) if self.config.predictive else None,
+            trigger_sums=None if self.entries is None else np.zeros(self.entries.slot.size),
+            follow_sums=None if self.entries is None else np.zeros(slots),
         )
 
     @property
@@ -264,6 +287,7 @@ class CFRSolver:
         average = self.state.true_regret / weight
         best = np.maximum.reduceat(np.maximum(average, 0.0), self.tree.infoset_first_slot)
         return TreeMetrics(
+            correlation=self.correlation_gaps(),
             nash_conv=nash_conv * scale,
             exploitability=nash_conv * scale / self.tree.n_players,
             value=reported_values(values, largest_payoff(self.tree.payoffs), scale),
@@ -272,6 +296,16 @@ class CFRSolver:
             last_nash_conv=last,
             last_exploitability=None if last is None else last / self.tree.n_players,
         )
+
+    def correlation_gaps(self) -> correlation.CorrelationGaps | None:
+        """The device's CCE, EFCCE and EFCE gaps per player (:mod:`.correlation`), in payoff
+        units; None when not tracked or before the first iteration."""
+        state = self.state
+        if self.gap_evaluator is None or state.trigger_sums is None or state.follow_sums is None:
+            return None
+        if state.weight_sum <= 0:
+            return None
+        return self.gap_evaluator.gaps(state.trigger_sums, state.follow_sums, state.weight_sum, self.scale)
 
     def snapshot(self, metrics: bool = True) -> TreeSnapshot:
         return TreeSnapshot(
@@ -352,6 +386,7 @@ class CFRSolver:
                 if config.sampling == "external":
                     self._update_opponent_averages(trace, player, step)
                 traversals.append(trace)
+        self._accumulate(traversals[0], step)
         self.state.weight_sum = float(step.d_avg * self.state.weight_sum + step.c_avg)
         self.state.iteration = t
         if before is None:
@@ -379,6 +414,27 @@ class CFRSolver:
             greedy_lambda=self.state.last_lambda if config.weighting == "greedy" and t > 1 else None,
             order=tree.preorder,
             guide_after=None if state.prediction is None else _frozen(self.guide(t) * scale),
+        )
+
+    def _accumulate(self, first: TraversalRecord, step: Step) -> None:
+        """The correlation sums' terms of the iteration's first pass (its starting profile),
+        by the kernels' own function (:func:`.correlation.accumulate`)."""
+        state, entries, tree = self.state, self.entries, self.tree
+        if entries is None or state.trigger_sums is None or state.follow_sums is None:
+            return
+        correlation.accumulate(
+            *entries.kernel_arrays(),
+            tree.slot_infoset,
+            tree.infoset_player,
+            tree.infoset_first_node,
+            first.reach,
+            first.strategy,
+            first.counterfactual_values,
+            float(step.d_avg),
+            float(step.c_avg),
+            state.trigger_sums,
+            state.follow_sums,
+            np.empty((tree.n_players, entries.terminals.size)),
         )
 
     def _traverse(self, player: int | None) -> tuple[np.ndarray, np.ndarray, TraversalRecord]:

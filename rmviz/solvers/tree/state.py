@@ -5,7 +5,8 @@ Per slot (information-set move, :mod:`.compiled_tree`): the current strategy ``s
 guiding cumulative regrets ``R``, the own-reach-weighted strategy sum ``S`` and the
 averaging-weighted counterfactual regrets that the metrics read; in predictive CFR the
 prediction ``m`` (the slot's last added regret, Farina, Kroer & Sandholm 2021); the weight sum
-``W`` and the last greedy weight.
+``W`` and the last greedy weight; when the correlation gaps are tracked, their sums
+(:mod:`.correlation`: one per trigger and terminal, one per slot).
 """
 
 from __future__ import annotations
@@ -28,3 +29,5 @@ class CFRState:
     prediction: np.ndarray | None = None  # predictive CFR: the last c r per slot, else None
     weight_sum: float = 0.0
     last_lambda: float = 0.0
+    trigger_sums: np.ndarray | None = None  # correlation.Triggers' entries: A(I, a, z)
+    follow_sums: np.ndarray | None = None  # per slot: F(I, a)

@@ -1,0 +1,90 @@
+"""numba is imported when a kernel is first called (rmviz.solvers.jit.load), and a short matrix
+run in a process without it takes the array code, which gives the kernel's iterates bit for
+bit; the run goes on in the kernel past jit.SHORT_RUN iterations."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from rmviz.games.catalog import catalog_game
+from rmviz.solvers import jit
+from rmviz.solvers.matrix import kernels
+from rmviz.solvers.matrix import solver as matrix_solver
+from rmviz.solvers.matrix.config import preset
+from rmviz.solvers.matrix.solver import RegretMinimizer
+
+pytestmark = pytest.mark.skipif(not jit.AVAILABLE, reason="numba is not installed")
+
+ITERATES = ("current", "regret", "prediction", "strategy_sum", "external_regret")
+TOTALS = ("payoff_sum", "weight_sum", "last_lambda")
+
+
+def test_importing_the_kernels_imports_no_numba_and_a_first_call_loads_every_kernel():
+    code = """
+import sys
+from rmviz.solvers.matrix import kernels, stationary
+from rmviz.solvers.tree import kernels as tree_kernels
+assert "numba" not in sys.modules
+assert type(kernels._run_bimatrix_expected).__name__ == "Kernel"
+bits = stationary.chain_bits(3)
+from numba.core.dispatcher import Dispatcher
+assert bits.shape[0] > 0
+for module in (kernels, stationary, tree_kernels):
+    waiting = [name for name, value in vars(module).items() if type(value).__name__ == "Kernel"]
+    assert not waiting, waiting
+assert isinstance(kernels._run_bimatrix_expected, Dispatcher)
+assert isinstance(kernels._row_utilities, Dispatcher)
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_after_loading_every_kernel_is_numbas_dispatcher():
+    from numba.core.dispatcher import Dispatcher
+
+    jit.load()  # (the tests' conftest has loaded it already)
+    assert jit.loaded()
+    assert isinstance(kernels._run_bimatrix_expected, Dispatcher)
+    assert isinstance(jit.jit(lambda x: x + 1), Dispatcher)  # decorated after loading
+
+
+def _state(solver: RegretMinimizer) -> dict[str, list[np.ndarray]]:
+    state = solver.state
+    out = {name: [np.array(a) for a in getattr(state, name)] for name in ITERATES}
+    out.update({name: [np.array(getattr(state, name))] for name in TOTALS})
+    return out
+
+
+@pytest.mark.parametrize("algorithm", ["rm", "greedy-rm", "predictive-rm+"])
+def test_a_short_run_takes_the_array_code_then_the_kernel_with_the_same_iterates(monkeypatch, algorithm):
+    game = catalog_game("chicken")
+    reference = RegretMinimizer(game, preset(algorithm))
+    reference.step(jit.SHORT_RUN + 300)  # numba is loaded: the kernel throughout
+    monkeypatch.setattr(matrix_solver, "loaded", lambda: False)  # as in a process without numba
+    solver = RegretMinimizer(game, preset(algorithm))
+    assert solver.array_twin
+    paths: list[str] = []
+    array_iterate, kernel_run = solver._iterate, solver._kernel.run
+    monkeypatch.setattr(solver, "_iterate", lambda: (paths.append("array"), array_iterate())[1])
+    monkeypatch.setattr(solver._kernel, "run", lambda s, n: (paths.append("kernel"), kernel_run(s, n))[1])
+    solver.step(0)
+    solver.step(jit.SHORT_RUN - 100)
+    solver.step(100)  # SHORT_RUN iterations in all: still the array code
+    assert paths == ["array"] * jit.SHORT_RUN
+    solver.step(300)
+    assert paths[-1] == "kernel" and paths.count("kernel") == 1
+    for name, arrays in _state(reference).items():
+        for expected, got in zip(arrays, _state(solver)[name], strict=True):
+            np.testing.assert_array_equal(got, expected, err_msg=name)
+
+
+def test_a_large_or_float32_game_never_takes_the_array_code(monkeypatch):
+    monkeypatch.setattr(matrix_solver, "loaded", lambda: False)
+    large = RegretMinimizer(catalog_game("rps"), preset("rm", dtype="float32"))
+    assert large._kernel is not None and not large.array_twin
+    internal = RegretMinimizer(catalog_game("rps"), preset("internal-rm"))
+    assert not internal.array_twin  # its array code calls the stationary-distribution kernel
