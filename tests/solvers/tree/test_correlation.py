@@ -156,3 +156,23 @@ def test_tracking_is_switchable_and_refused_where_it_cannot_run():
     with pytest.raises(ConfigError, match="full traversals"):
         preset("mccfr-external", track_correlation=True)
     assert CFRSolver(game, preset("mccfr-external")).correlation_gaps() is None
+
+
+@pytest.mark.parametrize("build", [kuhn_poker, teaching_tree])
+def test_zero_sum_cce_gains_add_up_to_nash_conv(build):
+    """u_1 + u_2 = 0 and the device's marginals are the average profile, so the two players'
+    CCE gains sum to its NashConv: equal where both are positive, above it where one is
+    clamped at 0; the cce gap is at least the exploitability."""
+    solver = CFRSolver(build(), preset("cfr+", updates="simultaneous"))
+    both_positive = 0
+    for _ in range(40):
+        solver.step(1)
+        metrics = solver.metrics()
+        assert metrics.correlation is not None
+        gains = metrics.correlation.cce
+        assert sum(gains) >= metrics.nash_conv - 1e-12
+        assert metrics.gap("cce") >= metrics.exploitability - 1e-12
+        if min(gains) > 0:
+            both_positive += 1
+            assert sum(gains) == pytest.approx(metrics.nash_conv, abs=1e-12)
+    assert both_positive > 0
