@@ -36,8 +36,9 @@ class CFRConfig:
     exploration: float = EXPLORATION  # outcome sampling: the traverser samples eps-uniform + (1-eps) sigma
     seed: int = 0
     device: str = "auto"  # the GPU for large trees whose algorithm runs there (solver.py)
-    # Track the device's CCE, EFCCE and EFCE gaps (solvers/tree/correlation.py; CPU full
-    # traversals). None: where it costs little (correlation.tracked_by_default), not on a GPU.
+    # Track the device's CCE, EFCCE and EFCE gaps (solvers/tree/correlation.py; on the CPU).
+    # None: in full traversals where it costs little (correlation.tracked_by_default), not on
+    # a GPU; Monte-Carlo CFR only when asked (a full pass per iteration).
     track_correlation: bool | None = None
 
     def parameters(self) -> tuple[str, ...]:
@@ -95,8 +96,8 @@ class CFRConfig:
                 "greedy CFR and Monte-Carlo CFR run on the CPU (CFR, CFR+, linear CFR, DCFR, PCFR+ "
                 "and PDCFR+ run on a GPU); use --device cpu or auto"
             )
-        if self.track_correlation and (self.sampling != "none" or self.device == "gpu"):
-            raise ConfigError("correlation gaps are tracked in full traversals on the CPU only")
+        if self.track_correlation and self.device == "gpu":
+            raise ConfigError("correlation gaps are tracked on the CPU only; use --device cpu or auto")
         check_finite(self, DISCOUNTS)
         return self
 

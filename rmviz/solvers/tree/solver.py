@@ -244,7 +244,11 @@ class CFRSolver:
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations."""
         start = time.perf_counter()
-        if self.sampler is not None:
+        if self.sampler is not None and self.entries is not None:
+            for _ in range(iterations):  # the device's sums need each iteration's whole profile
+                self._accumulate_profile(self.schedule.step(self.iteration + 1))
+                self.sampler.run(self.state, self.seed, 1)
+        elif self.sampler is not None:
             self.sampler.run(self.state, self.seed, iterations)
         elif self.device is not None:
             self.device.run(self.state, iterations)
@@ -365,6 +369,8 @@ class CFRSolver:
         state = self.state
         before = (state.strategy.copy(), state.regret.copy(), state.strategy_sum.copy()) if record else None
         traversals = []
+        if config.sampling != "none":  # a sample's reaches are not the profile's: a full pass
+            self._accumulate_profile(step)
         if config.updates == "simultaneous":
             regret, increment, trace = self._traverse(None)
             if config.weighting == "greedy":
@@ -386,7 +392,9 @@ class CFRSolver:
                 if config.sampling == "external":
                     self._update_opponent_averages(trace, player, step)
                 traversals.append(trace)
-        self._accumulate(traversals[0], step)
+        if config.sampling == "none":
+            first = traversals[0]
+            self._accumulate(first.reach, first.strategy, first.counterfactual_values, step)
         self.state.weight_sum = float(step.d_avg * self.state.weight_sum + step.c_avg)
         self.state.iteration = t
         if before is None:
@@ -416,9 +424,20 @@ class CFRSolver:
             guide_after=None if state.prediction is None else _frozen(self.guide(t) * scale),
         )
 
-    def _accumulate(self, first: TraversalRecord, step: Step) -> None:
-        """The correlation sums' terms of the iteration's first pass (its starting profile),
-        by the kernels' own function (:func:`.correlation.accumulate`)."""
+    def _accumulate_profile(self, step: Step) -> None:
+        """The correlation sums' terms of the current profile, by a full pass (Monte-Carlo
+        CFR's device: the profile at each iteration's start, whatever the sample)."""
+        if self.entries is None:
+            return
+        passes, strategy = self.passes, self.state.strategy
+        probabilities = passes.edge_probabilities(strategy)
+        reach = passes.reach(probabilities)
+        cfv = passes.counterfactual_values(passes.others_reach(reach), passes.values(probabilities))
+        self._accumulate(reach, strategy, cfv, step)
+
+    def _accumulate(self, reach: np.ndarray, strategy: np.ndarray, cfv: np.ndarray, step: Step) -> None:
+        """The correlation sums' terms of one profile (``strategy``, its ``reach`` and
+        ``cfv``), by the kernels' own function (:func:`.correlation.accumulate`)."""
         state, entries, tree = self.state, self.entries, self.tree
         if entries is None or state.trigger_sums is None or state.follow_sums is None:
             return
@@ -427,9 +446,9 @@ class CFRSolver:
             tree.slot_infoset,
             tree.infoset_player,
             tree.infoset_first_node,
-            first.reach,
-            first.strategy,
-            first.counterfactual_values,
+            reach,
+            strategy,
+            cfv,
             float(step.d_avg),
             float(step.c_avg),
             state.trigger_sums,

@@ -84,6 +84,22 @@ def test_greedy_weights_device_equals_the_referee():
         assert_gaps_equal(solver_gaps(solver), referee.gaps(device))
 
 
+@pytest.mark.parametrize("algorithm", ["mccfr-chance", "mccfr-external", "mccfr-outcome"])
+@pytest.mark.parametrize("build", [teaching_tree, kuhn_poker])
+def test_monte_carlo_devices_equal_the_referee(algorithm, build):
+    """Monte-Carlo CFR's device: the whole profile at each iteration's start (not the sample),
+    uniform weights; recorded (NumPy) and compiled runs draw the same samples."""
+    config = preset(algorithm, track_correlation=True, seed=7)
+    recorded, compiled = CFRSolver(build(), config), CFRSolver(build(), config)
+    referee = Referee(recorded.tree, recorded.tree.payoffs * recorded.scale)
+    for t, device in enumerate(recorded_device(recorded, 4 if build is teaching_tree else 2), 1):
+        compiled.step(1)
+        exact = referee.gaps(device)
+        assert_gaps_equal(solver_gaps(recorded), exact)
+        assert_gaps_equal(solver_gaps(compiled), exact)
+        assert compiled.iteration == t
+
+
 def test_cce_gap_equals_openspiels_cce_dist_on_three_player_kuhn():
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python import policy as openspiel_policy
@@ -153,9 +169,11 @@ def test_tracking_is_switchable_and_refused_where_it_cannot_run():
     on = CFRSolver(game, preset("cfr"))
     on.step(3)
     assert on.metrics().as_dict()["player_gaps"]["efce"] == list(on.correlation_gaps().efce)
-    with pytest.raises(ConfigError, match="full traversals"):
-        preset("mccfr-external", track_correlation=True)
-    assert CFRSolver(game, preset("mccfr-external")).correlation_gaps() is None
+    with pytest.raises(ConfigError, match="on the CPU only"):
+        preset("cfr", track_correlation=True, device="gpu")
+    sampled = CFRSolver(game, preset("mccfr-external"))
+    sampled.step(3)
+    assert sampled.correlation_gaps() is None  # Monte-Carlo CFR: only when asked
 
 
 @pytest.mark.parametrize("build", [kuhn_poker, teaching_tree])
