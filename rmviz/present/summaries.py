@@ -66,6 +66,9 @@ def matrix_summary(report: dict[str, Any], game: NormalFormGame) -> str:
     return "".join(parts)
 
 
+GAPS = (("cce", "CCE"), ("efcce", "EFCCE"), ("efce", "EFCE"))  # a tree device's correlation gaps
+
+
 def tree_summary(report: dict[str, Any], _game: Any) -> str:
     """A game tree's run: the average strategy of the first information sets, the gaps."""
     parts: list[str] = []
@@ -92,6 +95,14 @@ def tree_summary(report: dict[str, Any], _game: Any) -> str:
         ("value of the average profile", values),
         ("exploitability (NashConv/n)", format_number(report["exploitability"], ".6g")),
         ("NashConv", format_number(report["nash_conv"], ".6g")),
+        *(
+            [
+                (f"{notion} gap (max over players)", format_number(report[f"{key}_gap"], ".6g"))
+                for key, notion in GAPS
+            ]
+            if report.get("cce_gap") is not None
+            else []
+        ),
         ("regret bound sum_I R+/T", format_number(report["eps_bound"], ".6g")),
         *(
             [("last iterate: exploitability", format_number(report["last_exploitability"], ".6g"))]

@@ -194,3 +194,27 @@ def test_zero_sum_cce_gains_add_up_to_nash_conv(build):
             both_positive += 1
             assert sum(gains) == pytest.approx(metrics.nash_conv, abs=1e-12)
     assert both_positive > 0
+
+
+def test_the_gaps_reach_solve_json_trace_summary_and_api(capsys, tmp_path):
+    import json
+
+    import rmviz
+    from rmviz.cli import main
+
+    assert main(["solve", "kuhn", "-n", "30", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    solver = CFRSolver(kuhn_poker(), preset("cfr"))
+    solver.step(30)
+    gaps = solver_gaps(solver)
+    for notion in NOTIONS:
+        assert report[f"{notion}_gap"] == pytest.approx(max(gaps[notion]), abs=1e-12)
+        assert report["player_gaps"][notion] == pytest.approx(list(gaps[notion]), abs=1e-12)
+    assert main(["solve", "kuhn", "-n", "30", "--trace", str(tmp_path / "trace.csv")]) == 0
+    assert "EFCE gap (max over players)" in capsys.readouterr().out
+    header = next(
+        line for line in (tmp_path / "trace.csv").read_text().splitlines() if not line.startswith("#")
+    )
+    assert {"cce_gap", "efcce_gap", "efce_gap"} <= set(header.split(","))
+    metrics = rmviz.solve("kuhn", "cfr", 30, progress=False).metrics
+    assert metrics["efce_gap"].iloc[-1] == pytest.approx(max(gaps["efce"]), abs=1e-12)
