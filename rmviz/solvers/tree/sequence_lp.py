@@ -1,0 +1,160 @@
+"""The exact value and an equilibrium of a two-player zero-sum game tree: the sequence-form LP.
+
+Koller, Megiddo & von Stengel (1996) and von Stengel (1996): a realization plan x of player 1
+is a vector over their sequences (the empty one and each move at an information set) with
+``E x = e`` (``x(empty) = 1``; ``sum_a x(I a) = x(parent(I))``), ``x >= 0``; y and
+``F y = f`` likewise for player 2. With ``A[s, t] = sum_z P_c(z) u_1(z)`` over the terminals z
+whose players' last moves are s and t, player 1's payoff is ``x^T A y``, and by LP duality
+of the inner minimisation the game's value is ``max f^T q`` over ``E x = e``, ``x >= 0``,
+``F^T q <= A^T x`` (player 2's LP is the mirror image). Both are solved with SciPy's HiGHS
+on sparse matrices: the LP has a row per sequence and a nonzero per terminal, so Leduc
+(936 information sets) takes 0.14 s of CPU. The plans' behaviour strategies
+``sigma(I, a) = x(I a) / x(parent(I))`` (uniform where a plan never reaches I) form a Nash
+equilibrium; :attr:`TreeZeroSumSolution.nash_conv` is its NashConv by the tree solver's own
+exact best responses. SciPy is imported on first use.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rmviz.errors import ConfigError, RmvizError
+from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.solvers.scale import largest_payoff, reported_values, zero_sum
+from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
+
+MAX_LP_TERMINALS = 300_000
+"""The LP is refused above this many terminal histories (its nonzeros): both LPs of a binary
+tree of 262,144 terminals take 2.2 s of CPU, of 524,288 terminals 6.5 s, growing about 3x
+per doubling (tests/benchmarks/sequence_lp.py; docs/performance.md, "The sequence-form LP")."""
+WINDOW_MAX_TERMINALS = 65_536
+"""The tree window and its exported figures draw the reference up to this many terminals
+(0.26 s of CPU; Leduc's 5,520: 0.14 s); above it only ``rmviz equilibria`` computes it."""
+
+
+@dataclass(frozen=True)
+class TreeZeroSumSolution:
+    """The sequence-form LP's solution of a two-player zero-sum tree.
+
+    ``value``: player 1's value (player 2's is ``-value``); ``strategy``: the equilibrium's
+    behaviour strategy per slot (both players, as a solver's strategies); ``nash_conv``: its
+    NashConv by exact best responses (0 up to the LP's tolerance); ``seconds``: both LPs.
+    """
+
+    value: float
+    strategy: np.ndarray
+    nash_conv: float
+    seconds: float
+
+    @property
+    def values(self) -> tuple[float, float]:
+        """Each player's value."""
+        return self.value, 0.0 if self.value == 0.0 else -self.value
+
+
+def is_zero_sum_pair(tree: CompiledTree) -> bool:
+    """Whether ``tree`` has two players whose terminal payoffs sum to zero (the rule of
+    :func:`~rmviz.solvers.scale.zero_sum`)."""
+    return tree.n_players == 2 and zero_sum(tree.payoffs[:, tree.kind == 2])
+
+
+def refusal(game: ExtensiveFormGame, tree: CompiledTree | None = None) -> str | None:
+    """Why the LP does not take ``game`` (one line), or None when it does."""
+    tree = compile_tree(game) if tree is None else tree
+    if not is_zero_sum_pair(tree):
+        return (
+            f"{game.title} is not a two-player zero-sum game tree "
+            f"({tree.n_players} players{'' if tree.n_players != 2 else ', payoffs not summing to 0'}); "
+            "the sequence-form LP solves those only"
+        )
+    terminals = int(np.count_nonzero(tree.kind == 2))
+    if terminals > MAX_LP_TERMINALS:
+        return (
+            f"the sequence-form LP handles trees of up to {MAX_LP_TERMINALS:,} terminal histories; "
+            f"{game.title} has {terminals:,}"
+        )
+    return None
+
+
+def solve_zero_sum_tree(game: ExtensiveFormGame, tree: CompiledTree | None = None) -> TreeZeroSumSolution:
+    """Player 1's value and an equilibrium of ``game`` by the sequence-form LP (module
+    docstring); a :class:`ConfigError` for trees :func:`refusal` names."""
+    tree = compile_tree(game) if tree is None else tree
+    why = refusal(game, tree)
+    if why is not None:
+        raise ConfigError(why)
+    started = time.perf_counter()
+    passes = TreePasses(tree)
+    payoff, constraints = _sequence_form(tree, passes)
+    scale = largest_payoff(payoff.data) or 1.0  # HiGHS treats 1e20 as infinite: solve in [-1, 1]
+    value, x = _maximin(payoff / scale, constraints[0], constraints[1])
+    _, y = _maximin(-payoff.T / scale, constraints[1], constraints[0])
+    strategy = np.empty(tree.n_slots)
+    for player, plan in enumerate((x, y)):
+        low, high = tree.player_slots[player]
+        strategy[low:high] = plan[1:]  # sequence 0 is the empty one
+    strategy = passes.average_strategy(np.maximum(strategy, 0.0))  # x(I a) / sum_b x(I b)
+    nash_conv, _ = passes.nash_conv(strategy)
+    (shown,) = reported_values([value], 1.0, scale)
+    return TreeZeroSumSolution(shown, strategy, nash_conv, time.perf_counter() - started)
+
+
+def _sequence_form(tree: CompiledTree, passes: TreePasses) -> tuple[Any, list[Any]]:
+    """The payoff matrix ``A`` (player 1's sequences x player 2's, sparse) and each player's
+    constraint matrix ``E`` (a row for the empty sequence, then one per information set)."""
+    from scipy import sparse
+
+    terminals = passes.terminals
+    chance = passes.reach(tree.chance_probability)[tree.n_players, terminals]
+    sizes, rows = [], []
+    local = []
+    for player in range(2):
+        low, high = tree.player_slots[player]
+        sizes.append(high - low + 1)
+        # sequence index: 0 the empty sequence, 1 + (slot - low) a move
+        sequence = passes.terminal_sequence[player]
+        local.append(np.where(sequence >= 0, sequence - low + 1, 0))
+        infosets = np.flatnonzero(tree.infoset_player == player)
+        parent = passes.infoset_parent_sequence[infosets]
+        parent_column = np.where(parent >= 0, parent - low + 1, 0)
+        slot_rows = np.searchsorted(infosets, tree.slot_infoset[low:high]) + 1
+        row = np.concatenate(([0], slot_rows, np.arange(1, infosets.size + 1)))
+        column = np.concatenate(([0], np.arange(1, high - low + 1), parent_column))
+        data = np.concatenate(([1.0], np.ones(high - low), -np.ones(infosets.size)))
+        rows.append(sparse.csr_matrix((data, (row, column)), shape=(infosets.size + 1, high - low + 1)))
+    payoff = sparse.csr_matrix(
+        (chance * tree.payoffs[0, terminals], (local[0], local[1])), shape=(sizes[0], sizes[1])
+    )
+    return payoff, rows
+
+
+def _maximin(payoff: Any, own: Any, other: Any) -> tuple[float, np.ndarray]:
+    """``max f^T q`` over ``own x = e``, ``x >= 0``, ``other^T q <= payoff^T x``: the value the
+    maximiser of ``x^T payoff y`` guarantees, and its realization plan x."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    n_x, n_q = own.shape[1], other.shape[0]
+    cost = np.zeros(n_x + n_q)
+    cost[n_x] = -1.0  # q of the opponent's empty sequence (f = e_0)
+    upper = sparse.hstack([-payoff.T, other.T]).tocsr()
+    equality = sparse.hstack([own, sparse.csr_matrix((own.shape[0], n_q))]).tocsr()
+    right = np.zeros(own.shape[0])
+    right[0] = 1.0
+    bounds = [(0.0, None)] * n_x + [(None, None)] * n_q
+    result = linprog(
+        cost,
+        A_ub=upper,
+        b_ub=np.zeros(upper.shape[0]),
+        A_eq=equality,
+        b_eq=right,
+        bounds=bounds,
+        method="highs",
+    )
+    if not result.success:
+        raise RmvizError(f"the sequence-form linear programme failed: {result.message}")
+    return float(result.x[n_x]), result.x[:n_x]
