@@ -5,7 +5,8 @@
     rmviz solve GAME [...]      run a solver and report strategies and equilibrium gaps
     rmviz step GAME [...]       regret matching iteration by iteration, every number shown
     rmviz equilibria GAME [...] check a joint distribution's CE and CCE constraints; the best
-                                CE and CCE (and a zero-sum game's value) by linear programming
+                                CE and CCE (and a zero-sum game's value) by linear programming;
+                                a zero-sum tree's value and equilibrium (sequence-form LP)
     rmviz export GAME [...]     draw a run's figure (PNG, SVG, PDF) or the game as LaTeX
     rmviz convert GAME OUT      write a game as rmviz JSON, Gambit .nfg/.efg, or LaTeX
     rmviz bench [...]           measure iterations per second side by side
@@ -174,9 +175,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     equilibria = commands.add_parser(
         "equilibria",
-        help="a joint distribution's CE and CCE constraints, the welfare-maximising CE and CCE (LP)",
+        help="a joint distribution's CE and CCE constraints, the welfare-maximising CE and CCE (LP); "
+        "a zero-sum game tree's value and equilibrium (sequence-form LP)",
     )
-    equilibria.add_argument("game", help="a catalog id, a matrix-game file or random:KIND:SHAPE[:seed=N]")
+    equilibria.add_argument("game", help="a catalog id, a game file or random:KIND:SHAPE[:seed=N]")
     equilibria.add_argument(
         "--joint",
         default=None,
@@ -687,9 +689,7 @@ def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
 
     game = load_with_progress(args.game)
     if not family_of(game).correlated:
-        raise ConfigError(
-            "rmviz equilibria takes matrix games; a game tree's are not listed profile by profile"
-        )
+        return _equilibria_tree(args, game, out)
     check = check_joint(game, parse_joint(args.joint)) if args.joint is not None else None
     if check is None and args.no_lp:
         raise ConfigError("nothing to do: give --joint, or leave out --no-lp")
@@ -740,6 +740,41 @@ def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n" + format_optimum(optimum) + "\n")
     if skipped is not None:
         out.write(f"\nBest CE and CCE not computed: {skipped}\n")
+    return 0
+
+
+def _equilibria_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
+    """``rmviz equilibria TREE``: the value and an equilibrium of a two-player zero-sum tree
+    by the sequence-form LP (:mod:`rmviz.solvers.tree.sequence_lp`)."""
+    from rmviz.present.tree_reference_text import format_tree_zero_sum, infoset_strategies
+    from rmviz.solvers.tree.compiled_tree import compile_tree
+    from rmviz.solvers.tree.sequence_lp import solve_zero_sum_tree
+
+    if args.joint is not None:
+        raise ConfigError("--joint lists a matrix game's action profiles; a game tree has none")
+    if args.no_lp:
+        raise ConfigError(
+            "nothing to do: a game tree's reference is the sequence-form LP (leave out --no-lp)"
+        )
+    tree = compile_tree(game)
+    solution = solve_zero_sum_tree(game, tree)
+    if args.json:
+        report = {
+            "game": args.game,
+            "title": game.title,
+            "players": list(game.player_names),
+            "zero_sum": {
+                "values": list(solution.values),
+                "nash_conv": solution.nash_conv,
+                "seconds": solution.seconds,
+                "equilibrium": infoset_strategies(game, tree, solution),
+            },
+        }
+        out.write(json.dumps(plain_zeros(report), allow_nan=False) + "\n")
+        return 0
+    sizes = f"{tree.n_nodes:,} histories, {tree.n_infosets:,} information sets"
+    out.write(f"{game.title}  ({args.game}, {game.n_players} players, {sizes})\n")
+    out.write("\n" + format_tree_zero_sum(game, tree, solution) + "\n")
     return 0
 
 

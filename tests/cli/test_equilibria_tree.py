@@ -1,0 +1,57 @@
+"""``rmviz equilibria TREE``: a two-player zero-sum tree's value and equilibrium by the
+sequence-form LP, as text and JSON, checked by rmviz's exact best responses."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from rmviz.cli import main
+from rmviz.games.catalog import catalog_game
+from rmviz.solvers.tree.compiled_tree import TreePasses, compile_tree
+
+
+def run(capsys, *argv):
+    code = main(["equilibria", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_kuhn_pokers_value_and_equilibrium_as_text(capsys):
+    code, out, err = run(capsys, "kuhn")
+    assert code == 0, err
+    assert out.startswith("Kuhn poker  (kuhn, 2 players, 58 histories, 12 information sets)\n")
+    assert "value Player 1 -0.0555556, Player 2 0.0555556  (sequence-form LP, HiGHS;" in out
+    # the queen never bets first (Kuhn 1950); facing a bet, player 2 calls a queen 1/3 of the time
+    assert "  Player 1 at Q: p 1\n" in out
+    assert "  Player 2 at Qb: p 2/3, b 1/3\n" in out
+    assert len(re.findall(r"^  Player [12] at ", out, flags=re.M)) == 12
+
+
+@pytest.mark.parametrize(("spec", "value"), [("kuhn", -1 / 18), ("teaching-tree", 0.25)])
+def test_the_json_equilibrium_is_one_by_exact_best_responses(capsys, spec, value):
+    code, out, err = run(capsys, spec, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["game"] == spec and report["players"] == ["Player 1", "Player 2"]
+    assert report["zero_sum"]["values"] == pytest.approx([value, -value], abs=1e-9)
+    tree = compile_tree(catalog_game(spec))
+    rows = report["zero_sum"]["equilibrium"]
+    assert [row["infoset"] for row in rows] == list(tree.infoset_label)
+    strategy = np.concatenate([row["probabilities"] for row in rows])
+    for row in rows:
+        assert sum(row["probabilities"]) == pytest.approx(1.0, abs=1e-12)
+    nash_conv, values = TreePasses(tree).nash_conv(strategy)
+    assert nash_conv <= 1e-9 and values[0] == pytest.approx(value, abs=1e-9)
+
+
+def test_trees_above_the_size_limit_are_refused_in_one_line(capsys, monkeypatch):
+    monkeypatch.setattr("rmviz.solvers.tree.sequence_lp.MAX_LP_TERMINALS", 29)
+    code, out, err = run(capsys, "kuhn")
+    assert code == 2 and out == ""
+    assert (
+        err == "rmviz: the sequence-form LP handles trees of up to 29 terminal histories; Kuhn poker has 30\n"
+    )
