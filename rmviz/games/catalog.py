@@ -17,7 +17,7 @@ import numpy as np
 from rmviz.errors import GameError
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
+from rmviz.games.trees import kuhn_poker, leduc_poker, signaling_game, teaching_tree
 
 CatalogKind = Literal["matrix", "tree"]
 # The kinds, named once for the layers below the solvers (each is a family's name:
@@ -281,6 +281,12 @@ CATALOG: dict[str, CatalogEntry] = {
             "teaching-tree",
             "the CFR lecture's example shape: chance, infosets over two histories",
             teaching_tree,
+            kind="tree",
+        ),
+        CatalogEntry(
+            "signaling",
+            "von Stengel & Forges' signalling game: NE and the best CE pay (0, 6), an EFCE (3.5, 6.5)",
+            signaling_game,
             kind="tree",
         ),
     )

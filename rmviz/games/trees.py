@@ -1,6 +1,7 @@
-"""Built-in game trees: Kuhn poker, Leduc hold'em, the CFR lecture's teaching tree, and any
-normal-form game written as a tree. Their catalog ids (``kuhn``, ``leduc``,
-``teaching-tree``) are in :data:`rmviz.games.catalog.CATALOG`.
+"""Built-in game trees: Kuhn poker, Leduc hold'em, the CFR lecture's teaching tree, von
+Stengel & Forges' signalling game, and any normal-form game written as a tree. Their catalog
+ids (``kuhn``, ``leduc``, ``teaching-tree``, ``signaling``) are in
+:data:`rmviz.games.catalog.CATALOG`.
 """
 
 from __future__ import annotations
@@ -193,6 +194,37 @@ def teaching_tree() -> ExtensiveFormGame:
         ("Player 1", "Player 2"),
         "Teaching tree",
         "Nature X/Y; player 1 L/R unseen; player 2 sees Nature only",
+    )
+
+
+def signaling_game() -> ExtensiveFormGame:
+    """The signalling game of von Stengel & Forges (2008), Section 2.3, Figure 1.
+
+    Chance makes player 1 good (G) or bad (B), 1/2 each; player 1 sends signal X or Y;
+    player 2 sees the signal only and accepts (l) or refuses (r). Accepting pays (4, 10) with
+    G and (6, 0) with B; refusing pays (0, 6). Player 2 accepts only when G has probability
+    at least 3/5, which no Nash equilibrium can make happen on the path: every Nash
+    equilibrium pays (0, 6), and so does the best correlated equilibrium of the reduced
+    strategic form (welfare 6; its best coarse one reaches 10). An extensive-form correlated
+    equilibrium pays (3.5, 6.5), welfare 10, the most any outcome gives: G's
+    signal is X or Y with probability 1/2 each, B's independently so, and player 2 is told,
+    at the signal it sees, to accept G's signal and refuse the other; B, told only its own
+    signal, cannot tell which one is accepted (the same game as OpenSpiel's
+    ``signaling_vonstengel_forges_2008.efg``).
+    """
+
+    def receiver(signal: str, good: bool) -> Node:
+        accept = terminal(4, 10) if good else terminal(6, 0)
+        return decision(1, signal, [("l", accept), ("r", terminal(0, 6))])
+
+    def sender(kind: str, good: bool) -> Node:
+        return decision(0, kind, [(signal, receiver(signal, good)) for signal in ("X", "Y")])
+
+    return ExtensiveFormGame(
+        chance([("g", 0.5, sender("G", True)), ("b", 0.5, sender("B", False))]),
+        ("Sender", "Receiver"),
+        "Signalling game (von Stengel & Forges 2008)",
+        "every Nash equilibrium and the best CE pay (0, 6); an EFCE pays (3.5, 6.5)",
     )
 
 
