@@ -38,6 +38,7 @@ from rmviz.solvers.backend import gpu_available, gpu_name
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.timing import rate as _rate
+from rmviz.timing import rates as _rates
 
 ROUNDS = 2  # the square games' floors and rmviz rows: best of this many turns each
 
@@ -254,6 +255,7 @@ def run_bench(
     _bench_trees(budget, line)
     bench_monte_carlo(budget, line)
     _bench_greedy(budget, line)
+    bench_internal(budget, line)
     _bench_liteefg(budget, line)
     _bench_loading(quick, line)
     line()
@@ -399,6 +401,35 @@ def _bench_greedy(budget: float, line: Callable[[str], None]) -> None:
             CFRSolver(tree, cfr_preset("greedy-cfr")).step,
             CFRSolver(tree, cfr_preset("cfr", updates="simultaneous")).step,
             1,
+        )
+
+
+def bench_internal(
+    budget: float, line: Callable[[str], None], sizes: tuple[int, ...] = (10, 50, 100)
+) -> None:
+    """Internal regret matching (Hart & Mas-Colell 2000) beside RM, expected play, per
+    iteration, on random zero-sum games of ``sizes`` actions: the cost of the k x k
+    regrets and of the stationary distribution (``matrix/stationary.py``, O(k^3)). Both
+    solvers start 1,000 iterations in (the first chains are small and sparse) and are
+    measured in turn, ``ROUNDS`` times, keeping each one's best; the cost is given in wall
+    time and in this thread's CPU time."""
+    line("")
+    head = f"{'internal RM beside RM (expected)':<44}{'internal it/s':>14}{'rm it/s':>16}"
+    line(f"{head}{'cost':>10}{'CPU cost':>10}")
+    for size in sizes:
+        game = random_game("zero-sum", (size, size), seed=0)
+        runs = {name: solver_run(game, name) for name in ("rm", "internal-rm")}
+        best = {name: (0.0, 0.0) for name in runs}
+        for run in runs.values():
+            run(1000)
+        for _ in range(ROUNDS):
+            for name, run in runs.items():
+                wall, cpu = _rates(run, budget, 10)
+                best[name] = (max(best[name][0], wall), max(best[name][1], cpu))
+        (rm_wall, rm_cpu), (internal_wall, internal_cpu) = best["rm"], best["internal-rm"]
+        line(
+            f"{f'random zero-sum {size}x{size} internal-rm / rm':<44}{internal_wall:14,.0f}{rm_wall:16,.0f}"
+            f"{rm_wall / internal_wall:9.1f}x{rm_cpu / internal_cpu:9.1f}x"
         )
 
 

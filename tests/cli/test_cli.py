@@ -248,6 +248,7 @@ def test_bench_prints_side_by_side_ratios():
     assert "speed-up" in text and "single-pass floor (float64)" in text and "rm float32" in text
     assert "rps-crash rm (expected)" in text and "3-player 3-action greedy-rm (sampled)" in text
     assert "rps-crash (3x3) greedy-rm / rm" in text and "leduc_poker greedy-cfr / cfr (simultaneous)" in text
+    assert "random zero-sum 100x100 internal-rm / rm" in text and "CPU cost" in text
     assert "leduc_poker (OpenSpiel walk)" in text or "install open-spiel" in text
     assert "leduc_poker mccfr-outcome" in text
     assert "leduc_poker mccfr-external" in text.partition("beside LiteEFG")[2] or "install LiteEFG" in text

@@ -1120,28 +1120,30 @@ def _run_profiles(arrays, state, schedule, t0, draws):  # pragma: no cover - com
                     instant_int[i] = 0.0
                     instant_int[i, chosen, :k] = instant_ext[i, :k]
                 _discount_add(regret[i].reshape(-1), instant_int[i].reshape(-1), d_pos, d_neg, c, plus)
-                _guide(
-                    regret[i].reshape(-1),
-                    prediction[i].reshape(-1),
-                    instant_int[i].reshape(-1),
-                    c,
-                    predictive,
-                    guide_matrix.reshape(-1),
-                )
+                if predictive:  # without a prediction the guide is R itself: read it, no copy
+                    _guide(
+                        regret[i].reshape(-1),
+                        prediction[i].reshape(-1),
+                        instant_int[i].reshape(-1),
+                        c,
+                        predictive,
+                        guide_matrix.reshape(-1),
+                    )
+                guide = guide_matrix if predictive else regret[i]
                 if expected:  # the stationary distribution of the chain with rates [guide]_+
                     stationary_distribution(
-                        guide_matrix[:k, :k], current[i, :k], chain_work, chain_labels, chain_bit_rows
+                        guide[:k, :k], current[i, :k], chain_work, chain_labels, chain_bit_rows
                     )
                     continue
                 # conditional regret matching with inertia after playing `chosen`
                 inertia_t = _inertia_at(inertia, t, weighting_scheme)
                 total = 0.0
                 for a in range(k):
-                    if a != chosen and guide_matrix[chosen, a] > 0.0:
-                        total += guide_matrix[chosen, a]
+                    if a != chosen and guide[chosen, a] > 0.0:
+                        total += guide[chosen, a]
                 total = inertia_t + total
                 for a in range(k):
-                    rate = guide_matrix[chosen, a] if (a != chosen and guide_matrix[chosen, a] > 0.0) else 0.0
+                    rate = guide[chosen, a] if (a != chosen and guide[chosen, a] > 0.0) else 0.0
                     current[i, a] = (inertia_t if a == chosen else rate) / total
             else:
                 _discount_add(regret[i].reshape(-1), instant_ext[i], d_pos, d_neg, c, plus)
