@@ -83,3 +83,25 @@ def test_wide_chains_with_classes_across_bit_words():
         pi = _solve(guide)
         np.testing.assert_allclose(pi @ _generator(guide), 0.0, atol=1e-12)
         np.testing.assert_allclose(pi, internal_regret_matching(guide, np), rtol=0, atol=1e-10)
+
+
+def test_transient_actions_change_no_float():
+    """One closed class holding action 0, transient actions anywhere else: the elimination of
+    the whole chain (every pivot positive) gives the class's own distribution bit for bit
+    (rates scaled by the same largest one), exact zeros on the transient actions, which add
+    exact zeros to every sum."""
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        size, extra = int(rng.integers(2, 30)), int(rng.integers(1, 20))
+        k = size + extra
+        members = np.sort(np.concatenate([[0], rng.choice(np.arange(1, k), size - 1, replace=False)]))
+        transient = np.setdiff1d(np.arange(k), members)
+        guide = rng.standard_normal((k, k)) * (rng.random((k, k)) < rng.uniform(0.2, 1.0))
+        cycle = np.roll(members, 1)
+        guide[members, cycle] = rng.uniform(0.5, 2.0, size)  # the class is irreducible
+        guide[members[0], cycle[0]] = 100.0  # the largest rate (the scale) lies in the class
+        guide[np.ix_(members, transient)] = -np.abs(guide[np.ix_(members, transient)])  # closed
+        guide[transient, rng.choice(members, extra)] = 1.0  # every transient action can leave
+        expected = np.zeros(k)
+        expected[members] = _solve(np.ascontiguousarray(guide[np.ix_(members, members)]))
+        np.testing.assert_array_equal(_solve(guide), expected)
