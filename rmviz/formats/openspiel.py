@@ -27,13 +27,16 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from array import array
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
 from rmviz.errors import Cancelled, GameError, RmvizError
 from rmviz.games.extensive_form import ExtensiveFormGame
-from rmviz.games.flat_tree import FlatTreeBuilder
+from rmviz.games.flat_tree import CHANCE_KIND, DECISION_KIND, TERMINAL_KIND, FlatTreeBuilder
 
 PREFIX = "openspiel:"
 MAX_NODES = 1_000_000
@@ -181,59 +184,76 @@ def tree_of(
 
 
 def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> ExtensiveFormGame:
-    """The depth-first walk, one state per depth: histories go straight into flat arrays
-    (:class:`~rmviz.games.flat_tree.FlatTreeBuilder`, in the prefix order of the walk); an
-    information-state string met again reuses its label and moves."""
+    """The depth-first walk (:func:`_prefix_order`): three numbers a history (kind, move list,
+    information set or chance distribution) go into arrays, handed to the builder at the end
+    (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_records`); an information-state
+    string met again reuses its information set."""
     pyspiel = _pyspiel()
     chance_player = pyspiel.PlayerId.CHANCE
     terminal_player = pyspiel.PlayerId.TERMINAL
     n = game.num_players()
     builder = FlatTreeBuilder(n)
-    raws: dict[tuple[int, str], str] = {}  # (player, label) -> the string it was made from
-    seen: list[dict[str, tuple[int, list[int], tuple[str, ...]]]] = [{} for _ in range(n)]
-    frames: list[list[Any]] = []  # [state, actions, next index, depth, held]: see _advance
-    state, depth = game.new_initial_state(), 0
-    made, found = 0, 1  # histories built; histories known (built, or listed by a parent)
-    while state is not None:
-        if progress is not None and made % PROGRESS_EVERY == 0 and made and not progress(made):
-            raise Cancelled(f"{spec!r}: stopped after {made:,} histories")
+    kinds, movesets, refs, payoffs = array("b"), array("i"), array("i"), array("d")
+    kind, moveset, ref, payoff = kinds.append, movesets.append, refs.append, payoffs.extend
+    raws: list[dict[str, str]] = [{} for _ in range(n)]  # label -> the string it was made from
+    seen: list[dict[str, tuple[int, list[int], int]]] = [{} for _ in range(n)]
+    every = PROGRESS_EVERY
+    made, found, report = 0, 1, every  # histories built; known (built, or listed by a parent)
+    walk = _prefix_order(game, spec)
+    send = walk.send
+    state = next(walk)
+    while True:
+        if made == report:
+            report += every
+            if progress is not None and not progress(made):
+                raise Cancelled(f"{spec!r}: stopped after {made:,} histories")
         made += 1
         player = state.current_player()
         if player == terminal_player:
-            builder.terminal_node(state.returns())  # a list of floats
-            state, depth = _advance(frames)
+            kind(TERMINAL_KIND)
+            moveset(-1)
+            ref(-1)
+            payoff(state.returns())  # a list of floats
+            try:
+                state = send(())
+            except StopIteration:  # the last history
+                break
             continue
         if player == chance_player:
             outcomes = state.chance_outcomes()
             actions = [a for a, _ in outcomes]
-            builder.chance(_labels(state, chance_player, actions), tuple(float(p) for _, p in outcomes))
+            kind(CHANCE_KIND)
+            moveset(builder.intern_moves(_labels(state, chance_player, actions)))
+            ref(builder.intern_chance([float(p) for _, p in outcomes]))
         else:
             if not 0 <= player < n:  # a simultaneous node left in a converted game, or an error
                 raise RmvizError(f"{spec!r}: a history has no single acting player ({player})")
             raw = state.information_state_string(player)
             actions = state.legal_actions(player)
-            known = seen[player].get(raw)  # (information set id, actions, labels)
+            known = seen[player].get(raw)
             if known is None:
-                label = infoset_label(raw)
-                if raws.setdefault((player, label), raw) != raw:
-                    raise RmvizError(
-                        f"{spec!r}: two information-state strings of player {player + 1} read "
-                        f"{label!r} on one line"
-                    )
-                moves = _labels(state, player, actions)
-                known = seen[player][raw] = (builder.infoset(player, label, moves), actions, moves)
+                known = _new_infoset(builder, raws, seen, state, player, raw, actions, spec)
             elif known[1] != actions:
                 raise RmvizError(
-                    f"{spec!r}: information set {infoset_label(raw)!r} of player {player + 1} offers "
-                    "different legal actions at different histories"
+                    f"{spec!r}: information set {infoset_label(raw)!r} of player {player + 1} "
+                    "offers different legal actions at different histories"
                 )
-            builder.decision_at(known[0], known[2])
+            kind(DECISION_KIND)
+            moveset(known[2])
+            ref(known[0])
         found += len(actions)
         if found > max_nodes:
             raise _too_large(spec, max_nodes)
-        if actions:
-            _push(frames, state, actions, depth, spec)
-        state, depth = _advance(frames)
+        try:
+            state = send(actions)
+        except StopIteration:  # the last history (a chance or decision one without moves)
+            break
+    builder.append_records(
+        np.frombuffer(kinds, dtype=np.int8),
+        np.frombuffer(movesets, dtype=np.int32),
+        np.frombuffer(refs, dtype=np.int32),
+        np.frombuffer(payoffs, dtype=np.float64).reshape(-1, n),
+    )
     names = tuple(f"Player {i + 1}" for i in range(n))
     title = game.get_type().long_name
     try:
@@ -242,34 +262,63 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
         raise GameError(f"{spec!r}: {error}") from None
 
 
-def _push(frames: list[list[Any]], state: Any, actions: list[int], depth: int, spec: str) -> None:
-    """Keep ``state`` (at ``depth``) for its children ``actions``, refused with one line when
-    the kept states' histories would hold more than :data:`MAX_HELD` moves in all."""
-    held = depth + (frames[-1][4] if frames else 0)
-    if held > MAX_HELD:
+def _new_infoset(
+    builder: FlatTreeBuilder,
+    raws: list[dict[str, str]],
+    seen: list[dict[str, tuple[int, list[int], int]]],
+    state: Any,
+    player: int,
+    raw: str,
+    actions: list[int],
+    spec: str,
+) -> tuple[int, list[int], int]:
+    """The information set of a string ``raw`` met the first time: ``(id, actions, move
+    list)``, made in the builder and kept in ``seen``; refused when the string's one-line
+    label is another string's."""
+    label = infoset_label(raw)
+    if raws[player].setdefault(label, raw) != raw:
         raise RmvizError(
-            f"{spec!r} is too deep to walk here: the states kept for its unexplored branches "
-            f"would hold more than {MAX_HELD:,} moves"
+            f"{spec!r}: two information-state strings of player {player + 1} read {label!r} on one line"
         )
-    frames.append([state, actions, 0, depth, held])
+    info = builder.infoset(player, label, _labels(state, player, actions))
+    known = seen[player][raw] = (info, actions, builder.infoset_moveset[info])
+    return known
 
 
-def _advance(frames: list[list[Any]]) -> tuple[Any, int]:
-    """The next history of a depth-first walk in prefix order and its depth, or ``(None, 0)``
-    at the end. Each frame ``[state, actions, index, depth, held]`` holds a state whose
-    children from ``actions[index]`` on are still to walk: they are cloned from it one at a
-    time, and the last one takes the state itself (so a state with k moves costs k - 1
-    clones); ``held``: the depths of this frame's state and those below it, summed (:func:`_push`)."""
-    if not frames:
-        return None, 0
-    frame = frames[-1]
-    state, actions, index, depth, _ = frame
-    if index + 1 == len(actions):
-        frames.pop()
-        state.apply_action(actions[index])
-        return state, depth + 1
-    frame[2] = index + 1
-    return state.child(actions[index]), depth + 1
+def _prefix_order(game: Any, spec: str, limit: float = math.inf) -> Generator[Any, Sequence[int], bool]:
+    """The histories of ``game`` depth first, in prefix order, one state kept per depth: the
+    caller sends each history's actions back (none at a leaf) and gets the next history; at
+    the end ``StopIteration`` carries whether every history was reached (the children of those
+    at depth ``limit`` are not). A state with k actions is kept for its children, cloned for
+    the first k - 1 and moved on by the last (k - 1 clones). Refused in one line when the kept
+    states' histories would hold more than :data:`MAX_HELD` moves in all (each frame holds
+    its depth plus those below it)."""
+    max_held = MAX_HELD
+    frames: list[list[Any]] = []  # [state, actions, next index, depth, held]
+    state, depth, complete = game.new_initial_state(), 0, True
+    while True:
+        actions = yield state
+        if actions:
+            if depth < limit:
+                held = depth + (frames[-1][4] if frames else 0)
+                if held > max_held:
+                    raise RmvizError(
+                        f"{spec!r} is too deep to walk here: the states kept for its unexplored "
+                        f"branches would hold more than {max_held:,} moves"
+                    )
+                frames.append([state, actions, 0, depth, held])
+            else:
+                complete = False
+        if not frames:
+            return complete
+        frame = frames[-1]
+        state, actions, index, depth = frame[0], frame[1], frame[2], frame[3] + 1
+        if index + 1 == len(actions):
+            frames.pop()
+            state.apply_action(actions[index])
+        else:
+            frame[2] = index + 1
+            state = state.child(actions[index])
 
 
 def check_size(
@@ -329,28 +378,26 @@ def _count_to(
     ``max_nodes``; stopped, incomplete, when ``budget`` histories were made."""
     pyspiel = _pyspiel()
     chance_player, terminal_player = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
-    frames: list[list[Any]] = []
-    state, depth = game.new_initial_state(), 0
-    made, found, complete = 0, 1, True
+    walk = _prefix_order(game, spec, limit)
+    state = next(walk)
+    made, found = 0, 1
     stop = -1 if budget is None else budget
-    while state is not None:
-        if made == stop:
-            return found, False, 0
-        if progress is not None and made % PROGRESS_EVERY == 0 and made and not progress(found):
-            raise Cancelled(f"{spec!r}: stopped after counting {found:,} histories")
-        if tick is not None and made % TICK_EVERY == 0:
-            tick()
-        made += 1
-        actions = _moves(state, chance_player, terminal_player)
-        found += len(actions)
-        if found > max_nodes:
-            raise _too_large(spec, max_nodes)
-        if actions and depth < limit:
-            _push(frames, state, actions, depth, spec)
-        elif actions:
-            complete = False
-        state, depth = _advance(frames)
-    return found, complete, None if budget is None else budget - made
+    try:
+        while True:
+            if made == stop:
+                return found, False, 0
+            if progress is not None and made % PROGRESS_EVERY == 0 and made and not progress(found):
+                raise Cancelled(f"{spec!r}: stopped after counting {found:,} histories")
+            if tick is not None and made % TICK_EVERY == 0:
+                tick()
+            made += 1
+            actions = _moves(state, chance_player, terminal_player)
+            found += len(actions)
+            if found > max_nodes:
+                raise _too_large(spec, max_nodes)
+            state = walk.send(actions)
+    except StopIteration as end:
+        return found, end.value, None if budget is None else budget - made
 
 
 def estimated_histories(game: Any, cap: int, probes: int = 32, steps: int = 20_000) -> float:
@@ -433,13 +480,16 @@ def _too_large(spec: str, max_nodes: int) -> RmvizError:
 def infoset_label(information_state: str) -> str:
     """An information-state string on one line: its lines stripped and joined by `` | ``
     (goofspiel's are several lines); ``(start)`` for the empty string (tic-tac-toe's root)."""
+    if information_state.isprintable():  # one line: every line boundary is unprintable
+        return information_state.strip() or "(start)"
     lines = [line.strip() for line in information_state.splitlines()]
     return " | ".join(line for line in lines if line) or "(start)"
 
 
 def _labels(state: Any, player: int, actions: list[int]) -> tuple[str, ...]:
     """OpenSpiel's action strings, with the action number added where two would be equal."""
-    labels = [state.action_to_string(player, a) for a in actions]
+    to_string = state.action_to_string
+    labels = [to_string(player, a) for a in actions]
     if len(set(labels)) < len(labels):
         labels = [f"{label} ({a})" for label, a in zip(labels, actions, strict=True)]
     return tuple(labels)

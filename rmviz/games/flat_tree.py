@@ -138,16 +138,21 @@ class FlatTreeBuilder:
             self.widths.append(len(moves))
         return known
 
+    def intern_chance(self, probabilities: Sequence[float]) -> int:
+        """The index of a chance distribution (floats) in its table (equal ones share one)."""
+        key = tuple([p + 0.0 for p in probabilities])  # -0.0 becomes 0.0, as in Node
+        known = self.chance_sets.get(key)
+        if known is None:
+            known = self.chance_sets[key] = len(self.chance_sets)
+        return known
+
     def chance(self, moves: tuple[str, ...], probabilities: tuple[float, ...], label: str = "") -> int:
         """A chance history with its moves and their probabilities (floats)."""
         if self.complete:
             raise ValueError(AFTER_THE_END)
         self._pending += len(moves) - 1
         self.complete = self._pending == 0
-        probabilities = tuple([p + 0.0 for p in probabilities])  # -0.0 becomes 0.0, as in Node
-        known = self.chance_sets.get(probabilities)
-        if known is None:
-            known = self.chance_sets[probabilities] = len(self.chance_sets)
+        known = self.intern_chance(probabilities)
         node = len(self.kind)
         self.kind.append(CHANCE_KIND)
         self.moveset.append(self.intern_moves(moves))
@@ -216,28 +221,56 @@ class FlatTreeBuilder:
 
         ``terminal``: 1 where the history is terminal, 0 where it is a decision (uint8);
         ``infoset``: the information set of each decision (ignored at terminals);
-        ``payoffs``: one row per terminal, in order. Refused (``ValueError``, nothing
-        appended) when a history would come after the tree is complete."""
-        count = terminal.shape[0]
+        ``payoffs``: one row per terminal, in order. Refused as :meth:`append_records` refuses."""
+        decision = terminal == 0
+        moveset = np.full(terminal.shape[0], -1, dtype=np.int32)
+        moveset[decision] = np.frombuffer(self.infoset_moveset, dtype=np.int32)[infoset[decision]]
+        kind = terminal.astype(np.int8) + DECISION_KIND
+        self.append_records(kind, moveset, infoset, payoffs)
+
+    def append_records(
+        self, kind: np.ndarray, moveset: np.ndarray, ref: np.ndarray, payoffs: np.ndarray
+    ) -> None:
+        """Histories of any kind at once, in prefix order, as :meth:`chance`,
+        :meth:`decision_at` and :meth:`terminal_node` would append them one by one.
+
+        ``kind``: :data:`CHANCE_KIND`, :data:`DECISION_KIND` or :data:`TERMINAL_KIND` per
+        history; ``moveset``: its move list (:meth:`intern_moves`); ``ref``: its chance
+        distribution (:meth:`intern_chance`) or information set (:meth:`infoset`); both
+        ignored at terminals; ``payoffs``: one row per terminal, in order. Refused
+        (``ValueError``, nothing appended) when a history would come after the tree is
+        complete, or a kind or index is not in its table."""
+        count = kind.shape[0]
         if not count:
             return
-        if payoffs.shape != (int(terminal.sum()), self.n):
-            raise ValueError(f"payoffs of shape {payoffs.shape} for {int(terminal.sum())} terminals")
-        decision = terminal == 0
-        moveset = np.full(count, -1, dtype=np.int32)
-        moveset[decision] = np.frombuffer(self.infoset_moveset, dtype=np.int32)[infoset[decision]]
+        terminal = kind == TERMINAL_KIND
+        inner = ~terminal
+        terminals = int(terminal.sum())
+        if payoffs.shape != (terminals, self.n):
+            raise ValueError(f"payoffs of shape {payoffs.shape} for {terminals} terminals")
+        chance, decision = kind == CHANCE_KIND, kind == DECISION_KIND
+        moveset = np.where(terminal, -1, moveset).astype(np.int32)
+        ref = np.asarray(ref, dtype=np.int32).copy()
+        if (
+            (inner & ~chance & ~decision).any()
+            or (moveset[inner] < 0).any()
+            or (moveset[inner] >= len(self.widths)).any()
+            or (ref[inner] < 0).any()
+            or (ref[chance] >= len(self.chance_sets)).any()
+            or (ref[decision] >= len(self.infoset_key)).any()
+        ):
+            raise ValueError("a kind, move list, chance distribution or information set not in its table")
         width = np.zeros(count, dtype=np.int64)
-        width[decision] = np.frombuffer(self.widths, dtype=np.int32)[moveset[decision]]
+        width[inner] = np.frombuffer(self.widths, dtype=np.int32)[moveset[inner]]
         pending = self._pending + np.cumsum(width - 1)
         if self.complete or (pending[:-1] <= 0).any():
             raise ValueError(AFTER_THE_END)
-        ref = infoset.astype(np.int32)
-        ref[~decision] = np.arange(self.terminals, self.terminals + payoffs.shape[0], dtype=np.int32)
-        self.kind.frombytes((terminal.astype(np.int8) + DECISION_KIND).tobytes())
+        ref[terminal] = np.arange(self.terminals, self.terminals + terminals, dtype=np.int32)
+        self.kind.frombytes(kind.astype(np.int8).tobytes())
         self.moveset.frombytes(moveset.tobytes())
         self.ref.frombytes(ref.tobytes())
         self.payoffs.frombytes(np.ascontiguousarray(payoffs, dtype=np.float64).tobytes())
-        self.terminals += payoffs.shape[0]
+        self.terminals += terminals
         self._pending = int(pending[-1])
         self.complete = self._pending == 0
 
