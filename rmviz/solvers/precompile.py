@@ -43,6 +43,19 @@ def _run(game: str, algorithm: str, **options: Any) -> Callable[[], None]:
     return workload
 
 
+def _recorded(game: str, algorithm: str, then: Callable[[], None]) -> Callable[[], None]:
+    """``then``, and an iteration recorded as the tree window's *Step N* records it (after
+    ``then``): its NumPy passes call the correlation sums' kernel from Python, a compile of
+    its own."""
+
+    def workload() -> None:
+        then()
+        solver: Any = make_solver(catalog_game(game), algorithm)
+        solver.step_recorded()
+
+    return workload
+
+
 def _explained(game: str, algorithm: str, then: Callable[[], None]) -> Callable[[], None]:
     """``then``, and an iteration of ``algorithm`` explained as the matrix window's *Step* tab
     explains it (after ``then``, whose kernels it loads)."""
@@ -70,7 +83,7 @@ WORKLOADS: dict[str, tuple[Callable[[], None], float]] = {
         _explained("rps", "internal-rm", _run("rps", "rm", play="sampled")),
         19.6,
     ),
-    "CFR": (_run("kuhn", "cfr"), 4.2),
+    "CFR; the tree's Step N": (_recorded("kuhn", "cfr", _run("kuhn", "cfr")), 5.4),
     "Monte-Carlo CFR, external and chance sampling": (_run("kuhn", "mccfr-external"), 6.3),
     "Monte-Carlo CFR, outcome sampling": (_run("kuhn", "mccfr-outcome"), 1.7),
 }
