@@ -253,6 +253,7 @@ def run_bench(
         line(f"{'  same game, rm (expected)':<44}{_rate(solver_run(internal_game, 'rm'), budget, 10):14,.0f}")
     _bench_leaders(rps, budget, line)
     _bench_trees(budget, line)
+    bench_correlation(budget, line)
     bench_monte_carlo(budget, line)
     _bench_greedy(budget, line)
     bench_internal(budget, line)
@@ -326,6 +327,36 @@ def _bench_trees(budget: float, line: Callable[[str], None]) -> None:
             line(f"{name + ' ' + algorithm:<44}{ours:14,.1f}{cpp:16,.1f}{ours / cpp:9.1f}x{python:10,.1f}")
     if pyspiel is None:
         line("  (install open-spiel for the peer columns)")
+
+
+def bench_correlation(budget: float, line: Callable[[str], None]) -> None:
+    """What tracking a tree run's correlation gaps costs (``track_correlation``, issue 30 asks
+    for under 2x where it is on by default): CFR with the gaps and without, measured in turn
+    ``ROUNDS`` times (best rate kept each); the cost in wall and in this thread's CPU time."""
+    from rmviz.games.trees import kuhn_poker, leduc_poker
+    from rmviz.solvers.tree.config import preset as cfr_preset
+    from rmviz.solvers.tree.solver import CFRSolver
+
+    line()
+    head = f"{'CFR with correlation gaps (off -> on)':<44}{'on it/s':>14}{'off it/s':>16}"
+    line(f"{head}{'cost':>10}{'CPU cost':>10}")
+    for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
+        game = build()
+        for updates in ("alternating", "simultaneous"):
+            runs = {
+                tracked: CFRSolver(game, cfr_preset("cfr", updates=updates, track_correlation=tracked)).step
+                for tracked in (False, True)
+            }
+            best = {tracked: (0.0, 0.0) for tracked in runs}
+            for _ in range(ROUNDS):
+                for tracked, run in runs.items():
+                    wall, cpu = _rates(run, budget, 10)
+                    best[tracked] = (max(best[tracked][0], wall), max(best[tracked][1], cpu))
+            (off_wall, off_cpu), (on_wall, on_cpu) = best[False], best[True]
+            line(
+                f"{f'{name} cfr ({updates})':<44}{on_wall:14,.0f}{off_wall:16,.0f}"
+                f"{off_wall / on_wall:9.2f}x{off_cpu / on_cpu:9.2f}x"
+            )
 
 
 MONTE_CARLO_PEERS = {
