@@ -259,6 +259,9 @@ def run_bench(
     bench_internal(budget, line)
     _bench_liteefg(budget, line)
     _bench_loading(quick, line)
+    from rmviz.bench_startup import bench_startup
+
+    bench_startup(line, runs=3 if quick else 5)
     line()
     line("speed-up: rmviz / baseline (seed loop; for 3-player expected play and internal RM rmviz's")
     line("          own NumPy code, internal RM's by least squares; for trees OpenSpiel's C++")

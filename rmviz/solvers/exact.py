@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy.optimize import linprog
 
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.games.catalog import known_equilibrium
@@ -33,6 +32,8 @@ from rmviz.solvers.scale import largest_payoff, reported_values
 
 
 def _maximin(matrix: np.ndarray) -> tuple[float, np.ndarray]:
+    from scipy.optimize import linprog  # ~0.2 s of CPU to import: only when a value is solved
+
     rows, columns = matrix.shape
     # variables (x_1..x_m, v); minimise -v
     cost = np.zeros(rows + 1)

@@ -7,6 +7,7 @@ a process imports."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -93,3 +94,22 @@ def test_the_array_code_prints_the_kernels_iterates(options):
     assert array["ce_gap"] == pytest.approx(kernel["ce_gap"], rel=1e-12, abs=1e-15)
     joint = [p for row in array["joint"] for p in row]
     assert joint == pytest.approx([p for row in kernel["joint"] for p in row], rel=1e-12, abs=1e-15)
+
+
+def test_the_matrix_window_imports_no_linear_programming_until_it_solves_one():
+    """SciPy's optimize and sparse (~0.3 s of CPU) wait for a zero-sum value or a best CE."""
+    code = (
+        "import sys\n"
+        "import rmviz.ui.app, rmviz.ui.matrix.window, rmviz.solvers.exact\n"
+        "from rmviz.games.catalog import catalog_game\n"
+        "from rmviz.solvers.exact import reference\n"
+        "reference(catalog_game('chicken'))  # general-sum: no LP\n"
+        "assert not {'scipy.optimize', 'scipy.sparse'} & set(sys.modules), 'before'\n"
+        "reference(catalog_game('rps-crash'))  # zero-sum: the value by LP\n"
+        "assert 'scipy.optimize' in sys.modules, 'after'\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert result.returncode == 0, result.stderr[-2000:]

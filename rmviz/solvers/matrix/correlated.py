@@ -32,11 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-from scipy.optimize import linprog
-from scipy.sparse import coo_matrix
 
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.games.normal_form import NormalFormGame
@@ -52,6 +50,9 @@ from rmviz.solvers.rational import (
     rational,
     simplest_near,
 )
+
+if TYPE_CHECKING:
+    from scipy.sparse import coo_matrix
 
 Kind = Literal["CE", "CCE"]
 
@@ -386,6 +387,8 @@ def constraint_matrix(payoffs: np.ndarray, kind: Kind) -> coo_matrix:
     (recommendation ``b``, deviation ``a' != b``) for CE, per player and ``a'`` for CCE;
     columns the profiles in table order; entries ``u_i(a', s_-i) - u_i(s)`` (``payoffs``:
     the game's tensor, shape ``(n, |A_0|, ..., |A_{n-1}|)``)."""
+    from scipy.sparse import coo_matrix  # SciPy (~0.3 s of CPU to import) when an LP is built
+
     shape = payoffs.shape[1:]
     profiles = np.arange(math.prod(shape)).reshape(shape)
     rows, columns, values = [], [], []
@@ -416,6 +419,8 @@ def best_correlated(game: NormalFormGame, kind: Kind) -> CorrelatedOptimum:
     Payoffs are divided by their largest magnitude first (the same optimum, numbers HiGHS
     handles well whatever the unit).
     """
+    from scipy.optimize import linprog
+
     if kind not in ("CE", "CCE"):
         raise ValueError(f"kind must be 'CE' or 'CCE', not {kind!r}")
     check_size(game, LP_MAX_PROFILES, f"the best-{kind} linear programme")

@@ -18,10 +18,9 @@ once per player in turn, each against the others' newest strategies):
 
 ``step(n)`` runs on the device without host synchronisation; on the CPU, two-player
 expected play and all sampled play run in compiled kernels (:mod:`.kernels`) that produce
-the same iterates (but a short run in a process that has not imported numba, where the
-array code is cheaper: :data:`rmviz.solvers.jit.SHORT_RUN`), and on the GPU two-player
-expected play with external regrets and a fixed schedule runs in CUDA kernels
-(:mod:`.device`). ``snapshot()`` is the one host copy.
+the same iterates (a short run without numba: the array code, :data:`~rmviz.solvers.jit.SHORT_RUN`),
+and on the GPU two-player expected play with external regrets and a fixed schedule runs in
+CUDA kernels (:mod:`.device`). ``snapshot()`` is the one host copy.
 """
 
 from __future__ import annotations
