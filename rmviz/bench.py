@@ -134,6 +134,38 @@ def solver_run(game: NormalFormGame, algorithm: str, **options: object) -> Calla
     return solver.step
 
 
+def bench_small_matrices(
+    budget: float, line: Callable[[str], None], sizes: tuple[int, ...] = (10, 32, 64, 65)
+) -> None:
+    """Small matrices with the CE gap and the joint tracked (the default up to 64 actions,
+    ``matrix/joint_tracking.py``) and without, beside the single-pass floor (issue 34: no
+    cliff at the default's edge): random zero-sum games, RM, expected play; the three are
+    measured in turn ``ROUNDS`` times, each keeping its best; time per iteration over the
+    floor's in wall and in this thread's CPU time, and the tracking's price (tracked over
+    untracked: the step at the default's edge is its value at 64 against 1.00 at 65)."""
+    line("")
+    head = f"{'small matrices, rm (expected)':<44}{'tracked it/s':>14}{'untracked it/s':>16}"
+    line(f"{head}{'price':>10}{'vs floor':>10}{'CPU':>8}")
+    for size in sizes:
+        game = random_game("zero-sum", (size, size), seed=0)
+        runs = {
+            "floor": single_pass_floor(game),
+            "tracked": solver_run(game, "rm"),
+            "untracked": solver_run(game, "rm", track_ce=False, track_joint=False),
+        }
+        best = dict.fromkeys(runs, (0.0, 0.0))
+        for _ in range(ROUNDS):
+            for name, run in runs.items():
+                wall, cpu = _rates(run, budget, 100)
+                best[name] = (max(best[name][0], wall), max(best[name][1], cpu))
+        (floor, floor_cpu), (tracked, tracked_cpu) = best["floor"], best["tracked"]
+        untracked = best["untracked"][0]
+        line(
+            f"{f'random zero-sum {size}x{size}':<44}{tracked:14,.0f}{untracked:16,.0f}"
+            f"{untracked / tracked:9.2f}x{floor / tracked:9.2f}x{floor_cpu / tracked_cpu:7.2f}x"
+        )
+
+
 def run_bench(
     quick: bool = False,
     seconds: float | None = None,
@@ -218,6 +250,7 @@ def run_bench(
             f"{'  two BLAS products P0 y, x P1 (float64)':<44}{blas:14,.0f}{'':16}{'':10}{floor / blas:9.2f}x"
         )
         del game
+    bench_small_matrices(budget, line)
 
     many = random_game("general-sum", many_players, seed=0)
     same = len(set(many_players)) == 1
