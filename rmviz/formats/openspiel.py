@@ -184,8 +184,8 @@ def tree_of(
 
 
 def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> ExtensiveFormGame:
-    """The depth-first walk (:func:`_prefix_order`): three numbers a history (kind, move list,
-    information set or chance distribution) go into arrays, handed to the builder at the end
+    """The depth-first walk (:func:`_prefix_order`): a number a history (its code, below) and
+    the terminals' returns go into arrays, handed to the builder at the end
     (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_records`); an information-state
     string met again reuses its information set."""
     pyspiel = _pyspiel()
@@ -193,10 +193,13 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
     terminal_player = pyspiel.PlayerId.TERMINAL
     n = game.num_players()
     builder = FlatTreeBuilder(n)
-    kinds, movesets, refs, payoffs = array("b"), array("i"), array("i"), array("d")
-    kind, moveset, ref, payoff = kinds.append, movesets.append, refs.append, payoffs.extend
+    # a history's code: -1 terminal, 2 i decision in information set i, 2 c + 1 chance with
+    # the moves and distribution pair c (_records turns the codes into the builder's columns)
+    codes, payoffs = array("i"), array("d")
+    code, payoff = codes.append, payoffs.extend
+    pairs: dict[tuple[int, int], int] = {}  # chance (move list, distribution) -> c
     raws: list[dict[str, str]] = [{} for _ in range(n)]  # label -> the string it was made from
-    seen: list[dict[str, tuple[int, list[int], int]]] = [{} for _ in range(n)]
+    seen: list[dict[str, tuple[int, list[int]]]] = [{} for _ in range(n)]  # (2 i, actions)
     every = PROGRESS_EVERY
     made, found, report = 0, 1, every  # histories built; known (built, or listed by a parent)
     walk = _prefix_order(game, spec)
@@ -210,9 +213,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
         made += 1
         player = state.current_player()
         if player == terminal_player:
-            kind(TERMINAL_KIND)
-            moveset(-1)
-            ref(-1)
+            code(-1)
             payoff(state.returns())  # a list of floats
             try:
                 state = send(())
@@ -222,9 +223,11 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
         if player == chance_player:
             outcomes = state.chance_outcomes()
             actions = [a for a, _ in outcomes]
-            kind(CHANCE_KIND)
-            moveset(builder.intern_moves(_labels(state, chance_player, actions)))
-            ref(builder.intern_chance([float(p) for _, p in outcomes]))
+            pair = (
+                builder.intern_moves(_labels(state, chance_player, actions)),
+                builder.intern_chance([float(p) for _, p in outcomes]),
+            )
+            code(2 * pairs.setdefault(pair, len(pairs)) + 1)
         else:
             if not 0 <= player < n:  # a simultaneous node left in a converted game, or an error
                 raise RmvizError(f"{spec!r}: a history has no single acting player ({player})")
@@ -238,9 +241,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
                     f"{spec!r}: information set {infoset_label(raw)!r} of player {player + 1} "
                     "offers different legal actions at different histories"
                 )
-            kind(DECISION_KIND)
-            moveset(known[2])
-            ref(known[0])
+            code(known[0])
         found += len(actions)
         if found > max_nodes:
             raise _too_large(spec, max_nodes)
@@ -248,12 +249,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
             state = send(actions)
         except StopIteration:  # the last history (a chance or decision one without moves)
             break
-    builder.append_records(
-        np.frombuffer(kinds, dtype=np.int8),
-        np.frombuffer(movesets, dtype=np.int32),
-        np.frombuffer(refs, dtype=np.int32),
-        np.frombuffer(payoffs, dtype=np.float64).reshape(-1, n),
-    )
+    _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
     names = tuple(f"Player {i + 1}" for i in range(n))
     title = game.get_type().long_name
     try:
@@ -265,24 +261,40 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
 def _new_infoset(
     builder: FlatTreeBuilder,
     raws: list[dict[str, str]],
-    seen: list[dict[str, tuple[int, list[int], int]]],
+    seen: list[dict[str, tuple[int, list[int]]]],
     state: Any,
     player: int,
     raw: str,
     actions: list[int],
     spec: str,
-) -> tuple[int, list[int], int]:
-    """The information set of a string ``raw`` met the first time: ``(id, actions, move
-    list)``, made in the builder and kept in ``seen``; refused when the string's one-line
-    label is another string's."""
+) -> tuple[int, list[int]]:
+    """The information set of a string ``raw`` met the first time: ``(2 id, actions)``,
+    made in the builder and kept in ``seen``; refused when the string's one-line label is
+    another string's."""
     label = infoset_label(raw)
     if raws[player].setdefault(label, raw) != raw:
         raise RmvizError(
             f"{spec!r}: two information-state strings of player {player + 1} read {label!r} on one line"
         )
     info = builder.infoset(player, label, _labels(state, player, actions))
-    known = seen[player][raw] = (info, actions, builder.infoset_moveset[info])
+    known = seen[player][raw] = (2 * info, actions)
     return known
+
+
+def _records(
+    builder: FlatTreeBuilder, codes: np.ndarray, pairs: dict[tuple[int, int], int], payoffs: np.ndarray
+) -> None:
+    """The walk's histories, by their codes (see :func:`_walk`), into the builder's columns."""
+    kind = np.where(codes < 0, TERMINAL_KIND, np.where(codes & 1, CHANCE_KIND, DECISION_KIND)).astype(np.int8)
+    index = codes >> 1
+    decision, chance = kind == DECISION_KIND, kind == CHANCE_KIND
+    table = np.array(list(pairs) or [(0, 0)], dtype=np.int32).reshape(-1, 2)
+    moveset = np.full(codes.shape[0], -1, dtype=np.int32)
+    ref = np.full(codes.shape[0], -1, dtype=np.int32)
+    moveset[decision] = np.frombuffer(builder.infoset_moveset, dtype=np.int32)[index[decision]]
+    ref[decision] = index[decision]
+    moveset[chance], ref[chance] = table[index[chance]].T
+    builder.append_records(kind, moveset, ref, payoffs)
 
 
 def _prefix_order(game: Any, spec: str, limit: float = math.inf) -> Generator[Any, Sequence[int], bool]:
