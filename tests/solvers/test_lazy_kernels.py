@@ -88,3 +88,17 @@ def test_a_large_or_float32_game_never_takes_the_array_code(monkeypatch):
     assert large._kernel is not None and not large.array_twin
     internal = RegretMinimizer(catalog_game("rps"), preset("internal-rm"))
     assert not internal.array_twin  # its array code calls the stationary-distribution kernel
+
+
+def test_a_gpu_run_never_takes_the_array_code(monkeypatch):
+    """The CUDA kernels agree with the array code to rounding only: a run on the GPU stays
+    in them from its first iteration."""
+    import rmviz.solvers.backend as backend
+    from rmviz.solvers.matrix import device
+
+    monkeypatch.setattr(backend, "_cupy", lambda: np)  # a stand-in "GPU" module
+    monkeypatch.setattr(device, "kernel_for", lambda *a, **k: object())  # a stand-in CUDA kernel
+    monkeypatch.setattr(matrix_solver, "loaded", lambda: False)
+    gpu = RegretMinimizer(catalog_game("rps"), preset("rm", device="gpu"))
+    assert gpu.backend.is_gpu and gpu._kernel is not None
+    assert not gpu.array_twin and not gpu._short_run(10)
