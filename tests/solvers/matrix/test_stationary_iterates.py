@@ -167,6 +167,72 @@ RECORDED = {
 }
 
 
+# Entries 0-3 of each player's strategy on larger games, recorded the same way, per path: over
+# 1,024 payoff entries the kernel's products and the array code's BLAS part in the last bit
+RECORDED_ENTRIES = {
+    ("zero-sum", 50, 0, 300, "kernel"): [
+        0.0011306279660999723,
+        0.03462181717157486,
+        0.0424139823101091,
+        0.02936489134665449,
+        0.03407933833933887,
+        0.09722361359198782,
+        0.08238415565050818,
+        0.030554892497713253,
+    ],
+    ("zero-sum", 50, 0, 300, "array"): [
+        0.0011306279655098972,
+        0.03462181716051657,
+        0.042413982295703465,
+        0.029364891356162798,
+        0.0340793383469932,
+        0.0972236135044046,
+        0.08238415569334785,
+        0.030554892498804113,
+    ],
+    ("zero-sum", 100, 1, 200, "kernel"): [
+        0.026705522597555657,
+        0.029256219175225223,
+        0.004960482536630878,
+        0.0004575643150116658,
+        0.00627317228650093,
+        0.002071938478442606,
+        0.047243503899297136,
+        7.249159966532463e-06,
+    ],
+    ("zero-sum", 100, 1, 200, "array"): [
+        0.02670552259756588,
+        0.029256219175602245,
+        0.004960482536654074,
+        0.00045756431501557844,
+        0.006273172286339834,
+        0.0020719384784390147,
+        0.047243503898685556,
+        7.249159966434895e-06,
+    ],
+    ("general-sum", 100, 1, 200, "kernel"): [
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0002835243274270497,
+        0.00039261003400087714,
+        0.00020711816807204332,
+        4.861115036645077e-05,
+    ],
+    ("general-sum", 100, 1, 200, "array"): [
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.00028336987058110694,
+        0.00039238050000572065,
+        0.00020716769277735286,
+        4.8623804194603974e-05,
+    ],
+}
+
+
 @pytest.mark.parametrize(("kind", "k", "seed", "t"), list(RECORDED))
 def test_recorded_iterates_repeat(kind, k, seed, t):
     for kernel in (True, False):
@@ -186,3 +252,13 @@ def test_the_reference_mixes_closed_classes_and_drops_transient_actions():
     weights = np.array([1.0, 1.0, 1.0 / (1 / 9 + 4 / 9)])
     expected = np.array([weights[0], weights[1], weights[2] / 3, 2 * weights[2] / 3, 0.0]) / weights.sum()
     np.testing.assert_allclose(reference_strategy(guide), expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize(("kind", "k", "seed", "t", "path"), list(RECORDED_ENTRIES))
+def test_recorded_entries_repeat_on_larger_games(kind, k, seed, t, path):
+    solver = RegretMinimizer(random_game(kind, (k, k), seed=seed), preset("internal-rm"))
+    if path == "array":
+        solver._kernel = None
+    solver.step(t)
+    entries = _strategies(solver)[[0, 1, 2, 3, k, k + 1, k + 2, k + 3]]
+    np.testing.assert_allclose(entries, RECORDED_ENTRIES[kind, k, seed, t, path], rtol=0, atol=1e-12)
