@@ -19,11 +19,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rmviz.errors import ConfigError
 from rmviz.solvers.jit import jit
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
 
 NOTIONS = ("cce", "efcce", "efce")
 MAX_ENTRY_RATIO = 16.0  # tracked by default while entries <= this x nodes (docs/performance.md)
+MAX_DEFAULT_ENTRIES = 1 << 25  # and at most this many (256 MB of sums)
+MAX_ENTRIES = 1 << 28  # asked for: at most this many (2 GB of sums), else a one-line error
 
 
 class Triggers(NamedTuple):
@@ -79,12 +82,21 @@ def entry_count(tree: CompiledTree) -> int:
 
 def tracked_by_default(tree: CompiledTree) -> bool:
     """Whether a run tracks the gaps unless told: while the entries cost at most
-    :data:`MAX_ENTRY_RATIO` times the nodes (measured in docs/performance.md)."""
-    return entry_count(tree) <= MAX_ENTRY_RATIO * tree.n_nodes
+    :data:`MAX_ENTRY_RATIO` times the nodes (measured in docs/performance.md) and their sums
+    fit in :data:`MAX_DEFAULT_ENTRIES`."""
+    count = entry_count(tree)
+    return count <= MAX_ENTRY_RATIO * tree.n_nodes and count <= MAX_DEFAULT_ENTRIES
 
 
 def triggers(tree: CompiledTree, passes: TreePasses) -> Triggers:
-    """The entries of ``tree`` (array operations: linear in the entries)."""
+    """The entries of ``tree`` (array operations: linear in the entries); a
+    :class:`ConfigError` when there would be more than :data:`MAX_ENTRIES`."""
+    count = entry_count(tree)
+    if count > MAX_ENTRIES:
+        raise ConfigError(
+            f"the correlation gaps of this tree need {count:,} sums (at most {MAX_ENTRIES:,}): "
+            "track them on a smaller tree"
+        )
     terminals, lo, hi = _terminal_ranges(tree)
     decision = np.flatnonzero(tree.kind == 1)
     nodes = decision[np.argsort(tree.node_infoset[decision], kind="stable")]

@@ -218,3 +218,16 @@ def test_the_gaps_reach_solve_json_trace_summary_and_api(capsys, tmp_path):
     assert {"cce_gap", "efcce_gap", "efce_gap"} <= set(header.split(","))
     metrics = rmviz.solve("kuhn", "cfr", 30, progress=False).metrics
     assert metrics["efce_gap"].iloc[-1] == pytest.approx(max(gaps["efce"]), abs=1e-12)
+
+
+def test_too_many_sums_are_refused_in_one_line_and_not_tracked_by_default(monkeypatch):
+    from rmviz.solvers.tree import correlation
+
+    game = kuhn_poker()
+    assert correlation.entry_count(CFRSolver(game).tree) == 144
+    monkeypatch.setattr(correlation, "MAX_DEFAULT_ENTRIES", 143)
+    assert CFRSolver(game).correlation_gaps() is None and CFRSolver(game).entries is None
+    monkeypatch.setattr(correlation, "MAX_ENTRIES", 143)
+    with pytest.raises(ConfigError, match=r"need 144 sums \(at most 143\)") as error:
+        CFRSolver(game, preset("cfr", track_correlation=True))
+    assert "\n" not in str(error.value)
