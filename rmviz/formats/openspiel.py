@@ -198,6 +198,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
     codes, payoffs = array("i"), array("d")
     code, payoff = codes.append, payoffs.extend
     pairs: dict[tuple[int, int], int] = {}  # chance (move list, distribution) -> c
+    chances: dict[tuple[tuple[str, ...], tuple[tuple[int, float], ...]], int] = {}  # -> code
     raws: list[dict[str, str]] = [{} for _ in range(n)]  # label -> the string it was made from
     seen: list[dict[str, tuple[int, list[int]]]] = [{} for _ in range(n)]  # (2 i, actions)
     every = PROGRESS_EVERY
@@ -223,11 +224,12 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
         if player == chance_player:
             outcomes = state.chance_outcomes()
             actions = [a for a, _ in outcomes]
-            pair = (
-                builder.intern_moves(_labels(state, chance_player, actions)),
-                builder.intern_chance([float(p) for _, p in outcomes]),
-            )
-            code(2 * pairs.setdefault(pair, len(pairs)) + 1)
+            key = (_labels(state, chance_player, actions), tuple(outcomes))
+            chance = chances.get(key)
+            if chance is None:
+                pair = (builder.intern_moves(key[0]), builder.intern_chance([float(p) for _, p in outcomes]))
+                chance = chances[key] = 2 * pairs.setdefault(pair, len(pairs)) + 1
+            code(chance)
         else:
             if not 0 <= player < n:  # a simultaneous node left in a converted game, or an error
                 raise RmvizError(f"{spec!r}: a history has no single acting player ({player})")
