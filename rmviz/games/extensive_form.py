@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from rmviz.errors import GameError
 from rmviz.games.flat_tree import CHANCE_KIND, TERMINAL_KIND, FlatTree, FlatTreeBuilder, check
-from rmviz.games.normal_form import check_payoff
+from rmviz.games.normal_form import check_payoff, sums_to_zero
 
 CHANCE, DECISION, TERMINAL = "chance", "decision", "terminal"
 
@@ -180,6 +180,11 @@ class ExtensiveFormGame:
     @property
     def n_players(self) -> int:
         return len(self.player_names)
+
+    def is_zero_sum(self) -> bool:
+        """True when the payoffs sum to zero at every terminal history (:func:`sums_to_zero`,
+        the rule of matrix games)."""
+        return sums_to_zero(self.flat.payoffs, axis=1)
 
     @property
     def n_nodes(self) -> int:

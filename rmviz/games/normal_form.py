@@ -25,6 +25,7 @@ MAX_PLAYERS = 8
 # past it, a laptop swaps and the app freezes instead of saying no.
 MAX_PAYOFF_BYTES = 2 * 1024**3
 MAX_PAYOFF = 1e150
+ZERO_SUM_TOLERANCE = 1e-9  # of the largest |u|: the game's unit does not change the answer
 """The largest payoff magnitude a game may have. Regret matching sums and squares payoffs
 (regrets, ``sum_a max(R, 0)^2``, weighted averages over ``T`` iterations); with
 ``|u| <= 1e150`` every such quantity stays far below the largest double (1.8e308)."""
@@ -73,6 +74,16 @@ def check_payoff(value: object, where: str) -> None:
 
 
 PAYOFF_RULE = f"payoffs must be finite numbers between -{MAX_PAYOFF:g} and {MAX_PAYOFF:g}"
+
+
+def sums_to_zero(payoffs: np.ndarray, axis: int) -> bool:
+    """Whether the players' payoffs (along ``axis``) sum to zero at every outcome, within
+    :data:`ZERO_SUM_TOLERANCE` of the largest ``|u|``: the one zero-sum rule of matrix games,
+    trees and the solvers (no payoffs: True)."""
+    if payoffs.size == 0:
+        return True
+    tolerance = ZERO_SUM_TOLERANCE * float(np.max(np.abs(payoffs)))
+    return bool(np.all(np.abs(payoffs.sum(axis=axis)) <= tolerance))
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,12 +149,9 @@ class NormalFormGame:
         return self.constant_sum() is not None
 
     def is_zero_sum(self) -> bool:
-        """True when payoffs sum to zero at every profile, to 1e-9 of the largest payoff (so the
-        answer does not depend on the payoffs' unit)."""
+        """True when payoffs sum to zero at every profile (:func:`sums_to_zero`)."""
         if self._zero_sum is None:
-            c = self.constant_sum()
-            scale = float(np.abs(self.payoffs).max())
-            object.__setattr__(self, "_zero_sum", c is not None and abs(c) <= 1e-9 * scale)
+            object.__setattr__(self, "_zero_sum", sums_to_zero(self.payoffs, axis=0))
         return bool(self._zero_sum)
 
     def kalai_kalai(self) -> tuple[np.ndarray, np.ndarray]:

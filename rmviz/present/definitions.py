@@ -77,8 +77,15 @@ MATRIX_GAPS = {
     "ce_gap": Curve("CE gap", "CE gap", "#009E73"),
     "eps_bound": Curve("2 max R/T", r"regret bound $2\,\mathrm{max}_i\,R_i^T/T$", "#000000", "dotted"),
 }
+# A tree's device (the weighted mixture of the profiles played: solvers/tree/correlation.py)
+# has three gaps, nested CCE <= EFCCE <= EFCE, often two of them equal: drawn from the largest
+# down, each over a wider one, so equal curves both show. The EFCE gap keeps the CE gap's
+# colour (the notion it refines) and the CCE gap the matrix games' dashed orange, on top.
 TREE_GAPS = {
     "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
+    "efce_gap": Curve("EFCE gap", "EFCE gap", "#009E73", width=0.8),
+    "efcce_gap": Curve("EFCCE gap", "EFCCE gap", "#CC79A7", width=1.3),
+    "cce_gap": MATRIX_GAPS["cce_gap"],
     "eps_bound": Curve("sum R+/T", r"regret bound $\sum_I R^{T,+}(I)/T$", "#000000", "dotted"),
 }
 REFERENCE = Curve("1/sqrt(T)", r"$\propto 1/\sqrt{T}$", "#999999", "dotted", width=0.8)

@@ -28,8 +28,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from rmviz.games.normal_form import sums_to_zero
+
 SCALE_BAND = 2.0**64  # payoffs with max |u| in [1/SCALE_BAND, SCALE_BAND] are used as given
-ZERO_SUM_TOLERANCE = 1e-9  # of the largest |u|, as NormalFormGame.is_zero_sum
 VALUE_NOISE = 1e-12  # of the largest |u|: a player's value this near zero is the sums' rounding
 
 
@@ -43,12 +44,9 @@ def payoff_scale(payoffs: np.ndarray) -> float:
 
 
 def zero_sum(payoffs: np.ndarray) -> bool:
-    """Whether the players' payoffs (axis 0) sum to zero at every outcome, within
-    :data:`ZERO_SUM_TOLERANCE` of the largest ``|u|`` (so the answer is the same at any scale)."""
-    if payoffs.size == 0:
-        return True
-    tolerance = ZERO_SUM_TOLERANCE * float(np.max(np.abs(payoffs)))
-    return bool(np.all(np.abs(payoffs.sum(axis=0)) <= tolerance))
+    """Whether the players' payoffs (axis 0) sum to zero at every outcome
+    (:func:`rmviz.games.normal_form.sums_to_zero`)."""
+    return sums_to_zero(payoffs, axis=0)
 
 
 def largest_payoff(payoffs: np.ndarray) -> float:

@@ -103,8 +103,8 @@ def test_compare_gives_one_tidy_frame_and_the_compare_figure():
 
 def test_compare_trees_on_one_axes_and_bad_input():
     comparison = rmviz.compare("kuhn", ["cfr", "cfr+"], iterations=30, progress=False)
-    ax = Figure().subplots()
-    assert comparison.plot(ax=ax) is ax and len(ax.lines) == 2
+    fig = Figure()  # exploitability, CCE gap, EFCE gap: one panel each, both algorithms in each
+    assert comparison.plot(fig=fig) is fig and [len(ax.lines) for ax in fig.axes] == [2, 2, 2]
     last = comparison.metrics.groupby("algorithm", observed=True).iteration.max()
     np.testing.assert_array_equal(last, [30, 30])
     with pytest.raises(RmvizError, match="named twice"):

@@ -103,3 +103,16 @@ def test_a_negated_zero_payoff_of_a_leaf_is_stored_as_zero():
     payoffs = [u for _, node in tree.root.walk() for u in node.payoffs]
     assert all(math.copysign(1.0, u) == 1.0 for u in payoffs if u == 0)
     assert "-0" not in write_json(tree) and "-0" not in write_efg(tree)
+
+
+def test_a_tree_is_zero_sum_by_the_matrix_games_rule():
+    """Payoffs summing to zero at every terminal, to 1e-9 of the largest (any unit): the one
+    rule of NormalFormGame.is_zero_sum and the solvers (rmviz.games.normal_form.sums_to_zero)."""
+
+    def one_move(payoffs):
+        return game(decision(0, "I", [("a", terminal(3e6, -3e6)), ("b", terminal(*payoffs))]))
+
+    assert kuhn_poker().is_zero_sum() and leduc_poker().is_zero_sum()
+    assert one_move((1.0, -1.0 + 1e-4)).is_zero_sum()  # 1e-4 is below 1e-9 x 3e6
+    assert not one_move((1.0, -1.0 + 1e-2)).is_zero_sum()
+    assert not one_move((1.0, 1.0)).is_zero_sum()
