@@ -292,6 +292,9 @@ def run_bench(
     bench_internal(budget, line)
     _bench_liteefg(budget, line)
     _bench_loading(quick, line)
+    from rmviz.bench_walk import GAMES, bench_walk
+
+    bench_walk(line, GAMES[:1] if quick else GAMES)
     from rmviz.bench_startup import bench_startup
 
     bench_startup(line, runs=3 if quick else 5)

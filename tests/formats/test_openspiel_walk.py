@@ -143,3 +143,13 @@ def test_records_out_of_their_tables_or_after_the_end_are_refused_whole():
     assert len(builder) == 0
     builder.append_records(kind, np.array([moves, -1, -1]), np.array([info, 9, 9]), np.array([[1.0], [2.0]]))
     assert builder.complete and builder.finish().payoffs.tolist() == [[1.0], [2.0]]
+
+
+def test_the_bench_floor_walks_every_history_and_the_row_shows_it():
+    from rmviz.bench_walk import bench_walk, pyspiel_calls
+
+    for spec in ("kuhn_poker", "leduc_poker", "goofspiel(num_cards=3,imp_info=True)"):
+        assert pyspiel_calls(load_pyspiel_game(spec)) == openspiel.openspiel_game(spec).n_nodes
+    lines: list[str] = []
+    bench_walk(lines.append, ("kuhn_poker",))
+    assert lines[-2].startswith("kuhn_poker") and "58" in lines[-2] and lines[-1].strip().startswith("(")
