@@ -1,6 +1,6 @@
-"""numba is imported when a kernel is first called (rmviz.solvers.jit.load), and a short matrix
-run in a process without it takes the array code, which gives the kernel's iterates bit for
-bit; the run goes on in the kernel past jit.SHORT_RUN iterations."""
+"""numba is imported when a kernel is first called (rmviz.solvers.jit.load), and a process
+without it runs its first jit.SHORT_RUN iterations of small matrix games in the array code,
+which gives the kernel's iterates bit for bit; then the kernels."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import pytest
 from rmviz.games.catalog import catalog_game
 from rmviz.solvers import jit
 from rmviz.solvers.matrix import kernels
-from rmviz.solvers.matrix import solver as matrix_solver
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
 
@@ -52,6 +51,13 @@ def test_after_loading_every_kernel_is_numbas_dispatcher():
     assert isinstance(jit.jit(lambda x: x + 1), Dispatcher)  # decorated after loading
 
 
+@pytest.fixture
+def without_numba(monkeypatch):
+    """This process as one that has not imported numba, with its whole SHORT_RUN left."""
+    monkeypatch.setattr(jit, "loaded", lambda: False)
+    monkeypatch.setattr(jit, "_short_left", jit.SHORT_RUN)
+
+
 def _state(solver: RegretMinimizer) -> dict[str, list[np.ndarray]]:
     state = solver.state
     out = {name: [np.array(a) for a in getattr(state, name)] for name in ITERATES}
@@ -64,7 +70,8 @@ def test_a_short_run_takes_the_array_code_then_the_kernel_with_the_same_iterates
     game = catalog_game("chicken")
     reference = RegretMinimizer(game, preset(algorithm))
     reference.step(jit.SHORT_RUN + 300)  # numba is loaded: the kernel throughout
-    monkeypatch.setattr(matrix_solver, "loaded", lambda: False)  # as in a process without numba
+    monkeypatch.setattr(jit, "loaded", lambda: False)  # as in a process without numba
+    monkeypatch.setattr(jit, "_short_left", jit.SHORT_RUN)
     solver = RegretMinimizer(game, preset(algorithm))
     assert solver.array_twin
     paths: list[str] = []
@@ -82,15 +89,34 @@ def test_a_short_run_takes_the_array_code_then_the_kernel_with_the_same_iterates
             np.testing.assert_array_equal(got, expected, err_msg=name)
 
 
-def test_a_large_or_float32_game_never_takes_the_array_code(monkeypatch):
-    monkeypatch.setattr(matrix_solver, "loaded", lambda: False)
+def test_the_processs_short_run_is_shared_by_its_solvers(monkeypatch, without_numba):
+    """A sweep's worker or a notebook's loop of short runs pays SHORT_RUN slow iterations in
+    all, not per run."""
+    game = catalog_game("chicken")
+    first, second = (RegretMinimizer(game, preset("rm")) for _ in range(2))
+    ran: list[int] = []
+    second._kernel.run = lambda s, n: ran.append(n)  # (a kernel that only says it ran)
+    first.step(jit.SHORT_RUN - 500)
+    second.step(501)  # more than is left: the kernel
+    assert ran == [501] and jit._short_left == 500
+    second.step(500)  # what is left: the array code
+    assert ran == [501] and jit._short_left == 0
+    loads: list[int] = []
+    monkeypatch.setattr(jit, "load", lambda: loads.append(1))
+    jit.prepare(0)
+    assert loads == []
+    jit.prepare(1)  # nothing left: a run of one iteration loads numba before its clock
+    assert loads == [1]
+
+
+def test_a_large_or_float32_game_never_takes_the_array_code(without_numba):
     large = RegretMinimizer(catalog_game("rps"), preset("rm", dtype="float32"))
     assert large._kernel is not None and not large.array_twin
     internal = RegretMinimizer(catalog_game("rps"), preset("internal-rm"))
     assert not internal.array_twin  # its array code calls the stationary-distribution kernel
 
 
-def test_a_gpu_run_never_takes_the_array_code(monkeypatch):
+def test_a_gpu_run_never_takes_the_array_code(monkeypatch, without_numba):
     """The CUDA kernels agree with the array code to rounding only: a run on the GPU stays
     in them from its first iteration."""
     import rmviz.solvers.backend as backend
@@ -98,7 +124,5 @@ def test_a_gpu_run_never_takes_the_array_code(monkeypatch):
 
     monkeypatch.setattr(backend, "_cupy", lambda: np)  # a stand-in "GPU" module
     monkeypatch.setattr(device, "kernel_for", lambda *a, **k: object())  # a stand-in CUDA kernel
-    monkeypatch.setattr(matrix_solver, "loaded", lambda: False)
     gpu = RegretMinimizer(catalog_game("rps"), preset("rm", device="gpu"))
-    assert gpu.backend.is_gpu and gpu._kernel is not None
-    assert not gpu.array_twin and not gpu._short_run(10)
+    assert gpu.backend.is_gpu and gpu._kernel is not None and not gpu.array_twin

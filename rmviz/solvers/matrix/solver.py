@@ -38,7 +38,7 @@ from rmviz.solvers.backend import AUTO_GPU_MIN_ENTRIES, get_backend
 from rmviz.solvers.checkpoint import Checkpoint, capture
 from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
-from rmviz.solvers.jit import SHORT_RUN, loaded
+from rmviz.solvers.jit import short_run
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.metrics import (
@@ -180,9 +180,9 @@ class RegretMinimizer:
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
         self.releases_gil = self._kernel is not None
-        # the array code plays the kernel's floats here (the summation rule), so a short run
-        # in a process without numba takes it (jit.SHORT_RUN); internal RM's array code
-        # calls a kernel itself
+        # the array code plays the kernel's floats here (the summation rule), so a process
+        # without numba runs its first jit.SHORT_RUN iterations in it (jit.short_run);
+        # internal RM's array code calls a kernel itself
         self.array_twin = (
             self._kernel is not None
             and not self.backend.is_gpu  # (the CUDA kernels agree to rounding, not bit for bit)
@@ -237,19 +237,12 @@ class RegretMinimizer:
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations (no host synchronisation on the GPU)."""
         start = time.perf_counter()
-        if self._kernel is not None and not self._short_run(iterations):
+        if self._kernel is not None and not (self.array_twin and short_run(iterations)):
             self._kernel.run(self.state, iterations)
         else:
             for _ in range(iterations):
                 self._iterate()
         self.elapsed += time.perf_counter() - start
-
-    def _short_run(self, iterations: int) -> bool:
-        """Whether these iterations run in the array code although a kernel could: the game
-        is small enough for both to give the same iterates (:attr:`array_twin`), numba is not
-        imported yet, and the run so far stays within :data:`~rmviz.solvers.jit.SHORT_RUN`
-        iterations: importing numba would cost more than the iterations."""
-        return self.array_twin and not loaded() and self.state.iteration + iterations <= SHORT_RUN
 
     def checkpoint(self) -> Checkpoint:
         """The whole state, to go on from exactly (:mod:`rmviz.solvers.checkpoint`)."""
