@@ -13,6 +13,7 @@ import numpy as np
 from rmviz.figures.style import Style, end_labels, legend_below, log_axis
 from rmviz.present.definitions import FRAME_COLOUR
 from rmviz.present.panels import (
+    LEVEL_WIDTH,
     PROBABILITY_TICKS,
     Line,
     Panel,
@@ -70,6 +71,10 @@ def draw_panel(
         ax.plot(*reference, color=curve.colour, linestyle=curve.dash, linewidth=width, label=curve.tex)
     if panel.zero_line:
         ax.axhline(0.0, color=FRAME_COLOUR, linewidth=0.8)
+    for level in panel.levels:
+        ax.axhline(
+            level.y, color=level.colour, linestyle=level.dash, linewidth=style.line_width * LEVEL_WIDTH
+        )
     log_axis(ax, "x", *x_range(tables))
     ax.set_xlabel(panel.x.tex)
     limits = y_range(panel, values([panel], tables) if shared is None else shared, scale)

@@ -26,6 +26,7 @@ from rmviz.figures.canvas import Target
 from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
 from rmviz.figures.style import Style, lay_out, legend_below
+from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.present.definitions import (
     CHANCE_COLOUR,
     PANEL_TEXT,
@@ -37,6 +38,7 @@ from rmviz.present.panels import infoset_panel
 from rmviz.present.tree_labels import Box, Placed, max_leaves, plan_labels, text_box
 from rmviz.present.tree_layout import collapse_below, tree_layout, visible_nodes
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
+from rmviz.solvers.tree.sequence_lp import drawn_reference
 from rmviz.solvers.tree.solver import TreeSnapshot
 
 if TYPE_CHECKING:
@@ -62,8 +64,11 @@ def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
     cols = min(len(infosets), INFOSET_COLUMNS)
     what = "one per information set"
     axes = canvas.panels(target, rows, cols, "strategies", what, sharex=True, sharey=True)
+    solution = drawn_reference(cast(ExtensiveFormGame, run.game), tree)  # the window's dashed levels
+    reference = None if solution is None else solution.strategy
     for ax, infoset in zip(axes, infosets, strict=False):
-        draw_panel(ax, infoset_panel(tree, infoset, run.game.player_names), {None: run.trace}, style)
+        panel = infoset_panel(tree, infoset, run.game.player_names, reference)
+        draw_panel(ax, panel, {None: run.trace}, style)
         ax.title.set_fontsize(style.small)
         ax.set_xlabel("")  # the bottom row's only
         ax.set_ylabel("")  # the figure's, once

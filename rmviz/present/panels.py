@@ -47,6 +47,7 @@ MIN_DECADES = 2
 PROBABILITY_TICKS = (0.0, 0.5, 1.0)
 PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph drops those it would cut)
 X_STEP = 0.1  # the iteration axis's end, in decades
+LEVEL_WIDTH = 0.75  # a reference level's width, relative to a curve's
 NO_GAPS = "every distance is 0 at every iteration recorded\n(an equilibrium from the start)"
 
 
@@ -78,6 +79,17 @@ class Line:
     source: str | None = None
 
 
+@dataclass(frozen=True)
+class Level:
+    """A horizontal reference line at ``y`` (an exact solution's number: the tree's
+    sequence-form LP equilibrium at an information set), in ``colour`` and ``dash``, at
+    :data:`LEVEL_WIDTH`; the panel's title names what its levels are."""
+
+    y: float
+    colour: str
+    dash: str = "dashed"
+
+
 class Table(Protocol):
     """A run's kept iterations and its columns' values (a trace's table)."""
 
@@ -97,8 +109,9 @@ class Panel:
     ``"names"`` (short names of actions: live in the title, in their colours, as the plots
     are short at 1280x720; on paper a legend under the panel) or ``"ends"`` (at the curves'
     ends on paper, a corner legend live). ``reference``: a 1/sqrt(T) line anchored at the
-    first point of the exploitability; ``zero_line``: a line at y = 0; ``empty``: what the
-    panel says when it has nothing to draw."""
+    first point of the exploitability; ``zero_line``: a line at y = 0; ``levels``: horizontal
+    reference lines (:class:`Level`); ``empty``: what the panel says when it has nothing to
+    draw."""
 
     name: str
     title: str
@@ -109,6 +122,7 @@ class Panel:
     key: str = "below"
     reference: Curve | None = None
     zero_line: bool = False
+    levels: tuple[Level, ...] = ()
     empty: str = ""
 
     def columns(self) -> tuple[Column, ...]:
@@ -251,10 +265,17 @@ def matrix_panels(
     return {name: build[name]() for name in names}
 
 
-def infoset_panel(tree: CompiledTree, infoset: int, players: Sequence[str]) -> Panel:
+REFERENCE_NOTE = " (dashed: an LP equilibrium)"  # the title of an information set's panel with levels
+
+
+def infoset_panel(
+    tree: CompiledTree, infoset: int, players: Sequence[str], reference: np.ndarray | None = None
+) -> Panel:
     """The average strategy of each move at one information set of ``tree`` over the
     iterations (its player's name from ``players``); the first :data:`MAX_ACTIONS` moves,
-    as for a player's actions (a node of 1,000 moves drew 1,000 curves and keys: 30 s)."""
+    as for a player's actions (a node of 1,000 moves drew 1,000 curves and keys: 30 s).
+    ``reference``: an exact equilibrium's strategy per slot (the sequence-form LP of a
+    zero-sum tree), drawn as a dashed level per move in the move's colour."""
     text = PANEL_TEXT["infoset"]
     player = int(tree.infoset_player[infoset])
     first = int(tree.infoset_first_slot[infoset])
@@ -269,6 +290,12 @@ def infoset_panel(tree: CompiledTree, infoset: int, players: Sequence[str]) -> P
         for k in range(min(moves, MAX_ACTIONS))
     )
     left_out = f" (first {MAX_ACTIONS} of {moves} moves)" if moves > MAX_ACTIONS else ""
+    levels: tuple[Level, ...] = ()
+    if reference is not None:
+        levels = tuple(
+            Level(float(reference[first + k]), action_colour(k)) for k in range(min(moves, MAX_ACTIONS))
+        )
+        left_out += REFERENCE_NOTE
     return Panel(
         "infoset",
         f"{players[player]}: {text.title.format(infoset=tree.infoset_label[infoset])}{left_out}",
@@ -276,6 +303,7 @@ def infoset_panel(tree: CompiledTree, infoset: int, players: Sequence[str]) -> P
         lines,
         title_colour=player_colour(player),
         key="ends",
+        levels=levels,
     )
 
 

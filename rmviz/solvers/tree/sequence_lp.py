@@ -103,6 +103,17 @@ def solve_zero_sum_tree(game: ExtensiveFormGame, tree: CompiledTree | None = Non
     return TreeZeroSumSolution(shown, strategy, nash_conv, time.perf_counter() - started)
 
 
+def drawn_reference(game: ExtensiveFormGame, tree: CompiledTree) -> TreeZeroSumSolution | None:
+    """The solution the tree window and its exported figures draw: None for a tree the LP
+    refuses or with more than :data:`WINDOW_MAX_TERMINALS` terminals (and if HiGHS fails)."""
+    if refusal(game, tree) is not None or np.count_nonzero(tree.kind == 2) > WINDOW_MAX_TERMINALS:
+        return None
+    try:
+        return solve_zero_sum_tree(game, tree)
+    except RmvizError:
+        return None
+
+
 def _sequence_form(tree: CompiledTree, passes: TreePasses) -> tuple[Any, list[Any]]:
     """The payoff matrix ``A`` (player 1's sequences x player 2's, sparse) and each player's
     constraint matrix ``E`` (a row for the empty sequence, then one per information set)."""

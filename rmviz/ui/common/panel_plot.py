@@ -16,6 +16,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 from rmviz.present.definitions import FRAME_COLOUR
 from rmviz.present.panels import (
+    LEVEL_WIDTH,
     PROBABILITY_TICKS,
     X_STEP,
     Line,
@@ -105,6 +106,10 @@ class PanelPlot:
         self.plot.setPreferredWidth(1)  # a row's plots share its width, whatever their titles
         if panel.zero_line:
             self.plot.addLine(y=0.0, pen=pen(FRAME_COLOUR, 1.0))
+        self.levels = [
+            self.plot.addLine(y=level.y, pen=pen(level.colour, WIDTH * LEVEL_WIDTH * scale, level.dash))
+            for level in panel.levels
+        ]
         if key == "ends":
             legend = self.plot.addLegend(offset=(-5, 5))
             legend.setLabelTextSize(f"{8 * scale:.0f}pt")

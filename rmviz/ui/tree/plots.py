@@ -4,7 +4,8 @@ chosen information set's average strategy over iterations
 (:func:`rmviz.present.panels.infoset_panel`: one curve per move, its trace columns
 ``Column("average", player, infoset, action)``; trees with more moves than the solver traces
 show the distances alone), each a :class:`~rmviz.ui.common.panel_plot.PanelPlot`, as the
-exported figures draw them."""
+exported figures draw them; a zero-sum tree's LP equilibrium as dashed levels on the latter
+(:meth:`TreePlots.set_reference`)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ class TreePlots(PlotLayout):
         self.strategy: PanelPlot | None = None
         self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
         self._infoset: tuple[CompiledTree, int, Collection[Column], Sequence[str]] | None = None
+        self.reference: np.ndarray | None = None  # the LP equilibrium per slot (dashed levels)
         self._build_gaps()
 
     def _build_gaps(self) -> None:
@@ -65,11 +67,18 @@ class TreePlots(PlotLayout):
         self._infoset = (tree, infoset, traced, players)
         if self.strategy is not None:
             self.removeItem(self.strategy.plot)
-        panel = infoset_panel(tree, infoset, players)
+        panel = infoset_panel(tree, infoset, players, self.reference)
         self.strategy = PanelPlot(self.ci, panel, 0, 1, self.scale)
         self.strategy_curves = {
             line.column: curve for line, curve in self.strategy.curves.items() if line.column in traced
         }
+
+    def set_reference(self, strategy: np.ndarray | None) -> None:
+        """The exact equilibrium drawn as dashed levels on the information set's plot (per
+        slot of the tree shown; None: none); rebuilds that plot, so redraw afterwards."""
+        self.reference = strategy
+        if self._infoset is not None:
+            self.set_infoset(*self._infoset)
 
     def clear_curves(self) -> None:
         """No curve (a fresh run: the previous game's or settings' curves go). Not ``clear``:

@@ -10,7 +10,8 @@ A :class:`~rmviz.ui.common.run_window.RunWindow` of the game-tree family, compos
   iteration with the CFR lecture's formulas filled in, or every information set's average
   strategy (:mod:`~rmviz.ui.tree.infoset_panel`);
 * below: the :class:`~rmviz.ui.tree.plots.TreePlots` (exploitability, the chosen information
-  set's average strategy over iterations).
+  set's average strategy over iterations, with a zero-sum tree's LP equilibrium dashed:
+  :mod:`~rmviz.ui.tree.reference`, whose value the status line shows).
 
 *Step 1* runs one recorded iteration (``CFRSolver.step_recorded``, on the GUI thread while
 the worker is not stepping) and shows it; *Animate* then walks the traversal node by node in
@@ -52,6 +53,7 @@ from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.family import FAMILY
+from rmviz.solvers.tree.sequence_lp import TreeZeroSumSolution
 from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
 from rmviz.ui.common.deck_files import save_deck_dialog
 from rmviz.ui.common.opener import Opener
@@ -60,6 +62,7 @@ from rmviz.ui.common.session_files import SESSION_FILTER
 from rmviz.ui.tree.editor import TreeEditor
 from rmviz.ui.tree.infoset_panel import InfosetDetail, InfosetList, StrategyTable
 from rmviz.ui.tree.plots import TreePlots
+from rmviz.ui.tree.reference import TreeReference
 from rmviz.ui.tree.view_state import show_tree, tree_shown
 
 TREE_FILTER = ";;".join(
@@ -135,6 +138,7 @@ class TreeWindow(RunWindow):
         self.controls.add(self.animate_button, self.animation_speed, self.traversal)
         self.controls.row.addStretch()
         self.plots = TreePlots()
+        self.reference = TreeReference(self, self._reference_ready)
 
         left = self.left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -268,7 +272,16 @@ class TreeWindow(RunWindow):
         self.detail.clear()
         self.average_table.setRowCount(0)
         self.infosets.choose(self.infoset)
+        if self.reference.game is not self.document.game:
+            self.plots.reference = None  # another game's: its own follows (_reference_ready)
+        self.reference.start(self.document.game, tree)
         self.plots.set_infoset(tree, self.infoset, self._traced, self.document.game.player_names)
+        self.run.redraw(force=True)
+
+    def _reference_ready(self, solution: TreeZeroSumSolution | None) -> None:
+        """The LP's equilibrium on the information set's plot, its value in the status line."""
+        self.plots.set_reference(None if solution is None else solution.strategy)
+        self.run.seen_version = -1  # the rebuilt plot's curves, at the next tick
         self.run.redraw(force=True)
 
     # -- stepping and running ----------------------------------------------------------------
@@ -343,6 +356,7 @@ class TreeWindow(RunWindow):
             f"iteration {snapshot.iteration:,}   "
             f"exploitability {format_number(metrics.exploitability, '.4g')}   "
             f"value of {self.document.game.player_names[0]} {format_number(metrics.value[0], '.4g')}"
+            + self.reference.value_text(self.document.game)
             + (f"   {loop.iterations_per_second:,.0f} it/s" if loop.running else "   paused")
         )
 
@@ -497,4 +511,5 @@ class TreeWindow(RunWindow):
     def shutdown(self) -> None:
         """Stop the timers and the solver threads (idempotent)."""
         self.animation_timer.stop()
+        self.reference.shutdown()
         super().shutdown()

@@ -1,0 +1,72 @@
+"""The tree window's exact reference: the sequence-form LP of a zero-sum tree, solved off the
+GUI thread, drawn as dashed levels on the information set's plot (and in its exported
+figure), its value in the status line; none for a general-sum tree."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rmviz.games.catalog import catalog_game
+from rmviz.solvers.tree.compiled_tree import TreePasses
+from tests.ui.tree.conftest import make_tree_window
+
+
+def _levels(window):
+    return [line.value() for line in window.plots.strategy.levels]
+
+
+def test_kuhn_draws_the_lp_equilibrium_and_its_value(kuhn, qtbot):
+    qtbot.waitUntil(lambda: kuhn.reference.solution is not None, timeout=60_000)
+    solution = kuhn.reference.solution
+    tree = kuhn.tree
+    assert solution.value == pytest.approx(-1 / 18, abs=1e-9)
+    nash_conv, _ = TreePasses(tree).nash_conv(solution.strategy)  # an equilibrium, by exact BRs
+    assert nash_conv <= 1e-9
+    qb = tree.infoset_label.index("Qb")
+    kuhn.choose_infoset(qb)
+    first = int(tree.infoset_first_slot[qb])
+    assert _levels(kuhn) == pytest.approx(solution.strategy[first : first + 2].tolist())
+    assert _levels(kuhn) == pytest.approx([2 / 3, 1 / 3], abs=1e-9)  # player 2 calls a queen 1/3
+    assert "dashed: an LP equilibrium" in kuhn.plots.strategy.panel.title
+    kuhn.run.step(5)
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 5, timeout=60_000)
+    kuhn.run.redraw(force=True)
+    assert "(LP -0.05556)" in kuhn.status.text()
+
+
+def test_the_exported_strategies_figure_draws_the_same_levels(kuhn, qtbot, tmp_path):
+    from matplotlib.lines import Line2D
+
+    from rmviz.figures.registry import make_figure
+    from rmviz.figures.tree import shown_infosets
+
+    qtbot.waitUntil(lambda: kuhn.reference.solution is not None, timeout=60_000)
+    kuhn.run.step(10)
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 10, timeout=60_000)
+    figure = make_figure("strategies", kuhn.export.run_data(), style="paper")
+    strategy = kuhn.reference.solution.strategy
+    tree = kuhn.tree
+    for ax, infoset in zip(figure.axes, shown_infosets(tree), strict=False):  # the figure's order
+        assert "dashed: an LP equilibrium" in ax.get_title()
+        first = int(tree.infoset_first_slot[infoset])
+        flat = [
+            line.get_ydata()[0]
+            for line in ax.get_lines()
+            if isinstance(line, Line2D)
+            and len(set(np.atleast_1d(line.get_ydata()))) == 1
+            and line.get_linestyle() == "--"
+        ]
+        assert flat == pytest.approx(strategy[first : first + 2].tolist())
+
+
+def test_a_general_sum_tree_has_no_reference(qtbot):
+    window = make_tree_window(qtbot, catalog_game("signaling"))
+    try:
+        qtbot.waitUntil(
+            lambda: window.reference.game is window.document.game and window.reference._future is None
+        )
+        assert window.reference.solution is None
+        assert _levels(window) == [] and "LP" not in window.plots.strategy.panel.title
+    finally:
+        window.shutdown()
