@@ -496,8 +496,7 @@ def infoset_label(information_state: str) -> str:
     (goofspiel's are several lines); ``(start)`` for the empty string (tic-tac-toe's root)."""
     if information_state.isprintable():  # one line: every line boundary is unprintable
         return information_state.strip() or "(start)"
-    lines = [line.strip() for line in information_state.splitlines()]
-    return " | ".join(line for line in lines if line) or "(start)"
+    return " | ".join(filter(None, map(str.strip, information_state.splitlines()))) or "(start)"
 
 
 def _labels(state: Any, player: int, actions: list[int]) -> tuple[str, ...]:
