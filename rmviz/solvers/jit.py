@@ -18,6 +18,7 @@ the start times.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -169,11 +170,13 @@ _loaded = False
 
 class Kernel:
     """A function to compile with numba ``options``, whose dispatcher is made by :func:`load`
-    (at its first call, or an attribute read: ``signatures``, ``py_func``...)."""
+    (at its first call, or an attribute read: ``signatures``, ``py_func``...). Its name,
+    docstring and ``__wrapped__`` are the function's, as a dispatcher's are."""
 
     def __init__(self, function: Any, options: dict[str, Any]) -> None:
         self.function, self.options = function, options
         self.dispatcher: Any = None
+        functools.update_wrapper(self, function)
 
     def __call__(self, *args: Any) -> Any:
         return self.loaded()(*args)

@@ -29,6 +29,8 @@ from rmviz.solvers.matrix import kernels, stationary
 from rmviz.solvers.tree import kernels as tree_kernels
 assert "numba" not in sys.modules
 assert type(kernels._run_bimatrix_expected).__name__ == "Kernel"
+assert kernels._row_utilities.__name__ == "_row_utilities" and kernels._row_utilities.__doc__
+assert "numba" not in sys.modules  # (reading them loads nothing)
 bits = stationary.chain_bits(3)
 from numba.core.dispatcher import Dispatcher
 assert bits.shape[0] > 0
