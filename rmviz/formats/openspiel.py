@@ -303,8 +303,9 @@ def _prefix_order(game: Any, spec: str, limit: float = math.inf) -> Generator[An
     """The histories of ``game`` depth first, in prefix order, one state kept per depth: the
     caller sends each history's actions back (none at a leaf) and gets the next history; at
     the end ``StopIteration`` carries whether every history was reached (the children of those
-    at depth ``limit`` are not). A state with k actions is kept for its children, cloned for
-    the first k - 1 and moved on by the last (k - 1 clones). Refused in one line when the kept
+    at depth ``limit`` are not). A state with k > 1 actions is kept for its children, cloned
+    for the first k - 1 and moved on by the last (k - 1 clones; one action: moved on at once,
+    though counted as kept for the limit, as before). Refused in one line when the kept
     states' histories would hold more than :data:`MAX_HELD` moves in all (each frame holds
     its depth plus those below it)."""
     max_held = MAX_HELD
@@ -320,9 +321,14 @@ def _prefix_order(game: Any, spec: str, limit: float = math.inf) -> Generator[An
                         f"{spec!r} is too deep to walk here: the states kept for its unexplored "
                         f"branches would hold more than {max_held:,} moves"
                     )
-                frames.append([state, actions, 0, depth, held])
-            else:
-                complete = False
+                depth += 1
+                if len(actions) == 1:  # the state moves on: nothing kept
+                    state.apply_action(actions[0])
+                else:
+                    frames.append([state, actions, 1, depth - 1, held])
+                    state = state.child(actions[0])
+                continue
+            complete = False
         if not frames:
             return complete
         frame = frames[-1]
