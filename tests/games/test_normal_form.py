@@ -118,7 +118,7 @@ def test_one_catalog_holds_matrix_games_then_trees():
     kinds = [entry.kind for entry in CATALOG.values()]
     assert kinds == sorted(kinds)  # "matrix" entries first, then "tree"
     trees = [game_id for game_id, entry in CATALOG.items() if entry.is_tree]
-    assert trees == ["kuhn", "leduc", "teaching-tree"]
+    assert trees == ["kuhn", "leduc", "teaching-tree", "signaling"]
     for game_id, entry in CATALOG.items():
         assert entry.id == game_id and entry.description
         if entry.kind == "matrix":  # building Leduc takes a while: the trees are checked below
