@@ -779,6 +779,9 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
     scale, filled = 1.0, 0  # the pending sum's lazy scale and rows buffered
     buffered_rows, buffered_columns = pending.rows, pending.columns
     simultaneous = not (greedy or alternating)  # (and no greedy weights): _respond's two passes
+    # regret matching without prediction, both players learning: the compiler specialises
+    # _respond to the constant flags (~70-120 ns an iteration less at 10-32 actions)
+    matching = strategy_map == 0 and not predictive and learn0 and learn1
     transposed0 = _transposed(payoff0, fused)  # the small loop's P_0 y reads P_0^T
     fold_arguments = (joint, internal0, internal1, payoff0, payoff1, sign1, track_ce, track_joint)
     for step in range(iterations):
@@ -802,7 +805,16 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
             _column_utilities(current0, payoff1, utilities1)
         value0, scale0 = _value_and_scale(utilities0, current0, played0)
         value1, scale1 = _value_and_scale(utilities1, current1, played1)
-        if simultaneous:  # each player's vectors in two passes (_respond)
+        if simultaneous and matching:  # RM/RM+: the flags as constants (branch-free loops)
+            _respond(
+                utilities0, value0, scale0, played0, strategy_sum0, external0, regret0, prediction0,
+                current0, True, d_pos, d_neg, c, d_avg, c_avg, plus, False, 0, 1.0, guide0,
+            )  # fmt: skip
+            _respond(
+                utilities1, value1, scale1, played1, strategy_sum1, external1, regret1, prediction1,
+                current1, True, d_pos, d_neg, c, d_avg, c_avg, plus, False, 0, 1.0, guide1,
+            )  # fmt: skip
+        elif simultaneous:  # each player's vectors in two passes (_respond)
             rate0, rate1 = _rate_at(rates[0], t + 1, anytime), _rate_at(rates[1], t + 1, anytime)
             _respond(
                 utilities0, value0, scale0, played0, strategy_sum0, external0, regret0, prediction0,
