@@ -745,36 +745,60 @@ def cmd_equilibria(args: argparse.Namespace, out: TextIO) -> int:
 
 def _equilibria_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
     """``rmviz equilibria TREE``: the value and an equilibrium of a two-player zero-sum tree
-    by the sequence-form LP (:mod:`rmviz.solvers.tree.sequence_lp`)."""
-    from rmviz.present.tree_reference_text import format_tree_zero_sum, infoset_strategies
+    by the sequence-form LP (:mod:`rmviz.solvers.tree.sequence_lp`); the welfare-maximising
+    EFCE and EFCCE of a small two-player tree (:mod:`rmviz.solvers.tree.correlated_lp`)."""
+    from rmviz.present.tree_reference_text import (
+        correlated_report,
+        format_tree_correlated,
+        format_tree_zero_sum,
+        infoset_strategies,
+    )
     from rmviz.solvers.tree.compiled_tree import compile_tree
-    from rmviz.solvers.tree.sequence_lp import solve_zero_sum_tree
+    from rmviz.solvers.tree.correlated_lp import KINDS, best_correlated_tree
+    from rmviz.solvers.tree.sequence_lp import refusal, solve_zero_sum_tree
 
     if args.joint is not None:
         raise ConfigError("--joint lists a matrix game's action profiles; a game tree has none")
     if args.no_lp:
-        raise ConfigError(
-            "nothing to do: a game tree's reference is the sequence-form LP (leave out --no-lp)"
-        )
+        raise ConfigError("nothing to do: a game tree's references are linear programmes (leave out --no-lp)")
     tree = compile_tree(game)
-    solution = solve_zero_sum_tree(game, tree)
+    why = refusal(game, tree)
+    solution = solve_zero_sum_tree(game, tree) if why is None else None
+    optima, skipped = [], None
+    if game.n_players == 2:
+        try:
+            optima = [best_correlated_tree(game, kind) for kind in KINDS]
+        except RmvizError as error:  # too large for the reduced strategic form
+            skipped = str(error)
+    if solution is None and not optima:
+        raise ConfigError(f"{why}; {skipped}" if skipped else str(why))
     if args.json:
-        report = {
+        report: dict[str, Any] = {
             "game": args.game,
             "title": game.title,
             "players": list(game.player_names),
-            "zero_sum": {
+            "zero_sum": None,
+            "correlated_skipped": skipped,
+        }
+        if solution is not None:
+            report["zero_sum"] = {
                 "values": list(solution.values),
                 "nash_conv": solution.nash_conv,
                 "seconds": solution.seconds,
                 "equilibrium": infoset_strategies(game, tree, solution),
-            },
-        }
+            }
+        for optimum in optima:
+            report[f"best_{optimum.kind.lower()}"] = correlated_report(optimum)
         out.write(json.dumps(plain_zeros(report), allow_nan=False) + "\n")
         return 0
     sizes = f"{tree.n_nodes:,} histories, {tree.n_infosets:,} information sets"
     out.write(f"{game.title}  ({args.game}, {game.n_players} players, {sizes})\n")
-    out.write("\n" + format_tree_zero_sum(game, tree, solution) + "\n")
+    if solution is not None:
+        out.write("\n" + format_tree_zero_sum(game, tree, solution) + "\n")
+    for optimum in optima:
+        out.write("\n" + format_tree_correlated(game, optimum) + "\n")
+    if skipped is not None:
+        out.write(f"\nBest EFCE and EFCCE not computed: {skipped}\n")
     return 0
 
 

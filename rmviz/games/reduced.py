@@ -43,6 +43,18 @@ OwnMove = tuple[str, str]  # a player's (information set, move)
 
 def reduced_strategic_form(game: ExtensiveFormGame) -> NormalFormGame:
     """The reduced normal form of ``game`` (a :class:`GameError` when it is too large)."""
+    return _reduced(game)[0]
+
+
+def reduced_form_with_strategies(
+    game: ExtensiveFormGame,
+) -> tuple[NormalFormGame, list[list[dict[str, str]]]]:
+    """The reduced normal form and each player's reduced pure strategies behind its rows and
+    columns: ``{information set label: move}`` at the sets each one reaches."""
+    return _reduced(game)
+
+
+def _reduced(game: ExtensiveFormGame) -> tuple[NormalFormGame, list[list[dict[str, str]]]]:
     n = game.n_players
     parent: dict[tuple[int, str], OwnMove | None] = {}
     terminals: list[tuple[float, tuple[float, ...], tuple[OwnMove | None, ...]]] = []
@@ -104,13 +116,14 @@ def reduced_strategic_form(game: ExtensiveFormGame) -> NormalFormGame:
     spec = ",".join(f"{c}z" for c in letters) + ",kz->k" + letters
     payoffs = np.einsum(spec, *agree, weights)
     names = [tuple(_name(s) for s in strategies[i]) for i in range(n)]
-    return NormalFormGame(
+    form = NormalFormGame(
         payoffs,
         game.player_names,
         tuple(names),
         f"{game.title} (reduced strategic form)",
         f"The reduced normal form of the game tree {game.title!r}: {' x '.join(map(str, sizes))} strategies.",
     )
+    return form, strategies
 
 
 def _children(

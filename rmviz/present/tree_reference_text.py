@@ -1,11 +1,15 @@
-"""The text of a game tree's exact reference (``rmviz equilibria TREE``): the sequence-form
+"""The text of a game tree's exact references (``rmviz equilibria TREE``): the sequence-form
 LP's value of a two-player zero-sum tree (:mod:`rmviz.solvers.tree.sequence_lp`) and its
-equilibrium, one line per information set, each move's probability as a short fraction where
-it is one (:func:`~rmviz.present.number_text.fraction`)."""
+equilibrium, one line per information set; the welfare-maximising EFCE and EFCCE
+(:mod:`rmviz.solvers.tree.correlated_lp`), one line per reduced profile of the device's
+support. Probabilities are short fractions where they are ones
+(:func:`~rmviz.present.number_text.fraction`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from rmviz.numbers import format_number
 from rmviz.present.number_text import fraction
@@ -13,6 +17,7 @@ from rmviz.present.number_text import fraction
 if TYPE_CHECKING:
     from rmviz.games.extensive_form import ExtensiveFormGame
     from rmviz.solvers.tree.compiled_tree import CompiledTree
+    from rmviz.solvers.tree.correlated_lp import TreeCorrelatedOptimum
     from rmviz.solvers.tree.sequence_lp import TreeZeroSumSolution
 
 
@@ -49,4 +54,33 @@ def format_tree_zero_sum(game: ExtensiveFormGame, tree: CompiledTree, solution: 
         played = [(m, fraction(p)) for m, p in zip(row["moves"], row["probabilities"], strict=True)]
         mixed = ", ".join(f"{move} {p}" for move, p in played if p != "0")
         lines.append(f"  {row['player']} at {row['infoset']}: {mixed}")
+    return "\n".join(lines)
+
+
+def correlated_report(optimum: TreeCorrelatedOptimum) -> dict[str, Any]:
+    """The best device as data (``--json``): welfare, payoffs, the reduced strategies and the
+    joint distribution over them (row-major: player 1's strategy slowest)."""
+    return {
+        "welfare": optimum.welfare,
+        "payoffs": list(optimum.payoffs),
+        "strategies": [list(names) for names in optimum.strategies],
+        "joint": [float(p) for p in optimum.joint.ravel()],
+        "seconds": optimum.seconds,
+    }
+
+
+def format_tree_correlated(game: ExtensiveFormGame, optimum: TreeCorrelatedOptimum) -> str:
+    """The best device's welfare and payoffs, then its support: one reduced profile a line."""
+    payoffs = ", ".join(
+        f"{name} {format_number(v, '.6g')}"
+        for name, v in zip(game.player_names, optimum.payoffs, strict=True)
+    )
+    lines = [
+        f"Best {optimum.kind} (max welfare, LP over reduced profiles): welfare "
+        f"{format_number(optimum.welfare, '.6g')}, payoffs {payoffs}  ({optimum.seconds:.2f} s)"
+    ]
+    rows, columns = optimum.strategies
+    for (s1, s2), p in np.ndenumerate(optimum.joint):
+        if fraction(float(p)) != "0":
+            lines.append(f"  {fraction(float(p)):>8}  ({rows[s1]}; {columns[s2]})")
     return "\n".join(lines)

@@ -80,7 +80,7 @@ def test_zero_sum_value_and_json(capsys):
         (["battle-of-partners", "--joint", "1/2,oops,0,1/2"], "entry 2 ('oops') is not a number"),
         (["battle-of-partners", "--joint", "0,0,0,0"], "all zeros"),
         (["kuhn", "--joint", "1"], "--joint lists a matrix game's action profiles; a game tree has none"),
-        (["kuhn", "--no-lp"], "nothing to do: a game tree's reference is the sequence-form LP"),
+        (["kuhn", "--no-lp"], "nothing to do: a game tree's references are linear programmes"),
         (["openspiel:kuhn_poker(players=3)"], "is not a two-player zero-sum game tree (3 players)"),
         (["rps", "--no-lp"], "nothing to do"),
         (["random:general-sum:70x70"], "up to 4,096 action profiles; this 70x70 game has 4,900"),

@@ -48,10 +48,40 @@ def test_the_json_equilibrium_is_one_by_exact_best_responses(capsys, spec, value
     assert nash_conv <= 1e-9 and values[0] == pytest.approx(value, abs=1e-9)
 
 
-def test_trees_above_the_size_limit_are_refused_in_one_line(capsys, monkeypatch):
+def test_trees_above_the_size_limits_are_refused_in_one_line(capsys, monkeypatch):
     monkeypatch.setattr("rmviz.solvers.tree.sequence_lp.MAX_LP_TERMINALS", 29)
+    code, out, _ = run(capsys, "kuhn")  # the correlation LPs still fit
+    assert code == 0 and "Zero-sum" not in out and "Best EFCE" in out
+    monkeypatch.setattr("rmviz.solvers.tree.correlated_lp.MAX_PROFILES", 1000)
     code, out, err = run(capsys, "kuhn")
     assert code == 2 and out == ""
-    assert (
-        err == "rmviz: the sequence-form LP handles trees of up to 29 terminal histories; Kuhn poker has 30\n"
+    assert err == (
+        "rmviz: the sequence-form LP handles trees of up to 29 terminal histories; Kuhn poker has 30; "
+        "the EFCE LP handles trees of up to 1,000 reduced profiles; Kuhn poker has 27 x 64\n"
     )
+
+
+def test_the_signalling_games_best_efce_beats_every_nash_equilibrium(capsys):
+    code, out, err = run(capsys, "signaling")
+    assert code == 0, err
+    assert "Zero-sum" not in out  # general-sum: no value, the correlation LPs only
+    assert (
+        "Best EFCE (max welfare, LP over reduced profiles): welfare 10, payoffs Sender 4, Receiver 6" in out
+    )
+    assert "Best EFCCE (max welfare, LP over reduced profiles): welfare 10" in out
+    code, out, err = run(capsys, "signaling", "--json")
+    report = json.loads(out)
+    assert report["zero_sum"] is None and report["correlated_skipped"] is None
+    best = report["best_efce"]
+    assert best["welfare"] == pytest.approx(10.0) and best["payoffs"] == pytest.approx([4.0, 6.0])
+    assert best["strategies"][0] == ["G:X B:X", "G:X B:Y", "G:Y B:X", "G:Y B:Y"]
+    joint = np.array(best["joint"]).reshape(4, 4)
+    assert joint.sum() == pytest.approx(1.0) and (joint >= 0).all()
+
+
+def test_leduc_says_why_it_has_no_correlation_lp(capsys):
+    code, out, _ = run(capsys, "leduc")
+    assert code == 0
+    assert "value Player 1 -0.0856064" in out
+    assert out.rstrip().endswith("too many for the strategic form")
+    assert "Best EFCE and EFCCE not computed: 'Player 1' has more than 20,000 reduced strategies" in out
