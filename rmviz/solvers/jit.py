@@ -178,8 +178,8 @@ class Kernel:
         self.dispatcher: Any = None
         functools.update_wrapper(self, function)
 
-    def __call__(self, *args: Any) -> Any:
-        return self.loaded()(*args)
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.loaded()(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):  # copy, pickle and inspect probe these

@@ -31,7 +31,7 @@ assert "numba" not in sys.modules
 assert type(kernels._run_bimatrix_expected).__name__ == "Kernel"
 assert kernels._row_utilities.__name__ == "_row_utilities" and kernels._row_utilities.__doc__
 assert "numba" not in sys.modules  # (reading them loads nothing)
-bits = stationary.chain_bits(3)
+bits = stationary.chain_bits(k=3)  # (keywords pass through as to a dispatcher)
 from numba.core.dispatcher import Dispatcher
 assert bits.shape[0] > 0
 for module in (kernels, stationary, tree_kernels):
