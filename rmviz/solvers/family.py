@@ -20,7 +20,7 @@ from rmviz.solvers.protocol import Config, Solver
 from rmviz.solvers.weighting import DISCOUNTS
 
 # A person's choices that are not numerical parameters: panel rows and CLI flags.
-CHOICES = ("play", "updates", "seed", "device", "fixed_strategies", "start", "dtype")
+CHOICES = ("play", "updates", "seed", "device", "fixed_strategies", "start", "dtype", "deviations")
 # The values of the two named choices (every family that has the choice takes these).
 PLAY_MODES = ("expected", "sampled")
 SCHEDULES = ("simultaneous", "alternating")

@@ -57,7 +57,8 @@ def test_each_algorithm_gets_its_own_formulas():
             "S^T(J, m) = S^{T-1}(J, m) + (π_i(h) / q(h)) π^T(J)(m)",
         ],
     }
-    assert set(expected) == set(PRESETS)  # a new preset needs its formulas checked here
+    # a new preset needs its formulas checked here; EFR records no step (EFRSolver.step_recorded)
+    assert set(expected) == set(PRESETS) - {"efr"}
     for algorithm, phrases in expected.items():
         solver = CFRSolver(teaching_tree(), cfr_preset(algorithm))
         for _ in range(3):

@@ -16,6 +16,8 @@ from rmviz.solvers.presets import PresetTable, check_finite, check_numbers, from
 from rmviz.solvers.weighting import AVERAGINGS, DISCOUNTS, WEIGHTINGS
 
 SAMPLINGS = ("none", "chance", "external", "outcome")
+# EFR's deviation sets (Morrill et al. 2021; :mod:`.efr`, which maps them to OpenSpiel's names)
+DEVIATIONS = ("blind-action", "informed-action", "blind-cf", "informed-cf", "causal")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class CFRConfig:
     # None: in full traversals where it costs little (correlation.tracked_by_default), not on
     # a GPU; Monte-Carlo CFR only when asked (a full pass per iteration).
     track_correlation: bool | None = None
+    deviations: str | None = None  # EFR's deviation set (DEVIATIONS); None: CFR
 
     def parameters(self) -> tuple[str, ...]:
         """The numerical parameters this configuration uses."""
@@ -51,7 +54,11 @@ class CFRConfig:
     def schedule_locked(self) -> bool:
         """Greedy weights need simultaneous updates, external and outcome sampling
         alternating ones."""
-        return self.weighting == "greedy" or self.sampling in ("external", "outcome")
+        return (
+            self.weighting == "greedy"
+            or self.sampling in ("external", "outcome")
+            or self.deviations is not None
+        )
 
     @property
     def uses_seed(self) -> bool:
@@ -63,10 +70,12 @@ class CFRConfig:
     def runs_on_gpu(self) -> bool:
         """Full traversals with a fixed schedule run on a GPU (:mod:`.device`); greedy weights
         and Monte-Carlo sampling on the CPU only."""
-        return self.sampling == "none" and self.weighting != "greedy"
+        return self.sampling == "none" and self.weighting != "greedy" and self.deviations is None
 
     def validated(self) -> CFRConfig:
         check_numbers(self, ("alpha", "beta", "gamma", "greedy_floor", "exploration"))
+        if self.deviations is not None or self.algorithm == "efr":
+            self._check_efr()
         if self.weighting not in WEIGHTINGS:
             raise ConfigError(f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}")
         if self.averaging is not None and self.averaging not in AVERAGINGS:
@@ -100,6 +109,29 @@ class CFRConfig:
             raise ConfigError("correlation gaps are tracked on the CPU only; use --device cpu or auto")
         check_finite(self, DISCOUNTS)
         return self
+
+    def _check_efr(self) -> None:
+        """EFR (:mod:`.efr`): one of :data:`DEVIATIONS`, simultaneous full traversals, plain
+        regret matching and uniform averaging, on the CPU, as Morrill et al. and OpenSpiel."""
+        if self.algorithm != "efr":
+            raise ConfigError(f"--deviations applies to efr, not {self.algorithm}")
+        if self.deviations not in DEVIATIONS:
+            raise ConfigError(
+                f"unknown deviations {self.deviations!r}; choose one of {', '.join(DEVIATIONS)}"
+            )
+        if self.updates != "simultaneous":
+            raise ConfigError("efr updates every player at once: use simultaneous updates")
+        if self.sampling != "none":
+            raise ConfigError("efr traverses the whole tree: Monte-Carlo sampling does not apply")
+        if (
+            self.plus
+            or self.predictive
+            or self.weighting != "uniform"
+            or self.averaging not in (None, "uniform")
+        ):
+            raise ConfigError("efr runs with regret matching and uniform weights in this version")
+        if self.device == "gpu":
+            raise ConfigError("efr runs on the CPU; use --device cpu or auto")
 
 
 PRESETS: PresetTable = {
@@ -139,6 +171,10 @@ PRESETS: PresetTable = {
     "mccfr-outcome": (
         "outcome-sampling Monte-Carlo CFR (Lanctot et al. 2009)",
         {"sampling": "outcome"},
+    ),
+    "efr": (
+        "extensive-form regret minimisation, --deviations (Morrill et al. 2021)",
+        {"deviations": "causal", "updates": "simultaneous"},
     ),
 }
 

@@ -32,8 +32,8 @@ def test_the_panel_shows_exactly_the_family_choices(panel):
     family = panel.family
     shown = [choice for choice in CHOICE_LABELS if panel.choice_widget(choice).isVisibleTo(panel)]
     assert shown == [choice for choice in family.choices if choice in CHOICE_LABELS]
-    # the choices without a row are set on the command line (--fix, --start)
-    assert set(CHOICES) - set(CHOICE_LABELS) == {"fixed_strategies", "start"}
+    # the choices without a row are set on the command line (--fix, --start, --deviations)
+    assert set(CHOICES) - set(CHOICE_LABELS) == {"fixed_strategies", "start", "deviations"}
     assert panel.cadence.isVisibleTo(panel) and panel.speed.isVisibleTo(panel)
 
 
