@@ -67,6 +67,7 @@ from rmviz.solvers.registry import (
     make_solver,
 )
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
+from rmviz.solvers.tree.config import DEVIATIONS
 from rmviz.ui import options as window_options
 from rmviz.version import version
 
@@ -335,6 +336,12 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions"
     )
     parser.add_argument("--updates", choices=SCHEDULES, default=None)
+    parser.add_argument(
+        "--deviations",
+        choices=DEVIATIONS,
+        default=None,
+        help="efr: the deviation set (default causal; docs/algorithms.md maps them to OpenSpiel's)",
+    )
     parser.add_argument("--seed", type=_seed, default=0, help="random seed, 0 to 2^63-1 (default 0)")
     parser.add_argument("--device", choices=("auto", "cpu", "gpu"), default="auto")
     parser.add_argument("--alpha", type=float, help="discounted weighting: positive-regret exponent")
@@ -485,6 +492,7 @@ def _options(args: argparse.Namespace, game: Any) -> dict[str, Any]:
     return dict(
         play=args.play,
         updates=args.updates,
+        deviations=args.deviations,
         seed=args.seed,
         device=None if args.device == "auto" else args.device,
         alpha=args.alpha,
