@@ -32,6 +32,7 @@ from rmviz.present.panels import (
     values,
 )
 from rmviz.present.ticks import decade_ticks
+from rmviz.solvers.tree.sequence_lp import solve_zero_sum_tree
 from rmviz.ui.common.panel_plot import WIDTH, PanelPlot
 from rmviz.ui.common.plot_layout import PlotLayout
 
@@ -66,6 +67,9 @@ def cases(runs):
     for infoset in (0, 7):
         panel = infoset_panel(kuhn.tree, infoset, kuhn.game.player_names)
         yield f"kuhn-infoset-{infoset}", panel, {None: kuhn.trace}, kuhn.payoff_scale, None
+    lp = solve_zero_sum_tree(kuhn.game, kuhn.tree).strategy  # the window's dashed levels
+    panel = infoset_panel(kuhn.tree, 7, kuhn.game.player_names, lp)
+    yield "kuhn-infoset-7-lp", panel, {None: kuhn.trace}, kuhn.payoff_scale, None
     for key in ("rps", "kuhn"):
         run = runs[key]
         panels = compare_panels(run.family.compared, list(run.compared), compared_last(run.family))
@@ -93,7 +97,7 @@ def live(qtbot, panel: Panel, tables, scale, shared):
 
 
 def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
-    checked = last = 0
+    checked = last = levels = 0
     for name, panel, tables, scale, shared in cases(runs):
         ax = paper(panel, tables, scale, shared)
         plot = live(qtbot, panel, tables, scale, shared)
@@ -110,6 +114,16 @@ def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
             assert artist.get_alpha() == pytest.approx(line.alpha)
             assert qt.color().alphaF() == pytest.approx(line.alpha, abs=1 / 255)
             assert artist.get_linewidth() / STYLES["paper"].line_width == pytest.approx(qt.widthF() / WIDTH)
+        # the levels (an LP equilibrium): the same heights, colours, dashes and widths
+        paper_levels = [a for a in ax.get_lines() if _is_level(a, panel)]
+        assert len(paper_levels) == len(plot.levels) == len(panel.levels), name
+        for artist, drawn, level in zip(paper_levels, plot.levels, panel.levels, strict=True):
+            qt = drawn.pen
+            assert artist.get_ydata()[0] == drawn.value() == level.y, name
+            assert artist.get_color() == level.colour and qt.color().name() == level.colour.lower(), name
+            assert (artist.get_linestyle(), qt.style()) == DASHES[level.dash], name
+            assert artist.get_linewidth() / STYLES["paper"].line_width == pytest.approx(qt.widthF() / WIDTH)
+        levels += len(panel.levels)
         if panel.reference is not None and plot.reference is not None:
             (guide,) = [a for a in ax.get_lines() if a.get_label() == panel.reference.tex]
             np.testing.assert_array_equal(guide.get_ydata(), plot.reference.yData, err_msg=name)
@@ -148,6 +162,7 @@ def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
         last += any(line.column.quantity.startswith("last_") for line, _ in live_curves)
     assert checked >= 14
     assert last >= 5  # rps, pennies and kuhn gaps, both compare families
+    assert levels == 2  # Kuhn's LP equilibrium at one information set
 
 
 def test_the_last_iterate_is_drawn_in_the_averages_colours_lighter_and_keyed_once(runs, qtbot):
@@ -181,8 +196,14 @@ def test_the_last_iterate_is_drawn_in_the_averages_colours_lighter_and_keyed_onc
         assert [label.text for _, label in legend.items].count(LAST_LABEL) == 1, name
 
 
+def _is_level(artist, panel: Panel) -> bool:
+    """A level (``axhline``: two points across the axes at one height)."""
+    y = np.asarray(artist.get_ydata())
+    return bool(panel.levels) and len(y) == 2 and y[0] == y[1] and list(artist.get_xdata()) == [0, 1]
+
+
 def _is_guide(artist, panel: Panel) -> bool:
-    """The reference line and the zero line: drawn by both, compared separately."""
-    if artist.get_label() == (panel.reference.tex if panel.reference else None):
+    """The reference line, the zero line and the levels: drawn by both, compared separately."""
+    if artist.get_label() == (panel.reference.tex if panel.reference else None) or _is_level(artist, panel):
         return True
     return panel.zero_line and np.all(np.asarray(artist.get_ydata()) == 0) and len(artist.get_xdata()) == 2
