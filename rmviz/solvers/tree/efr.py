@@ -163,6 +163,9 @@ class EFRSolver(CFRSolver):
         # information sets by own depth: an update reads its ancestors' new strategies
         depth = self.tree.infoset_own_depth
         self.by_depth = [np.flatnonzero(depth == d) for d in range(int(depth.max(initial=0)) + 1)]
+        self.depth_slots = [
+            np.flatnonzero(np.isin(self.tree.slot_infoset, infosets)) for infosets in self.by_depth
+        ]
         # each information set's entries are contiguous (laid out information set by set)
         owner = dev.group_infoset[dev.entry_group]
         infosets = np.arange(self.tree.n_infosets)
@@ -232,9 +235,16 @@ class EFRSolver(CFRSolver):
         dev, tree = self.deviations, self.tree
         assert dev is not None
         positive = np.maximum(cumulative, 0.0)
-        for infosets in self.by_depth:
+        for infosets, slots in zip(self.by_depth, self.depth_slots, strict=True):
             rho = prefix_reach(dev, strategy)[dev.group_infoset, dev.group_level] * dev.group_weight
             y = positive * rho[dev.entry_group]
+            if not dev.internal:  # regret matching on y per target, every information set at once
+                by_target = np.bincount(dev.entry_target, y, minlength=tree.n_slots)
+                total = self.passes.infoset_sums(by_target)
+                uniform = 1.0 / tree.infoset_size[tree.slot_infoset]
+                matched = np.where(total > 0, by_target / np.where(total > 0, total, 1.0), uniform)
+                strategy[slots] = matched[slots]
+                continue
             for infoset in infosets.tolist():
                 first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
                 strategy[first : first + size] = self._fixed_point(y, infoset, first, size)
@@ -251,9 +261,6 @@ class EFRSolver(CFRSolver):
         source = dev.entry_source[start:end] - first
         target = dev.entry_target[start:end] - first
         external = ~dev.group_internal[dev.entry_group[start:end]]
-        if not dev.internal:
-            by_target = np.bincount(target, weights, minlength=size)
-            return by_target / by_target.sum()
         # rates: internal a -> b moves from a to b; external "play b" moves every a to b
         rates = np.zeros((size, size))
         np.add.at(rates, (source[~external], target[~external]), weights[~external])
