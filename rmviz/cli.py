@@ -771,7 +771,7 @@ def _equilibria_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
         raise ConfigError("nothing to do: a game tree's references are linear programmes (leave out --no-lp)")
     tree = compile_tree(game)
     why = refusal(game, tree)
-    solution = solve_zero_sum_tree(game, tree) if why is None else None
+    solution = solve_zero_sum_tree(game, tree, exact=True) if why is None else None
     optima, skipped = [], None
     if game.n_players == 2:
         try:
@@ -791,6 +791,9 @@ def _equilibria_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
         if solution is not None:
             report["zero_sum"] = {
                 "values": list(solution.values),
+                "values_exact": None
+                if solution.exact_value is None
+                else [str(solution.exact_value), str(-solution.exact_value)],
                 "nash_conv": solution.nash_conv,
                 "seconds": solution.seconds,
                 "equilibrium": infoset_strategies(game, tree, solution),

@@ -41,13 +41,16 @@ def infoset_strategies(
 
 
 def format_tree_zero_sum(game: ExtensiveFormGame, tree: CompiledTree, solution: TreeZeroSumSolution) -> str:
-    """The value and the equilibrium's behaviour strategies, moves of probability 0 left out."""
-    values = ", ".join(
-        f"{name} {format_number(v, '.6g')}"
-        for name, v in zip(game.player_names, solution.values, strict=True)
+    """The value (in fractions when the solution checks exactly) and the equilibrium's
+    behaviour strategies, moves of probability 0 left out."""
+    exact = solution.exact_value
+    shown = (
+        [str(exact), str(-exact)] if exact is not None else [format_number(v, ".6g") for v in solution.values]
     )
+    values = ", ".join(f"{name} {v}" for name, v in zip(game.player_names, shown, strict=True))
+    how = "exact: an equilibrium in fractions" if exact is not None else "floats from HiGHS"
     lines = [
-        f"Zero-sum game tree: value {values}  (sequence-form LP, HiGHS; "
+        f"Zero-sum game tree: value {values}  (sequence-form LP, {how}; "
         f"NashConv of the equilibrium {format_number(solution.nash_conv, '.2g')}; {solution.seconds:.2f} s)"
     ]
     for row in infoset_strategies(game, tree, solution):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -24,7 +25,9 @@ def test_kuhn_pokers_value_and_equilibrium_as_text(capsys):
     code, out, err = run(capsys, "kuhn")
     assert code == 0, err
     assert out.startswith("Kuhn poker  (kuhn, 2 players, 58 histories, 12 information sets)\n")
-    assert "value Player 1 -0.0555556, Player 2 0.0555556  (sequence-form LP, HiGHS;" in out
+    assert (
+        "value Player 1 -1/18, Player 2 1/18  (sequence-form LP, exact: an equilibrium in fractions;" in out
+    )
     # the queen never bets first (Kuhn 1950); facing a bet, player 2 calls a queen 1/3 of the time
     assert "  Player 1 at Q: p 1\n" in out
     assert "  Player 2 at Qb: p 2/3, b 1/3\n" in out
@@ -38,6 +41,10 @@ def test_the_json_equilibrium_is_one_by_exact_best_responses(capsys, spec, value
     report = json.loads(out)
     assert report["game"] == spec and report["players"] == ["Player 1", "Player 2"]
     assert report["zero_sum"]["values"] == pytest.approx([value, -value], abs=1e-9)
+    assert [Fraction(v) for v in report["zero_sum"]["values_exact"]] == [
+        Fraction(value).limit_denominator(100),
+        -Fraction(value).limit_denominator(100),
+    ]
     tree = compile_tree(catalog_game(spec))
     rows = report["zero_sum"]["equilibrium"]
     assert [row["infoset"] for row in rows] == list(tree.infoset_label)

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.solvers.rational import RATIONAL_DENOMINATORS, exact_array, rational, simplest_near
 from rmviz.solvers.scale import largest_payoff, reported_values, zero_sum
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 
@@ -36,6 +38,10 @@ WINDOW_MAX_TERMINALS = 65_536
 (0.26 s of CPU; Leduc's 5,520: 0.14 s); above it only ``rmviz equilibria`` computes it."""
 
 
+EXACT_MAX_TERMINALS = 1_000
+"""Trees up to this many terminals have their LP solution checked in fractions (Kuhn: 30)."""
+
+
 @dataclass(frozen=True)
 class TreeZeroSumSolution:
     """The sequence-form LP's solution of a two-player zero-sum tree.
@@ -43,12 +49,18 @@ class TreeZeroSumSolution:
     ``value``: player 1's value (player 2's is ``-value``); ``strategy``: the equilibrium's
     behaviour strategy per slot (both players, as a solver's strategies); ``nash_conv``: its
     NashConv by exact best responses (0 up to the LP's tolerance); ``seconds``: both LPs.
+    ``exact_value``: on request, for trees of up to :data:`EXACT_MAX_TERMINALS` terminals,
+    the value as a Fraction when fractions near the strategy form an equilibrium exactly
+    (player 1's best response to player 2's strategy gains what player 2's concedes to
+    player 1's best, with the game's numbers read as fractions:
+    :func:`~rmviz.solvers.rational.rational`), else None.
     """
 
     value: float
     strategy: np.ndarray
     nash_conv: float
     seconds: float
+    exact_value: Fraction | None = None
 
     @property
     def values(self) -> tuple[float, float]:
@@ -80,9 +92,12 @@ def refusal(game: ExtensiveFormGame, tree: CompiledTree | None = None) -> str | 
     return None
 
 
-def solve_zero_sum_tree(game: ExtensiveFormGame, tree: CompiledTree | None = None) -> TreeZeroSumSolution:
+def solve_zero_sum_tree(
+    game: ExtensiveFormGame, tree: CompiledTree | None = None, exact: bool = False
+) -> TreeZeroSumSolution:
     """Player 1's value and an equilibrium of ``game`` by the sequence-form LP (module
-    docstring); a :class:`ConfigError` for trees :func:`refusal` names."""
+    docstring), with ``exact`` its check in fractions; a :class:`ConfigError` for trees
+    :func:`refusal` names."""
     tree = compile_tree(game) if tree is None else tree
     why = refusal(game, tree)
     if why is not None:
@@ -100,7 +115,62 @@ def solve_zero_sum_tree(game: ExtensiveFormGame, tree: CompiledTree | None = Non
     strategy = passes.average_strategy(np.maximum(strategy, 0.0))  # x(I a) / sum_b x(I b)
     nash_conv, _ = passes.nash_conv(strategy)
     (shown,) = reported_values([value], 1.0, scale)
-    return TreeZeroSumSolution(shown, strategy, nash_conv, time.perf_counter() - started)
+    verified = None
+    if exact and passes.terminals.size <= EXACT_MAX_TERMINALS:
+        verified = _verified(tree, passes, strategy)
+    return TreeZeroSumSolution(shown, strategy, nash_conv, time.perf_counter() - started, verified)
+
+
+def _verified(tree: CompiledTree, passes: TreePasses, strategy: np.ndarray) -> Fraction | None:
+    """The exact value when fractions near ``strategy`` (the simplest with denominators up to
+    each of :data:`~rmviz.solvers.rational.RATIONAL_DENOMINATORS`, normalised per information
+    set) form an exact equilibrium: each player's best response to the other's gains the
+    same, in fractions. Python loops over nodes: small trees only."""
+    chance = [Fraction(1)] * tree.n_nodes
+    for h in range(1, tree.n_nodes):  # breadth first: a parent comes before its children
+        edge = rational(float(tree.chance_probability[h])) if tree.edge_owner[h] == tree.n_players else 1
+        chance[h] = chance[int(tree.parent[h])] * edge
+    payoff = exact_array(tree.payoffs[0])
+    for denominator in RATIONAL_DENOMINATORS:
+        near = simplest_near(strategy, denominator)
+        totals = [sum(near[slot] for slot in _slots(tree, j)) for j in range(tree.n_infosets)]
+        if any(total == 0 for total in totals):
+            continue
+        sigma = [near[s] / totals[int(tree.slot_infoset[s])] for s in range(tree.n_slots)]
+        best = [
+            _exact_best_response(tree, passes, sigma, chance, payoff * sign, p)
+            for p, sign in ((0, 1), (1, -1))
+        ]
+        if best[0] == -best[1]:  # player 1 gains against sigma_2 what sigma_1 guarantees
+            return best[0]
+    return None
+
+
+def _slots(tree: CompiledTree, infoset: int) -> range:
+    first = int(tree.infoset_first_slot[infoset])
+    return range(first, first + int(tree.infoset_size[infoset]))
+
+
+def _exact_best_response(
+    tree: CompiledTree,
+    passes: TreePasses,
+    sigma: list[Fraction],
+    chance: list[Fraction],
+    payoff: np.ndarray,
+    player: int,
+) -> Fraction:
+    """``player``'s best-response value against ``sigma`` with ``payoff`` (fractions): the
+    sequence-form recursion of :meth:`TreePasses.best_response_values`, exactly."""
+    other = [Fraction(1)] * tree.n_nodes  # the other player's reach
+    for h in range(1, tree.n_nodes):
+        owner, slot = int(tree.edge_owner[h]), int(tree.edge_slot[h])
+        other[h] = other[int(tree.parent[h])] * (sigma[slot] if owner == 1 - player else 1)
+    q: list[Fraction] = [Fraction(0)] * (tree.n_slots + 1)  # q[0]: the empty sequence
+    for k, z in enumerate(passes.terminals):
+        q[int(passes.terminal_sequence[player][k]) + 1] += chance[z] * other[z] * payoff[z]
+    for j in passes.deepest_first[player]:
+        q[int(passes.infoset_parent_sequence[j]) + 1] += max(q[s + 1] for s in _slots(tree, int(j)))
+    return q[0]
 
 
 def drawn_reference(game: ExtensiveFormGame, tree: CompiledTree) -> TreeZeroSumSolution | None:
