@@ -287,6 +287,7 @@ def run_bench(
     _bench_leaders(rps, budget, line)
     _bench_trees(budget, line)
     bench_correlation(budget, line)
+    bench_efr(budget, line)
     bench_monte_carlo(budget, line)
     _bench_greedy(budget, line)
     bench_internal(budget, line)
@@ -396,6 +397,55 @@ def bench_correlation(budget: float, line: Callable[[str], None]) -> None:
                 f"{f'{name} cfr ({updates})':<44}{on_wall:14,.0f}{off_wall:16,.0f}"
                 f"{off_wall / on_wall:9.2f}x{off_cpu / on_cpu:9.2f}x"
             )
+
+
+def bench_efr(budget: float, line: Callable[[str], None], peer: bool = True) -> None:
+    """EFR's cost per iteration beside CFR's (Morrill et al. 2021, :mod:`rmviz.solvers.tree.efr`):
+    each deviation set against simultaneous CFR (both tracking the correlation gaps, as by
+    default), in turn ``ROUNDS`` times (best rate kept each), the cost in wall and in this
+    thread's CPU time; with ``peer``, OpenSpiel's efr.py on Kuhn beside (Leduc takes it minutes)."""
+    from rmviz.games.trees import kuhn_poker, leduc_poker
+    from rmviz.solvers.tree.config import DEVIATIONS
+    from rmviz.solvers.tree.config import preset as cfr_preset
+    from rmviz.solvers.tree.efr import OPENSPIEL_NAMES, EFRSolver
+    from rmviz.solvers.tree.solver import CFRSolver
+
+    line()
+    line(f"{'EFR beside simultaneous CFR':<44}{'EFR it/s':>14}{'CFR it/s':>16}{'cost':>10}{'CPU cost':>10}")
+    for name, build in (("kuhn_poker", kuhn_poker), ("leduc_poker", leduc_poker)):
+        game = build()
+        cfr = CFRSolver(game, cfr_preset("cfr", updates="simultaneous")).step
+        for deviations in DEVIATIONS:
+            runs = {"efr": EFRSolver(game, cfr_preset("efr", deviations=deviations)).step, "cfr": cfr}
+            best = {key: (0.0, 0.0) for key in runs}
+            for _ in range(ROUNDS):
+                for key, run in runs.items():
+                    wall, cpu = _rates(run, budget)
+                    best[key] = (max(best[key][0], wall), max(best[key][1], cpu))
+            (efr_wall, efr_cpu), (cfr_wall, cfr_cpu) = best["efr"], best["cfr"]
+            line(
+                f"{f'{name} efr {deviations}':<44}{efr_wall:14,.1f}{cfr_wall:16,.0f}"
+                f"{cfr_wall / efr_wall:9.1f}x{cfr_cpu / efr_cpu:9.1f}x"
+            )
+            if peer and name == "kuhn_poker":
+                _bench_openspiel_efr(OPENSPIEL_NAMES[deviations], budget, line)
+
+
+def _bench_openspiel_efr(name: str, budget: float, line: Callable[[str], None]) -> None:
+    """OpenSpiel's Python efr.py on Kuhn with the deviation set ``name``, if installed."""
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import efr
+    except ImportError:
+        return
+    solver = efr.EFRSolver(pyspiel.load_game("kuhn_poker"), name)
+
+    def run(n: int) -> None:
+        for _ in range(n):
+            solver.evaluate_and_update_policy()
+
+    wall, _ = _rates(run, budget)
+    line(f"{f'  OpenSpiel efr.py {name!r}':<44}{wall:14,.1f}{'':>16}{'':>10}{'':>10}")
 
 
 MONTE_CARLO_PEERS = {

@@ -128,3 +128,12 @@ def test_cli_runs_each_deviation_set_and_refuses_in_one_line(capsys, tmp_path):
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "simultaneous" in error
     assert not trace.exists()
+
+
+def test_bench_prints_efr_beside_cfr():
+    from rmviz.bench import bench_efr
+
+    lines: list[str] = []
+    bench_efr(0.001, lambda text="": lines.append(text), peer=False)
+    rows = [text for text in lines if " efr " in text]
+    assert len(rows) == 2 * len(DEVIATIONS) and all(row.endswith("x") for row in rows)
