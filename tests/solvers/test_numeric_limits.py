@@ -54,7 +54,8 @@ def _fast_forward(solver, sums: tuple[str, ...], greedy: bool) -> None:
 def _assert_finite_distributions(solver) -> None:
     snapshot = solver.snapshot(metrics=True)
     for name, value in snapshot.metrics.as_dict().items():
-        assert value is None or np.all(np.isfinite(value)), name
+        for each in value.values() if isinstance(value, dict) else [value]:  # player_gaps: by notion
+            assert each is None or np.all(np.isfinite(each)), name
     averages = snapshot.average_strategy
     if isinstance(averages, tuple):
         pieces = list(averages) + list(snapshot.current_strategy)
