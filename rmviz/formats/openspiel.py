@@ -22,6 +22,7 @@ D deep: past :data:`MAX_HELD` the walk is refused.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import random
@@ -184,15 +185,36 @@ def tree_of(
 
 
 def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> ExtensiveFormGame:
-    """The depth-first walk (:func:`_prefix_order`): a number a history (its code, below) and
-    the terminals' returns go into arrays, handed to the builder at the end
-    (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_records`); an information-state
-    string met again reuses its information set."""
+    """The depth-first walk (:func:`_walk_records`), its records handed to the builder at the
+    end (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_records`). Python's cyclic
+    garbage collector is paused meanwhile: the walk makes no cycles, and the collector's
+    passes over its growing tables cost a fifth of a walk with many information sets
+    (tic-tac-toe: 4.33 against 3.41 us per history)."""
+    n = game.num_players()
+    builder = FlatTreeBuilder(n)
+    with _collector_paused():
+        codes, payoffs, pairs, made_sets = _walk_records(game, builder, spec, max_nodes, progress)
+    builder.new_infosets(made_sets)
+    _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
+    names = tuple(f"Player {i + 1}" for i in range(n))
+    title = game.get_type().long_name
+    try:
+        return ExtensiveFormGame.from_flat(builder.finish(), names, f"{title} (OpenSpiel)", f"{PREFIX}{game}")
+    except GameError as error:
+        raise GameError(f"{spec!r}: {error}") from None
+
+
+def _walk_records(
+    game: Any, builder: FlatTreeBuilder, spec: str, max_nodes: int, progress: Progress | None
+) -> tuple[array[int], array[float], dict[tuple[int, int], int], list[tuple[int, str, tuple[str, ...]]]]:
+    """The histories of ``game`` in prefix order (:func:`_prefix_order`): each one's code and
+    the terminals' returns, the chance (move list, distribution) pairs and the information
+    sets ``(player, label, moves)`` in the order first met; an information-state string met
+    again reuses its information set, a chance history met again its code."""
+    n = game.num_players()
     pyspiel = _pyspiel()
     chance_player = pyspiel.PlayerId.CHANCE
     terminal_player = pyspiel.PlayerId.TERMINAL
-    n = game.num_players()
-    builder = FlatTreeBuilder(n)
     # a history's code: -1 terminal, 2 i decision in information set i, 2 c + 1 chance with
     # the moves and distribution pair c (_records turns the codes into the builder's columns)
     codes, payoffs = array("i"), array("d")
@@ -201,6 +223,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
     chances: dict[tuple[tuple[str, ...], tuple[tuple[int, float], ...]], int] = {}  # -> code
     raws: list[dict[str, str]] = [{} for _ in range(n)]  # label -> the string it was made from
     seen: list[dict[str, tuple[int, list[int]]]] = [{} for _ in range(n)]  # (2 i, actions)
+    made_sets: list[tuple[int, str, tuple[str, ...]]] = []  # information set i: (player, label, moves)
     every = PROGRESS_EVERY
     made, found, report = 0, 1, every  # histories built; known (built, or listed by a parent)
     walk = _prefix_order(game, spec)
@@ -237,7 +260,9 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
             actions = state.legal_actions(player)
             known = seen[player].get(raw)
             if known is None:
-                known = _new_infoset(builder, raws, seen, state, player, raw, actions, spec)
+                known = _new_infoset(
+                    builder.intern_moves, made_sets, raws, seen, state, player, raw, actions, spec
+                )
             elif known[1] != actions:
                 raise RmvizError(
                     f"{spec!r}: information set {infoset_label(raw)!r} of player {player + 1} "
@@ -251,17 +276,12 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
             state = send(actions)
         except StopIteration:  # the last history (a chance or decision one without moves)
             break
-    _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
-    names = tuple(f"Player {i + 1}" for i in range(n))
-    title = game.get_type().long_name
-    try:
-        return ExtensiveFormGame.from_flat(builder.finish(), names, f"{title} (OpenSpiel)", f"{PREFIX}{game}")
-    except GameError as error:
-        raise GameError(f"{spec!r}: {error}") from None
+    return codes, payoffs, pairs, made_sets
 
 
 def _new_infoset(
-    builder: FlatTreeBuilder,
+    intern_moves: Callable[[tuple[str, ...]], int],
+    made_sets: list[tuple[int, str, tuple[str, ...]]],
     raws: list[dict[str, str]],
     seen: list[dict[str, tuple[int, list[int]]]],
     state: Any,
@@ -270,16 +290,18 @@ def _new_infoset(
     actions: list[int],
     spec: str,
 ) -> tuple[int, list[int]]:
-    """The information set of a string ``raw`` met the first time: ``(2 id, actions)``,
-    made in the builder and kept in ``seen``; refused when the string's one-line label is
-    another string's."""
+    """The information set of a string ``raw`` met the first time: ``(2 i, actions)``, listed
+    as the walk's set i in ``made_sets`` (for the builder) and kept in ``seen``; refused when
+    the string's one-line label is another string's."""
     label = infoset_label(raw)
     if raws[player].setdefault(label, raw) != raw:
         raise RmvizError(
             f"{spec!r}: two information-state strings of player {player + 1} read {label!r} on one line"
         )
-    info = builder.infoset(player, label, _labels(state, player, actions))
-    known = seen[player][raw] = (2 * info, actions)
+    moves = _labels(state, player, actions)
+    intern_moves(moves)  # now: move lists are numbered in the order first met
+    made_sets.append((player, label, moves))
+    known = seen[player][raw] = (2 * len(made_sets) - 2, actions)
     return known
 
 
@@ -297,6 +319,18 @@ def _records(
     ref[decision] = index[decision]
     moveset[chance], ref[chance] = table[index[chance]].T
     builder.append_records(kind, moveset, ref, payoffs)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a while, then back as it was."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _prefix_order(game: Any, spec: str, limit: float = math.inf) -> Generator[Any, Sequence[int], bool]:

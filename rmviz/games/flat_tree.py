@@ -27,6 +27,7 @@ import math
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 import numpy as np
 
@@ -173,6 +174,26 @@ class FlatTreeBuilder:
             self.infoset_first_slot.append(self.slots)
             self.slots += len(moves)
         return info
+
+    def new_infosets(self, sets: Sequence[tuple[int, object, tuple[str, ...]]]) -> None:
+        """Information sets ``(player, key, moves)`` at once, numbered on from the last, as
+        :meth:`infoset` would make them one at a time; refused (``ValueError``, nothing made)
+        when one is known already or listed twice."""
+        if not sets:
+            return
+        players, keys, moves = zip(*sets, strict=True)
+        start = len(self.infoset_key)
+        ids = dict(zip(zip(players, keys, strict=True), range(start, start + len(sets)), strict=True))
+        if len(ids) < len(sets) or not self.infoset_ids.keys().isdisjoint(ids):
+            raise ValueError("an information set made twice")
+        slots = list(accumulate(map(len, moves), initial=self.slots))
+        self.infoset_player.extend(players)
+        self.infoset_ids.update(ids)
+        self.infoset_key.extend(keys)
+        self.infoset_moveset.extend(map(self.intern_moves, moves))
+        self.infoset_moves.extend(moves)
+        self.infoset_first_slot.extend(slots[:-1])
+        self.slots = slots[-1]
 
     def decision(self, player: int, key: object, moves: tuple[str, ...], label: str = "") -> int:
         """A decision history of ``player`` (0-based) in the information set ``key``."""

@@ -4,6 +4,8 @@ table equal (tests/formats/reference_flat_walk.py); its parts agree with their d
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -153,3 +155,37 @@ def test_the_bench_floor_walks_every_history_and_the_row_shows_it():
     lines: list[str] = []
     bench_walk(lines.append, ("kuhn_poker",))
     assert lines[-2].startswith("kuhn_poker") and "58" in lines[-2] and lines[-1].strip().startswith("(")
+
+
+def test_the_collector_is_back_as_it_was_after_the_walk_even_when_it_fails():
+    game = load_pyspiel_game("kuhn_poker")
+    assert gc.isenabled()
+    openspiel._walk(game, "kuhn", 10**6, None)
+    assert gc.isenabled()
+    with pytest.raises(RmvizError, match="more than 10 histories"):
+        openspiel._walk(game, "kuhn", 10, None)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        openspiel._walk(game, "kuhn", 10**6, None)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_information_sets_made_at_once_are_those_made_one_at_a_time():
+    sets = [(0, "a", ("x", "y")), (1, "a", ("x", "y")), (0, "b", ("z",)), (1, "c", ("x", "y", "z"))]
+    one, many = FlatTreeBuilder(2), FlatTreeBuilder(2)
+    for builder in (one, many):
+        builder.infoset(1, "first", ("z",))
+    ids = [one.infoset(*entry) for entry in sets]
+    many.new_infosets(sets)
+    assert ids == [1, 2, 3, 4] and many.infoset_ids == one.infoset_ids
+    for (
+        name
+    ) in "infoset_player infoset_key infoset_moveset infoset_moves infoset_first_slot slots movesets".split():
+        assert getattr(many, name) == getattr(one, name), name
+    for twice in ([(0, "a", ("x",))], [(0, "d", ("x",)), (0, "d", ("x",))]):
+        with pytest.raises(ValueError, match="made twice"):
+            many.new_infosets(twice)
+    assert many.infoset_key == one.infoset_key  # nothing made
