@@ -300,7 +300,11 @@ class TreeWindow(RunWindow):
             before = SavedRun(solver.checkpoint(), *loop.trace.kept())  # a session's run
             return before, solver.step_recorded()
 
-        self.recorded_from, self.record = loop.exclusive(recorded)
+        try:
+            self.recorded_from, self.record = loop.exclusive(recorded)
+        except RmvizError as error:  # a solver with no CFR record to show (EFR)
+            self.show_error(str(error))
+            return None
         self.traversal.blockSignals(True)
         self.traversal.clear()
         for trace in self.record.traversals:
