@@ -6,8 +6,8 @@ process loads its kernels (~2 s) instead of compiling them (~12 s on an idle mac
 70-80 s under load); ``jit_reassociating`` may also reorder floating-point sums. Until a
 kernel is first called or :func:`load` runs, a decorated function is a :class:`Kernel` and
 numba (~0.2 s of CPU to import, ~0.15 s more to ready its CPU target) is not imported, so a
-command that runs no kernel pays for neither (``rmviz solve`` on a small game: a process's
-first :data:`SHORT_RUN` iterations take the array code, which plays the kernels' floats).
+command that runs no kernel pays for neither (``rmviz solve`` on a small game: its first
+:data:`SHORT_RUN` iterations take the array code, which plays the kernels' floats).
 Without numba both leave the function as it is and ``AVAILABLE`` is False: the solvers run
 their NumPy code. The cache is :func:`cache_dir` (``NUMBA_CACHE_DIR`` when set, else a
 per-user folder per version of the solver sources), chosen at import, before numba reads
@@ -149,13 +149,14 @@ def _younger_inside(folder: Path, cutoff: float) -> bool:
 choose_cache_dir()
 
 AVAILABLE = importlib.util.find_spec("numba") is not None
-# A process that has not imported numba runs up to this many iterations in all of matrix
-# games of up to ORDERED_MAX_ENTRIES payoff entries in the array code (the same floats; 80-200
-# us an iteration against ~0.35 s of CPU to import numba and load a kernel), then imports it:
-# `rmviz solve rps -n 1000` stays instant, and a process that runs many short runs (a sweep's
-# worker, a notebook's loop) pays at most this many slow iterations (short_run).
+# A command that asks (prepare: `rmviz solve`) and has not imported numba runs up to this
+# many iterations in all of matrix games of up to ORDERED_MAX_ENTRIES payoff entries in the
+# array code (the same floats; 80-200 us an iteration against ~0.35 s of CPU to import numba
+# and load a kernel), then imports it: `rmviz solve rps -n 1000` stays instant. Any other
+# process (the window, sweeps, notebooks: their runs report their speed) runs the kernels.
 SHORT_RUN = 2_000
 _short_left = SHORT_RUN  # what is left of this process's SHORT_RUN
+_short_allowed = False  # whether prepare let this process run short runs in the array code
 _STRICT = {"cache": True, "nogil": True}
 # may reassociate floating-point sums (and contract a*b+c into one fused multiply-add): what
 # lets LLVM keep several vector accumulators in a dot product, which a strict left-to-right
@@ -223,21 +224,27 @@ def load() -> None:
 
 def short_run(iterations: int) -> bool:
     """Whether ``iterations`` iterations of a small matrix game may run in the array code
-    instead of a kernel: numba is not imported and they fit in what is left of the process's
-    :data:`SHORT_RUN` (they are counted against it)."""
+    instead of a kernel: :func:`prepare` allowed it, numba is not imported, and they fit in
+    what is left of the process's :data:`SHORT_RUN` (they are counted against it)."""
     global _short_left
     with _lock:
-        if loaded() or iterations > _short_left:
+        if not _short_allowed or loaded() or iterations > _short_left:
             return False
         _short_left -= iterations
         return True
 
 
 def prepare(iterations: int) -> None:
-    """Load numba now when a run of ``iterations`` iterations will use its kernels (more than
-    what is left of :data:`SHORT_RUN`): before a clock starts, not inside the run."""
-    if iterations > _short_left:
-        load()
+    """A command about to run ``iterations`` iterations and exit (``rmviz solve``): when they
+    fit in what is left of :data:`SHORT_RUN` and numba is not imported, small matrix games
+    may run them in the array code (:func:`short_run`); otherwise numba is loaded now, before
+    a clock starts, not inside the run."""
+    global _short_allowed
+    with _lock:
+        if iterations <= _short_left and not loaded():
+            _short_allowed = True
+            return
+    load()
 
 
 def _compiler(options: dict[str, Any]) -> Any:

@@ -1,6 +1,7 @@
-"""numba is imported when a kernel is first called (rmviz.solvers.jit.load), and a process
-without it runs its first jit.SHORT_RUN iterations of small matrix games in the array code,
-which gives the kernel's iterates bit for bit; then the kernels."""
+"""numba is imported when a kernel is first called (rmviz.solvers.jit.load), and a command
+that asks (jit.prepare: rmviz solve) and has not imported numba runs its first jit.SHORT_RUN
+iterations of small matrix games in the array code, which gives the kernel's iterates bit
+for bit; then the kernels. Other processes run the kernels from the first iteration."""
 
 from __future__ import annotations
 
@@ -58,6 +59,18 @@ def without_numba(monkeypatch):
     """This process as one that has not imported numba, with its whole SHORT_RUN left."""
     monkeypatch.setattr(jit, "loaded", lambda: False)
     monkeypatch.setattr(jit, "_short_left", jit.SHORT_RUN)
+    monkeypatch.setattr(jit, "_short_allowed", False)
+
+
+def test_only_a_command_that_asks_runs_short_runs_in_the_array_code(monkeypatch, without_numba):
+    """A sweep's worker, a notebook or the window run the kernels: their runs report speeds."""
+    loads: list[int] = []
+    monkeypatch.setattr(jit, "load", lambda: loads.append(1))
+    assert not jit.short_run(10)
+    jit.prepare(jit.SHORT_RUN + 1)  # more than SHORT_RUN: numba now, before the clock
+    assert loads == [1] and not jit.short_run(10)
+    jit.prepare(jit.SHORT_RUN)
+    assert loads == [1] and jit.short_run(10) and jit._short_left == jit.SHORT_RUN - 10
 
 
 def _state(solver: RegretMinimizer) -> dict[str, list[np.ndarray]]:
@@ -74,6 +87,7 @@ def test_a_short_run_takes_the_array_code_then_the_kernel_with_the_same_iterates
     reference.step(jit.SHORT_RUN + 300)  # numba is loaded: the kernel throughout
     monkeypatch.setattr(jit, "loaded", lambda: False)  # as in a process without numba
     monkeypatch.setattr(jit, "_short_left", jit.SHORT_RUN)
+    monkeypatch.setattr(jit, "_short_allowed", True)  # as rmviz solve's jit.prepare allows
     solver = RegretMinimizer(game, preset(algorithm))
     assert solver.array_twin
     paths: list[str] = []
@@ -92,8 +106,8 @@ def test_a_short_run_takes_the_array_code_then_the_kernel_with_the_same_iterates
 
 
 def test_the_processs_short_run_is_shared_by_its_solvers(monkeypatch, without_numba):
-    """A sweep's worker or a notebook's loop of short runs pays SHORT_RUN slow iterations in
-    all, not per run."""
+    """Several runs in one command pay SHORT_RUN slow iterations in all, not per run."""
+    monkeypatch.setattr(jit, "_short_allowed", True)
     game = catalog_game("chicken")
     first, second = (RegretMinimizer(game, preset("rm")) for _ in range(2))
     ran: list[int] = []
@@ -128,3 +142,17 @@ def test_a_gpu_run_never_takes_the_array_code(monkeypatch, without_numba):
     monkeypatch.setattr(device, "kernel_for", lambda *a, **k: object())  # a stand-in CUDA kernel
     gpu = RegretMinimizer(catalog_game("rps"), preset("rm", device="gpu"))
     assert gpu.backend.is_gpu and gpu._kernel is not None and not gpu.array_twin
+
+
+def test_a_library_run_in_a_new_process_runs_the_kernel_from_its_first_iteration():
+    code = """
+import sys
+from rmviz.games.catalog import catalog_game
+from rmviz.solvers.registry import make_solver
+solver = make_solver(catalog_game("rps"), "rm")
+assert "numba" not in sys.modules
+solver.step(0)  # as rmviz.solve, sweeps and the window do: the kernel loads before the clock
+assert "numba" in sys.modules
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]

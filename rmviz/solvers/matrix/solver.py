@@ -18,7 +18,7 @@ once per player in turn, each against the others' newest strategies):
 
 ``step(n)`` runs on the device without host synchronisation; on the CPU, two-player
 expected play and all sampled play run in compiled kernels (:mod:`.kernels`) that produce
-the same iterates (a short run without numba: the array code, :data:`~rmviz.solvers.jit.SHORT_RUN`),
+the same iterates (``rmviz solve``'s short runs: the array code, :data:`~rmviz.solvers.jit.SHORT_RUN`),
 and on the GPU two-player expected play with external regrets and a fixed schedule runs in
 CUDA kernels (:mod:`.device`). ``snapshot()`` is the one host copy.
 """
@@ -180,8 +180,8 @@ class RegretMinimizer:
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
         self.releases_gil = self._kernel is not None
-        # the array code plays the kernel's floats here (the summation rule), so a process
-        # without numba runs its first jit.SHORT_RUN iterations in it (jit.short_run);
+        # the array code plays the kernel's floats here (the summation rule), so `rmviz
+        # solve` without numba runs its first jit.SHORT_RUN iterations in it (jit.short_run);
         # internal RM's array code calls a kernel itself
         self.array_twin = (
             self._kernel is not None
