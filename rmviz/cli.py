@@ -52,7 +52,7 @@ from rmviz.present.tree_labels import FRAME_WIDTH_CM
 from rmviz.runner.record import record_run, record_traces, write_run_data
 from rmviz.runner.session import Session, View, session_config, session_path, write_session
 from rmviz.runner.trace import SavedRun, Trace
-from rmviz.solvers.family import EXPLORATION, PLAY_MODES, SCHEDULES, Family
+from rmviz.solvers.family import DEVIATIONS, EXPLORATION, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.jit import prepare
 from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import default_start_note, parse_probability
@@ -67,7 +67,6 @@ from rmviz.solvers.registry import (
     make_solver,
 )
 from rmviz.solvers.threads import DEFAULT_THREADS, THREADS_VARIABLE, set_threads
-from rmviz.solvers.tree.config import DEVIATIONS
 from rmviz.ui import options as window_options
 from rmviz.version import version
 

@@ -24,6 +24,10 @@ CHOICES = ("play", "updates", "seed", "device", "fixed_strategies", "start", "dt
 # The values of the two named choices (every family that has the choice takes these).
 PLAY_MODES = ("expected", "sampled")
 SCHEDULES = ("simultaneous", "alternating")
+# EFR's deviation sets (Morrill et al. 2021; solvers/tree/efr.py maps them to OpenSpiel's): a
+# choice only the presets that set it take (OPTIONAL_CHOICES)
+DEVIATIONS = ("blind-action", "informed-action", "blind-cf", "informed-cf", "causal")
+OPTIONAL_CHOICES = ("deviations",)
 # Outcome-sampling MCCFR's default share of uniform exploration at the traverser's nodes
 # (Lanctot et al. 2009 use 0.6): the tree config's default, the panel's and the CLI's text.
 EXPLORATION = 0.6

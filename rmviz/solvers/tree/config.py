@@ -11,13 +11,11 @@ from typing import Any
 
 from rmviz.errors import ConfigError
 from rmviz.solvers.backend import DEVICES
-from rmviz.solvers.family import EXPLORATION, SCHEDULES
+from rmviz.solvers.family import DEVIATIONS, EXPLORATION, SCHEDULES
 from rmviz.solvers.presets import PresetTable, check_finite, check_numbers, from_preset
 from rmviz.solvers.weighting import AVERAGINGS, DISCOUNTS, WEIGHTINGS
 
 SAMPLINGS = ("none", "chance", "external", "outcome")
-# EFR's deviation sets (Morrill et al. 2021; :mod:`.efr`, which maps them to OpenSpiel's names)
-DEVIATIONS = ("blind-action", "informed-action", "blind-cf", "informed-cf", "causal")
 
 
 @dataclass(frozen=True)

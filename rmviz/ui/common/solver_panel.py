@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QLine
 
 from rmviz.errors import RmvizError
 from rmviz.solvers.backend import gpu_available, gpu_name
-from rmviz.solvers.family import PARAMETER_LABELS, PLAY_MODES, SCHEDULES, Family
+from rmviz.solvers.family import DEVIATIONS, OPTIONAL_CHOICES, PARAMETER_LABELS, PLAY_MODES, SCHEDULES, Family
 from rmviz.solvers.protocol import Config
 
 # The family choices the panel sets, with their row labels, in panel order (the starting
@@ -39,6 +39,7 @@ from rmviz.solvers.protocol import Config
 CHOICE_LABELS = {
     "play": "Play",
     "updates": "Updates",
+    "deviations": "Deviations",
     "seed": "Seed",
     "device": "Device",
     "dtype": "Precision",
@@ -106,6 +107,8 @@ class SolverPanel(QWidget):
         self.play.addItems(PLAY_MODES)
         self.updates = QComboBox()
         self.updates.addItems(SCHEDULES)
+        self.deviations = QComboBox()  # EFR's deviation set: shown for the presets that set it
+        self.deviations.addItems(DEVIATIONS)
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.device = QComboBox()
@@ -120,6 +123,7 @@ class SolverPanel(QWidget):
         )
         self.choices = tuple(choice for choice in CHOICE_LABELS if choice in family.choices)
         rows: dict[str, QHBoxLayout] = {}
+        self._rows = rows  # the form's row of each choice shown
         for choice, label in CHOICE_LABELS.items():
             widget = self.choice_widget(choice)
             if choice not in self.choices:
@@ -142,7 +146,7 @@ class SolverPanel(QWidget):
         layout.addRow("Speed", self.speed)
 
         self.algorithm.currentIndexChanged.connect(self._algorithm_changed)
-        for combo in (self.play, self.updates, self.device, self.dtype, self.cadence):
+        for combo in (self.play, self.updates, self.deviations, self.device, self.dtype, self.cadence):
             combo.currentIndexChanged.connect(self._changed)
         self.seed.valueChanged.connect(self._changed)
         self.speed.currentIndexChanged.connect(self.speed_changed)
@@ -177,6 +181,7 @@ class SolverPanel(QWidget):
         return {
             "play": self.play,
             "updates": self.updates,
+            "deviations": self.deviations,
             "seed": self.seed,
             "device": self.device,
             "dtype": self.dtype,
@@ -187,7 +192,7 @@ class SolverPanel(QWidget):
             return self.seed.value()
         if choice in ("device", "dtype"):
             return self.choice_widget(choice).currentData()  # type: ignore[attr-defined]
-        return (self.play if choice == "play" else self.updates).currentText()
+        return self.choice_widget(choice).currentText()  # type: ignore[attr-defined]
 
     def _accepts_gpu(self) -> bool:
         """Whether the family's configurations run on a GPU (tree solvers do not)."""
@@ -218,6 +223,15 @@ class SolverPanel(QWidget):
         self.updates.setCurrentText(base.updates)  # the preset's schedule (CFR+ alternates)
         self.updates.blockSignals(blocked)
         self.updates.setEnabled(not base.schedule_locked)
+        fields = self.family.presets[name][1]
+        for choice in OPTIONAL_CHOICES:
+            if choice in self.choices:
+                widget = self.choice_widget(choice)
+                self._layout.setRowVisible(self._rows[choice], choice in fields)
+                if choice in fields:
+                    blocked = widget.blockSignals(True)
+                    widget.setCurrentText(fields[choice])  # type: ignore[attr-defined]
+                    widget.blockSignals(blocked)
 
     def _changed(self) -> None:
         try:
@@ -245,6 +259,8 @@ class SolverPanel(QWidget):
                 raise RmvizError(f"{label}: {text!r} is not a number") from None
             values[parameter] = value  # inf, nan: refused by the config (presets.check_finite, ranges)
         for choice in self.choices:
+            if choice in OPTIONAL_CHOICES and choice not in self.family.presets[name][1]:
+                continue  # a choice this preset does not take (EFR's deviations on CFR)
             values[choice] = self._choice_value(choice)
         for option, value in self.options.items():
             values[option] = value()
@@ -260,7 +276,7 @@ class SolverPanel(QWidget):
         seed = getattr(config, "seed", 0)
         if "seed" in self.choices and not 0 <= seed <= self.seed.maximum():
             raise RmvizError(f"seed {seed} is larger than the solver panel takes ({self.seed.maximum():,})")
-        rows = [self.algorithm, self.play, self.updates, self.seed, self.device, self.dtype]
+        rows = [self.algorithm, self.play, self.updates, self.deviations, self.seed, self.device, self.dtype]
         widgets = [*rows, *self.parameters.values()]
         for widget in widgets:
             widget.blockSignals(True)
@@ -275,6 +291,9 @@ class SolverPanel(QWidget):
             if "play" in self.choices:
                 self.play.setCurrentText(config.play)  # type: ignore[attr-defined]
             self.updates.setCurrentText(config.updates)
+            for choice in OPTIONAL_CHOICES:
+                if choice in self.choices and getattr(config, choice) is not None:
+                    self.choice_widget(choice).setCurrentText(getattr(config, choice))  # type: ignore[attr-defined]
             if "seed" in self.choices:
                 self.seed.setValue(seed)
             wanted = getattr(config, "device", "cpu")

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from rmviz.errors import RmvizError
-from rmviz.solvers.family import CHOICES
+from rmviz.solvers.family import CHOICES, OPTIONAL_CHOICES
 from rmviz.solvers.registry import FAMILIES
 from rmviz.ui.common.solver_panel import CHOICE_LABELS, SolverPanel
 
@@ -31,9 +31,14 @@ def test_the_panel_lists_the_family_presets(panel):
 def test_the_panel_shows_exactly_the_family_choices(panel):
     family = panel.family
     shown = [choice for choice in CHOICE_LABELS if panel.choice_widget(choice).isVisibleTo(panel)]
-    assert shown == [choice for choice in family.choices if choice in CHOICE_LABELS]
-    # the choices without a row are set on the command line (--fix, --start, --deviations)
-    assert set(CHOICES) - set(CHOICE_LABELS) == {"fixed_strategies", "start", "deviations"}
+    taken = family.presets[family.default_algorithm][1]  # EFR's deviations: only where a preset sets them
+    assert shown == [
+        choice
+        for choice in family.choices
+        if choice in CHOICE_LABELS and (choice not in OPTIONAL_CHOICES or choice in taken)
+    ]
+    # the choices without a row are set on the command line (--fix, --start)
+    assert set(CHOICES) - set(CHOICE_LABELS) == {"fixed_strategies", "start"}
     assert panel.cadence.isVisibleTo(panel) and panel.speed.isVisibleTo(panel)
 
 
