@@ -10,7 +10,7 @@ each iteration; the next sigma(I) is the fixed point ``sum_d y_d phi_d(x) = (sum
 with ``y_d = [R_d]_+ rho_{t+1}(I)`` (the ancestors' new strategies), uniform when every y is
 0: for internal sets the stationary distribution of the chain with rates y (the shared
 :func:`~rmviz.solvers.regret_matching.internal_regret_matching`), for external-only sets y per
-target normalised. Deviation sets (:data:`~rmviz.solvers.tree.config.DEVIATIONS`):
+target normalised. Deviation sets (:data:`~rmviz.solvers.family.DEVIATIONS`):
 blind/informed action (k = own depth), blind/informed counterfactual (k = 0; blind-cf is
 CFR) and causal, OpenSpiel's efr.py "csps". Simultaneous updates, uniform averaging.
 """
@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from rmviz.errors import ConfigError
 from rmviz.solvers.regret_matching import internal_regret_matching
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
-from rmviz.solvers.tree.solver import CFRSolver, IterationRecord
+from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
 from rmviz.solvers.tree.state import CFRState
 
 # OpenSpiel's efr.py name of each deviation set (EFRSolver(game, name))
@@ -196,6 +197,12 @@ class EFRSolver(CFRSolver):
         for _ in range(iterations):
             self._iterate_efr()
         self.elapsed += time.perf_counter() - start
+
+    def report(self, snapshot: TreeSnapshot) -> dict[str, Any]:
+        """CFR's report with the deviation set in its config."""
+        report = super().report(snapshot)
+        report["config"]["deviations"] = self.config.deviations
+        return report
 
     def step_recorded(self) -> IterationRecord:
         raise ConfigError("the step-by-step record shows CFR iterations; EFR runs with step()")

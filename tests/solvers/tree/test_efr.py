@@ -122,6 +122,7 @@ def test_cli_runs_each_deviation_set_and_refuses_in_one_line(capsys, tmp_path):
         assert main(["solve", "kuhn", "-a", "efr", "--deviations", deviations, "-n", "20", "--json"]) == 0
         report = json.loads(capsys.readouterr().out)
         assert report["efce_gap"] >= report["efcce_gap"] >= report["cce_gap"] >= 0
+        assert report["config"]["deviations"] == deviations
     trace = tmp_path / "run.csv"
     argv = ["solve", "kuhn", "-a", "efr", "--updates", "alternating", "--trace", str(trace)]
     assert main(argv) == 2
