@@ -28,8 +28,10 @@ from rmviz.games.reduced import reduced_form_with_strategies
 from rmviz.solvers.tree.compiled_tree import TreePasses, compile_tree
 
 KINDS = ("EFCE", "EFCCE")
-MAX_PROFILES = 5_000
-"""Reduced profiles the LP takes (Kuhn poker's 1,728: 0.06 s for the LP and its rows)."""
+MAX_PROFILES = 2_048
+"""Reduced profiles the LP takes: Kuhn poker's 1,728 take 0.03-0.3 s of CPU, a binary tree
+of 11 levels (64 x 32 = 2,048) 4-5 s and of 12 levels (4,096) 35-50 s, its rows growing with
+the profiles (tests/benchmarks/sequence_lp.py --correlated; docs/performance.md)."""
 
 
 @dataclass(frozen=True)
