@@ -219,7 +219,7 @@ def _walk_records(
     # a history's code: -1 terminal, 2 i decision in information set i, 2 c + 1 chance with
     # the moves and distribution pair c (_records turns the codes into the builder's columns)
     codes, payoffs = array("i"), array("d")
-    code, payoff = codes.append, payoffs.extend
+    code, payoff, intern_moves = codes.append, payoffs.extend, builder.intern_moves
     pairs: dict[tuple[int, int], int] = {}  # chance (move list, distribution) -> c
     chances: dict[tuple[tuple[str, ...], tuple[tuple[int, float], ...]], int] = {}  # -> code
     raws: list[dict[str, str]] = [{} for _ in range(n)]  # label -> the string it was made from
@@ -251,7 +251,7 @@ def _walk_records(
             key = (_labels(state, chance_player, actions), tuple(outcomes))
             chance = chances.get(key)
             if chance is None:
-                pair = (builder.intern_moves(key[0]), builder.intern_chance([float(p) for _, p in outcomes]))
+                pair = (intern_moves(key[0]), builder.intern_chance([float(p) for _, p in outcomes]))
                 chance = chances[key] = 2 * pairs.setdefault(pair, len(pairs)) + 1
             code(chance)
         else:
@@ -261,9 +261,16 @@ def _walk_records(
             actions = state.legal_actions(player)
             known = seen[player].get(raw)
             if known is None:
-                known = _new_infoset(
-                    builder.intern_moves, made_sets, raws, seen, state, player, raw, actions, spec
-                )
+                label = infoset_label(raw)
+                if raws[player].setdefault(label, raw) != raw:
+                    raise RmvizError(
+                        f"{spec!r}: two information-state strings of player {player + 1} read "
+                        f"{label!r} on one line"
+                    )
+                moves = _labels(state, player, actions)
+                intern_moves(moves)  # now: move lists are numbered in the order first met
+                made_sets.append((player, label, moves))
+                known = seen[player][raw] = (2 * len(made_sets) - 2, actions)
             elif known[1] != actions:
                 raise RmvizError(
                     f"{spec!r}: information set {infoset_label(raw)!r} of player {player + 1} "
@@ -278,32 +285,6 @@ def _walk_records(
         except StopIteration:  # the last history (a chance or decision one without moves)
             break
     return codes, payoffs, pairs, made_sets
-
-
-def _new_infoset(
-    intern_moves: Callable[[tuple[str, ...]], int],
-    made_sets: list[tuple[int, str, tuple[str, ...]]],
-    raws: list[dict[str, str]],
-    seen: list[dict[str, tuple[int, list[int]]]],
-    state: Any,
-    player: int,
-    raw: str,
-    actions: list[int],
-    spec: str,
-) -> tuple[int, list[int]]:
-    """The information set of a string ``raw`` met the first time: ``(2 i, actions)``, listed
-    as the walk's set i in ``made_sets`` (for the builder) and kept in ``seen``; refused when
-    the string's one-line label is another string's."""
-    label = infoset_label(raw)
-    if raws[player].setdefault(label, raw) != raw:
-        raise RmvizError(
-            f"{spec!r}: two information-state strings of player {player + 1} read {label!r} on one line"
-        )
-    moves = _labels(state, player, actions)
-    intern_moves(moves)  # now: move lists are numbered in the order first met
-    made_sets.append((player, label, moves))
-    known = seen[player][raw] = (2 * len(made_sets) - 2, actions)
-    return known
 
 
 def _records(
