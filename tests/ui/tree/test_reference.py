@@ -70,3 +70,27 @@ def test_a_general_sum_tree_has_no_reference(qtbot):
         assert _levels(window) == [] and "LP" not in window.plots.strategy.panel.title
     finally:
         window.shutdown()
+
+
+def test_a_game_shown_while_the_lp_runs_is_solved_next(qtbot):
+    """One LP at a time: the second game waits for the first's, whose result is dropped."""
+    from PySide6.QtCore import QObject
+
+    from rmviz.solvers.tree.compiled_tree import compile_tree
+    from rmviz.ui.tree.reference import TreeReference
+
+    parent = QObject()
+    ready = []
+    reference = TreeReference(parent, ready.append)
+    try:
+        first, second = catalog_game("kuhn"), catalog_game("teaching-tree")
+        reference.start(first, compile_tree(first))
+        reference.start(second, compile_tree(second))
+        qtbot.waitUntil(lambda: bool(ready), timeout=60_000)
+        assert len(ready) == 1 and reference.game is second
+        assert ready[0].value == pytest.approx(0.25) and reference.value_text(second) == " (LP 0.25)"
+        assert reference.value_text(first) == ""
+        reference.start(second, compile_tree(second))  # the game solved: nothing to do
+        assert reference.solution is ready[0]
+    finally:
+        reference.shutdown()
