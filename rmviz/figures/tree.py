@@ -1,5 +1,6 @@
 """Figures of a game-tree run (matplotlib): the average strategy at each information set over
-the iterations, and the tree itself with the run's numbers on it. The distances to
+the iterations (with a zero-sum tree's sequence-form LP equilibrium as dashed levels, as the
+window draws it), and the tree itself with the run's numbers on it. The distances to
 equilibrium and the comparison are the shared panels of :mod:`.matrix` and :mod:`.compare`.
 
 The tree diagram uses the window's layout (:mod:`rmviz.present.tree_layout`), as wide as a
