@@ -50,6 +50,36 @@ def test_iterates_equal_openspiels_efr(deviations, players):
         np.testing.assert_allclose(ours.average_strategy(), average, rtol=0, atol=1e-12, err_msg=f"t={t}")
 
 
+@pytest.mark.parametrize("deviations", DEVIATIONS)
+def test_general_sum_signalling_game_equals_openspiels_efr(deviations, tmp_path):
+    """The catalog's signalling game (von Stengel & Forges 2008; general-sum) written as
+    .efg and loaded by OpenSpiel's efg_game (which wants each information set's moves
+    named at every node) for both solvers."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import efr
+
+    from rmviz.formats import write_game_file
+    from rmviz.formats.openspiel import openspiel_game
+    from rmviz.games import catalog_game
+
+    path = tmp_path / "signalling.efg"
+    write_game_file(catalog_game("signaling"), path)
+    text = path.read_text().replace('p "" 2 1 0', 'p "" 2 1 "X" { "l" "r" } 0')
+    path.write_text(text.replace('p "" 2 2 0', 'p "" 2 2 "Y" { "l" "r" } 0'))
+    spec = f"efg_game(filename={path})"
+    theirs = efr.EFRSolver(pyspiel.load_game(spec), OPENSPIEL_NAMES[deviations])
+    ours = EFRSolver(openspiel_game(spec), cfr_preset("efr", deviations=deviations))
+    tree = ours.tree
+    assert np.ptp(tree.payoffs[:, tree.kind == 2].sum(axis=0)) > 0  # not constant-sum
+    for t in range(1, ITERATIONS + 1):
+        theirs.evaluate_and_update_policy()
+        ours.step()
+        current = _theirs_per_slot(ours, theirs.current_policy())
+        average = _theirs_per_slot(ours, theirs.average_policy())
+        np.testing.assert_allclose(ours.state.strategy, current, rtol=0, atol=1e-12, err_msg=f"t={t}")
+        np.testing.assert_allclose(ours.average_strategy(), average, rtol=0, atol=1e-12, err_msg=f"t={t}")
+
+
 def test_blind_counterfactual_efr_is_simultaneous_cfr():
     """Morrill et al. 2021 (and OpenSpiel's efr.py): EFR with blind counterfactual deviations
     is CFR, iterate for iterate."""
