@@ -290,7 +290,7 @@ def _walk_records(
 def _records(
     builder: FlatTreeBuilder, codes: np.ndarray, pairs: dict[tuple[int, int], int], payoffs: np.ndarray
 ) -> None:
-    """The walk's histories, by their codes (see :func:`_walk`), into the builder's columns."""
+    """The walk's histories, by their codes (see :func:`_walk_records`), into the builder's columns."""
     kind = np.where(codes < 0, TERMINAL_KIND, np.where(codes & 1, CHANCE_KIND, DECISION_KIND)).astype(np.int8)
     index = codes >> 1
     decision, chance = kind == DECISION_KIND, kind == CHANCE_KIND
