@@ -275,7 +275,8 @@ def test_solve_kuhn_json_is_keyed_by_infoset_and_move(capsys):
     assert code == 0
     assert set(report["average_strategy"]["Qpb"]) == {"p", "b"}
     assert report["value"][0] == pytest.approx(-1 / 18, abs=1e-3)
-    assert report["exploitability"] < 1e-3 and "cce_gap" not in report  # trees have no CCE gap
+    assert report["exploitability"] < 1e-3 and report["cce_gap"] >= report["exploitability"]  # zero-sum
+    assert report["cce_gap"] <= report["efcce_gap"] <= report["efce_gap"]  # the deviation sets nest
 
 
 def test_tree_errors_and_conversion(capsys, tmp_path):

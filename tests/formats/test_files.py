@@ -139,7 +139,8 @@ def test_load_game_takes_every_catalog_id():
     assert load_game("rps") == catalog_game("rps")
     kuhn = load_game("kuhn")
     assert isinstance(kuhn, ExtensiveFormGame) and kuhn.title == "Kuhn poker"
-    with pytest.raises(RmvizError, match=r"catalog games: rps, rps-crash, .*, kuhn, leduc, teaching-tree$"):
+    known = r"catalog games: rps, rps-crash, .*, kuhn, leduc, teaching-tree, signaling$"
+    with pytest.raises(RmvizError, match=known):
         load_game("no-such-game")
 
 

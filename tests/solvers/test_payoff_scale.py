@@ -77,11 +77,11 @@ def _strategies(snapshot) -> np.ndarray:
 
 
 def _metrics(snapshot) -> dict[str, np.ndarray]:
-    return {
-        name: np.asarray(value, dtype=np.float64)
-        for name, value in snapshot.metrics.as_dict().items()
-        if value is not None
-    }
+    """Every metric, a tree's per-player correlation gaps (``player_gaps``) one per notion."""
+    found = dict(snapshot.metrics.as_dict())
+    for notion, gaps in (found.pop("player_gaps", None) or {}).items():
+        found[f"player_gaps[{notion}]"] = gaps
+    return {name: np.asarray(value, dtype=np.float64) for name, value in found.items() if value is not None}
 
 
 def _assert_scaled(reference, snapshot, factor: float, spread: float, exact: bool) -> None:
@@ -106,7 +106,8 @@ def _assert_scaled(reference, snapshot, factor: float, spread: float, exact: boo
     if exact:  # in payoff units: scaled back by the solver
         np.testing.assert_allclose(regrets / factor, expected, rtol=1e-12, atol=1e-12 * spread)
     # the strategy columns after every metric's (an untracked metric, last_* on trees, is NaN)
-    assert np.all(np.isfinite(snapshot.trace_values()[len(snapshot.metrics.as_dict()) :]))
+    family = family_named("matrix" if isinstance(snapshot.cumulative_regret, tuple) else "tree")
+    assert np.all(np.isfinite(snapshot.trace_values()[len(family.metrics) :]))
 
 
 def unit(payoffs: np.ndarray) -> float:

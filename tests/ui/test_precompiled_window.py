@@ -91,7 +91,8 @@ def test_the_tree_window_compiles_nothing_after_precompile(qtbot, tmp_path, prec
         assert (recorded is None) == (algorithm == "efr"), algorithm
         window.run.step(50)  # Step N
         done = 50 if recorded is None else 51
-        qtbot.waitUntil(lambda: window.run.thread.loop.latest()[1].iteration == done, timeout=120_000)
+        loop = window.run.thread.loop
+        qtbot.waitUntil(lambda done=done, loop=loop: loop.latest()[1].iteration == done, timeout=120_000)
         window.animate()
         assert precompiled.names == [], algorithm
     _figures(qtbot, window, tmp_path, "tree")
