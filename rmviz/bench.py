@@ -137,8 +137,8 @@ def solver_run(game: NormalFormGame, algorithm: str, **options: object) -> Calla
 def bench_small_matrices(
     budget: float, line: Callable[[str], None], sizes: tuple[int, ...] = (10, 32, 64, 65)
 ) -> None:
-    """Small matrices with the CE gap and the joint tracked (the default up to 64 actions,
-    ``matrix/joint_tracking.py``) and without, beside the single-pass floor (issue 34: no
+    """Small matrices with the CE gap and the joint tracked (the default up to 64 actions)
+    and without, beside the single-pass floor (issue 34: no
     cliff at the default's edge): random zero-sum games, RM, expected play; the three are
     measured in turn ``ROUNDS`` times, each keeping its best; time per iteration over the
     floor's in wall and in this thread's CPU time, and the tracking's price (tracked over

@@ -7,9 +7,9 @@ and the GIL released:
 
 * :func:`_run_bimatrix_expected` (:class:`BimatrixExpectedKernel`): two players, expected
   play, external regret (RM, RM+, predictive; uniform, linear, discounted or greedy
-  weights; simultaneous or alternating; CE and joint tracking, :mod:`.joint_tracking`).
-  Products are loops for small matrices and, above ``LOOP_MAX_ENTRIES``, the single-pass
-  products of :mod:`.products` (both players' utilities from one read of each payoff entry; a zero-sum
+  weights; simultaneous or alternating; CE and joint tracking). Products are loops for
+  small matrices and, above ``LOOP_MAX_ENTRIES``, the single-pass products of
+  :mod:`.products` (both players' utilities from one read of each payoff entry; a zero-sum
   game's stored ``P_1 = -P_0`` is not read; float32 matrices on request).
 * :func:`_run_profiles` (:class:`ProfileKernel`): any number of players, one action profile
   at a time: sampled play with external or internal regret, every rule, weighting and
@@ -37,7 +37,6 @@ import numpy as np
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import greedy_scan, regret_matching, weighting
 from rmviz.solvers.jit import AVAILABLE, jit, jit_reassociating
-from rmviz.solvers.matrix import joint_tracking
 from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.metrics import ORDERED_MAX_ENTRIES
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
@@ -565,30 +564,14 @@ def _guide(regret: Any, prediction: Any, instant: Any, c: float, predictive: boo
 
 
 @jit
-def _transposed(payoff: Any, fused: bool) -> Any:
-    """``P^T`` as a C-contiguous copy for :func:`_row_utilities` (a placeholder when the
-    single-pass products run instead)."""
+def _row_utilities(payoff: Any, column_strategy: Any, out: Any) -> None:
+    """``out = payoff @ y``."""
     rows, columns = payoff.shape
-    if fused:
-        return np.empty((1, 1), dtype=payoff.dtype)
-    out = np.empty((columns, rows), dtype=payoff.dtype)
     for a in range(rows):
+        total = 0.0
         for b in range(columns):
-            out[b, a] = payoff[a, b]
-    return out
-
-
-@jit
-def _row_utilities(transposed: Any, column_strategy: Any, out: Any) -> None:
-    """``out = P y`` from ``P^T``: each ``out(a)`` a sum over ``b`` in index order, all rows
-    side by side (independent lanes, vectorised; the same floats as a row at a time)."""
-    columns, rows = transposed.shape
-    out[:] = 0.0
-    for b in range(columns):
-        weight = column_strategy[b]
-        entries = transposed[b]
-        for a in range(rows):
-            out[a] += entries[a] * weight
+            total += payoff[a, b] * column_strategy[b]
+        out[a] = total
 
 
 @jit
@@ -610,16 +593,15 @@ def _cast(source: Any, out: Any) -> None:
 
 @jit
 def _evaluate_rows(
-    payoff: Any, transposed: Any, column_strategy: Any, out: Any, fused: bool, work_y: Any, work_rows: Any
+    payoff: Any, column_strategy: Any, out: Any, fused: bool, work_y: Any, work_rows: Any
 ) -> None:
-    """``out = P_0 y``: a single-pass product in the payoffs' dtype, or the small loop (on
-    ``transposed``, ``P_0^T``)."""
+    """``out = P_0 y``: a single-pass product in the payoffs' dtype, or the small loop."""
     if fused:
         _cast(column_strategy, work_y)
         row_product(payoff, work_y, work_rows)
         _cast(work_rows, out)
     else:
-        _row_utilities(transposed, column_strategy, out)
+        _row_utilities(payoff, column_strategy, out)
 
 
 @jit
@@ -678,9 +660,9 @@ def _respond(
     guide_out: Any,
 ) -> None:
     """One player's whole update of a simultaneous iteration in two passes over its actions,
-    the arithmetic of :func:`_external_regret`, :func:`_accumulate_expected`,
-    :func:`_discount_add`, :func:`_guide` and :func:`_regret_matching` entry by entry:
-    instantaneous regret ``r = U - u`` (ties exact zeros), the averaging-weighted sums,
+    the arithmetic of :func:`_external_regret`, :func:`_accumulate_expected` (without the CE
+    accumulator), :func:`_discount_add`, :func:`_guide` and :func:`_regret_matching` entry by
+    entry: instantaneous regret ``r = U - u`` (ties exact zeros), the averaging-weighted sums,
     ``R <- d R + c r`` (RM+ clipped, cancellations exact zeros), the guide ``R [+ m]`` and its
     positive part; the second pass normalises (uniform when nothing is positive). Another rule
     than regret matching keeps the guide in ``guide_out`` and applies :func:`_strategy_map`."""
@@ -722,6 +704,14 @@ def _respond(
 
 
 @jit
+def _accumulate_internal(d: float, c: float, internal: Any, played: Any, utilities: Any) -> None:
+    """The CE accumulator: ``internal(b, a) <- d internal(b, a) + c pi(b) (U(a) - U(b))``."""
+    for b in range(played.shape[0]):
+        for a in range(played.shape[0]):
+            internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
+
+
+@jit
 def _accumulate_joint(d: float, c: float, joint: Any, played0: Any, played1: Any) -> None:
     """The weighted empirical joint distribution: ``J <- d J + c x y^T``."""
     for a in range(played0.shape[0]):
@@ -731,14 +721,25 @@ def _accumulate_joint(d: float, c: float, joint: Any, played0: Any, played1: Any
 
 @jit
 def _accumulate_expected(
-    d: float, c: float, strategy_sum: Any, external: Any, played: Any, instant: Any
+    d: float,
+    c: float,
+    strategy_sum: Any,
+    external: Any,
+    internal: Any,
+    track_ce: bool,
+    played: Any,
+    utilities: Any,
+    instant: Any,
 ) -> None:
-    """Averaging-weighted sums of one player: strategy and true external regret (the
-    instantaneous regret ``instant``, ties already exact zeros); the internal regrets come
-    from the pending joint sum (:mod:`.joint_tracking`)."""
+    """Averaging-weighted sums of one player: strategy, true external regret (the
+    instantaneous regret ``instant``, ties already exact zeros) and internal regret."""
     for k in range(played.shape[0]):
         strategy_sum[k] = d * strategy_sum[k] + c * played[k]
         external[k] = d * external[k] + c * instant[k]
+    if track_ce:
+        for b in range(played.shape[0]):
+            for a in range(played.shape[0]):
+                internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
 
 
 @jit
@@ -773,17 +774,10 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
     greedy = weighting_scheme == weighting.GREEDY
     history, new = np.empty(rows + columns), np.empty(rows + columns)
     work, order = _greedy_scratch(rows + columns)
-    # the joint and the CE accumulators: one pending rank-one sum, folded in at the end
-    tracked = track_ce or track_joint
-    pending = joint_tracking.pending_sum(rows if tracked else 1, columns if tracked else 1)
-    scale, filled = 1.0, 0  # the pending sum's lazy scale and rows buffered
-    buffered_rows, buffered_columns = pending.rows, pending.columns
     simultaneous = not (greedy or alternating)  # (and no greedy weights): _respond's two passes
     # regret matching without prediction, both players learning: the compiler specialises
     # _respond to the constant flags (~70-120 ns an iteration less at 10-32 actions)
     matching = strategy_map == 0 and not predictive and learn0 and learn1
-    transposed0 = _transposed(payoff0, fused)  # the small loop's P_0 y reads P_0^T
-    fold_arguments = (joint, internal0, internal1, payoff0, payoff1, sign1, track_ce, track_joint)
     for step in range(iterations):
         t = t0 + step + 1
         d_pos, d_neg = _regret_discounts(weighting_scheme, t, alpha, beta)
@@ -791,7 +785,7 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
         c = 1.0
         if reuse and step > 0:  # x P_1 of this start profile is last iteration's x' P_1
             utilities1[:] = own1
-            _evaluate_rows(payoff0, transposed0, current1, utilities0, fused, work_y, work_rows)
+            _evaluate_rows(payoff0, current1, utilities0, fused, work_y, work_rows)
         elif fused and double:
             fused_products(payoff0, payoff1, current0, current1, utilities0, utilities1, sign1 < 0.0)
         elif fused:
@@ -801,74 +795,73 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
             _cast(work_rows, utilities0)
             _cast(work_columns, utilities1)
         else:
-            _row_utilities(transposed0, current1, utilities0)
+            _row_utilities(payoff0, current1, utilities0)
             _column_utilities(current0, payoff1, utilities1)
         value0, scale0 = _value_and_scale(utilities0, current0, played0)
         value1, scale1 = _value_and_scale(utilities1, current1, played1)
-        if simultaneous and matching:  # RM/RM+: the flags as constants (branch-free loops)
-            _respond(
-                utilities0, value0, scale0, played0, strategy_sum0, external0, regret0, prediction0,
-                current0, True, d_pos, d_neg, c, d_avg, c_avg, plus, False, 0, 1.0, guide0,
-            )  # fmt: skip
-            _respond(
-                utilities1, value1, scale1, played1, strategy_sum1, external1, regret1, prediction1,
-                current1, True, d_pos, d_neg, c, d_avg, c_avg, plus, False, 0, 1.0, guide1,
-            )  # fmt: skip
-        elif simultaneous:  # each player's vectors in two passes (_respond)
-            rate0, rate1 = _rate_at(rates[0], t + 1, anytime), _rate_at(rates[1], t + 1, anytime)
-            _respond(
-                utilities0, value0, scale0, played0, strategy_sum0, external0, regret0, prediction0,
-                current0, learn0, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
-                strategy_map, rate0, guide0,
-            )  # fmt: skip
-            _respond(
-                utilities1, value1, scale1, played1, strategy_sum1, external1, regret1, prediction1,
-                current1, learn1, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
-                strategy_map, rate1, guide1,
-            )  # fmt: skip
-        else:
-            _snap_regrets(utilities0, value0, scale0, instant0)
-            _snap_regrets(utilities1, value1, scale1, instant1)
-            if greedy and t > 1:  # as greedy_step: scale history by lam, new iterate (1-lam) W
-                size = 0
-                weight = max(weight_sum[0], 1e-300)
-                if learn0:
-                    for a in range(rows):
-                        history[a] = external0[a] / weight
-                        new[a] = instant0[a]
-                    size = rows
-                if learn1:
-                    for b in range(columns):
-                        history[size + b] = external1[b] / weight
-                        new[size + b] = instant1[b]
-                    size += columns
-                lam_max, lam_tie = _greedy_bounds(t, floor)
-                lam = _greedy_lambda(history[:size], new[:size], lam_max, lam_tie, work, order)
-                last_lambda[0] = lam
-                d_pos = d_neg = d_avg = lam
-                c = c_avg = (1.0 - lam) * weight_sum[0]
-            # the empirical distribution records the profile played at the start (solver._accumulate)
-            _accumulate_expected(d_avg, c_avg, strategy_sum0, external0, played0, instant0)
-            _accumulate_expected(d_avg, c_avg, strategy_sum1, external1, played1, instant1)
+        if simultaneous:  # each player's vectors in two passes (_respond)
+            if matching:  # RM/RM+: the flags as constants (branch-free loops)
+                _respond(
+                    utilities0, value0, scale0, played0, strategy_sum0, external0, regret0, prediction0,
+                    current0, True, d_pos, d_neg, c, d_avg, c_avg, plus, False, 0, 1.0, guide0,
+                )  # fmt: skip
+                _respond(
+                    utilities1, value1, scale1, played1, strategy_sum1, external1, regret1, prediction1,
+                    current1, True, d_pos, d_neg, c, d_avg, c_avg, plus, False, 0, 1.0, guide1,
+                )  # fmt: skip
+            else:
+                rate0, rate1 = _rate_at(rates[0], t + 1, anytime), _rate_at(rates[1], t + 1, anytime)
+                _respond(
+                    utilities0, value0, scale0, played0, strategy_sum0, external0, regret0, prediction0,
+                    current0, learn0, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
+                    strategy_map, rate0, guide0,
+                )  # fmt: skip
+                _respond(
+                    utilities1, value1, scale1, played1, strategy_sum1, external1, regret1, prediction1,
+                    current1, learn1, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
+                    strategy_map, rate1, guide1,
+                )  # fmt: skip
+            if track_ce:
+                _accumulate_internal(d_avg, c_avg, internal0, played0, utilities0)
+                _accumulate_internal(d_avg, c_avg, internal1, played1, utilities1)
+            payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
+            payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
+            if track_joint:
+                _accumulate_joint(d_avg, c_avg, joint, played0, played1)
+            weight_sum[0] = d_avg * weight_sum[0] + c_avg
+            continue
+        _snap_regrets(utilities0, value0, scale0, instant0)
+        _snap_regrets(utilities1, value1, scale1, instant1)
+        if greedy and t > 1:  # as greedy_step: scale history by lam, new iterate (1-lam) W
+            size = 0
+            weight = max(weight_sum[0], 1e-300)
+            if learn0:
+                for a in range(rows):
+                    history[a] = external0[a] / weight
+                    new[a] = instant0[a]
+                size = rows
+            if learn1:
+                for b in range(columns):
+                    history[size + b] = external1[b] / weight
+                    new[size + b] = instant1[b]
+                size += columns
+            lam_max, lam_tie = _greedy_bounds(t, floor)
+            lam = _greedy_lambda(history[:size], new[:size], lam_max, lam_tie, work, order)
+            last_lambda[0] = lam
+            d_pos = d_neg = d_avg = lam
+            c = c_avg = (1.0 - lam) * weight_sum[0]
+        # the empirical distribution records the profile played at the start (solver._accumulate)
+        _accumulate_expected(
+            d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, instant0
+        )
+        _accumulate_expected(
+            d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, utilities1, instant1
+        )
         payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
         payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
-        if tracked:  # joint_tracking's step, inline (a call passing the arrays costs ~100 ns)
-            scale *= d_avg
-            if scale < joint_tracking.FOLD_BELOW:  # (0 after a greedy weight of 0)
-                joint_tracking.fold(scale, pending, filled, *fold_arguments)
-                scale, filled = 1.0, 0
-            weight = c_avg / scale
-            for a in range(rows):
-                buffered_rows[filled, a] = weight * played0[a]
-            for b in range(columns):
-                buffered_columns[filled, b] = played1[b]
-            filled += 1
-            if filled == joint_tracking.BLOCK:
-                joint_tracking.flush(pending, filled)
-                filled = 0
+        if track_joint:
+            _accumulate_joint(d_avg, c_avg, joint, played0, played1)
         weight_sum[0] = d_avg * weight_sum[0] + c_avg
-        if simultaneous:
-            continue
         if learn0:
             _discount_add(regret0, instant0, d_pos, d_neg, c, plus)
             _guide(regret0, prediction0, instant0, c, predictive, guide0)
@@ -883,8 +876,6 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
             _discount_add(regret1, instant1, d_pos, d_neg, c, plus)
             _guide(regret1, prediction1, instant1, c, predictive, guide1)
             _strategy_map(strategy_map, _rate_at(rates[1], t + 1, anytime), guide1, current1)
-    if tracked:
-        joint_tracking.fold(scale, pending, filled, *fold_arguments)
     return 0  # an int, not None: see "GIL" in docs/architecture.md
 
 

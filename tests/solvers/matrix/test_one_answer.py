@@ -9,9 +9,7 @@ function, so every comparison of floats that picks a branch (ties snapped to zer
 clipped at zero, the greedy search's tolerance and floor) sees the same operands. Before the
 rule, NumPy's BLAS dot products (fused multiply-adds on this processor) and the kernels'
 loops parted in the last bit at iteration 4 of greedy RM on Chicken with floor 0.25, and the
-greedy weights parted at iteration 39 (0.99318 against 0.99346). The CE accumulators and the
-joint of two-player expected play with external regrets decide no branch and agree to 1e-12
-of the weight sum (the kernel sums them as one product, ``joint_tracking``).
+greedy weights parted at iteration 39 (0.99318 against 0.99346).
 """
 
 from __future__ import annotations
@@ -24,7 +22,6 @@ from hypothesis import strategies as st
 from rmviz.games import catalog_game
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers.matrix.config import PRESETS, preset
-from rmviz.solvers.matrix.kernels import BimatrixExpectedKernel
 from rmviz.solvers.matrix.metrics import ORDERED_MAX_ENTRIES
 from rmviz.solvers.matrix.solver import RegretMinimizer
 
@@ -32,15 +29,9 @@ pytest.importorskip("numba")
 
 STATE = ("current", "regret", "prediction", "strategy_sum", "external_regret", "internal_regret", "joint")
 STATE_SCALARS = ("payoff_sum", "weight_sum", "last_lambda")
-# Two-player expected play with external regrets reads the CE accumulators and the joint
-# only for the metrics: the kernel sums them as one product (joint_tracking), to 1e-12 of
-# the weight sum (tests/solvers/matrix/test_joint_tracking.py); they decide no branch.
-METRICS_ONLY = ("internal_regret", "joint")
 
 
 def assert_same_state(fast: RegretMinimizer, slow: RegretMinimizer, t: int) -> None:
-    summed = isinstance(fast._kernel, BimatrixExpectedKernel)
-    weight = max(float(slow.state.weight_sum), 1e-300)
     for name in STATE + STATE_SCALARS:
         a, b = getattr(fast.state, name, None), getattr(slow.state, name, None)
         if a is None or b is None:
@@ -51,13 +42,7 @@ def assert_same_state(fast: RegretMinimizer, slow: RegretMinimizer, t: int) -> N
             if x is None or y is None:
                 assert x is None and y is None, name
                 continue
-            message = f"{name} at iteration {t}"
-            if summed and name in METRICS_ONLY:
-                np.testing.assert_allclose(
-                    np.asarray(x) / weight, np.asarray(y) / weight, rtol=0, atol=1e-12, err_msg=message
-                )
-                continue
-            np.testing.assert_array_equal(np.asarray(x), np.asarray(y), err_msg=message)
+            np.testing.assert_array_equal(np.asarray(x), np.asarray(y), err_msg=f"{name} at iteration {t}")
 
 
 def run_both(game: NormalFormGame, name: str, iterations: int, **options) -> None:
