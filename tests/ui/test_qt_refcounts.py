@@ -58,3 +58,27 @@ def test_garbage_is_collected_on_the_gui_thread_only(qtbot):
     assert alive() is not None  # not collected by the worker's allocations
     gc.collect()  # what the GUI thread's timer does
     assert alive() is None
+
+
+def test_what_exists_before_the_first_window_is_frozen_not_its_garbage():
+    """collect_on_gui_thread freezes the imported modules' objects (a full collection then
+    skips them) after collecting the garbage already there, which freezing would keep for
+    ever. In a fresh process: the collector is set up once per process."""
+    import subprocess
+
+    script = """
+import gc, weakref
+from PySide6.QtWidgets import QApplication
+from rmviz.ui.common.collector import collect_on_gui_thread
+app = QApplication([])
+class Node: pass
+node = Node(); node.self = node
+garbage = weakref.ref(node)
+del node
+kept = Node()
+collect_on_gui_thread()
+print(garbage() is None, gc.get_freeze_count() > 10_000, kept in gc.get_objects())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "False"]  # freed; frozen; not traversed
