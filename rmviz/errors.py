@@ -50,7 +50,8 @@ class ReadError(FormatError):
     """A file refused while reading: it names the file, the line when known, and what is wrong.
 
     ``str(error)`` is ``"FILE, line N: REASON"`` (or ``"FILE: REASON"``), the one line the CLI
-    prints and the window shows.
+    prints and the window shows, the reason as :func:`one_line` writes it (a 5,000-digit key
+    of a mutated file is quoted by its ends and length).
     """
 
     def __init__(self, filename: str, reason: str, line: int | None = None) -> None:
@@ -59,7 +60,7 @@ class ReadError(FormatError):
         self.line = line
         shown = printable(filename)  # a name holding a newline still makes one line
         where = f"{shown}, line {line}" if line is not None else shown
-        super().__init__(f"{where}: {reason}")
+        super().__init__(f"{where}: {one_line(reason)}")
 
 
 class Cancelled(RmvizError):

@@ -10,6 +10,7 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,3 +60,12 @@ def test_a_mutated_sweep_config_is_read_or_refused_in_one_line(data, tmp_path):
         assert message.startswith(str(path)) and "\n" not in message, message
         assert len(message) < 2_000, len(message)
     assert time.perf_counter() - started < SECONDS_PER_FILE
+
+
+def test_a_key_of_five_thousand_digits_is_quoted_by_its_ends(tmp_path):
+    """Found by the fuzzer: the refusal quoted the whole key; ReadError's reason is one_line's."""
+    path = tmp_path / "sweep.toml"
+    path.write_text("9" * 5000 + ' = 1\ngames = ["rps"]\nalgorithms = ["rm"]\nseeds = 1\niterations = [10]\n')
+    with pytest.raises(ReadError, match=r"unknown key '9+…9+'; \(5,003 characters\)") as error:
+        load_config(path)
+    assert len(str(error.value)) < 400 + len(str(path))
