@@ -255,8 +255,11 @@ def _execute(
         yield from map(run_task, tasks)
     else:
         joblib = _require("joblib", "parallel sweeps")
-        parallel = joblib.Parallel(n_jobs=jobs or -1, backend="loky", return_as="generator_unordered")
-        yield from parallel(joblib.delayed(_in_worker)(task, os.getpid()) for task in tasks)
+        # each worker watches the sweep from its start: killed before a worker took a task, the
+        # sweep left loky's idle workers alive for their 300 s timeout (seen under load)
+        with joblib.parallel_config(backend="loky", initializer=_watch_sweep, initargs=(os.getpid(),)):
+            parallel = joblib.Parallel(n_jobs=jobs or -1, return_as="generator_unordered")
+            yield from parallel(joblib.delayed(_in_worker)(task, os.getpid()) for task in tasks)
 
 
 def _in_worker(task: Task, sweep_pid: int) -> Rows:
