@@ -205,6 +205,9 @@ def test_run_reaches_the_kuhn_value(kuhn, qtbot):
     x, _ = kuhn.plots.gap_curve.getData()
     assert len(x) > 100
     loop = kuhn.run.thread.loop  # paused: the worker publishes where it stopped, then the trace stays
+    # the chunk in flight ends first (on a busy machine latest() could equal solver.iteration
+    # while the worker still stepped a chunk that then added trace points after the redraw)
+    loop.exclusive(lambda solver: None)
     qtbot.waitUntil(lambda: loop.latest()[1].iteration == loop.solver.iteration, timeout=60_000)
     kuhn.run.redraw(force=True)
     iterations = loop.trace_data(kuhn.plots.columns()).iterations
