@@ -682,6 +682,10 @@ def _drawn(figure: str, run: Any, target: Any, style: str | None, size: Size, wi
 
 
 def _shown(value: Any) -> str:
+    """A metric as the HTML summary shows it: a number, a list (per player) or a mapping
+    (a tree's ``player_gaps``: ``cce: 0.01, 0.02; efce: ...``)."""
+    if isinstance(value, dict):
+        return "; ".join(f"{key}: {_shown(v)}" for key, v in value.items())
     if isinstance(value, (list, tuple)):
         return ", ".join(_shown(v) for v in value)
     if value is None:

@@ -8,6 +8,7 @@ import pytest
 
 import rmviz
 from rmviz.errors import RmvizError
+from rmviz.numbers import format_number
 from rmviz.runner.record import read_run_game, record_run
 from rmviz.solvers.registry import make_solver
 
@@ -72,6 +73,9 @@ def test_reprs():
     result = rmviz.solve(game, "rm", iterations=10, progress=False)
     assert repr(result).startswith("<rmviz Result: rm on 'Rock-Paper-Scissors', T = 10")
     assert "exploitability" in result._repr_html_()
+    kuhn = rmviz.solve("kuhn", "cfr", iterations=10, progress=False)  # per-player gaps by notion
+    gaps = kuhn.newest_metrics["player_gaps"]
+    assert f"efce: {format_number(gaps['efce'][0], '.6g')}, " in kuhn._repr_html_()
 
 
 def test_progress_bar_and_bad_input(capsys):
