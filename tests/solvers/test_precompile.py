@@ -18,7 +18,7 @@ from rmviz.cli import main
 from rmviz.errors import ConfigError
 from rmviz.games.catalog import catalog_game
 from rmviz.games.normal_form import NormalFormGame
-from rmviz.solvers import precompile
+from rmviz.solvers import jit, precompile
 from rmviz.solvers.jit import AVAILABLE, cache_dir
 from rmviz.solvers.matrix import kernels
 from rmviz.solvers.matrix.explain import Replay
@@ -174,7 +174,8 @@ def test_after_precompile_a_new_process_loads_every_kernel_it_runs(tmp_path):
     rmviz("precompile", "--jobs", "2")
     env["NUMBA_DEBUG_CACHE"] = "1"
     for argv in (
-        ("solve", "random:general-sum:5x7:seed=1", "--algorithm", "greedy-rm", "-n", "50"),
+        # past the short run that rmviz solve plays in the array code (jit.SHORT_RUN), which loads no kernel
+        ("solve", "random:general-sum:5x7:seed=1", "--algorithm", "greedy-rm", "-n", str(jit.SHORT_RUN + 1)),
         ("solve", "three-player-pennies", "--algorithm", "internal-rm", "--play", "sampled", "-n", "50"),
         ("solve", "rps", "--dtype", "float32", "-n", "50"),
         ("solve", "leduc", "--algorithm", "mccfr-outcome", "-n", "50"),
