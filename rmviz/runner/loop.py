@@ -39,6 +39,7 @@ class RunLoop:
         self._step_lock = threading.Lock()  # held by the worker while the solver steps
         self._running = False
         self._pending = 0
+        self._stepping = False  # a chunk taken and not yet published: busy until it is
         self._reset_seed: int | bool | None = False
         self._stopped = False
         self._speed: float | None = None  # iterations per second, None = as fast as possible
@@ -151,7 +152,7 @@ class RunLoop:
         """Whether the loop is running or has iterations of a :meth:`step` left to do; once
         it is not, :meth:`latest` is where the solver stopped."""
         with self._condition:
-            return self._running or self._pending > 0
+            return self._running or self._pending > 0 or self._stepping
 
     def latest(self) -> tuple[int, Snapshot]:
         """``(version, snapshot)``: the version grows with every publication."""
@@ -185,7 +186,7 @@ class RunLoop:
             message = f"the solver stopped: {type(error).__name__}" + (f": {message}" if message else "")
         with self._condition:
             self.error = message or type(error).__name__
-            self._running, self._pending = False, 0
+            self._running, self._pending, self._stepping = False, 0, False
             self._reset_seed = False
             self._failed = True
             self._first_step_done = True
@@ -221,6 +222,7 @@ class RunLoop:
                 return True
             count = pace.chunk if self._running else min(pace.chunk, self._pending)
             speed = self._speed
+            self._stepping = True  # a pause now still lets this chunk end and be published
         count = max(1, min(count, self.trace.next_iteration - self.solver.iteration))  # land on grid points
         # A chunk that ends on a grid point records a snapshot in Python, holding the GIL
         # (~0.5 ms on 3x3). Where that outweighs the stepping (a fresh run records every
@@ -249,6 +251,7 @@ class RunLoop:
                 self.trace.add(self.solver.iteration, self._latest.trace_values())
                 pace.published(now)
             self.iterations_per_second = pace.iterations_per_second
+            self._stepping = False
         pace.next_chunk(count, elapsed, speed, self._yield_to_gui)
         return True
 

@@ -174,6 +174,28 @@ def test_after_a_pause_the_latest_snapshot_is_where_the_solver_stopped(loop):
         assert loop.latest()[1].iteration == loop.solver.iteration
 
 
+def test_busy_until_the_chunk_in_flight_is_published():
+    """A pause while the worker steps a chunk: the loop stays busy until that chunk's state is
+    published, so "not busy" means latest() is where the solver stopped (the solver's
+    iteration moves only at the chunk's end, so the two iterations alone can agree early)."""
+    running = RunLoop(StepEntered(catalog_game("rps"), preset("rm")))
+    thread = threading.Thread(target=running.serve, daemon=True)
+    thread.start()
+    try:
+        running.run()
+        assert running.solver.entered.wait(60)  # the worker is inside its first chunk
+        running.pause()
+        assert running.latest()[1].iteration == running.solver.iteration == 0
+        assert running.busy  # the chunk has not ended
+        running.solver.go.set()
+        assert wait_for(lambda: not running.busy)
+        assert running.latest()[1].iteration == running.solver.iteration > 0
+    finally:
+        running.solver.go.set()
+        running.stop()
+        thread.join(5)
+
+
 class _Failing:
     """A solver whose step raises ``error`` from iteration ``at`` on (as NumPy's LinAlgError
     does deep inside internal regret matching on payoffs of 1e14)."""
@@ -224,6 +246,18 @@ class FirstStepBlocks(RegretMinimizer):
 
     def step(self, iterations=1):
         self.go.wait(10)
+        super().step(iterations)
+
+
+class StepEntered(FirstStepBlocks):
+    """FirstStepBlocks that says when a step has begun (``entered``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.entered = threading.Event()
+
+    def step(self, iterations=1):
+        self.entered.set()
         super().step(iterations)
 
 
