@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.games.normal_form import sums_to_zero
 from rmviz.solvers.jit import jit
 from rmviz.solvers.regret_matching import snap_ties
 from rmviz.solvers.tree.flat_compile import compile_flat
@@ -75,6 +76,11 @@ class CompiledTree:
     @property
     def n_infosets(self) -> int:
         return int(self.infoset_player.shape[0])
+
+    @property
+    def two_player_zero_sum(self) -> bool:
+        """Two players whose terminal payoffs sum to zero (the one rule: ``sums_to_zero``)."""
+        return self.n_players == 2 and sums_to_zero(self.payoffs[:, self.kind == 2], axis=0)
 
     def uniform_strategy(self) -> np.ndarray:
         return 1.0 / self.infoset_size[self.slot_infoset]

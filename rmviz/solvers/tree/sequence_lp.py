@@ -26,7 +26,7 @@ import numpy as np
 from rmviz.errors import ConfigError, RmvizError
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.rational import RATIONAL_DENOMINATORS, exact_array, rational, simplest_near
-from rmviz.solvers.scale import largest_payoff, reported_values, zero_sum
+from rmviz.solvers.scale import largest_payoff, reported_values
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 
 MAX_LP_TERMINALS = 300_000
@@ -68,16 +68,10 @@ class TreeZeroSumSolution:
         return self.value, 0.0 if self.value == 0.0 else -self.value
 
 
-def is_zero_sum_pair(tree: CompiledTree) -> bool:
-    """Whether ``tree`` has two players whose terminal payoffs sum to zero (the rule of
-    :func:`~rmviz.solvers.scale.zero_sum`)."""
-    return tree.n_players == 2 and zero_sum(tree.payoffs[:, tree.kind == 2])
-
-
 def refusal(game: ExtensiveFormGame, tree: CompiledTree | None = None) -> str | None:
     """Why the LP does not take ``game`` (one line), or None when it does."""
     tree = compile_tree(game) if tree is None else tree
-    if not is_zero_sum_pair(tree):
+    if not tree.two_player_zero_sum:
         return (
             f"{game.title} is not a two-player zero-sum game tree "
             f"({tree.n_players} players{'' if tree.n_players != 2 else ', payoffs not summing to 0'}); "

@@ -33,7 +33,7 @@ from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
-from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values, zero_sum
+from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values
 from rmviz.solvers.tree import correlation, kernels, sampling, sampling_kernels
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
 from rmviz.solvers.tree.config import CFRConfig
@@ -134,7 +134,7 @@ def greedy_floor(config: CFRConfig, tree: CompiledTree) -> float:
     zero-sum games (the greedy-weights paper's ``w_sum / 2t``) and 0 in the others."""
     if config.greedy_floor is not None:
         return config.greedy_floor
-    return 0.5 if tree.n_players == 2 and zero_sum(tree.payoffs[:, tree.kind == 2]) else 0.0
+    return 0.5 if tree.two_player_zero_sum else 0.0
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
