@@ -16,6 +16,18 @@ from rmviz.solvers.tree.solver import CFRSolver
 ITERATIONS = 20
 
 
+def assert_iterates_equal(ours, theirs) -> None:
+    """Our EFR's current and average strategies equal OpenSpiel's efr.py's to 1e-12 at each
+    of the first ITERATIONS iterations."""
+    for t in range(1, ITERATIONS + 1):
+        theirs.evaluate_and_update_policy()
+        ours.step()
+        current = _theirs_per_slot(ours, theirs.current_policy())
+        average = _theirs_per_slot(ours, theirs.average_policy())
+        np.testing.assert_allclose(ours.state.strategy, current, rtol=0, atol=1e-12, err_msg=f"t={t}")
+        np.testing.assert_allclose(ours.average_strategy(), average, rtol=0, atol=1e-12, err_msg=f"t={t}")
+
+
 def _theirs_per_slot(solver, policy):
     """OpenSpiel's tabular policy in our slot order (information-state strings as labels,
     legal actions in OpenSpiel's order)."""
@@ -41,13 +53,7 @@ def test_iterates_equal_openspiels_efr(deviations, players):
     spec = f"kuhn_poker(players={players})"
     theirs = efr.EFRSolver(pyspiel.load_game(spec), OPENSPIEL_NAMES[deviations])
     ours = EFRSolver(openspiel_game(spec), cfr_preset("efr", deviations=deviations))
-    for t in range(1, ITERATIONS + 1):
-        theirs.evaluate_and_update_policy()
-        ours.step()
-        current = _theirs_per_slot(ours, theirs.current_policy())
-        average = _theirs_per_slot(ours, theirs.average_policy())
-        np.testing.assert_allclose(ours.state.strategy, current, rtol=0, atol=1e-12, err_msg=f"t={t}")
-        np.testing.assert_allclose(ours.average_strategy(), average, rtol=0, atol=1e-12, err_msg=f"t={t}")
+    assert_iterates_equal(ours, theirs)
 
 
 @pytest.mark.parametrize("deviations", DEVIATIONS)
@@ -71,13 +77,7 @@ def test_general_sum_signalling_game_equals_openspiels_efr(deviations, tmp_path)
     ours = EFRSolver(openspiel_game(spec), cfr_preset("efr", deviations=deviations))
     tree = ours.tree
     assert np.ptp(tree.payoffs[:, tree.kind == 2].sum(axis=0)) > 0  # not constant-sum
-    for t in range(1, ITERATIONS + 1):
-        theirs.evaluate_and_update_policy()
-        ours.step()
-        current = _theirs_per_slot(ours, theirs.current_policy())
-        average = _theirs_per_slot(ours, theirs.average_policy())
-        np.testing.assert_allclose(ours.state.strategy, current, rtol=0, atol=1e-12, err_msg=f"t={t}")
-        np.testing.assert_allclose(ours.average_strategy(), average, rtol=0, atol=1e-12, err_msg=f"t={t}")
+    assert_iterates_equal(ours, theirs)
 
 
 def test_blind_counterfactual_efr_is_simultaneous_cfr():
