@@ -31,6 +31,7 @@ from rmviz.present.panels import (
     y_range,
 )
 from rmviz.runner.trace import TraceData
+from rmviz.ui.common.live_curve import GrowingCurve
 from rmviz.ui.common.plot_layout import live_points, set_points
 from rmviz.ui.common.style import curve_pen, log_axes, pen, style_plot
 
@@ -116,7 +117,8 @@ class PanelPlot:
         self.curves: dict[Line, pg.PlotDataItem] = {}
         for line in panel.lines:
             # faint curves jump every iteration: drawn without antialiasing, half the cost
-            curve = self.plot.plot(pen=line_pen(line, scale), antialias=line.alpha == 1.0)
+            curve = GrowingCurve(pen=line_pen(line, scale), antialias=line.alpha == 1.0)
+            self.plot.addItem(curve)
             self.curves[line] = curve
             if legend is not None and line.legend:
                 legend.addItem(curve, line.label)

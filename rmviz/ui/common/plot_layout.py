@@ -20,6 +20,8 @@ tests/benchmarks/edit_while_running.py).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsScene
@@ -29,18 +31,31 @@ LIVE_POINTS = 300  # points per live curve, evenly spread over log T (exports dr
 
 def live_points(iterations: np.ndarray, budget: int | None = None) -> slice | np.ndarray:
     """The trace points a live curve draws on log-T axes: all of them when there are at most
-    ``budget``, else the first point at or after each of ``budget`` marks evenly spaced in
-    log T, with the first and the newest. Every point where the trace is sparser than the
-    marks (the first iterations, each one recorded) is kept; where it is denser (200 points
-    a decade at the default cadence) it is thinned to ~40 a decade, about one per pixel.
-    Thinning by position in the trace instead skipped every other one of the first
-    iterations, each a visible vertex on log axes. ``budget``: :data:`LIVE_POINTS` when None."""
+    ``budget``, else the first, the newest, and the first point at or after each mark of a
+    grid in log T (:func:`mark_step`: fewer than ``budget`` marks). Every point where the
+    trace is sparser than the marks (the first iterations, each one recorded) is kept; where
+    it is denser (200 points a decade at the default cadence) it is thinned to ~40 a decade,
+    about one per pixel. Thinning by position in the trace instead skipped every other one of
+    the first iterations, each a visible vertex on log axes. The grid stays put while the run
+    goes on (its step changes when the span of log T has grown by a fifth), so the points
+    drawn stay the same from one redraw to the next but the newest: a curve grows at its end
+    (:mod:`rmviz.ui.common.live_curve` strokes only that). ``budget``: :data:`LIVE_POINTS`
+    when None."""
     budget = LIVE_POINTS if budget is None else budget
     if iterations.size <= budget:
         return slice(None)
     logs = np.log10(np.maximum(iterations, 1))
-    marks = np.linspace(logs[0], logs[-1], budget)
-    return np.unique(np.append(np.searchsorted(logs, marks), iterations.size - 1))
+    step = mark_step(float(logs[-1] - logs[0]), budget)
+    marks = np.arange(math.ceil(logs[0] / step), math.floor(logs[-1] / step) + 1) * step
+    return np.unique(np.concatenate(([0], np.searchsorted(logs, marks), [iterations.size - 1])))
+
+
+def mark_step(span: float, budget: int) -> float:
+    """The step of :func:`live_points`'s grid over ``span`` decades: ``span / (budget - 2)``
+    (at most ``budget - 1`` marks, with the first and newest points ``budget + 1`` points)
+    rounded up to a power of 2**(1/4), so it changes only when the span grows by 19%."""
+    raw = max(span, 1e-9) / max(1, budget - 2)
+    return float(2.0 ** (math.ceil(4 * math.log2(raw)) / 4))
 
 
 class PlotLayout(pg.GraphicsLayoutWidget):

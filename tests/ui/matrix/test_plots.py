@@ -12,7 +12,7 @@ from rmviz.runner.record import record_run
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
-from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points
+from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points, mark_step
 from rmviz.ui.matrix.plots import ConvergencePlots
 
 AVERAGE_00, EXPLOITABILITY = Column("average", player=0, action=0), Column("exploitability")
@@ -49,7 +49,8 @@ def test_live_points_keep_the_sparse_start_and_spread_the_rest_evenly_on_log_axe
     assert np.all(np.diff(drawn) > 0)  # a subsequence of the trace, in order
     # every trace point farther than one mark (in log10 T) from its predecessor is drawn:
     # where the trace is sparser than the marks nothing is thinned
-    step = np.log10(iterations[-1] / iterations[0]) / (budget - 1)
+    step = mark_step(np.log10(iterations[-1] / iterations[0]), budget)
+    assert step >= np.log10(iterations[-1] / iterations[0]) / (budget - 2)
     sparse = iterations[1:][np.diff(np.log10(iterations)) > step]
     assert set(sparse.tolist()) <= set(drawn.tolist())
     assert {1, 2, 3, 4, 5} <= set(drawn.tolist())  # the first iterations, each a visible vertex

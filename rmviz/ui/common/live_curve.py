@@ -1,0 +1,178 @@
+"""A live curve that grows at its end and is stroked incrementally.
+
+A live plot's curve changes at every redraw, but only at its end: the trace keeps its
+points (:class:`~rmviz.runner.trace.Trace`) and the live thinning keeps the same ones
+(:func:`~rmviz.ui.common.plot_layout.live_points`), and only the newest point moves. Stroking
+a whole curve of ~300 points with a 1.5-2 px antialiased pen costs ~0.45 ms of the GUI
+thread (a 1 px pen ~0.02 ms: Qt has a fast path for thin lines only), and a row of plots
+holds a dozen of them: most of a redraw's repaint. :class:`GrowingCurveItem` keeps the curve
+but its last points as an image (the *head*, in device pixels, stroked once) and strokes the
+rest (the *tail*, from the head's last point) afresh; the head is stroked again when the
+points before the tail change (a new run, a rewind, an edit), the plot's transform or the
+pen does, or the tail grows past :data:`TAIL_POINTS`; a head replaced before it served two
+repaints (the axes' ranges moving at every redraw, as in a run's first second) is not
+stroked: that curve is stroked whole, and the next one's head kept. What is drawn is the
+same stroke:
+the same points, pen and antialiasing, the head composited as it would have been drawn (an
+opaque pen: the seam at the head's last point differs by a fraction of a pixel's shade).
+Curves that are not opaque lines (solid, or dashed without a gap), short curves, and any
+painting that is not a window's (exports, which render the scene elsewhere) are drawn by pyqtgraph as before.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QTransform
+from PySide6.QtWidgets import QWidget
+
+TAIL_POINTS = 24  # points stroked at every repaint before the head is stroked afresh
+MIN_POINTS = 48  # shorter curves are stroked whole: nothing to gain
+
+
+class _Head:
+    """The stroked head of a curve: its points, how it was drawn, and the image."""
+
+    def __init__(self, key: tuple[Any, ...], pen: QPen, x: np.ndarray, y: np.ndarray) -> None:
+        self.key, self.pen, self.x, self.y = key, QPen(pen), x.copy(), y.copy()
+        self.image: QImage | None = None
+        self.origin = QPointF()
+        self.tail_pen = self.pen  # a dashed pen's tail goes on with the head's dashes
+        self.stroked = False
+        self.uses = 0  # the repaints it served
+
+    def fits(self, key: tuple[Any, ...], pen: QPen, x: np.ndarray, y: np.ndarray) -> bool:
+        """Whether this head is the start of the curve ``(x, y)``, drawn the same way, with a
+        tail of at most :data:`TAIL_POINTS` after it."""
+        n = len(self.x)
+        return (
+            key == self.key
+            and pen == self.pen
+            and n < len(x) <= n + TAIL_POINTS
+            and np.array_equal(x[:n], self.x, equal_nan=True)
+            and np.array_equal(y[:n], self.y, equal_nan=True)
+        )
+
+
+class GrowingCurveItem(pg.PlotCurveItem):
+    """A ``PlotCurveItem`` whose head is kept as an image (see the module)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head: _Head | None = None
+        self.head_strokes = 0  # the heads stroked, for tests and benchmarks
+
+    def _cacheable(self, widget: QWidget | None) -> bool:
+        opts = self.opts
+        pen = opts["pen"]
+        shadow = opts["shadowPen"]
+        return (
+            widget is not None
+            and not widget.inherits("QOpenGLWidget")
+            and self._exportOpts is False
+            and self.xData is not None
+            and len(self.xData) >= MIN_POINTS
+            and pen is not None
+            and (pen.style() == Qt.PenStyle.SolidLine or self._unbroken())
+            and pen.isSolid()
+            and pen.color().alpha() == 255
+            and (shadow is None or shadow.style() == Qt.PenStyle.NoPen)
+            and opts["fillLevel"] is None
+            and not opts["stepMode"]
+            and opts["compositionMode"] is None
+            and isinstance(opts["connect"], str)
+            and opts["connect"] in ("all", "finite")
+            and not self._shouldUseDrawLineSegments(pen)
+        )
+
+    def _unbroken(self) -> bool:
+        """Whether the curve is one line (no gap at a missing value): dashes go on along it."""
+        if self.opts["connect"] == "all":
+            return True
+        return bool(np.isfinite(self.xData).all() and np.isfinite(self.yData).all())
+
+    def paint(self, p: QPainter, opt: object, widget: QWidget | None) -> None:
+        if not self._cacheable(widget):
+            self._head = None
+            super().paint(p, opt, widget)
+            return
+        assert widget is not None
+        x, y = self.xData, self.yData
+        pen = self.opts["pen"]
+        antialias = bool(self.opts["antialias"])
+        transform = p.combinedTransform()
+        dpr = p.device().devicePixelRatioF()
+        key = (_matrix(transform), dpr, antialias, self.opts["connect"], widget.width(), widget.height())
+        head = self._head
+        if head is None or not head.fits(key, pen, x, y):
+            churning = head is not None and head.uses < 2
+            head = self._head = _Head(key, pen, x[:-1], y[:-1])
+            if churning:  # heads outlived by their image (a run's first second): stroked whole
+                super().paint(p, opt, widget)
+                return
+        if not head.stroked:
+            self._stroke_head(head, transform, dpr, antialias)
+        head.uses += 1
+        if head.image is not None:
+            p.save()
+            p.resetTransform()
+            p.drawImage(head.origin, head.image)
+            p.restore()
+        start = len(head.x) - 1
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
+        p.setPen(head.tail_pen)
+        p.drawPath(self.generatePath(x[start:], y[start:]))
+
+    def _stroke_head(self, head: _Head, transform: QTransform, dpr: float, antialias: bool) -> None:
+        """Stroke ``head`` into an image covering its part of the plot, in device pixels."""
+        self.head_strokes += 1
+        head.stroked = True
+        path = self.generatePath(head.x, head.y)
+        if head.pen.style() != Qt.PenStyle.SolidLine:  # dashes in pen widths, along the path
+            head.tail_pen = QPen(head.pen)
+            length = transform.map(path).length()  # a cosmetic pen's dashes are in pixels
+            head.tail_pen.setDashOffset(head.pen.dashOffset() + length / max(1.0, head.pen.widthF()))
+        margin = head.pen.widthF() + 2
+        bounds = transform.mapRect(path.boundingRect()).adjusted(-margin, -margin, margin, margin)
+        view = self.getViewBox()
+        seen = None if view is None else view.mapRectToDevice(view.boundingRect())
+        if seen is not None:  # the view clips its curves: nothing outside it shows
+            bounds = bounds.intersected(QRectF(seen))
+        if bounds.isEmpty():
+            return
+        left, top = math.floor(bounds.left()), math.floor(bounds.top())
+        area = QRect(left, top, math.ceil(bounds.right()) - left, math.ceil(bounds.bottom()) - top)
+        image = QImage(area.size() * dpr, QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(dpr)
+        image.fill(QColor(0, 0, 0, 0))
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
+        painter.setTransform(transform * QTransform.fromTranslate(-left, -top))
+        painter.setPen(head.pen)
+        painter.drawPath(path)
+        painter.end()
+        head.image, head.origin = image, QPointF(left, top)
+
+
+class GrowingCurve(pg.PlotDataItem):
+    """A ``PlotDataItem`` (log axes, symbols, legends as usual) drawn by a
+    :class:`GrowingCurveItem`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plain = self.curve
+        plain.setParentItem(None)
+        self.curve = GrowingCurveItem()
+        self.curve.setParentItem(self)
+        self.curve.stackBefore(self.scatter)  # where the plain curve was
+        self.curve.sigClicked.connect(self.sigClicked)
+        self.updateItems(styleUpdate=True)
+
+
+def _matrix(transform: QTransform) -> tuple[float, ...]:
+    t = transform
+    return (t.m11(), t.m12(), t.m13(), t.m21(), t.m22(), t.m23(), t.m31(), t.m32(), t.m33())
