@@ -173,13 +173,15 @@ def run_bench(
     sizes: tuple[int, ...] | None = None,
     many_players: tuple[int, ...] = (10,) * 7,
     device: str = "cpu",
+    tree_levels: tuple[int, ...] | None = None,
 ) -> int:
     """Measure and print the table; returns 0.
 
     ``sizes`` are the square zero-sum games (default 100, 1000, 4000; 4000 skipped when
     ``quick``; ``rmviz bench --sizes 100,1000,4000,8000`` for more: an 8000x8000 game holds
     1 GB of payoffs, its float32 copy 256 MB more); ``many_players`` is the shape of the
-    sampled general-sum game.
+    sampled general-sum game; ``tree_levels`` the big trees' levels
+    (:data:`rmviz.bench_trees.LEVELS` by default, the two smaller when ``quick``).
     """
     import sys
 
@@ -286,6 +288,9 @@ def run_bench(
         line(f"{'  same game, rm (expected)':<44}{_rate(solver_run(internal_game, 'rm'), budget, 10):14,.0f}")
     _bench_leaders(rps, budget, line)
     _bench_trees(budget, line)
+    from rmviz.bench_trees import LEVELS, bench_big_trees
+
+    bench_big_trees(budget, line, tree_levels or (LEVELS[:2] if quick else LEVELS))
     bench_correlation(budget, line)
     bench_efr(budget, line)
     bench_monte_carlo(budget, line)

@@ -264,4 +264,7 @@ def _compiler(options: dict[str, Any]) -> Any:
 
 
 jit: Any = _compiler(_STRICT)
+# inlined into its callers by numba itself (a small helper of a hot loop: a call passing
+# arrays costs more than the helper's work)
+jit_inline: Any = _compiler({**_STRICT, "inline": "always"})
 jit_reassociating: Any = _compiler(_REASSOCIATING)

@@ -66,15 +66,22 @@ def reserve_cores(count: int) -> int:
     return ensure_threads()
 
 
+def solver_threads() -> int:
+    """The threads a solver may share one run among (the tree kernels' subtrees): the count
+    :func:`ensure_threads` applies, without applying it."""
+    count = configured_threads()
+    if _reserved:
+        count = max(1, min(count, (os.cpu_count() or 1) - _reserved))
+    return count
+
+
 def ensure_threads() -> int:
     """Apply :func:`configured_threads`, less the reserved cores (at least 1), to every pool
     loaded now; returns the count applied."""
     global _limits
     from threadpoolctl import threadpool_limits
 
-    count = configured_threads()
-    if _reserved:
-        count = max(1, min(count, (os.cpu_count() or 1) - _reserved))
+    count = solver_threads()
     _limits = threadpool_limits(limits=count)
     return count
 

@@ -9,7 +9,10 @@ and perfect information (32,767 information sets).
     python tests/benchmarks/big_trees.py [--only NAME] [--iterations 10] [--budget 600]
 
 Each phase prints its seconds; a phase is skipped once the case has spent ``--budget``
-seconds. Results and the command are recorded in docs/performance.md.
+seconds. ``--per-history [SECONDS]`` prints instead ``rmviz bench``'s big-tree rows (CFR's
+nanoseconds per history per iteration on binary trees of 2^17 to 2^23 histories, alternating
+beside simultaneous, two threads beside one: :mod:`rmviz.bench_trees`), SECONDS per
+measurement (default 1.5). Results and the command are recorded in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -74,7 +77,13 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(CASES), action="append")
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--budget", type=float, default=600.0, help="seconds per case")
+    parser.add_argument("--per-history", type=float, nargs="?", const=1.5, metavar="SECONDS")
     args = parser.parse_args()
+    if args.per_history is not None:
+        from rmviz.bench_trees import bench_big_trees
+
+        bench_big_trees(args.per_history, print)
+        return
     for name in args.only or CASES:
         run_case(name, args.iterations, args.budget)
 

@@ -243,7 +243,7 @@ def test_bench_prints_side_by_side_ratios():
     from rmviz.bench import run_bench
 
     out = io.StringIO()
-    assert run_bench(seconds=0.01, out=out, sizes=(20,), many_players=(3, 3, 3)) == 0
+    assert run_bench(seconds=0.01, out=out, sizes=(20,), many_players=(3, 3, 3), tree_levels=(10,)) == 0
     text = out.getvalue()
     assert "speed-up" in text and "single-pass floor (float64)" in text and "rm float32" in text
     assert "rps-crash rm (expected)" in text and "3-player 3-action greedy-rm (sampled)" in text
@@ -253,6 +253,7 @@ def test_bench_prints_side_by_side_ratios():
     assert "leduc_poker mccfr-outcome" in text
     assert "leduc_poker mccfr-external" in text.partition("beside LiteEFG")[2] or "install LiteEFG" in text
     assert "leduc_poker pcfr+" in text and "kuhn_poker pdcfr+" in text
+    assert "binary tree, 2,047 histories, alternating" in text and "alt/sim" in text
 
 
 def test_solve_with_a_float32_matrix_and_blas_threads(capsys):

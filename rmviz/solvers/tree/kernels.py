@@ -2,30 +2,38 @@
 
 The same update as :meth:`rmviz.solvers.tree.solver.CFRSolver._iterate` for the full-traversal
 variants (CFR, CFR+, linear CFR, DCFR, predictive CFR+ and DCFR+; simultaneous or alternating;
-greedy CFR), written as
-loops over node ids: nodes are numbered breadth first, so a parent always precedes its
-children and one forward loop computes reach probabilities, one reverse loop the values.
-Sums run in the same order as the NumPy passes. Greedy CFR (Zhang, Lerer & Brown, AAAI 2022,
+greedy CFR). An iteration walks the tree's depth-first layout (:mod:`.layout`) with one frame
+per level (:func:`_walk`: reach on the way down, values and counterfactual values on the way
+up, the traverser's alone in an alternating pass), then updates the slots (:func:`_update`).
+A partitioned tree's subtrees are walked in groups, on up to
+:func:`~rmviz.solvers.threads.solver_threads` threads, with the same iterates on any number.
+Sums over children run in the NumPy passes' order; a slot's counterfactual value sums its
+histories in depth-first order (the NumPy passes': breadth first; the same value to rounding,
+and exact ties are snapped in both). Greedy CFR (Zhang, Lerer & Brown, AAAI 2022,
 appendix) takes its one weight per iteration from :func:`.greedy_scan.greedy_lambda_scan`, the
 loop form of the line search of :func:`.weighting.greedy_step`. Monte-Carlo CFR runs in
 :mod:`.sampling_kernels`. Both take three bundles (:class:`CompiledRun`): the tree's arrays,
 the state's and the :class:`Schedule` built once from the config.
-``tests/solvers/tree/test_cfr.py`` checks both paths against each other and against OpenSpiel.
+``tests/solvers/tree/test_cfr.py`` and ``test_layout.py`` check both paths against each other
+(on generated trees too) and against OpenSpiel.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import NamedTuple
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
 from rmviz.solvers import greedy_scan, weighting
-from rmviz.solvers.jit import AVAILABLE, jit
+from rmviz.solvers.jit import AVAILABLE, jit, jit_inline
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
+from rmviz.solvers.threads import solver_threads
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
 from rmviz.solvers.tree.config import SAMPLINGS, CFRConfig
 from rmviz.solvers.tree.correlation import Triggers, accumulate
+from rmviz.solvers.tree.layout import DepthFirst, Partition, depth_first, partition, terminal_payoffs
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step
 
@@ -81,14 +89,19 @@ class StateArrays(NamedTuple):
     last_lambda: np.ndarray  # (1,)
 
 
-class CompiledRun:
-    """The bundles a kernel takes: the tree's arrays (:class:`TreeArrays`) and the schedule
+TreeBundle = TypeVar("TreeBundle", TreeArrays, DepthFirst)
+
+
+class CompiledRun(Generic[TreeBundle]):
+    """The bundles a kernel takes: the tree's arrays (:class:`TreeArrays`, or the full
+    traversal's :class:`~.layout.DepthFirst`) and the schedule
     (:class:`Schedule`), both gathered once, and the state's (:class:`StateArrays`), gathered
     each call. They travel as plain tuples, which numba's dispatcher types in C, and the
     kernel names them again (NamedTuples are typed in Python: ~1 us more each, per call)."""
 
-    def __init__(self, tree: TreeArrays, schedule: Schedule) -> None:
-        self.tree, self.schedule = tree, schedule
+    def __init__(self, tree: TreeBundle, schedule: Schedule) -> None:
+        self.tree: TreeBundle = tree
+        self.schedule = schedule
         self.packed = tuple(tree), tuple(schedule)
         self.weight_sum, self.last_lambda = np.zeros(1), np.zeros(1)
         self.no_prediction = np.zeros(0)
@@ -113,191 +126,575 @@ class CompiledRun:
         state.iteration += iterations
 
 
-class FullTraversal(CompiledRun):
-    """Full-traversal CFR of one configuration on one tree: a call costs numba's dispatch of
-    three bundles and two integers, and the iterations."""
+class FullTraversal(CompiledRun[DepthFirst]):
+    """Full-traversal CFR of one configuration on one tree, over the tree's depth-first layout
+    (:mod:`.layout`): a call costs numba's dispatch of its bundles, and the iterations. A
+    tree with a :class:`~.layout.Partition` shares each traversal's subtrees among up to
+    :func:`~rmviz.solvers.threads.solver_threads` threads, with the same iterates on any
+    number of them."""
 
     def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
         """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
-        super().__init__(TreeArrays.of(tree), Schedule.of(config, greedy_floor))
+        layout, self.terminals = depth_first(tree)
+        super().__init__(layout, Schedule.of(config, greedy_floor))
+        self.split = partition(layout, tree.n_slots)
+        self.work = _work(layout, self.split, self.schedule.weighting == weighting.GREEDY)
+        self.frames = [self.work[0]]  # one stack of frames per thread that walks subtrees
         none = np.zeros(0, dtype=np.int64)
-        self.entries: tuple[np.ndarray, ...] = (np.zeros(1, dtype=np.int64), none, none, none, none)
+        self.entries: tuple[np.ndarray, ...] = (np.zeros(1, dtype=np.int64), none, none, none, none, none)
+        self.untracked = np.zeros((tree.n_players + 1, 0))  # no terminal reach kept
+        self.reached, self.opponents = self.untracked, np.zeros((tree.n_players, 0))
 
     def track(self, entries: Triggers) -> None:
         """Accumulate the correlation gaps' sums of ``entries`` (:mod:`.correlation`) on every
-        state that has them (``CFRState.trigger_sums``)."""
-        self.entries = entries.kernel_arrays()
+        state that has them (``CFRState.trigger_sums``): the kernel keeps the reach of each
+        terminal (the layout's order, which is ``entries.terminals``') and each information
+        set's own reach, and :func:`.correlation.accumulate` reads them by those numbers."""
+        assert np.array_equal(entries.terminals, self.terminals)
+        terminals, infosets = self.terminals.size, self.tree.infoset_player.size
+        start, range_start, range_lo, range_hi, _ = entries.kernel_arrays()
+        first_node = terminals + np.arange(infosets, dtype=np.int64)
+        self.entries = (
+            start,
+            range_start,
+            range_lo,
+            range_hi,
+            np.arange(terminals, dtype=np.int64),
+            first_node,
+        )
+        n = self.tree.payoffs.shape[1]
+        self.reached = np.zeros((n + 1, terminals + infosets))
+        self.opponents = np.empty((n, terminals))  # accumulate's work space
 
     def with_payoffs(self, payoffs: np.ndarray, greedy_floor: float) -> FullTraversal:
         """The same traversal of a game of the same tree with other payoffs ``(n, N)`` (the
         tree's node order) and its greedy weight floor (:mod:`.batch`)."""
         other = copy.copy(self)
-        tree = self.tree._replace(payoffs=payoffs)
-        CompiledRun.__init__(other, tree, self.schedule._replace(greedy_floor=float(greedy_floor)))
+        layout = self.tree._replace(payoffs=terminal_payoffs(payoffs, self.terminals))
+        CompiledRun.__init__(other, layout, self.schedule._replace(greedy_floor=float(greedy_floor)))
         return other
 
     def run(self, state: CFRState, iterations: int) -> None:
         """Run ``iterations`` iterations on ``state``, in place."""
-        tree, schedule = self.packed
+        layout, schedule = self.packed
         sums, follow = state.trigger_sums, state.follow_sums
         empty = self.no_prediction
-        correlation = (
-            (*self.entries, empty, empty) if sums is None or follow is None else (*self.entries, sums, follow)
-        )
-        _run(tree, self.state_arrays(state), schedule, state.iteration, iterations, correlation)
+        if sums is None or follow is None:
+            correlation = (*self.entries, self.untracked, self.opponents, empty, empty)
+        else:
+            correlation = (*self.entries, self.reached, self.opponents, sums, follow)
+        arrays = self.state_arrays(state)
+        threads = solver_threads() if self.split.level >= 0 else 1
+        if threads == 1:
+            _run(layout, arrays, schedule, state.iteration, iterations, self.work, self.split, correlation)
+        else:
+            self._run_threaded(layout, arrays, schedule, state.iteration, iterations, correlation, threads)
         self.finish(state, iterations)
+
+    def _run_threaded(
+        self,
+        layout: tuple[Any, ...],
+        arrays: tuple[np.ndarray, ...],
+        schedule: tuple[Any, ...],
+        t0: int,
+        iterations: int,
+        correlation: tuple[np.ndarray, ...],
+        threads: int,
+    ) -> None:
+        """:func:`_run`'s iterations with each traversal's groups shared among ``threads``
+        threads (the kernels release the GIL): the same calls in the same order, so the same
+        iterates."""
+        tree, columns, split, work = self.tree, layout[:5], self.split, self.work
+        frames, cfv, own, cfv_groups, seeds, values = work[:6]
+        reached = correlation[6]
+        while len(self.frames) < threads:
+            self.frames.append(tuple(np.empty_like(a) for a in frames))
+        groups = split.group_roots.size - 1
+        shares = [(w * groups // threads, (w + 1) * groups // threads) for w in range(threads)]
+        pool = _pool(threads)
+        strategy, weight_sum = arrays[0], arrays[5]
+        alternating, n = self.schedule.alternating, tree.payoffs.shape[1]
+        d_avg = c_avg = 1.0
+        for step in range(iterations):
+            t = t0 + step + 1
+            for traversal in range(n if alternating else 1):
+                player = _pass_player(alternating, traversal, correlation)
+                lo, hi = _slot_range(tree.player_slots, player >= 0, max(player, 0))
+                _top_down(columns, strategy, player, frames, own, reached, split, seeds, values)
+                walks = [
+                    pool.submit(
+                        _groups,
+                        columns,
+                        strategy,
+                        a,
+                        b,
+                        player,
+                        self.frames[w],
+                        own,
+                        reached,
+                        split,
+                        cfv_groups,
+                        seeds,
+                        values,
+                        lo,
+                        hi,
+                    )
+                    for w, (a, b) in enumerate(shares)
+                ]
+                for walk in walks:
+                    walk.result()
+                _top_up(
+                    columns,
+                    strategy,
+                    player,
+                    frames,
+                    cfv,
+                    own,
+                    reached,
+                    split,
+                    cfv_groups,
+                    seeds,
+                    values,
+                    lo,
+                    hi,
+                )
+                d_avg, c_avg = _update(layout, arrays, schedule, t, traversal, player, work, correlation)
+            weight_sum[0] = d_avg * weight_sum[0] + c_avg
+
+
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """The process's pool of ``threads`` threads for the groups' walks (made once)."""
+    if threads not in _pools:
+        _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="rmviz-cfr")
+    return _pools[threads]
+
+
+def _work(layout: DepthFirst, split: Partition, greedy: bool) -> tuple[Any, ...]:
+    """The work arrays of a run: the walk's frames (one per level: reach, edge probability,
+    slot, actor, others' reach, values), per slot the counterfactual values and own reach,
+    the groups' values (:class:`~.layout.Partition`), and the update's arrays."""
+    n, levels = layout.payoffs.shape[1], layout.levels
+    slots, infosets = layout.slot_infoset.size, layout.infoset_player.size
+    frames = (
+        np.ones((levels, n + 1)),
+        np.ones(levels),
+        np.full(levels, -1, dtype=np.int64),
+        np.zeros(levels, dtype=np.int64),
+        np.ones(levels),
+        np.zeros((levels, n)),
+    )
+    roots, groups = split.roots.size, split.group_roots.size - 1
+    scratch = slots if greedy else 0
+    return (
+        frames,
+        np.zeros(slots),  # cfv
+        np.zeros(slots),  # own reach
+        np.zeros((groups if split.level >= 0 else 0, slots)),  # the groups' cfv
+        np.zeros((roots, n + 2)),  # each subtree's seed: its parent's reach and actor
+        np.zeros((roots, n)),  # each subtree's values
+        np.empty(infosets),  # infoset values
+        np.empty(infosets),  # infoset scales
+        np.empty(slots),  # instantaneous regrets
+        np.empty(slots),  # the guide regret matching reads
+        np.empty(scratch),  # greedy: the average regrets
+        *greedy_scan.greedy_scratch(scratch),
+    )
+
+
+def _pass_player(alternating: bool, traversal: int, correlation: tuple[Any, ...]) -> int:
+    """Whose values a traversal computes: the traverser's, or every player's (-1) in a
+    simultaneous one and in the first of an alternating iteration whose correlation sums are
+    tracked (they read every slot's counterfactual value)."""
+    tracked = correlation[9].shape[0] > 0
+    return -1 if not alternating or (tracked and traversal == 0) else traversal
+
+
+def _slot_range(player_slots: np.ndarray, alternating: bool, traversal: int) -> tuple[int, int]:
+    """The slots of an alternating traversal's traverser, or all: those it updates, and, with
+    its pass player (:func:`_pass_player`), those whose counterfactual values it computes."""
+    if alternating:
+        return player_slots[traversal, 0], player_slots[traversal, 1]
+    return 0, player_slots[-1, 1]
 
 
 _regret_discounts = jit(weighting.regret_discounts_of)
 _averaging_step = jit(weighting.averaging_step_of)
 _greedy_bounds = jit(weighting.greedy_bounds)
 _greedy_lambda = jit(greedy_scan.greedy_lambda_scan)
-_greedy_scratch = jit(greedy_scan.greedy_scratch)
 _accumulate = accumulate
+_pass_player_compiled = jit(_pass_player)
+_slot_range_compiled = jit(_slot_range)
 
 
 @jit
-def _run(tree, state, schedule, t0, iterations, correlation):  # pragma: no cover - compiled
-    """Iterations ``t0 + 1 .. t0 + iterations`` on ``state``: the bundles of
-    :class:`CompiledRun`, named again here, and their fields under the names the loops use;
-    ``correlation``: the entries and the state's sums of :mod:`.correlation` (empty sums:
-    not tracked), added from each iteration's first pass (the profile at its start)."""
-    tree, state, schedule = TreeArrays(*tree), StateArrays(*state), Schedule(*schedule)
-    parent, owner, slot = tree.parent, tree.edge_owner, tree.edge_slot
-    chance_probability, child_start, child_count = tree.chance_probability, tree.child_start, tree.child_count
-    payoffs, node_player, player_slots = tree.payoffs, tree.player, tree.player_slots
-    slot_infoset, infoset_player, infoset_size = tree.slot_infoset, tree.infoset_player, tree.infoset_size
-    infoset_first_node, infoset_first_slot = tree.infoset_first_node, tree.infoset_first_slot
+def _run(layout, state, schedule, t0, iterations, work, split, correlation):  # pragma: no cover - compiled
+    """Iterations ``t0 + 1 .. t0 + iterations`` on ``state``: each traversal
+    (:func:`_traverse`), then the update of the traverser's slots (:func:`_update`)."""
+    tree, alternating = DepthFirst(*layout), Schedule(*schedule).alternating
+    columns = (tree.depth, tree.edge, tree.actor, tree.chance, tree.payoffs)
+    frames, cfv, own, cfv_groups, seeds, values = work[0], work[1], work[2], work[3], work[4], work[5]
+    strategy, weight_sum = state[0], state[5]
+    reached = correlation[6]
+    n = tree.payoffs.shape[1]
+    d_avg, c_avg = 1.0, 1.0
+    for step in range(iterations):
+        t = t0 + step + 1
+        for traversal in range(n if alternating else 1):
+            player = _pass_player_compiled(alternating, traversal, correlation)
+            lo, hi = _slot_range_compiled(tree.player_slots, player >= 0, max(player, 0))
+            if split[0] < 0:
+                cfv[lo:hi] = 0.0
+                _walk(
+                    columns,
+                    strategy,
+                    np.int64(0),
+                    tree.depth.shape[0],
+                    np.int64(0),
+                    np.int64(0),
+                    player,
+                    frames,
+                    cfv,
+                    own,
+                    reached,
+                    split,
+                    seeds,
+                    values,
+                    np.int64(0),
+                )
+            else:
+                _top_down(columns, strategy, player, frames, own, reached, split, seeds, values)
+                _groups(
+                    columns,
+                    strategy,
+                    0,
+                    split[5].shape[0] - 1,
+                    player,
+                    frames,
+                    own,
+                    reached,
+                    split,
+                    cfv_groups,
+                    seeds,
+                    values,
+                    lo,
+                    hi,
+                )
+                _top_up(
+                    columns,
+                    strategy,
+                    player,
+                    frames,
+                    cfv,
+                    own,
+                    reached,
+                    split,
+                    cfv_groups,
+                    seeds,
+                    values,
+                    lo,
+                    hi,
+                )
+            d_avg, c_avg = _update(layout, state, schedule, t, traversal, player, work, correlation)
+        weight_sum[0] = d_avg * weight_sum[0] + c_avg
+    return 0  # an int, not None: see "GIL" in docs/architecture.md
+
+
+@jit
+def _top_down(
+    columns, strategy, player, frames, own, reached, split, seeds, values
+):  # pragma: no cover - compiled
+    """The walk of a partitioned tree's top down to its subtrees: each subtree's seed (its
+    parent's reach and actor), no values."""
+    no_cfv = np.zeros(0)
+    _walk(
+        columns,
+        strategy,
+        np.int64(0),
+        columns[0].shape[0],
+        np.int64(0),
+        np.int64(0),
+        player,
+        frames,
+        no_cfv,
+        own,
+        reached,
+        split,
+        seeds,
+        values,
+        np.int64(1),
+    )
+    return 0
+
+
+@jit
+def _groups(
+    columns, strategy, first, last, player, frames, own, reached, split, cfv_groups, seeds, values, lo, hi
+):  # pragma: no cover - compiled
+    """Groups ``first:last`` of a partition: each subtree walked from its seed, its values
+    kept, its counterfactual values added to its group's (slots ``lo:hi`` zeroed first)."""
+    level, roots, ends, first_terminal, group_roots = split[0], split[1], split[2], split[3], split[5]
+    reach, acting, value = frames[0], frames[3], frames[5]
+    n = value.shape[1]
+    for g in range(first, last):
+        cfv = cfv_groups[g]
+        cfv[lo:hi] = 0.0
+        for j in range(group_roots[g], group_roots[g + 1]):
+            for q in range(n + 1):
+                reach[level - 1, q] = seeds[j, q]
+            acting[level - 1] = int(seeds[j, n + 1])
+            _walk(
+                columns,
+                strategy,
+                roots[j],
+                ends[j],
+                first_terminal[j],
+                level,
+                player,
+                frames,
+                cfv,
+                own,
+                reached,
+                split,
+                seeds,
+                values,
+                np.int64(0),
+            )
+            for i in range(n):
+                values[j, i] = value[level, i]
+    return 0
+
+
+@jit
+def _top_up(
+    columns, strategy, player, frames, cfv, own, reached, split, cfv_groups, seeds, values, lo, hi
+):  # pragma: no cover - compiled
+    """The walk of a partitioned tree's top back up, with the subtrees' values; then the
+    groups' counterfactual values added in group order."""
+    cfv[lo:hi] = 0.0
+    _walk(
+        columns,
+        strategy,
+        np.int64(0),
+        columns[0].shape[0],
+        np.int64(0),
+        np.int64(0),
+        player,
+        frames,
+        cfv,
+        own,
+        reached,
+        split,
+        seeds,
+        values,
+        np.int64(2),
+    )
+    for g in range(cfv_groups.shape[0]):
+        for s in range(lo, hi):
+            cfv[s] += cfv_groups[g, s]
+    return 0
+
+
+@jit
+def _walk(
+    columns, strategy, lo, hi, t, base, player, frames, cfv, own, reached, split, seeds, values, cut
+):  # pragma: no cover - compiled
+    """Depth-first over the layout's positions ``lo:hi``, a subtree whose root is at level
+    ``base`` (the frame above it seeded), or the whole tree (0, N, base 0); ``t`` is its
+    first terminal. Entering a history pushes its frame: reach ``pi_q(h) = pi_q(parent)
+    sigma(edge)`` for the edge's owner q, ``pi_q(parent)`` for the others (Zinkevich et al.
+    2007), and its values set to 0; leaving it adds ``sigma(edge) v(h)`` to its parent's values
+    and ``pi_{-i}(parent) v_i(h)`` to ``cfv`` of the edge's slot, i its owner (a terminal's
+    values are its payoffs, added at once). Children are added in their order, the slots'
+    values in depth-first order. ``player``: whose values and slots (-1: all). ``cut`` 1
+    or 2 walks a partitioned tree's top (:class:`~.layout.Partition`): at its level a subtree
+    is skipped after keeping its seed (1), or its values are added (2). A terminal's reach
+    goes to ``reached`` when the correlation sums are tracked; each slot's own reach
+    ``pi_i(I)`` to ``own``. The walk's root values stay in its frame (level ``base``).
+    Callers pass integers as ``np.int64``: numba compiles a copy of the walk for each
+    distinct literal argument (four copies doubled the kernels' first compile)."""
+    depth, edge, actor, chance, payoffs = columns
+    reach, probability, slot, acting, others, value = frames
+    level, ends, skipped = split[0] if cut > 0 else -1, split[2], split[4]
+    n = value.shape[1]
+    first, last = (0, n) if player < 0 else (player, player + 1)
+    track = reached.shape[1] > 0
+    top = base - 1
+    j = 0
+    k = lo
+    while k < hi:
+        d = depth[k]
+        while top >= d:
+            _leave(
+                top, probability[top], slot[top], value, top, player, first, last, value, acting, others, cfv
+            )
+            top -= 1
+        e = edge[k]
+        if d == level:  # a subtree the groups walk
+            if cut == 1:
+                for q in range(n + 1):
+                    seeds[j, q] = reach[d - 1, q]
+                seeds[j, n + 1] = acting[d - 1]
+            else:
+                p = strategy[e] if e >= 0 else chance[-2 - e]
+                _leave(d, p, e, values, j, player, first, last, value, acting, others, cfv)
+            t += skipped[j]
+            k = ends[j]
+            j += 1
+            continue
+        a = actor[k]
+        p = 1.0
+        if d == 0:
+            for q in range(n + 1):
+                reach[0, q] = 1.0
+        else:
+            mover = acting[d - 1]
+            p = strategy[e] if e >= 0 else chance[-2 - e]
+            if e >= 0 and (player < 0 or mover == player):
+                own[e] = reach[d - 1, mover]
+            if a >= 0 or track:
+                for q in range(n + 1):
+                    reach[d, q] = reach[d - 1, q] * p if q == mover else reach[d - 1, q]
+        if a < 0:  # a terminal
+            if track:
+                for q in range(n + 1):
+                    reached[q, t] = reach[d, q]
+            if d == base:
+                for i in range(first, last):
+                    value[d, i] = payoffs[t, i]
+                top = d
+            else:
+                _leave(d, p, e, payoffs, t, player, first, last, value, acting, others, cfv)
+            t += 1
+        else:
+            probability[d], slot[d], acting[d] = p, e, a
+            for i in range(first, last):
+                value[d, i] = 0.0
+            if a < n and (player < 0 or a == player):
+                product = 1.0
+                for q in range(n + 1):
+                    if q != a:
+                        product *= reach[d, q]
+                others[d] = product
+            top = d
+        k += 1
+    while top > base:
+        _leave(top, probability[top], slot[top], value, top, player, first, last, value, acting, others, cfv)
+        top -= 1
+    return 0
+
+
+@jit_inline
+def _leave(
+    d, p, e, source, row, player, first, last, value, acting, others, cfv
+):  # pragma: no cover - compiled
+    """A child at level ``d`` with edge probability ``p``, slot ``e`` and values
+    ``source[row]`` into its parent's frame (:func:`_walk`; rows, not views: a view costs
+    numba a reference count per history)."""
+    for i in range(first, last):
+        value[d - 1, i] += source[row, i] * p
+    mover = acting[d - 1]
+    if e >= 0 and cfv.shape[0] > 0 and (player < 0 or mover == player):
+        cfv[e] += others[d - 1] * source[row, mover]
+    # no return value: inlined (jit_inline), a helper that returns 0 made _walk 4x slower
+
+
+@jit
+def _update(layout, state, schedule, t, traversal, player, work, correlation):  # pragma: no cover - compiled
+    """Iteration ``t``'s update of the traverser's slots (all in a simultaneous iteration)
+    from ``cfv`` and ``own``: instantaneous regrets with exact ties, greedy CFR's weight, the
+    correlation sums, the discounted regrets, the sums, regret matching. Returns the
+    average's ``(d_avg, c_avg)`` (the weight sum's step)."""
+    layout, state, schedule = DepthFirst(*layout), StateArrays(*state), Schedule(*schedule)
+    slot_infoset, infoset_player = layout.slot_infoset, layout.infoset_player
+    infoset_size, infoset_first_slot = layout.infoset_size, layout.infoset_first_slot
     strategy, regret = state.strategy, state.regret
     strategy_sum, true_regret, prediction = state.strategy_sum, state.true_regret, state.prediction
     weight_sum, last_lambda = state.weight_sum, state.last_lambda
-    alternating, predictive = schedule.alternating, schedule.predictive
-    entry_start, range_start, range_lo, range_hi, terminals, trigger_sums, follow_sums = correlation
-    track = follow_sums.shape[0] > 0
-    n, nodes = payoffs.shape
-    opponents_reach = np.empty((n if track else 0, terminals.shape[0]))  # accumulate's work space
-    slots = slot_infoset.shape[0]
-    infosets = infoset_player.shape[0]
-    probability = np.empty(nodes)
-    reach = np.ones((n + 1, nodes))
-    values = np.empty((n, nodes))
-    cfv = np.empty(slots)
-    infoset_value = np.empty(infosets)
-    infoset_scale = np.empty(infosets)
-    instant = np.empty(slots)
-    guide = np.empty(slots)  # what regret matching reads: R, or predictive CFR's d' R + m
+    cfv, own, infoset_value, infoset_scale = work[1], work[2], work[6], work[7]
+    instant, guide, history, scan, order = work[8], work[9], work[10], work[11], work[12]
+    entry_start, range_start, range_lo, range_hi, terminals, first_node = correlation[:6]
+    reached, opponents, trigger_sums, follow_sums = correlation[6:]
+    lo, hi = _slot_range_compiled(layout.player_slots, schedule.alternating, traversal)
+    d_pos, d_neg = _regret_discounts(schedule.weighting, t, schedule.alpha, schedule.beta)
+    d_avg, c_avg = _averaging_step(schedule.averaging, t, schedule.gamma)
+    c_new = 1.0  # coefficient of the new regrets (greedy: (1 - lam) W)
+    # predictive CFR: the next iteration's discounts on R (Xu et al. 2024), 1 for CFR+'s
+    g_pos, g_neg = _regret_discounts(schedule.weighting, t + 1, schedule.alpha, schedule.beta)
+    for s in range(lo, hi):
+        infoset_value[slot_infoset[s]] = 0.0
+        infoset_scale[slot_infoset[s]] = 0.0
+    for s in range(lo, hi):
+        info = slot_infoset[s]
+        infoset_value[info] += strategy[s] * cfv[s]
+        infoset_scale[info] = max(infoset_scale[info], abs(cfv[s]))
+    for s in range(lo, hi):
+        info = slot_infoset[s]
+        instant[s] = cfv[s] - infoset_value[info]
+        if abs(instant[s]) <= TIE_TOLERANCE * infoset_scale[info]:  # exact ties: 0
+            instant[s] = 0.0
     greedy = schedule.weighting == weighting.GREEDY  # simultaneous updates (CFRConfig.validated)
-    history = np.empty(slots if greedy else 0)
-    work, order = _greedy_scratch(slots if greedy else 0)
-    for step in range(iterations):
-        t = t0 + step + 1
-        d_pos, d_neg = _regret_discounts(schedule.weighting, t, schedule.alpha, schedule.beta)
-        d_avg, c_avg = _averaging_step(schedule.averaging, t, schedule.gamma)
-        c_new = 1.0  # coefficient of the new regrets (greedy: (1 - lam) W)
-        # predictive CFR: the next iteration's discounts on R (Xu et al. 2024), 1 for CFR+'s
-        g_pos, g_neg = _regret_discounts(schedule.weighting, t + 1, schedule.alpha, schedule.beta)
-        for traversal in range(n if alternating else 1):
-            player = traversal if alternating else -1
-            # edge probabilities and reach, parents before children
-            for c in range(1, nodes):
-                probability[c] = chance_probability[c] if slot[c] < 0 else strategy[slot[c]]
-                h = parent[c]
-                for q in range(n + 1):
-                    reach[q, c] = reach[q, h] * probability[c] if owner[c] == q else reach[q, h]
-            # values, children before parents
-            for h in range(nodes - 1, -1, -1):
-                if child_count[h] == 0:
-                    for i in range(n):
-                        values[i, h] = payoffs[i, h]
-                    continue
-                for i in range(n):
-                    total = 0.0
-                    for c in range(child_start[h], child_start[h] + child_count[h]):
-                        total += values[i, c] * probability[c]
-                    values[i, h] = total
-            # counterfactual values per slot
-            cfv[:] = 0.0
-            for c in range(1, nodes):
-                if slot[c] < 0:
-                    continue
-                h = parent[c]
-                acting = node_player[h]
-                others = 1.0
-                for q in range(n + 1):
-                    if q != acting:
-                        others *= reach[q, h]
-                cfv[slot[c]] += others * values[acting, c]
-            infoset_value[:] = 0.0
-            infoset_scale[:] = 0.0
-            for s in range(slots):
-                infoset_value[slot_infoset[s]] += strategy[s] * cfv[s]
-                infoset_scale[slot_infoset[s]] = max(infoset_scale[slot_infoset[s]], abs(cfv[s]))
-            lo, hi = (player_slots[player, 0], player_slots[player, 1]) if alternating else (0, slots)
-            for s in range(lo, hi):
-                info = slot_infoset[s]
-                instant[s] = cfv[s] - infoset_value[info]
-                if abs(instant[s]) <= TIE_TOLERANCE * infoset_scale[info]:  # exact ties: 0
-                    instant[s] = 0.0
-            if greedy and t > 1:  # as weighting.greedy_step: history scaled by lam, new (1-lam) W
-                weight = max(weight_sum[0], 1e-300)
-                for s in range(slots):
-                    history[s] = true_regret[s] / weight
-                lam_max, lam_tie = _greedy_bounds(t, schedule.greedy_floor)
-                lam = _greedy_lambda(history, instant, lam_max, lam_tie, work, order)
-                last_lambda[0] = lam
-                d_pos = d_neg = d_avg = lam
-                c_new = c_avg = (1.0 - lam) * weight_sum[0]
-            elif greedy:
-                last_lambda[0] = 0.0
-            if track and traversal == 0:
-                _accumulate(
-                    entry_start,
-                    range_start,
-                    range_lo,
-                    range_hi,
-                    terminals,
-                    slot_infoset,
-                    infoset_player,
-                    infoset_first_node,
-                    reach,
-                    strategy,
-                    cfv,
-                    d_avg,
-                    c_avg,
-                    trigger_sums,
-                    follow_sums,
-                    opponents_reach,
-                )
-            for s in range(lo, hi):
-                info = slot_infoset[s]
-                kept = d_pos * regret[s] if regret[s] > 0 else d_neg * regret[s]
-                added = c_new * instant[s]
-                updated = kept + added
-                if abs(updated) <= TIE_TOLERANCE * (abs(kept) + abs(added)):  # cancelled: 0
-                    updated = 0.0
-                regret[s] = max(updated, 0.0) if schedule.plus else updated
-                guide[s] = regret[s]
-                if predictive:  # the prediction m = c r, the guide d' R + m (cancelled: 0)
-                    prediction[s] = added
-                    kept = g_pos * regret[s] if regret[s] > 0 else g_neg * regret[s]
-                    guess = kept + added
-                    if abs(guess) <= TIE_TOLERANCE * (abs(kept) + abs(added)):
-                        guess = 0.0
-                    guide[s] = guess
-                own = reach[infoset_player[info], infoset_first_node[info]]
-                strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * (own * strategy[s])
-                true_regret[s] = d_avg * true_regret[s] + c_avg * instant[s]
-            # regret matching at the updated information sets
-            for info in range(infosets):
-                first = infoset_first_slot[info]
-                if first < lo or first >= hi:
-                    continue
-                size = infoset_size[info]
-                total = 0.0
-                for s in range(first, first + size):
-                    total += guide[s] if guide[s] > 0 else 0.0
-                for s in range(first, first + size):
-                    positive = guide[s] if guide[s] > 0 else 0.0
-                    strategy[s] = positive / total if total > 0 else 1.0 / size
-        weight_sum[0] = d_avg * weight_sum[0] + c_avg
-    return 0  # an int, not None: see "GIL" in docs/architecture.md
+    if greedy and t > 1:  # as weighting.greedy_step: history scaled by lam, new (1-lam) W
+        weight = max(weight_sum[0], 1e-300)
+        for s in range(lo, hi):
+            history[s] = true_regret[s] / weight
+        lam_max, lam_tie = _greedy_bounds(t, schedule.greedy_floor)
+        lam = _greedy_lambda(history, instant, lam_max, lam_tie, scan, order)
+        last_lambda[0] = lam
+        d_pos = d_neg = d_avg = lam
+        c_new = c_avg = (1.0 - lam) * weight_sum[0]
+    elif greedy:
+        last_lambda[0] = 0.0
+    if follow_sums.shape[0] > 0 and traversal == 0:  # the profile at the iteration's start
+        k = terminals.shape[0]
+        for info in range(infoset_player.shape[0]):
+            reached[infoset_player[info], k + info] = own[infoset_first_slot[info]]
+        _accumulate(
+            entry_start,
+            range_start,
+            range_lo,
+            range_hi,
+            terminals,
+            slot_infoset,
+            infoset_player,
+            first_node,
+            reached,
+            strategy,
+            cfv,
+            d_avg,
+            c_avg,
+            trigger_sums,
+            follow_sums,
+            opponents,
+        )
+    for s in range(lo, hi):
+        kept = d_pos * regret[s] if regret[s] > 0 else d_neg * regret[s]
+        added = c_new * instant[s]
+        updated = kept + added
+        if abs(updated) <= TIE_TOLERANCE * (abs(kept) + abs(added)):  # cancelled: 0
+            updated = 0.0
+        regret[s] = max(updated, 0.0) if schedule.plus else updated
+        guide[s] = regret[s]
+        if schedule.predictive:  # the prediction m = c r, the guide d' R + m (cancelled: 0)
+            prediction[s] = added
+            kept = g_pos * regret[s] if regret[s] > 0 else g_neg * regret[s]
+            guess = kept + added
+            if abs(guess) <= TIE_TOLERANCE * (abs(kept) + abs(added)):
+                guess = 0.0
+            guide[s] = guess
+        strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * (own[s] * strategy[s])
+        true_regret[s] = d_avg * true_regret[s] + c_avg * instant[s]
+    # regret matching at the updated information sets
+    s = lo
+    while s < hi:
+        size = infoset_size[slot_infoset[s]]
+        total = 0.0
+        for r in range(s, s + size):
+            total += guide[r] if guide[r] > 0 else 0.0
+        for r in range(s, s + size):
+            positive = guide[r] if guide[r] > 0 else 0.0
+            strategy[r] = positive / total if total > 0 else 1.0 / size
+        s += size
+    return d_avg, c_avg

@@ -42,7 +42,7 @@ def seed_key(seed: int) -> int:
     return int(seed) & MASK
 
 
-class Sampler(CompiledRun):
+class Sampler(CompiledRun[TreeArrays]):
     """Monte-Carlo CFR of one configuration on one tree: a call costs numba's dispatch of the
     bundles of :class:`~rmviz.solvers.tree.kernels.CompiledRun`, the work arrays and three
     integers, and the iterations.

@@ -1,0 +1,153 @@
+"""The depth-first layout that the full-traversal kernel streams (:mod:`.kernels`).
+
+A tree of N histories becomes three columns in depth-first (prefix) order, the order a
+recursive CFR visits (Zinkevich et al. 2007), and two tables:
+
+* ``depth`` (int32): a history's parent is the last history before it one level up, so a
+  traversal keeps one frame per level (reach, edge probability, values) and never an array
+  per history;
+* ``edge`` (int32): the slot of the move into the history, ``-2 - j`` for chance's ``j``-th
+  move (``chance[j]`` its probability), ``-1`` at the root;
+* ``actor`` (int8, int32 from 127 players): who acts there (a player, ``n`` for chance),
+  ``-1`` at a terminal;
+* ``chance`` (float64): chance's moves' probabilities, in the same order;
+* ``payoffs`` (float64, ``(K, n)``): the terminals' payoffs in the same order.
+
+That is 9 bytes per history plus 8 per chance move and ``8 n`` per terminal: one pass reads
+them front to back, so big trees run at the speed of small ones (docs/performance.md,
+"CFR near the memory limit"). The slots' arrays (strategy, regrets) are the state's, read at
+random but small beside the tree when information sets hold many histories.
+
+:class:`Partition` cuts the order into the subtrees below one level, in groups of
+contiguous subtrees for the kernel's threads (:func:`partition`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from rmviz.solvers.tree.compiled_tree import CompiledTree
+
+PARALLEL_MIN_HISTORIES = 1 << 16  # a tree from this size runs in groups (partition)
+GROUPS = 8  # the groups of a partitioned tree: at most this many threads share its work
+MAX_GROUP_SLOTS = 0.5  # each group adds S counterfactual values: at most this x N in all
+
+
+class DepthFirst(NamedTuple):
+    """The columns and tables of the module docstring, and the slots' arrays the update
+    reads, as the kernel takes them (``levels``: the deepest history's depth + 1)."""
+
+    depth: np.ndarray
+    edge: np.ndarray
+    actor: np.ndarray
+    chance: np.ndarray
+    payoffs: np.ndarray
+    slot_infoset: np.ndarray
+    infoset_player: np.ndarray
+    infoset_size: np.ndarray
+    infoset_first_slot: np.ndarray
+    player_slots: np.ndarray  # (n, 2)
+    levels: int
+
+
+def depth_first(tree: CompiledTree) -> tuple[DepthFirst, np.ndarray]:
+    """The layout of ``tree``, and the tree's node id of each terminal in layout order (to
+    lay out other payoffs of the same tree: :func:`terminal_payoffs`)."""
+    order = tree.preorder
+    n = tree.n_players
+    depth = np.empty(tree.n_nodes, dtype=np.int32)
+    for d, (start, end) in enumerate(tree.depth_ranges):
+        depth[start:end] = d
+    slot = tree.edge_slot[order]
+    chance_moves = tree.edge_owner[order] == n
+    edge = np.where(slot >= 0, slot, -1).astype(np.int32)
+    edge[chance_moves] = -2 - np.arange(int(chance_moves.sum()), dtype=np.int32)
+    kind = tree.kind[order]
+    small = np.int8 if n < np.iinfo(np.int8).max else np.int32  # 128 players or more: int32
+    actor = np.where(kind == 2, -1, np.where(kind == 0, n, tree.player[order])).astype(small)
+    terminals = order[kind == 2]
+    layout = DepthFirst(
+        depth=depth[order],
+        edge=edge,
+        actor=actor,
+        chance=np.ascontiguousarray(tree.chance_probability[order][chance_moves]),
+        payoffs=terminal_payoffs(tree.payoffs, terminals),
+        slot_infoset=tree.slot_infoset,
+        infoset_player=tree.infoset_player,
+        infoset_size=tree.infoset_size,
+        infoset_first_slot=tree.infoset_first_slot,
+        player_slots=np.array(tree.player_slots, dtype=np.int64).reshape(-1, 2),
+        levels=len(tree.depth_ranges),
+    )
+    return layout, terminals
+
+
+def terminal_payoffs(payoffs: np.ndarray, terminals: np.ndarray) -> np.ndarray:
+    """Payoffs ``(n, N)`` in the tree's node order as the layout's ``(K, n)`` table."""
+    return np.ascontiguousarray(payoffs[:, terminals].T)
+
+
+def layout_bytes(layout: DepthFirst) -> int:
+    """The bytes of the layout's per-history columns and tables (not the slots')."""
+    return sum(a.nbytes for a in (layout.depth, layout.edge, layout.actor, layout.chance, layout.payoffs))
+
+
+class Partition(NamedTuple):
+    """The subtrees rooted at level ``level``, in groups: group ``g`` runs the subtrees
+    ``group_roots[g]:group_roots[g + 1]``, subtree ``j`` the layout's positions
+    ``roots[j]:ends[j]`` and its terminals from ``first_terminal[j]`` (``skipped[j]`` of
+    them). A traversal walks the histories above the level down (the subtrees' reach), runs
+    the groups, each on any thread with counterfactual values of its own, and walks the top
+    back up with the subtrees' values (:func:`.kernels._traverse`); the groups' values are
+    added in group order, so the iterates do not depend on the number of threads."""
+
+    level: int
+    roots: np.ndarray  # (R,) layout positions
+    ends: np.ndarray  # (R,)
+    first_terminal: np.ndarray  # (R,)
+    skipped: np.ndarray  # (R,)
+    group_roots: np.ndarray  # (G + 1,) indices in roots
+
+
+NO_PARTITION = Partition(-1, *(np.zeros(1, dtype=np.int64) for _ in range(5)))
+
+
+def partition(layout: DepthFirst, slots: int) -> Partition:
+    """The groups of a tree of :data:`PARALLEL_MIN_HISTORIES` histories or more, cut at the
+    first level with at least 4 x :data:`GROUPS` subtrees and balanced by size; or
+    :data:`NO_PARTITION` (level -1: one pass), for a small tree, one whose subtrees are too
+    few or too unequal, or one whose groups' counterfactual values would cost more than
+    :data:`MAX_GROUP_SLOTS` x N. Fixed by the tree alone: the same groups on any number of
+    threads."""
+    nodes = layout.depth.shape[0]
+    if nodes < PARALLEL_MIN_HISTORIES or GROUPS * slots > MAX_GROUP_SLOTS * nodes:
+        return NO_PARTITION
+    counts = np.bincount(layout.depth, minlength=layout.levels)
+    wide = np.flatnonzero(counts >= 4 * GROUPS)
+    if wide.size == 0:
+        return NO_PARTITION
+    level = int(wide[0])
+    roots = np.flatnonzero(layout.depth == level)
+    # a subtree ends where the next history at its level or above begins
+    above = np.flatnonzero(layout.depth <= level)
+    ends = np.append(above, nodes)[np.searchsorted(above, roots, side="right")]
+    terminal_before = np.concatenate(([0], np.cumsum(layout.actor < 0)))
+    # group g: the subtrees whose start passes g / GROUPS of the subtrees' histories
+    sizes = ends - roots
+    passed = np.cumsum(sizes) - sizes
+    group_roots = np.searchsorted(passed, sizes.sum() * np.arange(GROUPS + 1) / GROUPS, side="left")
+    group_roots[-1] = roots.size
+    group_roots = np.unique(group_roots)
+    largest = np.max(np.add.reduceat(sizes, group_roots[:-1]))
+    if group_roots.size < 3 or largest > 2 * sizes.sum() / GROUPS:  # too unequal to share
+        return NO_PARTITION
+    return Partition(
+        level,
+        roots.astype(np.int64),
+        ends.astype(np.int64),
+        terminal_before[roots].astype(np.int64),
+        (terminal_before[ends] - terminal_before[roots]).astype(np.int64),
+        group_roots.astype(np.int64),
+    )

@@ -1,0 +1,161 @@
+"""The full-traversal kernel's depth-first layout and its partition (rmviz.solvers.tree.layout):
+the walk gives the NumPy passes' iterates on generated trees (ragged depths, chance at any
+level, information sets across levels, two and three players), and a partitioned tree gives
+the same iterates, bit for bit, on one, two or three threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rmviz
+from rmviz.games.extensive_form import ExtensiveFormGame, Node
+from rmviz.games.random_trees import binary_tree
+from rmviz.games.trees import kuhn_poker
+from rmviz.solvers.tree import layout
+from rmviz.solvers.tree.compiled_tree import compile_tree
+from rmviz.solvers.tree.config import preset
+from rmviz.solvers.tree.solver import CFRSolver
+
+pytest.importorskip("numba")
+
+STATE = ("strategy", "regret", "strategy_sum", "true_regret", "trigger_sums", "follow_sums")
+SCHEDULES = [
+    ("cfr", "alternating"),
+    ("cfr", "simultaneous"),
+    ("cfr+", "alternating"),
+    ("linear-cfr", "alternating"),
+    ("dcfr", "simultaneous"),
+    ("pcfr+", "alternating"),
+    ("greedy-cfr", "simultaneous"),
+]
+
+
+def ragged_tree(seed: int, players: int) -> ExtensiveFormGame:
+    """A random tree of perfect recall: terminals at every depth, chance anywhere, each
+    player's information set its own earlier (information set, move) pairs, so that histories
+    of one information set lie at different depths when chance or the others moved between."""
+    rng = np.random.default_rng(seed)
+
+    def grow(depth: int, own: tuple[tuple[object, ...], ...]) -> Node:
+        roll = rng.random()
+        if depth >= 6 or (depth > 1 and roll < 0.25):
+            return Node("terminal", payoffs=tuple(float(rng.integers(-3, 4)) for _ in range(players)))
+        if 0 < depth and roll < 0.4:  # the root decides: a tree without decisions is refused
+            count = int(rng.integers(2, 4))
+            weights = rng.integers(1, 4, count)
+            children = tuple(grow(depth + 1, own) for _ in range(count))
+            return Node(
+                "chance",
+                moves=tuple(f"c{k}" for k in range(count)),
+                children=children,
+                probabilities=tuple(float(w / weights.sum()) for w in weights),
+            )
+        player = int(rng.integers(players))
+        key = (player, own[player])
+        moves = 2 + hash(key) % 2
+        children = []
+        for a in range(moves):
+            seen = list(own)
+            seen[player] = (*own[player], (len(own[player]), a))
+            children.append(grow(depth + 1, tuple(seen)))
+        return Node(
+            "decision",
+            moves=tuple(f"m{a}" for a in range(moves)),
+            children=tuple(children),
+            player=player,
+            infoset=repr(key),
+        )
+
+    root = grow(0, ((),) * players)
+    names = tuple(f"P{i + 1}" for i in range(players))
+    return ExtensiveFormGame(root, names, f"ragged tree {seed}")
+
+
+@pytest.fixture
+def partitioned(monkeypatch):
+    """Partition every tree that has 8 subtrees at some level, into groups of about 2."""
+    monkeypatch.setattr(layout, "PARALLEL_MIN_HISTORIES", 0)
+    monkeypatch.setattr(layout, "GROUPS", 2)
+    monkeypatch.setattr(layout, "MAX_GROUP_SLOTS", float("inf"))
+
+
+def _run(game: ExtensiveFormGame, algorithm: str, updates: str, threads: int = 1) -> CFRSolver:
+    solver = CFRSolver(game, preset(algorithm, updates=updates))
+    rmviz.set_threads(threads)
+    try:
+        for chunk in (1, 6, 13):
+            solver.step(chunk)
+    finally:
+        rmviz.set_threads(None)
+    return solver
+
+
+def _state(solver: CFRSolver) -> dict[str, np.ndarray]:
+    return {name: getattr(solver.state, name) for name in STATE if getattr(solver.state, name) is not None}
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3]), schedule=st.sampled_from(SCHEDULES))
+def test_the_walk_gives_the_numpy_iterates_on_ragged_trees(seed, players, schedule):
+    game = ragged_tree(seed, players)
+    fast = _run(game, *schedule)
+    assert fast.traversal is not None
+    slow = CFRSolver(game, preset(schedule[0], updates=schedule[1]))
+    for _ in range(20):
+        slow._iterate(record=False)
+    expected = _state(slow)
+    for name, value in _state(fast).items():
+        np.testing.assert_allclose(value, expected[name], rtol=1e-9, atol=1e-12, err_msg=name)
+    assert fast.state.weight_sum == pytest.approx(slow.state.weight_sum, rel=1e-12)
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_a_partitioned_tree_gives_the_same_iterates_on_any_number_of_threads(partitioned, schedule):
+    game = ragged_tree(7, 3) if schedule[0] != "greedy-cfr" else ragged_tree(11, 2)
+    runs = [_run(game, *schedule, threads=threads) for threads in (1, 2, 3)]
+    assert runs[0].traversal is not None and runs[0].traversal.split.level > 0  # partitioned
+    first = _state(runs[0])
+    assert "trigger_sums" in first  # the correlation sums are tracked too
+    for other in runs[1:]:
+        for name, value in _state(other).items():
+            np.testing.assert_array_equal(value, first[name], err_msg=name)
+    slow = CFRSolver(game, preset(schedule[0], updates=schedule[1]))
+    for _ in range(20):
+        slow._iterate(record=False)
+    for name, value in _state(slow).items():
+        np.testing.assert_allclose(first[name], value, rtol=1e-9, atol=1e-12, err_msg=name)
+
+
+def test_a_partition_covers_every_history_once():
+    tree = compile_tree(binary_tree(17))
+    columns, terminals = layout.depth_first(tree)
+    split = layout.partition(columns, tree.n_slots)
+    assert split.level > 0
+    covered = np.zeros(tree.n_nodes, dtype=int)
+    covered[columns.depth < split.level] += 1  # the top
+    for root, end in zip(split.roots, split.ends, strict=True):
+        covered[root:end] += 1
+        assert (columns.depth[root + 1 : end] > split.level).all()  # one subtree
+    assert (covered == 1).all()
+    terminal = columns.actor < 0
+    for j, (root, end) in enumerate(zip(split.roots, split.ends, strict=True)):
+        assert split.first_terminal[j] == terminal[:root].sum()
+        assert split.skipped[j] == terminal[root:end].sum()
+    assert split.group_roots[0] == 0 and split.group_roots[-1] == split.roots.size
+    bounds = zip(split.group_roots[:-1], split.group_roots[1:], strict=True)
+    sizes = [split.ends[b - 1] - split.roots[a] for a, b in bounds]
+    assert max(sizes) <= 2 * sum(sizes) / (split.group_roots.size - 1)  # balanced
+    assert terminals.size == terminal.sum() and layout.layout_bytes(columns) / tree.n_nodes <= 100
+
+
+def test_small_trees_and_trees_with_many_slots_run_in_one_pass():
+    kuhn = compile_tree(kuhn_poker())
+    assert layout.partition(layout.depth_first(kuhn)[0], kuhn.n_slots).level == -1
+    big = compile_tree(binary_tree(17))
+    columns = layout.depth_first(big)[0]
+    # each group adds its own counterfactual values: with a slot per history they cost too much
+    assert layout.partition(columns, big.n_nodes).level == -1
+    assert layout.partition(columns, big.n_slots).level > 0
