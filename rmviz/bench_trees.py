@@ -4,7 +4,9 @@ histories, alternating beside simultaneous updates and two threads beside one.
 Trees: :func:`rmviz.games.random_trees.binary_tree` (two players, imperfect information,
 zero-sum payoffs) of 2^17, 2^20 and 2^23 histories. For each tree the four runs
 (simultaneous and alternating on one thread, then on two) are measured in turn
-:data:`ROUNDS` times, each keeping its least time; a row gives nanoseconds per history per
+:data:`ROUNDS` times, each keeping its least time, each from the state after :data:`WARM`
+iterations (an alternating pass skips the subtrees that the others' zero probabilities cut
+off, so its cost depends on the iterations); a row gives nanoseconds per history per
 iteration in the process's CPU time (both threads' when two run) and in wall time, and the
 ratios the targets name: alternating / simultaneous (<= 1.2) and one thread's wall time / two
 threads' (>= 1.7 from 10^6 histories). The per-history bytes are the kernel's layout
@@ -14,10 +16,12 @@ iterates on one thread and on two (``tests/solvers/tree/test_layout.py``).
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 
 ROUNDS = 2
+WARM = 10  # every run measures the iterations after these, from the same state
 LEVELS = (16, 19, 22)  # 2^17 - 1, 2^20 - 1 and 2^23 - 1 histories
 
 
@@ -53,12 +57,16 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
             layout = solvers["simultaneous"].traversal
             assert layout is not None  # numba runs the benchmarks
             iterations = max(1, int(budget / (15e-9 * histories)))
+            start = {}
+            for updates, solver in solvers.items():
+                solver.step(WARM)
+                start[updates] = copy.deepcopy(solver.state)
             best = {(u, t): (float("inf"),) * 2 for u in solvers for t in (1, 2)}
             for _ in range(ROUNDS):
                 for updates, solver in solvers.items():
                     for threads in (1, 2):
                         set_threads(threads)
-                        solver.step(1)  # the pool's threads started
+                        solver.state = copy.deepcopy(start[updates])  # the same iterations
                         best[updates, threads] = _least(
                             lambda s=solver, n=iterations: s.step(n), best[updates, threads]
                         )
@@ -75,5 +83,5 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
             del game, solvers, layout
     finally:
         set_threads(chosen)
-    line("  (1/2: one thread's wall time / two threads'; alt/sim: CPU per iteration, alternating")
-    line("   / simultaneous on one thread; bytes: the kernel's layout per history)")
+    line(f"  (iterations {WARM + 1} on; 1/2: one thread's wall time / two threads'; alt/sim: CPU per")
+    line("   iteration, alternating / simultaneous on one thread; bytes: the kernel's layout per history)")

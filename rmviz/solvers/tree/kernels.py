@@ -204,13 +204,11 @@ class FullTraversal(CompiledRun[DepthFirst]):
         """:func:`_run`'s iterations with each traversal's groups shared among ``threads``
         threads (the kernels release the GIL): the same calls in the same order, so the same
         iterates."""
-        tree, columns, split, work = self.tree, layout[:5], self.split, self.work
-        frames, cfv, own, cfv_groups, seeds, values = work[:6]
+        tree, columns, split, work = self.tree, layout[:7], self.split, self.work
+        frames, cfv, _, cfv_groups, seeds, values = work[:6]
         reached = correlation[6]
         while len(self.frames) < threads:
             self.frames.append(tuple(np.empty_like(a) for a in frames))
-        groups = split.group_roots.size - 1
-        shares = [(w * groups // threads, (w + 1) * groups // threads) for w in range(threads)]
         pool = _pool(threads)
         strategy, weight_sum = arrays[0], arrays[5]
         alternating, n = self.schedule.alternating, tree.payoffs.shape[1]
@@ -220,17 +218,16 @@ class FullTraversal(CompiledRun[DepthFirst]):
             for traversal in range(n if alternating else 1):
                 player = _pass_player(alternating, traversal, correlation)
                 lo, hi = _slot_range(tree.player_slots, player >= 0, max(player, 0))
-                _top_down(columns, strategy, player, frames, own, reached, split, seeds, values)
+                _top_down(columns, strategy, player, frames, reached, split, seeds, values)
                 walks = [
                     pool.submit(
                         _groups,
                         columns,
                         strategy,
-                        a,
-                        b,
+                        w,
+                        threads,
                         player,
                         self.frames[w],
-                        own,
                         reached,
                         split,
                         cfv_groups,
@@ -239,7 +236,7 @@ class FullTraversal(CompiledRun[DepthFirst]):
                         lo,
                         hi,
                     )
-                    for w, (a, b) in enumerate(shares)
+                    for w in range(threads)
                 ]
                 for walk in walks:
                     walk.result()
@@ -249,7 +246,6 @@ class FullTraversal(CompiledRun[DepthFirst]):
                     player,
                     frames,
                     cfv,
-                    own,
                     reached,
                     split,
                     cfv_groups,
@@ -334,8 +330,8 @@ def _run(layout, state, schedule, t0, iterations, work, split, correlation):  # 
     """Iterations ``t0 + 1 .. t0 + iterations`` on ``state``: each traversal
     (:func:`_traverse`), then the update of the traverser's slots (:func:`_update`)."""
     tree, alternating = DepthFirst(*layout), Schedule(*schedule).alternating
-    columns = (tree.depth, tree.edge, tree.actor, tree.chance, tree.payoffs)
-    frames, cfv, own, cfv_groups, seeds, values = work[0], work[1], work[2], work[3], work[4], work[5]
+    columns = (tree.depth, tree.edge, tree.actor, tree.chance, tree.payoffs, tree.skip, tree.terminals_before)
+    frames, cfv, cfv_groups, seeds, values = work[0], work[1], work[3], work[4], work[5]
     strategy, weight_sum = state[0], state[5]
     reached = correlation[6]
     n = tree.payoffs.shape[1]
@@ -357,7 +353,6 @@ def _run(layout, state, schedule, t0, iterations, work, split, correlation):  # 
                     player,
                     frames,
                     cfv,
-                    own,
                     reached,
                     split,
                     seeds,
@@ -365,15 +360,14 @@ def _run(layout, state, schedule, t0, iterations, work, split, correlation):  # 
                     np.int64(0),
                 )
             else:
-                _top_down(columns, strategy, player, frames, own, reached, split, seeds, values)
+                _top_down(columns, strategy, player, frames, reached, split, seeds, values)
                 _groups(
                     columns,
                     strategy,
-                    0,
-                    split[5].shape[0] - 1,
+                    np.int64(0),
+                    np.int64(1),
                     player,
                     frames,
-                    own,
                     reached,
                     split,
                     cfv_groups,
@@ -388,7 +382,6 @@ def _run(layout, state, schedule, t0, iterations, work, split, correlation):  # 
                     player,
                     frames,
                     cfv,
-                    own,
                     reached,
                     split,
                     cfv_groups,
@@ -404,7 +397,7 @@ def _run(layout, state, schedule, t0, iterations, work, split, correlation):  # 
 
 @jit
 def _top_down(
-    columns, strategy, player, frames, own, reached, split, seeds, values
+    columns, strategy, player, frames, reached, split, seeds, values
 ):  # pragma: no cover - compiled
     """The walk of a partitioned tree's top down to its subtrees: each subtree's seed (its
     parent's reach and actor), no values."""
@@ -419,7 +412,6 @@ def _top_down(
         player,
         frames,
         no_cfv,
-        own,
         reached,
         split,
         seeds,
@@ -431,17 +423,21 @@ def _top_down(
 
 @jit
 def _groups(
-    columns, strategy, first, last, player, frames, own, reached, split, cfv_groups, seeds, values, lo, hi
+    columns, strategy, first, stride, player, frames, reached, split, cfv_groups, seeds, values, lo, hi
 ):  # pragma: no cover - compiled
-    """Groups ``first:last`` of a partition: each subtree walked from its seed, its values
-    kept, its counterfactual values added to its group's (slots ``lo:hi`` zeroed first)."""
+    """Groups ``first, first + stride, ...`` of a partition (a thread's share: pruning leaves
+    neighbouring groups alike, so shares interleave): each subtree walked from its seed, its
+    values kept, its counterfactual values added to its group's (slots ``lo:hi`` zeroed
+    first)."""
     level, roots, ends, first_terminal, group_roots = split[0], split[1], split[2], split[3], split[5]
     reach, acting, value = frames[0], frames[3], frames[5]
     n = value.shape[1]
-    for g in range(first, last):
+    for g in range(first, cfv_groups.shape[0], stride):
         cfv = cfv_groups[g]
         cfv[lo:hi] = 0.0
         for j in range(group_roots[g], group_roots[g + 1]):
+            if seeds[j, n + 1] < 0:  # pruned by the top's walk (_walk)
+                continue
             for q in range(n + 1):
                 reach[level - 1, q] = seeds[j, q]
             acting[level - 1] = int(seeds[j, n + 1])
@@ -455,7 +451,6 @@ def _groups(
                 player,
                 frames,
                 cfv,
-                own,
                 reached,
                 split,
                 seeds,
@@ -469,7 +464,7 @@ def _groups(
 
 @jit
 def _top_up(
-    columns, strategy, player, frames, cfv, own, reached, split, cfv_groups, seeds, values, lo, hi
+    columns, strategy, player, frames, cfv, reached, split, cfv_groups, seeds, values, lo, hi
 ):  # pragma: no cover - compiled
     """The walk of a partitioned tree's top back up, with the subtrees' values; then the
     groups' counterfactual values added in group order."""
@@ -484,7 +479,6 @@ def _top_up(
         player,
         frames,
         cfv,
-        own,
         reached,
         split,
         seeds,
@@ -499,7 +493,7 @@ def _top_up(
 
 @jit
 def _walk(
-    columns, strategy, lo, hi, t, base, player, frames, cfv, own, reached, split, seeds, values, cut
+    columns, strategy, lo, hi, t, base, player, frames, cfv, reached, split, seeds, values, cut
 ):  # pragma: no cover - compiled
     """Depth-first over the layout's positions ``lo:hi``, a subtree whose root is at level
     ``base`` (the frame above it seeded), or the whole tree (0, N, base 0); ``t`` is its
@@ -511,15 +505,18 @@ def _walk(
     values in depth-first order. ``player``: whose values and slots (-1: all). ``cut`` 1
     or 2 walks a partitioned tree's top (:class:`~.layout.Partition`): at its level a subtree
     is skipped after keeping its seed (1), or its values are added (2). A terminal's reach
-    goes to ``reached`` when the correlation sums are tracked; each slot's own reach
-    ``pi_i(I)`` to ``own``. The walk's root values stay in its frame (level ``base``).
+    goes to ``reached`` when the correlation sums are tracked. An alternating pass (``player``
+    >= 0) skips the subtree below a move of probability 0 that is not the traverser's: the
+    others' reach is 0 there, so it adds 0 to every sum (partial pruning; the same iterates).
+    The walk's root values stay in its frame (level ``base``).
     Callers pass integers as ``np.int64``: numba compiles a copy of the walk for each
     distinct literal argument (four copies doubled the kernels' first compile)."""
-    depth, edge, actor, chance, payoffs = columns
+    depth, edge, actor, chance, payoffs, skip, terminals_before = columns
     reach, probability, slot, acting, others, value = frames
     level, ends, skipped = split[0] if cut > 0 else -1, split[2], split[4]
     n = value.shape[1]
     first, last = (0, n) if player < 0 else (player, player + 1)
+    pruning = player >= 0
     track = reached.shape[1] > 0
     top = base - 1
     j = 0
@@ -533,12 +530,13 @@ def _walk(
             top -= 1
         e = edge[k]
         if d == level:  # a subtree the groups walk
+            p = strategy[e] if e >= 0 else chance[-2 - e]
+            pruned = pruning and p == 0.0 and acting[d - 1] != player
             if cut == 1:
                 for q in range(n + 1):
                     seeds[j, q] = reach[d - 1, q]
-                seeds[j, n + 1] = acting[d - 1]
-            else:
-                p = strategy[e] if e >= 0 else chance[-2 - e]
+                seeds[j, n + 1] = -1 if pruned else acting[d - 1]
+            elif not pruned:
                 _leave(d, p, e, values, j, player, first, last, value, acting, others, cfv)
             t += skipped[j]
             k = ends[j]
@@ -552,8 +550,24 @@ def _walk(
         else:
             mover = acting[d - 1]
             p = strategy[e] if e >= 0 else chance[-2 - e]
-            if e >= 0 and (player < 0 or mover == player):
-                own[e] = reach[d - 1, mover]
+            if pruning and p == 0.0 and mover != player and d > base:  # adds 0 x its values
+                if level < 0:
+                    k = skip[k]
+                    t = terminals_before[k]
+                    continue
+                k += 1
+                t += 1 if a < 0 else 0
+                while k < hi and depth[k] > d:
+                    if depth[k] == level:  # a subtree the groups skip too
+                        if cut == 1:
+                            seeds[j, n + 1] = -1
+                        t += skipped[j]
+                        k = ends[j]
+                        j += 1
+                    else:
+                        t += 1 if actor[k] < 0 else 0
+                        k += 1
+                continue
             if a >= 0 or track:
                 for q in range(n + 1):
                     reach[d, q] = reach[d - 1, q] * p if q == mover else reach[d - 1, q]
@@ -604,9 +618,9 @@ def _leave(
 @jit
 def _update(layout, state, schedule, t, traversal, player, work, correlation):  # pragma: no cover - compiled
     """Iteration ``t``'s update of the traverser's slots (all in a simultaneous iteration)
-    from ``cfv`` and ``own``: instantaneous regrets with exact ties, greedy CFR's weight, the
-    correlation sums, the discounted regrets, the sums, regret matching. Returns the
-    average's ``(d_avg, c_avg)`` (the weight sum's step)."""
+    after a pass of ``player`` (-1: all) left ``cfv``: own reach, instantaneous regrets with
+    exact ties, greedy CFR's weight, the correlation sums, the discounted regrets, the sums,
+    regret matching. Returns the average's ``(d_avg, c_avg)`` (the weight sum's step)."""
     layout, state, schedule = DepthFirst(*layout), StateArrays(*state), Schedule(*schedule)
     slot_infoset, infoset_player = layout.slot_infoset, layout.infoset_player
     infoset_size, infoset_first_slot = layout.infoset_size, layout.infoset_first_slot
@@ -618,6 +632,15 @@ def _update(layout, state, schedule, t, traversal, player, work, correlation):  
     entry_start, range_start, range_lo, range_hi, terminals, first_node = correlation[:6]
     reached, opponents, trigger_sums, follow_sums = correlation[6:]
     lo, hi = _slot_range_compiled(layout.player_slots, schedule.alternating, traversal)
+    # own reach pi_i(I) = pi_i(parent sequence) sigma(its move), parents first (Koller, Megiddo
+    # & von Stengel 1994): of the pass's player, whose subtrees the walk may have pruned
+    for info in layout.own_order:
+        if player < 0 or infoset_player[info] == player:
+            above = layout.parent_sequence[info]
+            reach = 1.0 if above < 0 else own[above] * strategy[above]
+            first = infoset_first_slot[info]
+            for s in range(first, first + infoset_size[info]):
+                own[s] = reach
     d_pos, d_neg = _regret_discounts(schedule.weighting, t, schedule.alpha, schedule.beta)
     d_avg, c_avg = _averaging_step(schedule.averaging, t, schedule.gamma)
     c_new = 1.0  # coefficient of the new regrets (greedy: (1 - lam) W)

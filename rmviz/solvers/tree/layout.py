@@ -13,8 +13,11 @@ recursive CFR visits (Zinkevich et al. 2007), and two tables:
 * ``chance`` (float64): chance's moves' probabilities, in the same order;
 * ``payoffs`` (float64, ``(K, n)``): the terminals' payoffs in the same order.
 
-That is 9 bytes per history plus 8 per chance move and ``8 n`` per terminal: one pass reads
-them front to back, so big trees run at the speed of small ones (docs/performance.md,
+* ``skip`` and ``terminals_before`` (int32): where a history's subtree ends and how many
+  terminals come before, read only where an alternating pass skips a subtree.
+
+That is 17 bytes per history plus 8 per chance move and ``8 n`` per terminal: one pass reads
+the first three front to back, so big trees run at the speed of small ones (docs/performance.md,
 "CFR near the memory limit"). The slots' arrays (strategy, regrets) are the state's, read at
 random but small beside the tree when information sets hold many histories.
 
@@ -28,10 +31,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rmviz.solvers.jit import jit
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 PARALLEL_MIN_HISTORIES = 1 << 16  # a tree from this size runs in groups (partition)
-GROUPS = 8  # the groups of a partitioned tree: at most this many threads share its work
+GROUPS = 16  # the groups of a partitioned tree: at most this many threads share its work
 MAX_GROUP_SLOTS = 0.5  # each group adds S counterfactual values: at most this x N in all
 
 
@@ -44,11 +48,15 @@ class DepthFirst(NamedTuple):
     actor: np.ndarray
     chance: np.ndarray
     payoffs: np.ndarray
+    skip: np.ndarray  # (N,) int32: the position after the history's subtree
+    terminals_before: np.ndarray  # (N + 1,) int32: the terminals before each position
     slot_infoset: np.ndarray
     infoset_player: np.ndarray
     infoset_size: np.ndarray
     infoset_first_slot: np.ndarray
     player_slots: np.ndarray  # (n, 2)
+    parent_sequence: np.ndarray  # (I,) the player's last slot before the set, -1 if none
+    own_order: np.ndarray  # (I,) information sets, those with fewer own moves above first
     levels: int
 
 
@@ -74,14 +82,61 @@ def depth_first(tree: CompiledTree) -> tuple[DepthFirst, np.ndarray]:
         actor=actor,
         chance=np.ascontiguousarray(tree.chance_probability[order][chance_moves]),
         payoffs=terminal_payoffs(tree.payoffs, terminals),
+        skip=np.zeros(0, dtype=np.int32),
+        terminals_before=np.concatenate(([0], np.cumsum(kind == 2))).astype(np.int32),
         slot_infoset=tree.slot_infoset,
         infoset_player=tree.infoset_player,
         infoset_size=tree.infoset_size,
         infoset_first_slot=tree.infoset_first_slot,
         player_slots=np.array(tree.player_slots, dtype=np.int64).reshape(-1, 2),
+        parent_sequence=np.zeros(0, dtype=np.int64),
+        own_order=np.argsort(tree.infoset_own_depth, kind="stable").astype(np.int64),
         levels=len(tree.depth_ranges),
     )
-    return layout, terminals
+    parent = _parent_sequences(layout.depth, layout.edge, layout.actor, tree.slot_infoset, tree.n_infosets, n)
+    return layout._replace(parent_sequence=parent, skip=_subtree_ends(layout.depth)), terminals
+
+
+@jit
+def _subtree_ends(depth):  # pragma: no cover - compiled
+    """The position after each history's subtree: the next with a depth at most its own,
+    from the right with a stack of strictly shallower histories (at most one per level)."""
+    count = depth.shape[0]
+    end = np.empty(count, dtype=np.int32)
+    stack = np.empty(depth.max() + 2, dtype=np.int64)
+    size = 0
+    for k in range(count - 1, -1, -1):
+        while size > 0 and depth[stack[size - 1]] > depth[k]:
+            size -= 1
+        end[k] = stack[size - 1] if size > 0 else count
+        if size > 0 and depth[stack[size - 1]] == depth[k]:
+            size -= 1
+        stack[size] = k
+        size += 1
+    return end
+
+
+@jit
+def _parent_sequences(depth, edge, actor, slot_infoset, infosets, n):  # pragma: no cover - compiled
+    """Each information set's parent sequence (Koller, Megiddo & von Stengel 1994): the slot
+    of its player's last move before it, -1 if none (perfect recall: the same at each of its
+    histories), by one walk of the layout keeping each player's last slot per level."""
+    levels = depth.max() + 1
+    last = np.full((levels, n), -1, dtype=np.int64)
+    acting = np.zeros(levels, dtype=np.int64)
+    parent = np.full(infosets, -1, dtype=np.int64)
+    for k in range(depth.shape[0]):
+        d = depth[k]
+        if d > 0:
+            mover = acting[d - 1]
+            for i in range(n):
+                last[d, i] = last[d - 1, i]
+            e = edge[k]
+            if e >= 0:
+                parent[slot_infoset[e]] = last[d - 1, mover]
+                last[d, mover] = e
+        acting[d] = actor[k]
+    return parent
 
 
 def terminal_payoffs(payoffs: np.ndarray, terminals: np.ndarray) -> np.ndarray:
@@ -91,7 +146,8 @@ def terminal_payoffs(payoffs: np.ndarray, terminals: np.ndarray) -> np.ndarray:
 
 def layout_bytes(layout: DepthFirst) -> int:
     """The bytes of the layout's per-history columns and tables (not the slots')."""
-    return sum(a.nbytes for a in (layout.depth, layout.edge, layout.actor, layout.chance, layout.payoffs))
+    columns = (layout.depth, layout.edge, layout.actor, layout.chance, layout.payoffs, layout.skip)
+    return sum(a.nbytes for a in (*columns, layout.terminals_before))
 
 
 class Partition(NamedTuple):

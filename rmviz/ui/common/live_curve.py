@@ -11,12 +11,9 @@ rest (the *tail*, from the head's last point) afresh; the head is stroked again 
 points before the tail change (a new run, a rewind, an edit), the plot's transform or the
 pen does, or the tail grows past :data:`TAIL_POINTS`; a head replaced before it served two
 repaints (the axes' ranges moving at every redraw, as in a run's first second) is not
-stroked: that curve is stroked whole, and the next one's head kept. What is drawn is the
-same stroke:
-the same points, pen and antialiasing, the head composited as it would have been drawn (an
-opaque pen: the seam at the head's last point differs by a fraction of a pixel's shade).
-Curves that are not opaque lines (solid, or dashed without a gap), short curves, and any
-painting that is not a window's (exports, which render the scene elsewhere) are drawn by pyqtgraph as before.
+stroked: that curve is stroked whole. The stroke is the same (points, pen, antialiasing; the
+seam at the head's last point differs by a fraction of a pixel's shade). Curves that are not
+opaque lines, short curves and exports are drawn by pyqtgraph as before.
 """
 
 from __future__ import annotations

@@ -159,3 +159,16 @@ def test_small_trees_and_trees_with_many_slots_run_in_one_pass():
     # each group adds its own counterfactual values: with a slot per history they cost too much
     assert layout.partition(columns, big.n_nodes).level == -1
     assert layout.partition(columns, big.n_slots).level > 0
+
+
+@pytest.mark.parametrize("seed", [0, 3, 5])
+def test_the_layout_says_where_each_subtree_ends(seed):
+    """What a pruned pass jumps by: the position after each history's subtree (the next
+    history no deeper) and the terminals before each position, counted here one by one."""
+    tree = compile_tree(ragged_tree(seed, 3))
+    columns, terminals = layout.depth_first(tree)
+    depth, count = columns.depth, tree.n_nodes
+    ends = [next((j for j in range(k + 1, count) if depth[j] <= depth[k]), count) for k in range(count)]
+    assert columns.skip.tolist() == ends
+    assert columns.terminals_before.tolist() == [int((columns.actor[:k] < 0).sum()) for k in range(count + 1)]
+    assert terminals.tolist() == tree.preorder[tree.kind[tree.preorder] == 2].tolist()
