@@ -327,8 +327,9 @@ _slot_range_compiled = jit(_slot_range)
 
 @jit
 def _run(layout, state, schedule, t0, iterations, work, split, correlation):  # pragma: no cover - compiled
-    """Iterations ``t0 + 1 .. t0 + iterations`` on ``state``: each traversal
-    (:func:`_traverse`), then the update of the traverser's slots (:func:`_update`)."""
+    """Iterations ``t0 + 1 .. t0 + iterations`` on ``state``: each traversal (one
+    :func:`_walk`, or a partitioned tree's :func:`_top_down`, :func:`_groups` and
+    :func:`_top_up`), then the update of the traverser's slots (:func:`_update`)."""
     tree, alternating = DepthFirst(*layout), Schedule(*schedule).alternating
     columns = (tree.depth, tree.edge, tree.actor, tree.chance, tree.payoffs, tree.skip, tree.terminals_before)
     frames, cfv, cfv_groups, seeds, values = work[0], work[1], work[3], work[4], work[5]

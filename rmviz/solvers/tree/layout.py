@@ -156,7 +156,7 @@ class Partition(NamedTuple):
     ``roots[j]:ends[j]`` and its terminals from ``first_terminal[j]`` (``skipped[j]`` of
     them). A traversal walks the histories above the level down (the subtrees' reach), runs
     the groups, each on any thread with counterfactual values of its own, and walks the top
-    back up with the subtrees' values (:func:`.kernels._traverse`); the groups' values are
+    back up with the subtrees' values (:func:`.kernels._run`); the groups' values are
     added in group order, so the iterates do not depend on the number of threads."""
 
     level: int
@@ -186,10 +186,8 @@ def partition(layout: DepthFirst, slots: int) -> Partition:
         return NO_PARTITION
     level = int(wide[0])
     roots = np.flatnonzero(layout.depth == level)
-    # a subtree ends where the next history at its level or above begins
-    above = np.flatnonzero(layout.depth <= level)
-    ends = np.append(above, nodes)[np.searchsorted(above, roots, side="right")]
-    terminal_before = np.concatenate(([0], np.cumsum(layout.actor < 0)))
+    ends = layout.skip[roots].astype(np.int64)
+    terminal_before = layout.terminals_before.astype(np.int64)
     # group g: the subtrees whose start passes g / GROUPS of the subtrees' histories
     sizes = ends - roots
     passed = np.cumsum(sizes) - sizes
@@ -202,8 +200,8 @@ def partition(layout: DepthFirst, slots: int) -> Partition:
     return Partition(
         level,
         roots.astype(np.int64),
-        ends.astype(np.int64),
-        terminal_before[roots].astype(np.int64),
-        (terminal_before[ends] - terminal_before[roots]).astype(np.int64),
+        ends,
+        terminal_before[roots],
+        terminal_before[ends] - terminal_before[roots],
         group_roots.astype(np.int64),
     )
