@@ -102,8 +102,8 @@ def _add_threads_argument(parser: argparse.ArgumentParser) -> None:
         type=_positive_int,
         default=None,
         metavar="N",
-        help=f"BLAS/OpenMP threads (default ${THREADS_VARIABLE}, else {DEFAULT_THREADS}; "
-        "docs/performance.md)",
+        help=f"BLAS/OpenMP threads, and those that walk a big game tree's subtrees in CFR "
+        f"(default ${THREADS_VARIABLE}, else {DEFAULT_THREADS}; docs/performance.md)",
     )
 
 

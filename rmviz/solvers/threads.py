@@ -11,8 +11,10 @@ BLAS (the generic array code: n-player expected play above the kernel's size, in
 on large games, metrics) gains little from a second thread when the machine is idle and
 loses much when it is not. Hence :data:`DEFAULT_THREADS` = 1.
 
-The count is, in order: :func:`set_threads` (the API; ``rmviz --threads N``), the
-environment variable :data:`THREADS_VARIABLE` (``RMVIZ_THREADS``), the default. It applies
+The tree CFR kernel shares a big tree's subtrees among as many threads
+(:func:`solver_threads`; the same iterates on any count). The count is, in order:
+:func:`set_threads` (the API; ``rmviz --threads N``), the environment variable
+:data:`THREADS_VARIABLE` (``RMVIZ_THREADS``), the default. It applies
 to every pool loaded when it is set (``threadpoolctl.threadpool_limits``); a solver applies
 it again when it is built (:func:`ensure_threads`), so pools loaded later obey it too.
 """
