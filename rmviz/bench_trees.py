@@ -2,16 +2,16 @@
 histories, alternating beside simultaneous updates and two threads beside one.
 
 Trees: :func:`rmviz.games.random_trees.binary_tree` (two players, imperfect information,
-zero-sum payoffs) of 2^17, 2^20 and 2^23 histories. For each tree the four runs
-(simultaneous and alternating on one thread, then on two) are measured in turn
-:data:`ROUNDS` times, each keeping its least time, each from the state after :data:`WARM`
-iterations (an alternating pass skips the subtrees that the others' zero probabilities cut
-off, so its cost depends on the iterations); a row gives nanoseconds per history per
-iteration in the process's CPU time (both threads' when two run) and in wall time, and the
-ratios the targets name: alternating / simultaneous (<= 1.2) and one thread's wall time / two
-threads' (>= 1.7 from 10^6 histories). The per-history bytes are the kernel's layout
-(:func:`rmviz.solvers.tree.layout.layout_bytes`; <= 100). The runs of one tree give the same
-iterates on one thread and on two (``tests/solvers/tree/test_layout.py``).
+zero-sum payoffs) of 2^17, 2^20 and 2^23 histories. For each tree the runs (simultaneous and
+alternating, on one thread and on two) are measured in turn :data:`ROUNDS` times, each
+keeping its least time: the first iteration (uniform strategies) again and again, and the
+iterations after :data:`WARM` from one state (a pass skips the subtrees below a move of
+probability 0, so its cost depends on the iterations). A row gives nanoseconds per history
+per iteration in wall time and in the process's CPU time (both threads' when two run), and
+the ratios the targets name: alternating / simultaneous (<= 1.2) and one thread's wall time
+/ two threads' (>= 1.7 from 10^6 histories); bytes are the kernel's layout per history
+(:func:`rmviz.solvers.tree.layout.layout_bytes`; <= 100). One thread and two give the same
+iterates (``tests/solvers/tree/test_layout.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Callable
+from typing import Any
 
 ROUNDS = 2
 WARM = 10  # every run measures the iterations after these, from the same state
@@ -33,7 +34,7 @@ def _least(run: Callable[[], None], best: tuple[float, float]) -> tuple[float, f
 
 
 def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[int, ...] = LEVELS) -> None:
-    """The rows of the module docstring, one pair per binary tree of ``levels`` levels."""
+    """The rows of the module docstring, four per binary tree of ``levels`` levels."""
     from rmviz.games.random_trees import binary_tree
     from rmviz.solvers.threads import configured_threads, set_threads
     from rmviz.solvers.tree.config import preset
@@ -43,7 +44,7 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
     chosen = configured_threads()
     line()
     line(
-        f"{'CFR on big trees, ns per history per iteration':<48}{'1 thread':>10}{'CPU':>7}"
+        f"{'CFR on binary trees, ns per history per iteration':<52}{'1 thread':>10}{'CPU':>7}"
         f"{'2 threads':>11}{'CPU':>7}{'1/2':>7}{'alt/sim':>9}{'bytes':>7}"
     )
     try:
@@ -57,31 +58,47 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
             layout = solvers["simultaneous"].traversal
             assert layout is not None  # numba runs the benchmarks
             iterations = max(1, int(budget / (15e-9 * histories)))
-            start = {}
+            # the first iteration (uniform strategies: nothing to skip), then those after WARM
+            starts = {(u, 0): copy.deepcopy(solver.state) for u, solver in solvers.items()}
             for updates, solver in solvers.items():
                 solver.step(WARM)
-                start[updates] = copy.deepcopy(solver.state)
-            best = {(u, t): (float("inf"),) * 2 for u in solvers for t in (1, 2)}
+                starts[updates, WARM] = copy.deepcopy(solver.state)
+            best = {(key, t): (float("inf"),) * 2 for key in starts for t in (1, 2)}
             for _ in range(ROUNDS):
-                for updates, solver in solvers.items():
+                for (updates, warm), state in starts.items():
+                    solver = solvers[updates]
                     for threads in (1, 2):
                         set_threads(threads)
-                        solver.state = copy.deepcopy(start[updates])  # the same iterations
-                        best[updates, threads] = _least(
-                            lambda s=solver, n=iterations: s.step(n), best[updates, threads]
+                        best[(updates, warm), threads] = _least(
+                            lambda s=solver, x=state, w=warm, n=iterations: _iterations(s, x, n, w),
+                            best[(updates, warm), threads],
                         )
             per = 1e9 / (iterations * histories)
             bytes_per = layout_bytes(layout.tree) / histories
-            for updates in solvers:
-                (cpu1, wall1), (cpu2, wall2) = best[updates, 1], best[updates, 2]
-                ratio = best[updates, 1][0] / best["simultaneous", 1][0]
+            for updates, warm in starts:
+                (cpu1, wall1), (cpu2, wall2) = best[(updates, warm), 1], best[(updates, warm), 2]
+                ratio = cpu1 / best[("simultaneous", warm), 1][0]
+                which = "iteration 1" if warm == 0 else f"from {WARM + 1}"
                 line(
-                    f"{f'binary tree, {histories:,} histories, {updates}':<48}{wall1 * per:10.1f}"
+                    f"{f'{histories:,} histories, {updates}, {which}':<52}{wall1 * per:10.1f}"
                     f"{cpu1 * per:7.1f}{wall2 * per:11.1f}{cpu2 * per:7.1f}{wall1 / wall2:6.2f}x"
                     f"{ratio:8.2f}x{bytes_per:7.1f}"
                 )
             del game, solvers, layout
     finally:
         set_threads(chosen)
-    line(f"  (iterations {WARM + 1} on; 1/2: one thread's wall time / two threads'; alt/sim: CPU per")
-    line("   iteration, alternating / simultaneous on one thread; bytes: the kernel's layout per history)")
+    line("  (iteration 1: from uniform strategies, where a simultaneous pass skips nothing; 1/2: one")
+    line("   thread's wall time / two threads'; alt/sim: CPU per iteration, alternating / simultaneous")
+    line("   on one thread, the same iterations; bytes: the kernel's layout per history)")
+
+
+def _iterations(solver: Any, state: Any, iterations: int, warm: int) -> None:
+    """``iterations`` iterations from ``state``: the first iteration's, each from ``state``
+    again (``warm`` 0), or the iterations that follow it."""
+    if warm:
+        solver.state = copy.deepcopy(state)
+        solver.step(iterations)
+        return
+    for _ in range(iterations):
+        solver.state = copy.deepcopy(state)
+        solver.step(1)

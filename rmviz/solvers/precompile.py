@@ -83,7 +83,7 @@ WORKLOADS: dict[str, tuple[Callable[[], None], float]] = {
         _explained("rps", "internal-rm", _run("rps", "rm", play="sampled")),
         19.6,
     ),
-    "CFR; the tree's Step N": (_recorded("kuhn", "cfr", _run("kuhn", "cfr")), 10.5),
+    "CFR; the tree's Step N": (_recorded("kuhn", "cfr", _run("kuhn", "cfr")), 10.9),
     "Monte-Carlo CFR, external and chance sampling": (_run("kuhn", "mccfr-external"), 6.3),
     "Monte-Carlo CFR, outcome sampling": (_run("kuhn", "mccfr-outcome"), 1.7),
 }

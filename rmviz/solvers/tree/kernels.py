@@ -506,10 +506,12 @@ def _walk(
     values in depth-first order. ``player``: whose values and slots (-1: all). ``cut`` 1
     or 2 walks a partitioned tree's top (:class:`~.layout.Partition`): at its level a subtree
     is skipped after keeping its seed (1), or its values are added (2). A terminal's reach
-    goes to ``reached`` when the correlation sums are tracked. An alternating pass (``player``
-    >= 0) skips the subtree below a move of probability 0 that is not the traverser's: the
-    others' reach is 0 there, so it adds 0 to every sum (partial pruning; the same iterates).
-    The walk's root values stay in its frame (level ``base``).
+    goes to ``reached`` when the correlation sums are tracked. Below a move of probability 0
+    of player q, every other player's counterfactual reach is 0, so their sums there add 0
+    (partial pruning; the same iterates): a pass of player i != q skips the subtree, a
+    simultaneous pass walks it as q's pass (untracked: tracking reads every terminal's
+    reach), and chance's move of probability 0 is skipped by both. The walk's root values
+    stay in its frame (level ``base``).
     Callers pass integers as ``np.int64``: numba compiles a copy of the walk for each
     distinct literal argument (four copies doubled the kernels' first compile)."""
     depth, edge, actor, chance, payoffs, skip, terminals_before = columns
@@ -519,12 +521,18 @@ def _walk(
     first, last = (0, n) if player < 0 else (player, player + 1)
     pruning = player >= 0
     track = reached.shape[1] > 0
+    # a simultaneous pass walks the subtree below another's move of probability 0 as that
+    # player's pass (the others' reach is 0 there): from level ``region`` until it is left
+    narrowing = player < 0 and not track and level < 0
+    region = -1
     top = base - 1
     j = 0
     k = lo
     while k < hi:
         d = depth[k]
         while top >= d:
+            if top == region:  # back to every player's values
+                player, first, last, pruning, region = -1, 0, n, False, -1
             _leave(
                 top, probability[top], slot[top], value, top, player, first, last, value, acting, others, cfv
             )
@@ -551,24 +559,29 @@ def _walk(
         else:
             mover = acting[d - 1]
             p = strategy[e] if e >= 0 else chance[-2 - e]
-            if pruning and p == 0.0 and mover != player and d > base:  # adds 0 x its values
-                if level < 0:
-                    k = skip[k]
-                    t = terminals_before[k]
+            if p == 0.0 and d > base and (pruning or narrowing):  # below: 0 x its values
+                if (pruning and mover != player) or (narrowing and mover == n):  # nobody's reach
+                    if level < 0:
+                        k = skip[k]
+                        t = terminals_before[k]
+                        continue
+                    k += 1
+                    t += 1 if a < 0 else 0
+                    while k < hi and depth[k] > d:
+                        if depth[k] == level:  # a subtree the groups skip too
+                            if cut == 1:
+                                seeds[j, n + 1] = -1
+                            t += skipped[j]
+                            k = ends[j]
+                            j += 1
+                        else:
+                            t += 1 if actor[k] < 0 else 0
+                            k += 1
                     continue
-                k += 1
-                t += 1 if a < 0 else 0
-                while k < hi and depth[k] > d:
-                    if depth[k] == level:  # a subtree the groups skip too
-                        if cut == 1:
-                            seeds[j, n + 1] = -1
-                        t += skipped[j]
-                        k = ends[j]
-                        j += 1
-                    else:
-                        t += 1 if actor[k] < 0 else 0
-                        k += 1
-                continue
+                if narrowing and a >= 0 and region < 0:  # only the mover's values below
+                    for i in range(n):
+                        value[d, i] = 0.0
+                    player, first, last, pruning, region = mover, mover, mover + 1, True, d
             if a >= 0 or track:
                 for q in range(n + 1):
                     reach[d, q] = reach[d - 1, q] * p if q == mover else reach[d - 1, q]
@@ -596,6 +609,8 @@ def _walk(
             top = d
         k += 1
     while top > base:
+        if top == region:
+            player, first, last, pruning, region = -1, 0, n, False, -1
         _leave(top, probability[top], slot[top], value, top, player, first, last, value, acting, others, cfv)
         top -= 1
     return 0
