@@ -1,6 +1,6 @@
 """The depth-first layout that the full-traversal kernel streams (:mod:`.kernels`).
 
-A tree of N histories becomes three columns in depth-first (prefix) order, the order a
+A tree of N histories becomes five columns in depth-first (prefix) order, the order a
 recursive CFR visits (Zinkevich et al. 2007), and two tables:
 
 * ``depth`` (int32): a history's parent is the last history before it one level up, so a
@@ -10,13 +10,13 @@ recursive CFR visits (Zinkevich et al. 2007), and two tables:
   move (``chance[j]`` its probability), ``-1`` at the root;
 * ``actor`` (int8, int32 from 127 players): who acts there (a player, ``n`` for chance),
   ``-1`` at a terminal;
+* ``skip`` and ``terminals_before`` (int32): where a history's subtree ends and how many
+  terminals come before, read only where a pass skips a subtree (below a move of
+  probability 0);
 * ``chance`` (float64): chance's moves' probabilities, in the same order;
 * ``payoffs`` (float64, ``(K, n)``): the terminals' payoffs in the same order.
 
-* ``skip`` and ``terminals_before`` (int32): where a history's subtree ends and how many
-  terminals come before, read only where an alternating pass skips a subtree.
-
-That is 17 bytes per history plus 8 per chance move and ``8 n`` per terminal: one pass reads
+That is 17 bytes per history plus 8 per chance move and ``8 n`` per terminal; a pass reads
 the first three front to back, so big trees run at the speed of small ones (docs/performance.md,
 "CFR near the memory limit"). The slots' arrays (strategy, regrets) are the state's, read at
 random but small beside the tree when information sets hold many histories.
