@@ -21,8 +21,7 @@ the state's and the :class:`Schedule` built once from the config.
 from __future__ import annotations
 
 import copy
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -36,6 +35,9 @@ from rmviz.solvers.tree.correlation import Triggers, accumulate
 from rmviz.solvers.tree.layout import DepthFirst, Partition, depth_first, partition, terminal_payoffs
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 
 def runs(config: CFRConfig) -> bool:
@@ -262,7 +264,10 @@ _pools: dict[int, ThreadPoolExecutor] = {}
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:
-    """The process's pool of ``threads`` threads for the groups' walks (made once)."""
+    """The process's pool of ``threads`` threads for the groups' walks (made once; imported
+    here: a command that walks no big tree does not pay for ``concurrent.futures``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     if threads not in _pools:
         _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="rmviz-cfr")
     return _pools[threads]
@@ -725,15 +730,23 @@ def _update(layout, state, schedule, t, traversal, player, work, correlation):  
             guide[s] = guess
         strategy_sum[s] = d_avg * strategy_sum[s] + c_avg * (own[s] * strategy[s])
         true_regret[s] = d_avg * true_regret[s] + c_avg * instant[s]
-    # regret matching at the updated information sets
+    # regret matching at the updated information sets, on the guide
     s = lo
     while s < hi:
         size = infoset_size[slot_infoset[s]]
-        total = 0.0
-        for r in range(s, s + size):
-            total += guide[r] if guide[r] > 0 else 0.0
-        for r in range(s, s + size):
-            positive = guide[r] if guide[r] > 0 else 0.0
-            strategy[r] = positive / total if total > 0 else 1.0 / size
+        _regret_matching(s, size, guide, strategy)
         s += size
     return d_avg, c_avg
+
+
+@jit
+def _regret_matching(first, size, regret, strategy):  # pragma: no cover - compiled
+    """``sigma(I, a) = [R(I, a)]_+ / sum_b [R(I, b)]_+`` over the slots ``first:first + size``
+    of one information set, uniform when none is positive (Hart & Mas-Colell 2000; CFR's
+    and Monte-Carlo CFR's kernels alike)."""
+    total = 0.0
+    for s in range(first, first + size):
+        total += regret[s] if regret[s] > 0 else 0.0
+    for s in range(first, first + size):
+        positive = regret[s] if regret[s] > 0 else 0.0
+        strategy[s] = positive / total if total > 0 else 1.0 / size

@@ -21,7 +21,7 @@ from rmviz.solvers.regret_matching import TIE_TOLERANCE
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
 from rmviz.solvers.tree.config import SAMPLINGS as CONFIG_SAMPLINGS
 from rmviz.solvers.tree.config import CFRConfig
-from rmviz.solvers.tree.kernels import CompiledRun, Schedule, StateArrays
+from rmviz.solvers.tree.kernels import CompiledRun, Schedule, StateArrays, _regret_matching
 from rmviz.solvers.tree.state import CFRState
 
 GOLDEN = 0x9E3779B97F4A7C15  # 2^64 / golden ratio, splitmix64's increment
@@ -380,17 +380,6 @@ def _regret_update(first, size, cfv, strategy, regret, true_regret, plus):  # pr
             updated = 0.0
         regret[s] = max(updated, 0.0) if plus else updated
         true_regret[s] = true_regret[s] + instant
-
-
-@jit
-def _regret_matching(first, size, regret, strategy):  # pragma: no cover - compiled
-    """``sigma(I, a) = [R(I, a)]_+ / sum_b [R(I, b)]_+``, uniform when none is positive."""
-    total = 0.0
-    for s in range(first, first + size):
-        total += regret[s] if regret[s] > 0 else 0.0
-    for s in range(first, first + size):
-        positive = regret[s] if regret[s] > 0 else 0.0
-        strategy[s] = positive / total if total > 0 else 1.0 / size
 
 
 # -- outcome sampling --------------------------------------------------------------------------
