@@ -55,8 +55,8 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
                 for updates in ("simultaneous", "alternating")
             }
             histories = solvers["simultaneous"].tree.n_nodes
-            layout = solvers["simultaneous"].traversal
-            assert layout is not None  # numba runs the benchmarks
+            traversal = solvers["simultaneous"].traversal
+            assert traversal is not None  # numba runs the benchmarks
             iterations = max(1, int(budget / (15e-9 * histories)))
             # the first iteration (uniform strategies: nothing to skip), then those after WARM
             starts = {(u, 0): copy.deepcopy(solver.state) for u, solver in solvers.items()}
@@ -74,7 +74,7 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
                             best[(updates, warm), threads],
                         )
             per = 1e9 / (iterations * histories)
-            bytes_per = layout_bytes(layout.tree) / histories
+            bytes_per = layout_bytes(traversal.tree) / histories
             for updates, warm in starts:
                 (cpu1, wall1), (cpu2, wall2) = best[(updates, warm), 1], best[(updates, warm), 2]
                 ratio = cpu1 / best[("simultaneous", warm), 1][0]
@@ -84,7 +84,7 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
                     f"{cpu1 * per:7.1f}{wall2 * per:11.1f}{cpu2 * per:7.1f}{wall1 / wall2:6.2f}x"
                     f"{ratio:8.2f}x{bytes_per:7.1f}"
                 )
-            del game, solvers, layout
+            del game, solvers, traversal
     finally:
         set_threads(chosen)
     line("  (iteration 1: from uniform strategies, where a simultaneous pass skips nothing; 1/2: one")

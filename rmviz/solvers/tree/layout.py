@@ -65,9 +65,10 @@ def depth_first(tree: CompiledTree) -> tuple[DepthFirst, np.ndarray]:
     lay out other payoffs of the same tree: :func:`terminal_payoffs`)."""
     order = tree.preorder
     n = tree.n_players
-    depth = np.empty(tree.n_nodes, dtype=np.int32)
+    by_id = np.empty(tree.n_nodes, dtype=np.int32)
     for d, (start, end) in enumerate(tree.depth_ranges):
-        depth[start:end] = d
+        by_id[start:end] = d
+    depth = by_id[order]
     slot = tree.edge_slot[order]
     chance_moves = tree.edge_owner[order] == n
     edge = np.where(slot >= 0, slot, -1).astype(np.int32)
@@ -77,24 +78,23 @@ def depth_first(tree: CompiledTree) -> tuple[DepthFirst, np.ndarray]:
     actor = np.where(kind == 2, -1, np.where(kind == 0, n, tree.player[order])).astype(small)
     terminals = order[kind == 2]
     layout = DepthFirst(
-        depth=depth[order],
+        depth=depth,
         edge=edge,
         actor=actor,
         chance=np.ascontiguousarray(tree.chance_probability[order][chance_moves]),
         payoffs=terminal_payoffs(tree.payoffs, terminals),
-        skip=np.zeros(0, dtype=np.int32),
+        skip=_subtree_ends(depth),
         terminals_before=np.concatenate(([0], np.cumsum(kind == 2))).astype(np.int32),
         slot_infoset=tree.slot_infoset,
         infoset_player=tree.infoset_player,
         infoset_size=tree.infoset_size,
         infoset_first_slot=tree.infoset_first_slot,
         player_slots=np.array(tree.player_slots, dtype=np.int64).reshape(-1, 2),
-        parent_sequence=np.zeros(0, dtype=np.int64),
+        parent_sequence=_parent_sequences(depth, edge, actor, tree.slot_infoset, tree.n_infosets, n),
         own_order=np.argsort(tree.infoset_own_depth, kind="stable").astype(np.int64),
         levels=len(tree.depth_ranges),
     )
-    parent = _parent_sequences(layout.depth, layout.edge, layout.actor, tree.slot_infoset, tree.n_infosets, n)
-    return layout._replace(parent_sequence=parent, skip=_subtree_ends(layout.depth)), terminals
+    return layout, terminals
 
 
 @jit
