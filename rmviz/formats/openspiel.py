@@ -197,6 +197,12 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
         codes, payoffs, pairs, made_sets = _walk_records(game, builder, spec, max_nodes, progress)
     builder.new_infosets(made_sets)
     _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
+    return _finished(builder, game, spec, n)
+
+
+def _finished(builder: FlatTreeBuilder, game: Any, spec: str, n: int) -> ExtensiveFormGame:
+    """The walked game: its flat arrays, players named ``Player 1``... and OpenSpiel's title;
+    a tree the arrays refuse is a :class:`GameError` naming ``spec``."""
     names = tuple(f"Player {i + 1}" for i in range(n))
     title = game.get_type().long_name
     try:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rmviz.errors import Cancelled, GameError, RmvizError
+from rmviz.errors import Cancelled, RmvizError
 from rmviz.formats.openspiel import (
     MAX_HELD,
-    PREFIX,
     PROGRESS_EVERY,
     Progress,
+    _finished,
     _labels,
     _pyspiel,
     _too_large,
@@ -75,12 +75,7 @@ def reference_walk(game: Any, spec: str, max_nodes: int, progress: Progress | No
         if actions:
             _push(frames, state, actions, depth, spec)
         state, depth = _advance(frames)
-    names = tuple(f"Player {i + 1}" for i in range(n))
-    title = game.get_type().long_name
-    try:
-        return ExtensiveFormGame.from_flat(builder.finish(), names, f"{title} (OpenSpiel)", f"{PREFIX}{game}")
-    except GameError as error:
-        raise GameError(f"{spec!r}: {error}") from None
+    return _finished(builder, game, spec, n)
 
 
 def _push(frames: list[list[Any]], state: Any, actions: list[int], depth: int, spec: str) -> None:
