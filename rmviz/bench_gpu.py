@@ -11,7 +11,9 @@
 * **small games**: one 10x10 game (the GPU's device loop against the CPU kernel) and a
   batch of random 10x10 games solved at once (:class:`~rmviz.solvers.matrix.batch.BatchSolver`,
   one thread block per game) against the same batch on the CPU.
-* **trees**: CFR and CFR+ (alternating updates) on liar's dice and goofspiel with 6 cards,
+* **FTRL and fictitious play**: issue 31's rules on a 1000x1000 game, generic array code
+  on the GPU, beside RM.
+* **trees**: CFR, CFR+ and predictive CFR+ (alternating updates) on liar's dice and goofspiel with 6 cards,
   read through OpenSpiel, GPU (:mod:`rmviz.solvers.tree.device`) beside the CPU's compiled
   kernel.
 """
@@ -128,8 +130,27 @@ def run_gpu_bench(
         batch_games,
         BATCH_ITERATIONS,
     )
+    _ftrl_rows(row, line, synchronize, seconds)
     _tree_rows(row, line, synchronize, seconds)
     line("vs bound: time per iteration / time to read the matrix once at the copy bandwidth")
+
+
+FTRL_SIZE = 1000
+FTRL_RULES = ("hedge", "optimistic-hedge", "ftrl", "fictitious-play")
+
+
+def _ftrl_rows(
+    row: Callable[..., None], line: Callable[[str], None], synchronize: Any, seconds: float
+) -> None:
+    """Hedge, optimistic Hedge, Euclidean FTRL and fictitious play beside RM on a random
+    zero-sum 1000x1000 game: the generic array code on the GPU (these rules have no CUDA
+    kernel) against the CPU's compiled kernel."""
+    game = random_game("zero-sum", (FTRL_SIZE, FTRL_SIZE), seed=0)
+    line(f"FTRL and fictitious play on random zero-sum {FTRL_SIZE}x{FTRL_SIZE} (generic array code)")
+    for algorithm in ("rm", *FTRL_RULES):
+        gpu = RegretMinimizer(game, preset(algorithm, device="gpu"))
+        cpu = RegretMinimizer(game, preset(algorithm, device="cpu"))
+        row(f"  {algorithm}", _device_rate(gpu.step, synchronize, seconds, 1), _rate(cpu.step, seconds, 1))
 
 
 TREE_GAMES = {
@@ -144,7 +165,7 @@ CROSSOVER_LEVELS = (9, 11, 13, 15, 17, 19, 21)  # 1,023 to 4.2 million histories
 def _tree_rows(
     row: Callable[..., None], line: Callable[[str], None], synchronize: Any, seconds: float
 ) -> None:
-    """CFR and CFR+ (alternating updates) on OpenSpiel's liar's dice (294,883 histories),
+    """CFR, CFR+ and PCFR+ (alternating updates) on OpenSpiel's liar's dice (294,883 histories),
     goofspiel with 6 cards (969,523) and 3-player Leduc (1.8 million; when OpenSpiel is
     installed) and a generated binary tree of 16.8 million histories, GPU beside the CPU's
     compiled kernel; ``vs bound`` is the time per iteration over the time to read or write the
@@ -165,7 +186,7 @@ def _tree_rows(
     games[f"binary tree {BIG_TREE_LEVELS} levels"] = functools.partial(binary_tree, BIG_TREE_LEVELS)
     for name, build in games.items():
         game = build()
-        for algorithm in ("cfr", "cfr+"):
+        for algorithm in ("cfr", "cfr+", "pcfr+"):
             gpu_rate, cpu_rate, traffic, nodes = _tree_rates(game, algorithm, synchronize, seconds)
             row(f"{name} ({nodes:,} histories) {algorithm}", gpu_rate, cpu_rate, traffic)
         del game
@@ -210,7 +231,10 @@ def _batch_row(
     iterations: int,
 ) -> None:
     """A batch's game-iterations per second on the GPU and the CPU (``make(where)`` builds
-    it), timed around one ``step(iterations)`` after a compiling step, and its NashConvs."""
+    it), timed around one ``step(iterations)`` after a compiling step, and how far its
+    NashConvs part: matrix regret dynamics amplify the GPU's other order of summation (equal
+    to 1e-9 over 41 iterations, ``tests/solvers/matrix/test_batch.py``), while the tree batch
+    is the CPU's bit for bit."""
     timings, gaps = {}, {}
     for where in ("gpu", "cpu"):
         batch = make(where)
@@ -222,10 +246,10 @@ def _batch_row(
         timings[where] = time.perf_counter() - start
         gaps[where] = np.asarray(batch.nash_conv())
     row(f"{label} (game-it/s)", games * iterations / timings["gpu"], games * iterations / timings["cpu"])
-    same = np.allclose(gaps["gpu"], gaps["cpu"], rtol=1e-9, atol=0.0)
+    parted = float(np.max(np.abs(gaps["gpu"] - gaps["cpu"]) / np.maximum(np.abs(gaps["cpu"]), 1e-15)))
     line(
         f"  batch wall time: GPU {timings['gpu']:.3f} s, CPU {timings['cpu']:.2f} s; median NashConv "
-        f"{np.median(gaps['gpu']):.2e}; every game's NashConv the same on both (1e-9): {same}"
+        f"{np.median(gaps['gpu']):.2e}; largest relative difference GPU/CPU {parted:.1e}"
     )
 
 

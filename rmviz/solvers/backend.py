@@ -80,9 +80,13 @@ class Backend:
 # (docs/performance.md, "GPU").
 AUTO_GPU_MIN_ENTRIES = 1_000_000
 # Trees: CFR on the GPU runs a few launches per depth and traversal, ~0.35 ms per iteration up
-# to ~10^5 nodes whatever the tree; on an H200 against one CPU core it was 0.3x at 4,095 nodes,
-# 1.4x at 16,383 and 4.8x at 65,535 (docs/performance.md, "GPU trees").
-AUTO_GPU_MIN_NODES = 16_000
+# to ~10^5 nodes whatever the tree. On an H200 against one core of its host, the depth-first
+# CPU walk (with partial pruning) was 0.6x at 16,383 nodes, 1.2x at 65,535 and 5.9x at 262,143
+# (2026-11-27; docs/performance.md, "GPU after the depth-first walk").
+AUTO_GPU_MIN_NODES = 2**16
+# Batches of trees (rmviz.solvers.tree.batch): the CPU solves them game after game, so the GPU
+# wins from fewer histories in all: 1.0x at 100 Kuhn games (5,800), 9-15x at 1,000 (58,000).
+AUTO_GPU_MIN_BATCH_NODES = 16_000
 
 
 def get_backend(device: str = "auto", large: bool = False) -> Backend:
@@ -91,7 +95,8 @@ def get_backend(device: str = "auto", large: bool = False) -> Backend:
     ``"cpu"`` is NumPy; ``"gpu"`` is CuPy (an error when there is none); ``"auto"`` takes
     the GPU when one is available *and* the caller says the problem is ``large`` enough for
     it (a matrix game of at least :data:`AUTO_GPU_MIN_ENTRIES` payoff entries, a tree of at
-    least :data:`AUTO_GPU_MIN_NODES` nodes, that the GPU's kernels run), else the CPU.
+    least :data:`AUTO_GPU_MIN_NODES` nodes, a batch of :data:`AUTO_GPU_MIN_BATCH_NODES`, that
+    the GPU's kernels run), else the CPU.
     """
     if device not in DEVICES:
         raise ConfigError(f"unknown device {device!r}; choose one of {', '.join(DEVICES)}")

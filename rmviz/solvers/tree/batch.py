@@ -28,7 +28,7 @@ import numpy as np
 
 from rmviz.errors import ConfigError
 from rmviz.games.extensive_form import ExtensiveFormGame
-from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
+from rmviz.solvers.backend import AUTO_GPU_MIN_BATCH_NODES, get_backend
 from rmviz.solvers.scale import payoff_scale
 from rmviz.solvers.threads import ensure_threads
 from rmviz.solvers.tree import kernels
@@ -61,7 +61,7 @@ class TreeBatchSolver:
 
     ``config`` is a full-traversal :class:`CFRConfig`; ``device`` picks the GPU when
     ``"gpu"``, or ``"auto"`` with a GPU and at least
-    :data:`~rmviz.solvers.backend.AUTO_GPU_MIN_NODES` histories in the batch.
+    :data:`~rmviz.solvers.backend.AUTO_GPU_MIN_BATCH_NODES` histories in the batch.
 
     >>> from rmviz.solvers.tree.config import CFRConfig
     >>> from rmviz.solvers.tree.batch import terminal_payoffs
@@ -101,10 +101,10 @@ class TreeBatchSolver:
         terminal = self.tree.kind == 2
         self.payoffs = np.zeros((self.games, self.tree.n_players, self.tree.n_nodes))
         self.payoffs[:, :, terminal] = payoffs[:, row[terminal], :].transpose(0, 2, 1) / self.scale
-        large = config.runs_on_gpu and self.games * self.tree.n_nodes >= AUTO_GPU_MIN_NODES
+        large = config.runs_on_gpu and self.games * self.tree.n_nodes >= AUTO_GPU_MIN_BATCH_NODES
         self.backend = get_backend(config.device, large and kernels.runs(config))
         if self.backend.is_gpu and not config.runs_on_gpu:
-            raise ConfigError("batches on the GPU run cfr, cfr+, linear-cfr and dcfr")
+            raise ConfigError("batches on the GPU run cfr, cfr+, linear-cfr, dcfr, pcfr+ and pdcfr+")
         if self.backend.is_gpu:
             self.device: DeviceCFR | None = DeviceCFR(self.backend.xp, self.tree, config, self.payoffs)
         else:
