@@ -7,7 +7,8 @@
 //                    reach[q, c] = reach[q, parent] * (probability[c] if q owns the edge)
 //   backward(depth): values[i, h] = payoff (terminal) or sum over children p(c) values[i, c]
 //   counterfactual:  cfv(s) = sum over the decision edges c of slot s, in node order, of
-//                    pi_{-i}(parent) values[i, c] (edges listed per slot: no atomics)
+//                    pi_{-i}(parent) values[i, c] (edges listed per slot: no atomics), and
+//                    the counterfactual reach rho(s), the sum of pi_{-i}(parent)
 //   infosets:        instantaneous regret, regret update, sums and regret matching per
 //                    information set (one thread each), as _run does them.
 // Every sum runs in the CPU kernel's order and the module is compiled without fused
@@ -61,17 +62,20 @@ __global__ void backward(const long long* child_start, const long long* child_co
     }
 }
 
-// cfv[s] for the slots [lo, hi); edge_offsets (S+1) and edges: the decision edges of each slot
+// cfv[s] and rho[s] for the slots [lo, hi); edge_offsets (S+1) and edges: the decision edges of
+// each slot
 __global__ void counterfactual(const long long* edge_offsets, const long long* edges, const long long* parent,
                                const long long* node_player, const double* reach, const double* values, double* cfv,
-                               long long nodes, int players, long long lo, long long hi, long long slots) {
+                               double* rho, long long nodes, int players, long long lo, long long hi,
+                               long long slots) {
     long long s = lo + (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= hi) return;
     long long g = blockIdx.y;
     reach += g * (players + 1) * nodes;
     values += g * players * nodes;
     cfv += g * slots;
-    double total = 0.0;
+    rho += g * slots;
+    double total = 0.0, others_total = 0.0;
     for (long long e = edge_offsets[s]; e < edge_offsets[s + 1]; ++e) {
         long long c = edges[e], h = parent[c];
         long long acting = node_player[h];
@@ -79,11 +83,14 @@ __global__ void counterfactual(const long long* edge_offsets, const long long* e
         for (int q = 0; q <= players; ++q)
             if (q != acting) others *= reach[q * nodes + h];
         total += others * values[acting * nodes + c];
+        others_total += others;
     }
     cfv[s] = total;
+    rho[s] = others_total;
 }
 
-// the information sets [first, last): instantaneous regret (ties exact zeros), guiding regret
+// the information sets [first, last): instantaneous regret (ties exact zeros: |r| <= 1e-12 x
+// max over the slots of max(|cfv|, U rho), U = bound[g], compiled_tree.tie_scale), guiding regret
 // (cancellations exact zeros, RM+ clipped), own-reach-weighted strategy sum, averaging-weighted
 // true regret, then regret matching on the guide: the regret, or in predictive CFR
 // g R + m with the prediction m = the added regret (kept in prediction) and the next
@@ -91,7 +98,7 @@ __global__ void counterfactual(const long long* edge_offsets, const long long* e
 // old value the sums have read, until the second pass normalises it.
 __global__ void infosets(const long long* first_slot, const long long* size, const long long* infoset_player,
                          const long long* infoset_first_node, const double* reach, const double* cfv,
-                         double* strategy, double* regret, double* strategy_sum, double* true_regret,
+                         const double* rho, const double* bound, double* strategy, double* regret, double* strategy_sum, double* true_regret,
                          double* prediction, long long nodes, long long first, long long last, double d_pos,
                          double d_neg, double d_avg, double c_avg, double g_pos, double g_neg, int plus,
                          int predictive, int players, long long slots) {
@@ -100,6 +107,7 @@ __global__ void infosets(const long long* first_slot, const long long* size, con
     long long g = blockIdx.y;
     reach += g * (players + 1) * nodes;
     cfv += g * slots;
+    rho += g * slots;
     strategy += g * slots;
     regret += g * slots;
     strategy_sum += g * slots;
@@ -109,7 +117,7 @@ __global__ void infosets(const long long* first_slot, const long long* size, con
     double value = 0.0, scale = 0.0;
     for (long long s = lo; s < hi; ++s) {
         value += strategy[s] * cfv[s];
-        scale = fmax(scale, fabs(cfv[s]));
+        scale = fmax(scale, fmax(fabs(cfv[s]), bound[g] * rho[s]));
     }
     double own = reach[infoset_player[info] * nodes + infoset_first_node[info]];
     for (long long s = lo; s < hi; ++s) {

@@ -34,6 +34,7 @@ from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.normal_form import sums_to_zero
 from rmviz.solvers.jit import jit
 from rmviz.solvers.regret_matching import snap_ties
+from rmviz.solvers.scale import largest_payoff
 from rmviz.solvers.tree.flat_compile import compile_flat
 
 
@@ -136,11 +137,25 @@ def compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     return CompiledTree(**compile_flat(game.flat))
 
 
+def tie_scale(cfv: Any, reach: Any, payoff_bound: float) -> Any:
+    """Per slot ``max(|cfv(I, a)|, U rho(I))``; an instantaneous regret is a tie, exactly 0,
+    where ``|r(I, a)| <= TIE_TOLERANCE max_a`` of it over ``I``
+    (:func:`~rmviz.solvers.regret_matching.snap_ties`). ``U`` is the largest ``|u|`` and
+    ``rho(I) = sum_{h in I} pi_{-i}(h)`` the counterfactual reach (sampled: as the sampled
+    values weigh it), so ``U rho(I)`` bounds ``|cfv(I, .)|`` and their rounding cannot reach
+    the scale: where every ``cfv(I, a)`` is 0 in exact arithmetic (-3/3 + 2/3 + 1/3) it is
+    rounding noise whose size depends on the order of the sums, and scaled by itself it
+    would decide differently on each code path. Every path (these passes, the compiled
+    kernels, the GPU) computes ``rho`` beside ``cfv`` and decides by this rule."""
+    return np.maximum(np.abs(cfv), payoff_bound * reach)
+
+
 class TreePasses:
     """The vectorised passes over one compiled tree (NumPy; precomputed index arrays)."""
 
     def __init__(self, tree: CompiledTree) -> None:
         self.tree = tree
+        self.payoff_bound = largest_payoff(tree.payoffs)
         n = tree.n_players
         nodes = np.arange(tree.n_nodes)
         self.decision_edges = np.flatnonzero(tree.edge_slot >= 0)  # child ids of decision edges
@@ -220,12 +235,17 @@ class TreePasses:
         uniform = 1.0 / tree.infoset_size[tree.slot_infoset]
         return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
 
-    def instantaneous_regret(self, strategy: np.ndarray, cfv: np.ndarray) -> np.ndarray:
+    def counterfactual_reach(self, others: np.ndarray) -> np.ndarray:
+        """``rho(I, a) = sum_{h in I} pi_{-i}(h)`` for every slot (the same for each slot of
+        ``I``), summed as :meth:`counterfactual_values` sums: the tie rule's scale."""
+        return np.bincount(self.decision_slot, others[self.decision_parent], minlength=self.tree.n_slots)
+
+    def instantaneous_regret(self, strategy: np.ndarray, cfv: np.ndarray, reach: np.ndarray) -> np.ndarray:
         """``r(I, a) = cfv(I, a) - sum_b sigma(I, b) cfv(I, b)``, exact zeros at ties
-        (:func:`~rmviz.solvers.regret_matching.snap_ties`, scale ``max_b |cfv(I, b)|``)."""
+        (:func:`tie_scale`; ``reach`` the slots' counterfactual reach)."""
         tree = self.tree
-        scale = np.maximum.reduceat(np.abs(cfv), tree.infoset_first_slot)[tree.slot_infoset]
-        return snap_ties(cfv - self.infoset_sums(strategy * cfv), scale, np)
+        scale = np.maximum.reduceat(tie_scale(cfv, reach, self.payoff_bound), tree.infoset_first_slot)
+        return snap_ties(cfv - self.infoset_sums(strategy * cfv), scale[tree.slot_infoset], np)
 
     def infoset_sums(self, per_slot: np.ndarray) -> np.ndarray:
         """``sum_a x(I, a)`` broadcast back to the slots."""

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from rmviz.solvers.scale import largest_payoff
 from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.kernels import Schedule
@@ -44,8 +45,9 @@ class DeviceCFR:
         self, xp: ModuleType, tree: CompiledTree, config: CFRConfig, payoffs: np.ndarray | None = None
     ) -> None:
         self.xp, self.tree, self.config = xp, tree, config
-        self.schedule = Schedule.of(config)  # the host's steps, as the CPU kernels' (weighting.step_of)
         payoffs = tree.payoffs[None] if payoffs is None else payoffs
+        # the host's steps, as the CPU kernels' (weighting.step_of); the tie rule's U per game
+        self.schedule = Schedule.of(config, largest_payoff(payoffs))
         self.games = games = int(payoffs.shape[0])
         first = tree.infoset_first_slot
         if np.any(np.diff(first) <= 0):  # compile_flat numbers them so; the ranges rely on it
@@ -59,6 +61,7 @@ class DeviceCFR:
         self.chance = put(tree.chance_probability, np.float64)
         self.child_start, self.child_count = put(tree.child_start), put(tree.child_count)
         self.payoffs = put(payoffs, np.float64)
+        self.bound = put(np.abs(payoffs).max(axis=(1, 2), initial=0.0), np.float64)
         self.node_player = put(tree.player)
         self.infoset_player, self.infoset_first_node = put(tree.infoset_player), put(tree.infoset_first_node)
         self.first_slot, self.size = put(first), put(tree.infoset_size)
@@ -72,6 +75,7 @@ class DeviceCFR:
         self.reach = xp.ones((games, n + 1, nodes))
         self.values = xp.zeros((games, n, nodes))
         self.cfv = xp.zeros((games, tree.n_slots))
+        self.rho = xp.zeros((games, tree.n_slots))  # counterfactual reach: the tie rule's scale
         self.no_prediction = xp.zeros(1)  # the kernel's placeholder when the run is not predictive
         # slot and information-set ranges of each traversal (all at once when simultaneous)
         ranges = tree.player_slots if config.updates == "alternating" else ((0, tree.n_slots),)
@@ -191,6 +195,7 @@ class DeviceCFR:
                     self.reach,
                     self.values,
                     self.cfv,
+                    self.rho,
                     nodes,
                     players,
                     np.int64(lo),
@@ -206,6 +211,8 @@ class DeviceCFR:
                     self.infoset_first_node,
                     self.reach,
                     self.cfv,
+                    self.rho,
+                    self.bound,
                     strategy,
                     regret,
                     strategy_sum,

@@ -215,8 +215,9 @@ class EFRSolver(CFRSolver):
         sigma = state.strategy
         probabilities = passes.edge_probabilities(sigma)
         reach = passes.reach(probabilities)
-        cfv = passes.counterfactual_values(passes.others_reach(reach), passes.values(probabilities))
-        regret = passes.instantaneous_regret(sigma, cfv)
+        others = passes.others_reach(reach)
+        cfv = passes.counterfactual_values(others, passes.values(probabilities))
+        regret = passes.instantaneous_regret(sigma, cfv, passes.counterfactual_reach(others))
         self._accumulate(reach, sigma, cfv, step)
         own = reach[tree.infoset_player, tree.infoset_first_node][tree.slot_infoset]
         state.strategy_sum += own * sigma

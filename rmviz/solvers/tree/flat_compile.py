@@ -39,12 +39,16 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
     slot_infoset = np.repeat(np.arange(sizes.size), sizes)
     slot_move = tuple(m for i in flat.infoset_moveset[order_infosets].tolist() for m in flat.movesets[i])
     infoset_player = flat.infoset_player[order_infosets]
-    player_slots = []
+    # each player's slots, in player order: a player who never moves has the empty range where
+    # the next one starts, so the last range ends at the last slot (a simultaneous update's)
+    player_slots, end = [], 0
     for p in range(n):
         ids = np.flatnonzero(infoset_player == p)
-        player_slots.append(
-            (int(first_slot[ids[0]]), int(first_slot[ids[-1]] + sizes[ids[-1]])) if ids.size else (0, 0)
-        )
+        if ids.size:
+            end = int(first_slot[ids[-1]] + sizes[ids[-1]])
+            player_slots.append((int(first_slot[ids[0]]), end))
+        else:
+            player_slots.append((end, end))
 
     # breadth-first numbering
     pre_of = np.argsort(flat.depth, kind="stable")  # prefix id of each breadth-first number

@@ -28,6 +28,7 @@ import numpy as np
 from rmviz.solvers import greedy_scan, weighting
 from rmviz.solvers.jit import AVAILABLE, jit, jit_inline
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
+from rmviz.solvers.scale import largest_payoff
 from rmviz.solvers.threads import solver_threads
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
 from rmviz.solvers.tree.config import SAMPLINGS, CFRConfig
@@ -63,13 +64,15 @@ class Schedule(NamedTuple):
     gamma: float
     greedy_floor: float  # resolved: CFRSolver's default where the config leaves it None
     exploration: float
+    payoff_bound: float  # the game's largest |u| (solver units): the tie rule's U (tie_scale)
 
     @classmethod
-    def of(cls, config: CFRConfig, greedy_floor: float = 0.0) -> Schedule:
+    def of(cls, config: CFRConfig, payoff_bound: float, greedy_floor: float = 0.0) -> Schedule:
         derived = {
             "alternating": config.updates == "alternating",
             "sampling": SAMPLINGS.index(config.sampling),
             "greedy_floor": greedy_floor,
+            "payoff_bound": payoff_bound,
         }
         return cls(**weighting.schedule_fields(cls, config, derived))
 
@@ -138,7 +141,7 @@ class FullTraversal(CompiledRun[DepthFirst]):
     def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
         """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
         layout, self.terminals = depth_first(tree)
-        super().__init__(layout, Schedule.of(config, greedy_floor))
+        super().__init__(layout, Schedule.of(config, largest_payoff(layout.payoffs), greedy_floor))
         self.split = partition(layout, tree.n_slots)
         self.work = _work(layout, self.split, self.schedule.weighting == weighting.GREEDY)
         self.frames = [self.work[0]]  # one stack of frames per thread that walks subtrees
@@ -173,7 +176,9 @@ class FullTraversal(CompiledRun[DepthFirst]):
         tree's node order) and its greedy weight floor (:mod:`.batch`)."""
         other = copy.copy(self)
         layout = self.tree._replace(payoffs=terminal_payoffs(payoffs, self.terminals))
-        CompiledRun.__init__(other, layout, self.schedule._replace(greedy_floor=float(greedy_floor)))
+        bound = largest_payoff(layout.payoffs)
+        schedule = self.schedule._replace(greedy_floor=float(greedy_floor), payoff_bound=bound)
+        CompiledRun.__init__(other, layout, schedule)
         return other
 
     def run(self, state: CFRState, iterations: int) -> None:
@@ -275,7 +280,8 @@ def _pool(threads: int) -> ThreadPoolExecutor:
 
 def _work(layout: DepthFirst, split: Partition, greedy: bool) -> tuple[Any, ...]:
     """The work arrays of a run: the walk's frames (one per level: reach, edge probability,
-    slot, actor, others' reach, values), per slot the counterfactual values and own reach,
+    slot, actor, others' reach, values), per slot the counterfactual values and reach, own
+    reach,
     the groups' values (:class:`~.layout.Partition`), and the update's arrays."""
     n, levels = layout.payoffs.shape[1], layout.levels
     slots, infosets = layout.slot_infoset.size, layout.infoset_player.size
@@ -291,13 +297,13 @@ def _work(layout: DepthFirst, split: Partition, greedy: bool) -> tuple[Any, ...]
     scratch = slots if greedy else 0
     return (
         frames,
-        np.zeros(slots),  # cfv
+        np.zeros((slots, 2)),  # cfv and counterfactual reach (the tie rule's scale)
         np.zeros(slots),  # own reach
-        np.zeros((groups if split.level >= 0 else 0, slots)),  # the groups' cfv
+        np.zeros((groups if split.level >= 0 else 0, slots, 2)),  # the groups' cfv and reach
         np.zeros((roots, n + 2)),  # each subtree's seed: its parent's reach and actor
         np.zeros((roots, n)),  # each subtree's values
         np.empty(infosets),  # infoset values
-        np.empty(infosets),  # infoset scales
+        np.empty(infosets),  # infoset tie scales
         np.empty(slots),  # instantaneous regrets
         np.empty(slots),  # the guide regret matching reads
         np.empty(scratch),  # greedy: the average regrets
@@ -407,7 +413,7 @@ def _top_down(
 ):  # pragma: no cover - compiled
     """The walk of a partitioned tree's top down to its subtrees: each subtree's seed (its
     parent's reach and actor), no values."""
-    no_cfv = np.zeros(0)
+    no_cfv = np.zeros((0, 2))
     _walk(
         columns,
         strategy,
@@ -493,7 +499,8 @@ def _top_up(
     )
     for g in range(cfv_groups.shape[0]):
         for s in range(lo, hi):
-            cfv[s] += cfv_groups[g, s]
+            cfv[s, 0] += cfv_groups[g, s, 0]
+            cfv[s, 1] += cfv_groups[g, s, 1]
     return 0
 
 
@@ -506,7 +513,8 @@ def _walk(
     first terminal. Entering a history pushes its frame: reach ``pi_q(h) = pi_q(parent)
     sigma(edge)`` for the edge's owner q, ``pi_q(parent)`` for the others (Zinkevich et al.
     2007), and its values set to 0; leaving it adds ``sigma(edge) v(h)`` to its parent's values
-    and ``pi_{-i}(parent) v_i(h)`` to ``cfv`` of the edge's slot, i its owner (a terminal's
+    and ``pi_{-i}(parent) v_i(h)`` to ``cfv[slot, 0]`` of the edge's slot, i its owner, and
+    ``pi_{-i}(parent)`` to ``cfv[slot, 1]``, its counterfactual reach (a terminal's
     values are its payoffs, added at once). Children are added in their order, the slots'
     values in depth-first order. ``player``: whose values and slots (-1: all). ``cut`` 1
     or 2 walks a partitioned tree's top (:class:`~.layout.Partition`): at its level a subtree
@@ -632,16 +640,18 @@ def _leave(
         value[d - 1, i] += source[row, i] * p
     mover = acting[d - 1]
     if e >= 0 and cfv.shape[0] > 0 and (player < 0 or mover == player):
-        cfv[e] += others[d - 1] * source[row, mover]
+        cfv[e, 0] += others[d - 1] * source[row, mover]
+        cfv[e, 1] += others[d - 1]
     # no return value: inlined (jit_inline), a helper that returns 0 made _walk 4x slower
 
 
 @jit
 def _update(layout, state, schedule, t, traversal, player, work, correlation):  # pragma: no cover - compiled
     """Iteration ``t``'s update of the traverser's slots (all in a simultaneous iteration)
-    after a pass of ``player`` (-1: all) left ``cfv``: own reach, instantaneous regrets with
-    exact ties, greedy CFR's weight, the correlation sums, the discounted regrets, the sums,
-    regret matching. Returns the average's ``(d_avg, c_avg)`` (the weight sum's step)."""
+    after a pass of ``player`` (-1: all) left ``cfv`` and the counterfactual reach: own reach,
+    instantaneous regrets with exact ties (:func:`~.compiled_tree.tie_scale`), greedy CFR's
+    weight, the correlation sums, the discounted regrets, the sums, regret matching. Returns
+    the average's ``(d_avg, c_avg)`` (the weight sum's step)."""
     layout, state, schedule = DepthFirst(*layout), StateArrays(*state), Schedule(*schedule)
     slot_infoset, infoset_player = layout.slot_infoset, layout.infoset_player
     infoset_size, infoset_first_slot = layout.infoset_size, layout.infoset_first_slot
@@ -670,13 +680,14 @@ def _update(layout, state, schedule, t, traversal, player, work, correlation):  
     for s in range(lo, hi):
         infoset_value[slot_infoset[s]] = 0.0
         infoset_scale[slot_infoset[s]] = 0.0
+    bound = schedule.payoff_bound
     for s in range(lo, hi):
         info = slot_infoset[s]
-        infoset_value[info] += strategy[s] * cfv[s]
-        infoset_scale[info] = max(infoset_scale[info], abs(cfv[s]))
+        infoset_value[info] += strategy[s] * cfv[s, 0]
+        infoset_scale[info] = max(infoset_scale[info], abs(cfv[s, 0]), bound * cfv[s, 1])
     for s in range(lo, hi):
         info = slot_infoset[s]
-        instant[s] = cfv[s] - infoset_value[info]
+        instant[s] = cfv[s, 0] - infoset_value[info]
         if abs(instant[s]) <= TIE_TOLERANCE * infoset_scale[info]:  # exact ties: 0
             instant[s] = 0.0
     greedy = schedule.weighting == weighting.GREEDY  # simultaneous updates (CFRConfig.validated)
@@ -695,6 +706,8 @@ def _update(layout, state, schedule, t, traversal, player, work, correlation):  
         k = terminals.shape[0]
         for info in range(infoset_player.shape[0]):
             reached[infoset_player[info], k + info] = own[infoset_first_slot[info]]
+        for s in range(cfv.shape[0]):  # the values, contiguous (the guide is written below)
+            guide[s] = cfv[s, 0]
         _accumulate(
             entry_start,
             range_start,
@@ -706,7 +719,7 @@ def _update(layout, state, schedule, t, traversal, player, work, correlation):  
             first_node,
             reached,
             strategy,
-            cfv,
+            guide,
             d_avg,
             c_avg,
             trigger_sums,

@@ -103,9 +103,12 @@ class OutcomeSample:
     values and average-strategy increments; per node (0 off the path) each player's and
     chance's reach ``(n+1, N)``, the sampling reach ``q(h)``, and in ``values`` (row
     ``player``) the importance-weighted value ``u~(h a*) / q(h a*)`` of every sampled
-    decision, so that ``cfv~(I, a) = pi_-i(h) values[player, h a]``."""
+    decision, so that ``cfv~(I, a) = pi_-i(h) values[player, h a]``; per slot of the
+    information sets updated, their sampled counterfactual reach ``pi_-i(h) / q(h)`` (the
+    tie rule's scale, :func:`~rmviz.solvers.tree.compiled_tree.tie_scale`)."""
 
     counterfactual_values: np.ndarray
+    counterfactual_reach: np.ndarray
     increment: np.ndarray
     reach: np.ndarray
     sample_reach: np.ndarray
@@ -122,6 +125,7 @@ def outcome_sample(
     sample_reach = np.zeros(tree.n_nodes)
     values = np.zeros((n, tree.n_nodes))
     cfv = np.zeros(tree.n_slots)
+    cf_reach = np.zeros(tree.n_slots)
     increment = np.zeros(tree.n_slots)
     rows = np.ones(n + 1)
     steps = []  # (h, child, q(a*), pi_i(h), pi_-i(h), q(h))
@@ -163,6 +167,7 @@ def outcome_sample(
         first = int(tree.infoset_first_slot[tree.node_infoset[h]])
         size = int(tree.infoset_size[tree.node_infoset[h]])
         cfv[slot] = estimate * (others / q)
+        cf_reach[first : first + size] = others / q
         increment[first : first + size] = mine * strategy[first : first + size] / q
     values[player, 0] = value
-    return OutcomeSample(cfv, increment, reach, sample_reach, values)
+    return OutcomeSample(cfv, cf_reach, increment, reach, sample_reach, values)

@@ -18,6 +18,7 @@ import numpy as np
 
 from rmviz.solvers.jit import AVAILABLE, jit
 from rmviz.solvers.regret_matching import TIE_TOLERANCE
+from rmviz.solvers.scale import largest_payoff
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
 from rmviz.solvers.tree.config import SAMPLINGS as CONFIG_SAMPLINGS
 from rmviz.solvers.tree.config import CFRConfig
@@ -53,7 +54,7 @@ class Sampler(CompiledRun[TreeArrays]):
     zeroed ones (``cfv``, ``visits``) zero at the end of every traversal."""
 
     def __init__(self, tree: CompiledTree, config: CFRConfig) -> None:
-        super().__init__(TreeArrays.of(tree), Schedule.of(config))
+        super().__init__(TreeArrays.of(tree), Schedule.of(config, largest_payoff(tree.payoffs)))
         outcome = config.sampling == "outcome"
         self.kernel = _run_outcome if outcome else _run_subtree
         self.work = _outcome_work(self.tree) if outcome else _subtree_work(self.tree)
@@ -69,7 +70,7 @@ class Sampler(CompiledRun[TreeArrays]):
 def _subtree_work(tree: TreeArrays) -> tuple[np.ndarray, ...]:
     """:func:`_run_subtree`'s work arrays: per node the sampled subtree's order, the sampled
     child, the move's probability, the reaches and the values; per slot the counterfactual
-    values; per information set the owner's reach, the visits and the list reached; the
+    values and reach; per information set the owner's reach, the visits and the list reached; the
     widest node's weights."""
     n, nodes = tree.payoffs.shape
     infosets = tree.infoset_player.shape[0]
@@ -79,7 +80,7 @@ def _subtree_work(tree: TreeArrays) -> tuple[np.ndarray, ...]:
         np.empty(nodes),
         np.empty((n + 1, nodes)),
         np.empty((n, nodes)),
-        np.zeros(tree.slot_infoset.shape[0]),
+        np.zeros((tree.slot_infoset.shape[0], 2)),
         np.empty(infosets),
         np.zeros(infosets),
         np.empty(infosets, dtype=np.int64),
@@ -89,14 +90,15 @@ def _subtree_work(tree: TreeArrays) -> tuple[np.ndarray, ...]:
 
 def _outcome_work(tree: TreeArrays) -> tuple[np.ndarray, ...]:
     """:func:`_run_outcome`'s work arrays: the widest node's weights, per depth the path, the
-    sampled child, its probability and the three reaches; per slot the counterfactual values."""
+    sampled child, its probability and the three reaches; per slot the counterfactual values
+    and reach."""
     depth = tree.depth
     return (
         np.empty(max(tree.width, 1)),
         np.empty(depth, dtype=np.int64),
         np.empty(depth, dtype=np.int64),
         *(np.empty(depth) for _ in range(4)),
-        np.zeros(tree.slot_infoset.shape[0]),
+        np.zeros((tree.slot_infoset.shape[0], 2)),
     )
 
 
@@ -181,6 +183,7 @@ def _run_subtree(tree, state, schedule, work, seed, t0, iterations):  # pragma: 
     strategy, regret = state.strategy, state.regret
     strategy_sum, true_regret, weight_sum = state.strategy_sum, state.true_regret, state.weight_sum
     plus, alternating, external = schedule.plus, schedule.alternating, schedule.sampling == EXTERNAL
+    bound = schedule.payoff_bound
     n = payoffs.shape[0]
     # per node, written at a node's visit before they are read (no full-tree initialisation:
     # a call costs what its samples cost); cfv and visits are zero between traversals.
@@ -269,7 +272,8 @@ def _run_subtree(tree, state, schedule, work, seed, t0, iterations):  # pragma: 
                 for q in range(n + 1):
                     if q != acting:
                         others *= reach[q, h]
-                cfv[s] += others * values[acting, c]
+                cfv[s, 0] += others * values[acting, c]
+                cfv[s, 1] += others
             # updates at the information sets reached
             for r in range(n_reached):
                 info = reached[r]
@@ -281,13 +285,13 @@ def _run_subtree(tree, state, schedule, work, seed, t0, iterations):  # pragma: 
                         for s in range(first, first + size):
                             strategy_sum[s] = strategy_sum[s] + visits[info] * strategy[s]
                 elif not alternating or mover == player:
-                    _regret_update(first, size, cfv, strategy, regret, true_regret, plus)
+                    _regret_update(first, size, cfv, bound, strategy, regret, true_regret, plus)
                     if not external:
                         for s in range(first, first + size):
                             strategy_sum[s] = strategy_sum[s] + own_reach[info] * strategy[s]
                     _regret_matching(first, size, regret, strategy)
                 for s in range(first, first + size):
-                    cfv[s] = 0.0
+                    cfv[s, 0] = cfv[s, 1] = 0.0
                 visits[info] = 0
         weight_sum[0] = weight_sum[0] + 1.0
     return 0  # an int, not None: see "GIL" in docs/architecture.md
@@ -361,17 +365,19 @@ def _pairwise(values, row, probability, start, n):  # pragma: no cover - compile
 
 
 @jit
-def _regret_update(first, size, cfv, strategy, regret, true_regret, plus):  # pragma: no cover
-    """``r(I, a) = cfv(I, a) - sum_b sigma(I, b) cfv(I, b)`` (exact 0 within
-    ``TIE_TOLERANCE * max_b |cfv(I, b)|``), ``R += r`` (exact 0 where they cancel; floored
-    at 0 for RM+), and the metrics' regret sum; sums in slot order, as the NumPy passes."""
+def _regret_update(first, size, cfv, bound, strategy, regret, true_regret, plus):  # pragma: no cover
+    """``r(I, a) = cfv(I, a) - sum_b sigma(I, b) cfv(I, b)`` (``cfv[s, 0]``; exact 0 within
+    ``TIE_TOLERANCE max_b max(|cfv(I, b)|, U rho(I))``, ``rho`` in ``cfv[s, 1]`` and ``U`` =
+    ``bound``: :func:`~.compiled_tree.tie_scale`), ``R += r`` (exact 0 where they cancel;
+    floored at 0 for RM+), and the metrics' regret sum; sums in slot order, as the NumPy
+    passes."""
     value = 0.0
     scale = 0.0
     for s in range(first, first + size):
-        value += strategy[s] * cfv[s]
-        scale = max(scale, abs(cfv[s]))
+        value += strategy[s] * cfv[s, 0]
+        scale = max(scale, abs(cfv[s, 0]), bound * cfv[s, 1])
     for s in range(first, first + size):
-        instant = cfv[s] - value
+        instant = cfv[s, 0] - value
         if abs(instant) <= TIE_TOLERANCE * scale:
             instant = 0.0
         kept = regret[s]
@@ -405,7 +411,7 @@ def _run_outcome(tree, state, schedule, work, seed, t0, iterations):  # pragma: 
     infoset_size, infoset_first_slot = tree.infoset_size, tree.infoset_first_slot
     strategy, regret = state.strategy, state.regret
     strategy_sum, true_regret, weight_sum = state.strategy_sum, state.true_regret, state.weight_sum
-    plus, exploration = schedule.plus, schedule.exploration
+    plus, exploration, bound = schedule.plus, schedule.exploration, schedule.payoff_bound
     n = payoffs.shape[0]
     # taken: the sampled child after path[d]; sampled_probability: q of that move; cfv is
     # zero between traversals (Sampler's work arrays, _outcome_work)
@@ -453,11 +459,13 @@ def _run_outcome(tree, state, schedule, work, seed, t0, iterations):  # pragma: 
                 info = node_infoset[h]
                 first = infoset_first_slot[info]
                 size = infoset_size[info]
-                cfv[slot[c]] = estimate * (other_reach[e] / sample_reach[e])
+                cfv[slot[c], 0] = estimate * (other_reach[e] / sample_reach[e])
                 for s in range(first, first + size):
+                    cfv[s, 1] = other_reach[e] / sample_reach[e]
                     strategy_sum[s] = strategy_sum[s] + my_reach[e] * strategy[s] / sample_reach[e]
-                _regret_update(first, size, cfv, strategy, regret, true_regret, plus)
+                _regret_update(first, size, cfv, bound, strategy, regret, true_regret, plus)
                 _regret_matching(first, size, regret, strategy)
-                cfv[slot[c]] = 0.0
+                for s in range(first, first + size):
+                    cfv[s, 0] = cfv[s, 1] = 0.0
         weight_sum[0] = weight_sum[0] + 1.0
     return 0  # an int, not None: see "GIL" in docs/architecture.md

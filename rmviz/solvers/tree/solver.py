@@ -166,7 +166,7 @@ class CFRSolver:
         self.tree: CompiledTree = tree
         self.passes = TreePasses(tree)
         self.greedy_floor = floor = greedy_floor(self.config, tree)
-        self.schedule = kernels.Schedule.of(self.config, floor)  # the NumPy path's steps too
+        self.schedule = kernels.Schedule.of(self.config, self.passes.payoff_bound, floor)  # NumPy's steps too
         # whether iterations run in the numba kernel without the GIL (the app's worker need
         # not step aside while the window draws)
         self.sampler = (
@@ -467,8 +467,9 @@ class CFRSolver:
             probabilities = self._sampled(probabilities, player)
         reach = passes.reach(probabilities)
         values = passes.values(probabilities)
-        cfv = passes.counterfactual_values(passes.others_reach(reach), values)
-        regret = passes.instantaneous_regret(self.state.strategy, cfv)
+        others = passes.others_reach(reach)
+        cfv = passes.counterfactual_values(others, values)
+        regret = passes.instantaneous_regret(self.state.strategy, cfv, passes.counterfactual_reach(others))
         own_reach = reach[tree.infoset_player, tree.infoset_first_node][tree.slot_infoset]
         increment = own_reach * self.state.strategy
         if player is not None:
@@ -503,7 +504,8 @@ class CFRSolver:
         sample = sampling.outcome_sample(
             tree, strategy, player, self.config.exploration, self._traversal_key(player)
         )
-        regret = self.passes.instantaneous_regret(strategy, sample.counterfactual_values)
+        cfv, reach = sample.counterfactual_values, sample.counterfactual_reach
+        regret = self.passes.instantaneous_regret(strategy, cfv, reach)
         mine = tree.infoset_player[tree.slot_infoset] == player
         regret = np.where(mine, regret, 0.0)
         played = strategy.copy()

@@ -23,12 +23,9 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     first_slot = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     slot_infoset = np.repeat(np.arange(len(infosets)), sizes)
     slot_move = tuple(m for key in infosets for m in game.infoset_moves[key])
-    player_slots = []
-    for p in range(n):
-        ids = [i for i, (q, _) in enumerate(infosets) if q == p]
-        player_slots.append(
-            (int(first_slot[ids[0]]), int(first_slot[ids[-1]] + sizes[ids[-1]])) if ids else (0, 0)
-        )
+    # the slots of the players before p, then p's (empty where p never moves)
+    before = [int(sum(sizes[i] for i, (q, _) in enumerate(infosets) if q < p)) for p in range(n + 1)]
+    player_slots = [(before[p], before[p + 1]) for p in range(n)]
 
     assert game.root is not None
     nodes: list[Node] = [game.root]

@@ -226,11 +226,12 @@ def test_the_kernels_schedule_is_built_once_from_the_config():
     from rmviz.solvers import weighting
     from rmviz.solvers.tree.kernels import Schedule
 
-    schedule = Schedule.of(cfr_preset("dcfr", alpha=2, beta=0, averaging="linear"), greedy_floor=0.5)
+    schedule = Schedule.of(cfr_preset("dcfr", alpha=2, beta=0, averaging="linear"), 2.0, greedy_floor=0.5)
     assert schedule.alpha == 2.0 and schedule.beta == 0.0 and schedule.gamma == 2.0
     assert schedule.weighting == weighting.SCHEMES.index("discounted")
     assert schedule.averaging == weighting.SCHEMES.index("linear")
     assert schedule.alternating and not schedule.plus and schedule.greedy_floor == 0.5
+    assert schedule.payoff_bound == 2.0
     types = get_type_hints(Schedule)
     assert all(type(value) is types[name] for name, value in schedule._asdict().items())
 

@@ -16,6 +16,7 @@ from rmviz.solvers.tree import solver as tree_solver
 from rmviz.solvers.tree.config import PRESETS, preset
 from rmviz.solvers.tree.solver import CFRSolver
 from tests.solvers import cuda_emulator
+from tests.solvers.tree.ragged import PARTED, ragged_tree
 
 FULL_TRAVERSALS = ("cfr", "cfr+", "linear-cfr", "dcfr", "pcfr+", "pdcfr+")
 
@@ -67,6 +68,41 @@ def test_gpu_cfr_equals_the_cpu_kernel(build, algorithm, updates):
             np.testing.assert_array_equal(getattr(b, field), getattr(a, field), err_msg=field)
         assert b.metrics.nash_conv == a.metrics.nash_conv
         assert gpu.state.weight_sum == cpu.state.weight_sum
+
+
+def _same_ties(game, algorithm: str, updates: str, on_gpu: CFRSolver) -> None:
+    """20 iterations on ``on_gpu`` give the CPU walk's iterates: to rounding (the GPU sums an
+    information set's histories in node order, the walk depth first), so every tie is
+    decided alike (a tie decided otherwise moves a strategy by 1/2 or more)."""
+    cpu = CFRSolver(game, preset(algorithm, updates=updates, device="cpu"))
+    for n in (1, 19):
+        cpu.step(n)
+        on_gpu.step(n)
+    for name in ("strategy", "regret", "strategy_sum"):
+        a, b = getattr(cpu.state, name), getattr(on_gpu.state, name)
+        np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("seed", "players", "algorithm", "updates"), PARTED)
+def test_gpu_decides_ties_of_integer_payoffs_as_the_cpu(seed, players, algorithm, updates):
+    """Trees whose exact ties are rounding noise, or with a player who never moves."""
+    game = ragged_tree(seed, players, integer_payoffs=True)
+    gpu = CFRSolver(game, preset(algorithm, updates=updates, device="gpu"))
+    assert gpu.device is not None
+    _same_ties(game, algorithm, updates, gpu)
+
+
+@pytest.mark.skipif(cuda_emulator.compiler() is None, reason="needs a C++ compiler")
+@pytest.mark.parametrize(("seed", "players", "algorithm", "updates"), PARTED)
+def test_emulated_cuda_kernels_decide_ties_as_the_cpu(seed, players, algorithm, updates, monkeypatch):
+    emulated = backend.Backend(cuda_emulator.EmulatedCuPy(), "gpu")
+    monkeypatch.setattr(tree_solver, "get_backend", lambda device, large: emulated)
+    game = ragged_tree(seed, players, integer_payoffs=True)
+    on_gpu = CFRSolver(game, preset(algorithm, updates=updates))
+    assert on_gpu.device is not None
+    monkeypatch.undo()
+    _same_ties(game, algorithm, updates, on_gpu)
 
 
 @pytest.mark.gpu

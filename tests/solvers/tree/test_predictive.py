@@ -32,7 +32,8 @@ class PaperLoop:
     game's nodes (as the PDCFR+ authors' ``calc_regret``); nothing of rmviz's compiled tree.
 
     With rmviz's two rounding rules (docs/algorithms.md, "Exact ties" and "Cancellations"):
-    an instantaneous regret within 1e-12 of ``max_b |cfv(I, b)|`` is 0, and a sum
+    an instantaneous regret within 1e-12 of ``max(max_b |cfv(I, b)|, U rho(I))`` is 0 (``U``
+    the largest ``|u|``, ``rho(I)`` the sum of ``pi_-i(h)`` over ``h`` in ``I``), and a sum
     ``kept + added`` (regret update, guide) within 1e-12 of ``|kept| + |added|`` is 0. Without
     them the two agree to 1e-15 until PCFR+'s last iterate on Kuhn reaches an equilibrium
     (iteration ~90), where regrets of 1e-13 are rounding noise that one side plays and the
@@ -51,6 +52,8 @@ class PaperLoop:
         self.regret = {key: np.zeros(k) for key, k in self.sizes.items()}
         self.cumulative = {key: np.zeros(k) for key, k in self.sizes.items()}
         self.t = 0
+        terminals = [node.payoffs for _, node in game.nodes() if node.kind == "terminal"]
+        self.bound = float(np.max(np.abs(terminals)))  # U: the largest |u|
 
     def discount(self, t: int) -> float:
         if not self.discounted:
@@ -58,13 +61,14 @@ class PaperLoop:
         s = float(t - 1) ** self.alpha
         return s / (s + 1.0)
 
-    def values(self, node: Node, traverser: int, reach: list[float], imm: dict, own: dict) -> float:
+    def values(self, node: Node, traverser: int, reach: list[float], *sums: dict) -> float:
+        imm, own, rho = sums
         if node.kind == "terminal":
             return float(node.payoffs[traverser])
         if node.kind == "chance":
             total = 0.0
             for p, child in zip(node.probabilities, node.children, strict=True):
-                total += p * self.values(child, traverser, [*reach[:-1], reach[-1] * p], imm, own)
+                total += p * self.values(child, traverser, [*reach[:-1], reach[-1] * p], imm, own, rho)
             return total
         assert node.player is not None and node.infoset is not None
         key, player = (node.player, node.infoset), node.player
@@ -73,12 +77,13 @@ class PaperLoop:
         for a, child in enumerate(node.children):
             after = list(reach)
             after[player] *= sigma[a]
-            child_values.append(self.values(child, traverser, after, imm, own))
+            child_values.append(self.values(child, traverser, after, imm, own, rho))
         v = float(np.dot(sigma, child_values))
         if player == traverser:
             others = float(np.prod([reach[q] for q in range(self.n + 1) if q != player]))
             imm[key] += others * np.array(child_values)  # counterfactual values, regrets later
             own[key] += reach[player]
+            rho[key] += others
         return v
 
     def iterate(self) -> None:
@@ -88,12 +93,13 @@ class PaperLoop:
             keys = [key for key in self.sizes if key[0] in group]
             imm = {key: np.zeros(self.sizes[key]) for key in keys}
             own = dict.fromkeys(keys, 0.0)
+            rho = dict.fromkeys(keys, 0.0)
             for traverser in group:
-                self.values(self.game.root, traverser, [1.0] * (self.n + 1), imm, own)
+                self.values(self.game.root, traverser, [1.0] * (self.n + 1), imm, own, rho)
             for key in keys:
                 cfv = imm[key]
                 r = cfv - float(np.dot(self.sigma[key], cfv))
-                r = np.where(np.abs(r) <= 1e-12 * np.abs(cfv).max(), 0.0, r)
+                r = np.where(np.abs(r) <= 1e-12 * max(np.abs(cfv).max(), self.bound * rho[key]), 0.0, r)
                 self.regret[key] = np.maximum(_sum(self.regret[key] * self.discount(t), r), 0.0)
                 factor = ((t - 1) / t) ** self.gamma if t > 1 else 0.0
                 self.cumulative[key] = self.cumulative[key] * factor + own[key] * self.sigma[key]
