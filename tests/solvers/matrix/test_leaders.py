@@ -16,6 +16,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rmviz.errors import ConfigError
 from rmviz.games import catalog_game, random_game
@@ -209,6 +211,24 @@ def test_strategy_maps_are_their_definitions():
     assert best_response(guide, np).tolist() == [0, 0, 0.5, 0.5]  # within TIE_TOLERANCE: a tie
     assert best_response(np.zeros(3), np).tolist() == [1 / 3] * 3
     assert hedge(np.array([1e300, -1e300]), 1.0, np).tolist() == [1.0, 0.0]  # no overflow
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.integers(-4, 4) | st.floats(-3, 3, allow_nan=False), min_size=1, max_size=40),
+    rate=st.sampled_from([0.01, 0.25, 1.0, 3.0, 50.0]),
+)
+def test_the_array_projection_is_the_kernels_bit_for_bit(values, rate):
+    """The array code's projection (sorted support, then Michelot's rounds) lands on the
+    fixed point the compiled kernel iterates to from every action, bit for bit, ties and
+    integer entries included (where a coordinate can sit exactly at theta)."""
+    pytest.importorskip("numba")
+    from rmviz.solvers.matrix.kernels import _strategy_map
+
+    guide = np.array(values, dtype=np.float64)
+    out = np.empty_like(guide)
+    _strategy_map(2, rate, guide, out)
+    np.testing.assert_array_equal(euclidean_projection(guide, rate, np), out)
 
 
 def test_optimistic_hedge_last_iterate_converges_where_hedge_cycles():
