@@ -20,6 +20,7 @@ from rmviz.present.panels import (
     Tables,
     points,
     reference_points,
+    untracked_note,
     values,
     x_range,
     y_range,
@@ -93,3 +94,15 @@ def draw_panel(
         end_labels(ax, ends, style.small)
     elif legend_below(ax) is None and panel.empty and not drawn:
         ax.text(0.5, 0.5, panel.empty, transform=ax.transAxes, ha="center", va="center", color=FRAME_COLOUR)
+    note = untracked_note(panel, tables)
+    if note:  # top right: the gaps fall from the top left to the bottom right
+        ax.text(
+            0.97,
+            0.97,
+            note,
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            color=FRAME_COLOUR,
+            size=style.small,
+        )

@@ -108,10 +108,17 @@ class RunData:
         """``Rock-paper-scissors · RM · T = 2,000 · expected play``: under every figure, with
         the parameters set to other values than the preset's (``step size 0.5``)."""
         algorithms = ", ".join(self.compared) if self.compared else self.algorithm
-        parts = [self.game.title, algorithms, *self._settings(), f"T = {self.last_iteration:,}"]
+        parts = [self.game.title, algorithms, *self._settings(), self._iterations()]
         if self.play is not None:
             parts.append(f"{self.play} play")
         return "  ·  ".join(parts)
+
+    def _iterations(self) -> str:
+        """``T = 2,000``; for compared runs, theirs (``T = 345,727 to 2,305,169``: each runs
+        at its own speed), not this run's."""
+        traces = self.compared.values() if self.compared else (self.trace,)
+        ends = sorted({int(t.iterations[-1]) if t.iterations.size else 0 for t in traces})
+        return f"T = {ends[0]:,}" if len(ends) == 1 else f"T = {ends[0]:,} to {ends[-1]:,}"
 
     def _settings(self) -> list[str]:
         """The run's parameters that differ from its preset's, by their panel labels (a figure

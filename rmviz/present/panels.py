@@ -343,6 +343,50 @@ def compare_panels(
     ]
 
 
+UNTRACKED = "not tracked:"  # the note's head; the algorithms follow, one per line
+
+
+def untracked(panel: Panel, tables: Tables) -> tuple[str, ...]:
+    """The compared runs (lines' sources) that have run an iteration but hold no value of
+    their line's metric: the algorithm does not track it (Monte-Carlo CFR's correlation gaps,
+    a matrix game's CE gap above the tracking limit). Renderers say so in the panel
+    (:func:`untracked_note`) rather than leave a curve missing. Last-iterate lines are not
+    asked: their key says what they are."""
+    names: list[str] = []
+    for line in panel.lines:
+        source = line.source
+        table = tables.get(source) if source is not None else None
+        if source is None or table is None or line.column.quantity.startswith("last_"):
+            continue
+        if not table.iterations.size or table.iterations[-1] < 1:  # nothing run yet
+            continue
+        column = table.columns.get(line.column)
+        if column is None or not np.isfinite(np.asarray(column, dtype=np.float64)).any():
+            names.append(source)
+    return tuple(dict.fromkeys(names))
+
+
+def untracked_note(panel: Panel, tables: Tables) -> str:
+    """``"not tracked:\nNAME\n..."``, or ``""`` when every run tracks the panel's metric (a
+    figure's panel says so in its corner)."""
+    names = untracked(panel, tables)
+    return "\n".join((UNTRACKED, *names)) if names else ""
+
+
+def untracked_lines(panels: Sequence[Panel], tables: Tables) -> list[str]:
+    """``"NAME, NAME: not tracked: A, B"`` for the runs that leave the same metrics of
+    ``panels`` untracked (A, B: the panels' titles): what the live compare view says under its
+    list, its plots being too narrow at 1280x720 for :func:`untracked_note`."""
+    titles: dict[str, list[str]] = {}
+    for panel in panels:
+        for name in untracked(panel, tables):
+            titles.setdefault(name, []).append(panel.title)
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name, found in titles.items():
+        groups.setdefault(tuple(found), []).append(name)
+    return [f"{', '.join(names)}: {UNTRACKED} {', '.join(found)}" for found, names in groups.items()]
+
+
 def compared_last(family: Family, tracked: bool = True) -> tuple[str, ...]:
     """The compared metrics of ``family`` whose last iterate it publishes (``last_<metric>``);
     none unless ``tracked`` (a run of the comparison tracks the last iterate)."""

@@ -147,3 +147,25 @@ def test_the_caption_names_parameters_set_away_from_the_preset():
     assert "hedge, optimistic-hedge  ·  step size 0.5  ·" in compared.caption()
     fig = make_figure("compare", compared)
     assert compared.caption() in texts(fig)
+
+
+def test_a_compare_figure_says_which_algorithm_does_not_track_a_metric():
+    """Monte-Carlo CFR tracks no correlation gap: its CCE and EFCE panels say so in their
+    corner instead of leaving a curve out unexplained; the caption gives the compared runs'
+    iterations (each runs at its own speed), not the single run's."""
+    from dataclasses import replace
+
+    from rmviz.figures.run import record, record_comparison
+    from rmviz.games.trees import kuhn_poker
+    from rmviz.present.panels import UNTRACKED
+
+    game = kuhn_poker()
+    compared = record_comparison(game, ["cfr", "mccfr-external"], 20)
+    fig = make_figure("compare", compared)
+    notes = {ax.get_title(): [t.get_text() for t in ax.texts] for ax in fig.axes if ax.get_title()}
+    assert notes["CCE gap"] == notes["EFCE gap"] == [f"{UNTRACKED}\nmccfr-external"]
+    assert notes["exploitability (NashConv/n)"] == []
+    assert "T = 20" in compared.caption()
+    longer = record(game, "mccfr-external", 50).trace
+    uneven = replace(compared, compared={**compared.compared, "mccfr-external": longer})
+    assert "T = 20 to 50" in uneven.caption()

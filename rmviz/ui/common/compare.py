@@ -18,6 +18,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -29,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.errors import RmvizError
-from rmviz.present.panels import Tables, compare_panels, compared_last, values
+from rmviz.present.panels import LAST_LABEL, Tables, compare_panels, compared_last, untracked_lines, values
 from rmviz.runner.trace import SavedRun, TraceData
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.checkpoint import NotCapturable
@@ -73,6 +74,7 @@ class CompareView(QWidget):
         reset.clicked.connect(self.restart)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        self.problems: list[str] = []  # what stopped a solver, and what a run does not track
         side = QVBoxLayout()
         side.addWidget(QLabel("Algorithms"))
         side.addWidget(self.algorithms, stretch=1)
@@ -84,6 +86,7 @@ class CompareView(QWidget):
         layout.addLayout(side)
         layout.addWidget(self.plots, stretch=1)
         self.panels: list[PanelPlot] = []
+        self.key: list[str] = []
         self.curves: dict[tuple[Column, str], pg.PlotDataItem] = {}  # (metric, algorithm)
         self.scale = 1.0
 
@@ -164,6 +167,7 @@ class CompareView(QWidget):
             if self.running:
                 thread.loop.run()
             self.threads[name] = thread
+        self.problems = problems
         self.status.setText("\n".join(problems))
         self._build_plots()
         self.run_button.setText("Pause all" if self.running else "Run all")
@@ -195,16 +199,27 @@ class CompareView(QWidget):
             PanelPlot(self.plots.ci, panel, 0, col, self.scale)
             for col, panel in enumerate(compare_panels(self.family.compared, names, last))
         ]
-        legend = None
-        if self.panels:  # the algorithms named once, in the first plot's corner
-            legend = self.panels[0].plot.addLegend(offset=(10, -10))
-            legend.setLabelTextSize(f"{8 * self.scale:.0f}pt")
         self.curves = {}
         for plot in self.panels:
             for line, curve in plot.curves.items():
                 self.curves[line.column, line.label] = curve
-                if legend is not None and plot is self.panels[0] and line.legend:
-                    legend.addItem(curve, line.label)
+        self._key(last)
+
+    def _key(self, last: tuple[str, ...]) -> None:
+        """The list is the plots' key: each running algorithm's item shows its lines' colour
+        (a legend in the narrow plots covered the curves and lost its labels' ends at
+        1280x720); the faint last-iterate lines are named under it."""
+        colours = {line.source: line.colour for line in self.panels[0].panel.lines} if self.panels else {}
+        side = round(12 * self.scale)
+        self.algorithms.blockSignals(True)  # an icon is no change of what is checked
+        for k in range(self.algorithms.count()):
+            item = self.algorithms.item(k)
+            swatch = QPixmap(side, side)  # transparent where not running: the names align
+            swatch.fill(QColor(colours.get(item.text(), Qt.GlobalColor.transparent)))
+            item.setIcon(QIcon(swatch))
+        self.algorithms.blockSignals(False)
+        self.key = [f"faint: {LAST_LABEL}"] if last else []
+        self.status.setText("\n".join(self.problems + self.key))
 
     def traces(self) -> dict[str, TraceData]:
         """Each compared algorithm's trace so far, for the exported compare figure."""
@@ -225,9 +240,13 @@ class CompareView(QWidget):
             if message:
                 self.error.emit(f"{name}: {message}")
         tables: Tables = {name: self._trace(thread) for name, thread in self.threads.items()}
-        shared = values([plot.panel for plot in self.panels], tables)
+        panels = [plot.panel for plot in self.panels]
+        shared = values(panels, tables)
         for plot in self.panels:
             plot.update(tables, shared=shared)
+        text = "\n".join(self.problems + untracked_lines(panels, tables) + self.key)
+        if text != self.status.text():
+            self.status.setText(text)
 
     def _trace(self, thread: SolverThread) -> TraceData:
         return thread.loop.trace_data(tuple(self.metrics))

@@ -337,6 +337,19 @@ def test_compare_cfr_variants_on_the_tree(kuhn, qtbot):
         curve = kuhn.compare.curves[Column("exploitability"), name]
         assert len(curve.xData) > 10 and np.all(curve.yData > 0)
     assert "cfr+:" in kuhn.status.text()
+    # Monte-Carlo CFR tracks no correlation gap: said beside the list, not a curve left out
+    assert len(kuhn.compare.curves[Column("cce_gap"), "cfr"].xData) > 10
+    untracked = kuhn.compare.curves[Column("cce_gap"), "mccfr-external"].xData
+    assert untracked is None or len(untracked) == 0
+    assert "mccfr-external: not tracked: CCE gap, EFCE gap" in kuhn.compare.status.text()
+    # the list is the key: each running algorithm's item in its curves' colour
+    listed = kuhn.compare.algorithms
+    items = {listed.item(k).text(): listed.item(k) for k in range(listed.count())}
+    for name in ("cfr", "mccfr-external"):
+        pen = kuhn.compare.curves[Column("exploitability"), name].opts["pen"]
+        swatch = items[name].icon().pixmap(8, 8).toImage().pixelColor(4, 4)
+        assert swatch.name() == pen.color().name()
+    assert items["linear-cfr"].icon().pixmap(8, 8).toImage().pixelColor(4, 4).alpha() == 0
     kuhn.tabs.setCurrentWidget(kuhn.editor)
     assert not kuhn.compare.running
 
