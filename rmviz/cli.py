@@ -758,9 +758,8 @@ def _equilibria_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
         correlated_report,
         format_tree_correlated,
         format_tree_zero_sum,
-        infoset_strategies,
     )
-    from rmviz.solvers.tree.compiled_tree import compile_tree
+    from rmviz.solvers.tree.compiled_tree import compile_tree, strategy_table
     from rmviz.solvers.tree.correlated_lp import KINDS, best_correlated_tree
     from rmviz.solvers.tree.sequence_lp import refusal, solve_zero_sum_tree
 
@@ -795,7 +794,7 @@ def _equilibria_tree(args: argparse.Namespace, game: Any, out: TextIO) -> int:
                 else [str(solution.exact_value), str(-solution.exact_value)],
                 "nash_conv": solution.nash_conv,
                 "seconds": solution.seconds,
-                "equilibrium": infoset_strategies(game, tree, solution),
+                "equilibrium": strategy_table(tree, game.player_names, solution.strategy),
             }
         for optimum in optima:
             report[f"best_{optimum.kind.lower()}"] = correlated_report(optimum)

@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 def infoset_strategies(
     game: ExtensiveFormGame, tree: CompiledTree, solution: TreeZeroSumSolution
 ) -> list[dict[str, Any]]:
-    """The equilibrium as data: per information set its player, label and moves with their
-    probabilities (``--json``)."""
+    """The equilibrium per information set: its player, label and moves with their
+    probabilities (the text's lines; ``--json`` gives
+    :func:`~rmviz.solvers.tree.compiled_tree.strategy_table`, as ``rmviz solve --json`` does)."""
     rows = []
     for infoset in range(tree.n_infosets):
         first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])

@@ -46,13 +46,18 @@ def test_the_json_equilibrium_is_one_by_exact_best_responses(capsys, spec, value
         -Fraction(value).limit_denominator(100),
     ]
     tree = compile_tree(catalog_game(spec))
-    rows = report["zero_sum"]["equilibrium"]
-    assert [row["infoset"] for row in rows] == list(tree.infoset_label)
-    strategy = np.concatenate([row["probabilities"] for row in rows])
-    for row in rows:
-        assert sum(row["probabilities"]) == pytest.approx(1.0, abs=1e-12)
+    table = report["zero_sum"]["equilibrium"]  # as `rmviz solve --json`'s average_strategy
+    assert list(table) == list(tree.infoset_label)
+    strategy = np.concatenate([list(moves.values()) for moves in table.values()])
+    for moves in table.values():
+        assert sum(moves.values()) == pytest.approx(1.0, abs=1e-12)
     nash_conv, values = TreePasses(tree).nash_conv(strategy)
     assert nash_conv <= 1e-9 and values[0] == pytest.approx(value, abs=1e-9)
+    assert main(["solve", spec, "-n", "10", "--json"]) == 0
+    solved = json.loads(capsys.readouterr().out)["average_strategy"]
+    assert {label: list(moves) for label, moves in solved.items()} == {
+        label: list(moves) for label, moves in table.items()
+    }
 
 
 def test_trees_above_the_size_limits_are_refused_in_one_line(capsys, monkeypatch):

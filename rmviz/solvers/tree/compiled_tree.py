@@ -25,6 +25,8 @@ Shapes: ``strategy``, regrets and values per slot ``(S,)``; ``reach`` ``(n+1, N)
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -129,6 +131,29 @@ class TreeArrays(NamedTuple):
         return cls(
             **{name: derived[name] if name in derived else getattr(tree, name) for name in cls._fields}
         )
+
+
+def strategy_table(
+    tree: CompiledTree, player_names: Sequence[str], strategy: Any
+) -> dict[str, dict[str, float]]:
+    """A behaviour strategy (per slot) as data: ``{infoset label: {move: probability}}``, a
+    label that two players share with the player's name in front (``"Player 2: 1"``). What
+    ``rmviz solve --json`` reports of a run and ``rmviz equilibria --json`` of the LP's
+    equilibrium, so the two compare key by key."""
+    shared = {label for label, count in Counter(tree.infoset_label).items() if count > 1}
+    probabilities, moves = np.asarray(strategy, dtype=np.float64).tolist(), tree.slot_move
+    table: dict[str, dict[str, float]] = {}
+    for label, player, first, size in zip(
+        tree.infoset_label,
+        tree.infoset_player.tolist(),
+        tree.infoset_first_slot.tolist(),
+        tree.infoset_size.tolist(),
+        strict=True,
+    ):
+        if label in shared:
+            label = f"{player_names[player]}: {label}"
+        table[label] = {moves[s]: probabilities[s] for s in range(first, first + size)}
+    return table
 
 
 def compile_tree(game: ExtensiveFormGame) -> CompiledTree:

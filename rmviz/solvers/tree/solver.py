@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,7 +34,7 @@ from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
 from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values
 from rmviz.solvers.tree import correlation, kernels, sampling, sampling_kernels
-from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree
+from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree, strategy_table
 from rmviz.solvers.tree.config import CFRConfig
 from rmviz.solvers.tree.device import DeviceCFR
 from rmviz.solvers.tree.metrics import TreeMetrics
@@ -342,24 +341,8 @@ class CFRSolver:
         }
 
     def strategy_table(self, strategy: np.ndarray) -> dict[str, dict[str, float]]:
-        """``{infoset label: {move: probability}}``; labels shared by two players get the
-        player's name in front."""
-        tree = self.tree
-        shared = {label for label, count in Counter(tree.infoset_label).items() if count > 1}
-        names = self.game.player_names
-        probabilities, moves = strategy.tolist(), tree.slot_move
-        table: dict[str, dict[str, float]] = {}
-        for label, player, first, size in zip(
-            tree.infoset_label,
-            tree.infoset_player.tolist(),
-            tree.infoset_first_slot.tolist(),
-            tree.infoset_size.tolist(),
-            strict=True,
-        ):
-            if label in shared:
-                label = f"{names[player]}: {label}"
-            table[label] = {moves[s]: probabilities[s] for s in range(first, first + size)}
-        return table
+        """``{infoset label: {move: probability}}`` (:func:`.compiled_tree.strategy_table`)."""
+        return strategy_table(self.tree, self.game.player_names, strategy)
 
     # -- one iteration ---------------------------------------------------------------------
     def _iterate(self, record: bool) -> IterationRecord | None:
