@@ -534,7 +534,7 @@ def bench_internal(
 ) -> None:
     """Internal regret matching (Hart & Mas-Colell 2000) beside RM, expected play, per
     iteration, on random zero-sum games of ``sizes`` actions: the cost of the k x k
-    regrets and of the stationary distribution (``matrix/stationary.py``, O(k^3)). Both
+    regrets and of the stationary distribution (``stationary.py``, O(k^3)). Both
     solvers start 1,000 iterations in (the first chains are small and sparse) and are
     measured in turn, ``ROUNDS`` times, keeping each one's best; the cost is given in wall
     time and in this thread's CPU time."""

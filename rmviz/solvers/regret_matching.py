@@ -84,7 +84,7 @@ def internal_regret_matching(swap_regret: Any, xp: ModuleType) -> Any:
     out of a row that is exactly zero, a different chain and a different strategy (greedy
     internal RM on a 5x7 game played uniform or not depending on it). Probabilities within
     ``TIE_TOLERANCE`` of the largest are therefore exact zeros (as
-    :func:`rmviz.solvers.matrix.stationary.stationary_distribution`, which is exact).
+    :func:`rmviz.solvers.stationary.stationary_distribution`, which is exact).
     """
     rates = xp.maximum(swap_regret, 0.0)
     rates = rates - xp.diag(xp.diag(rates))

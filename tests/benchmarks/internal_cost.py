@@ -4,7 +4,7 @@
 
 The rows of ``rmviz bench`` (:func:`rmviz.bench.bench_internal`): random zero-sum games of
 10, 50 and 100 actions, RM and internal RM (Hart & Mas-Colell 2000; the stationary
-distribution of ``rmviz/solvers/matrix/stationary.py``) measured in turn after 1,000
+distribution of ``rmviz/solvers/stationary.py``) measured in turn after 1,000
 iterations, best of two turns each; the cost (internal RM's time per iteration over RM's)
 in wall time and in CPU time of this thread. Results are recorded in docs/performance.md.
 """

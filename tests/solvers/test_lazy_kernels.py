@@ -26,7 +26,8 @@ TOTALS = ("payoff_sum", "weight_sum", "last_lambda")
 def test_importing_the_kernels_imports_no_numba_and_a_first_call_loads_every_kernel():
     code = """
 import sys
-from rmviz.solvers.matrix import kernels, stationary
+from rmviz.solvers import stationary
+from rmviz.solvers.matrix import kernels
 from rmviz.solvers.tree import kernels as tree_kernels
 assert "numba" not in sys.modules
 assert type(kernels._run_bimatrix_expected).__name__ == "Kernel"

@@ -46,7 +46,6 @@ import numpy as np
 
 from rmviz.solvers.matrix.script import Profile, advance, following
 from rmviz.solvers.matrix.solver import RegretMinimizer
-from rmviz.solvers.matrix.stationary import internal_strategy
 from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
     next_strategy,
@@ -54,6 +53,7 @@ from rmviz.solvers.regret_matching import (
     snap_cancellation,
     snap_ties,
 )
+from rmviz.solvers.stationary import internal_strategy
 from rmviz.solvers.weighting import Step, greedy_bounds, greedy_step, inertia_at
 
 

@@ -41,8 +41,8 @@ from rmviz.solvers.matrix.config import MatrixConfig
 from rmviz.solvers.matrix.metrics import ORDERED_MAX_ENTRIES
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.state import MatrixState
-from rmviz.solvers.matrix.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.regret_matching import TIE_TOLERANCE, strategy_map_of
+from rmviz.solvers.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.weighting import Step
 
 # Up to this many payoff entries the two-player products are plain loops (the matrices sit

@@ -53,7 +53,6 @@ from rmviz.solvers.matrix.metrics import (
 )
 from rmviz.solvers.matrix.start import validated_fixed, validated_start
 from rmviz.solvers.matrix.state import MatrixState
-from rmviz.solvers.matrix.stationary import internal_strategy
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import (
     base_rate,
@@ -64,6 +63,7 @@ from rmviz.solvers.regret_matching import (
     snap_ties,
 )
 from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values, zero_sum
+from rmviz.solvers.stationary import internal_strategy
 from rmviz.solvers.threads import ensure_threads
 from rmviz.solvers.weighting import Step, greedy_step, inertia_at
 

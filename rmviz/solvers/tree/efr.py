@@ -9,7 +9,7 @@ moves; k = 0 is 1) and a transformation ``phi`` of sigma(I) (external: "play b";
 each iteration; the next sigma(I) is the fixed point ``sum_d y_d phi_d(x) = (sum_d y_d) x``
 with ``y_d = [R_d]_+ rho_{t+1}(I)`` (the ancestors' new strategies), uniform when every y is
 0: for internal sets the stationary distribution of the chain with rates y (the shared
-:func:`~rmviz.solvers.regret_matching.internal_regret_matching`), for external-only sets y per
+:func:`~rmviz.solvers.stationary.internal_strategy`, compiled and exact), for external-only sets y per
 target normalised. Deviation sets (:data:`~rmviz.solvers.family.DEVIATIONS`):
 blind/informed action (k = own depth), blind/informed counterfactual (k = 0; blind-cf is
 CFR) and causal, OpenSpiel's efr.py "csps". Simultaneous updates, uniform averaging.
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.errors import ConfigError
-from rmviz.solvers.regret_matching import internal_regret_matching
+from rmviz.solvers.stationary import internal_strategy
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
 from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
 from rmviz.solvers.tree.state import CFRState
@@ -275,4 +275,4 @@ class EFRSolver(CFRSolver):
         ext = np.bincount(target[external], weights[external], minlength=size)
         rates += ext[None, :]
         np.fill_diagonal(rates, 0.0)
-        return np.asarray(internal_regret_matching(rates, np))
+        return internal_strategy(rates, np)

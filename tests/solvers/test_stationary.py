@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rmviz.solvers.matrix.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.regret_matching import internal_regret_matching
+from rmviz.solvers.stationary import chain_bits, stationary_distribution
 
 pytest.importorskip("numba")
 
