@@ -98,8 +98,8 @@ __global__ void counterfactual(const long long* edge_offsets, const long long* e
 // old value the sums have read, until the second pass normalises it.
 __global__ void infosets(const long long* first_slot, const long long* size, const long long* infoset_player,
                          const long long* infoset_first_node, const double* reach, const double* cfv,
-                         const double* rho, const double* bound, double* strategy, double* regret, double* strategy_sum, double* true_regret,
-                         double* prediction, long long nodes, long long first, long long last, double d_pos,
+                         const double* rho, const double* bound, double* strategy, double* regret,
+                         double* strategy_sum, double* true_regret, double* prediction, long long nodes, long long first, long long last, double d_pos,
                          double d_neg, double d_avg, double c_avg, double g_pos, double g_neg, int plus,
                          int predictive, int players, long long slots) {
     long long info = first + (long long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -280,9 +280,8 @@ def _pool(threads: int) -> ThreadPoolExecutor:
 
 def _work(layout: DepthFirst, split: Partition, greedy: bool) -> tuple[Any, ...]:
     """The work arrays of a run: the walk's frames (one per level: reach, edge probability,
-    slot, actor, others' reach, values), per slot the counterfactual values and reach, own
-    reach,
-    the groups' values (:class:`~.layout.Partition`), and the update's arrays."""
+    slot, actor, others' reach, values), per slot the counterfactual values and reach and own
+    reach, the groups' values (:class:`~.layout.Partition`), and the update's arrays."""
     n, levels = layout.payoffs.shape[1], layout.levels
     slots, infosets = layout.slot_infoset.size, layout.infoset_player.size
     frames = (
