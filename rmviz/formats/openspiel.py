@@ -180,8 +180,9 @@ def tree_of(
             seconds=COUNT_SECONDS,
             slow=lambda: refuse_if_estimated(game, spec, max_nodes),
         )
-    elif estimate > max_nodes / 16:  # probably fits: count a little (a tenth of the walk's cost)
-        check_size(game, spec, max_nodes, progress, budget=max_nodes // 8)
+    elif estimate > max_nodes / 16:  # probably fits: count a little (a tenth of the walk's cost,
+        # so a game the probes underrate shows early; the walk itself stops at max_nodes too)
+        check_size(game, spec, max_nodes, progress, budget=max(1, min(max_nodes // 8, int(estimate) // 10)))
     return _walk(game, spec, max_nodes, progress)
 
 
