@@ -86,6 +86,7 @@ WORKLOADS: dict[str, tuple[Callable[[], None], float]] = {
     "CFR; the tree's Step N": (_recorded("kuhn", "cfr", _run("kuhn", "cfr")), 10.9),
     "Monte-Carlo CFR, external and chance sampling": (_run("kuhn", "mccfr-external"), 6.3),
     "Monte-Carlo CFR, outcome sampling": (_run("kuhn", "mccfr-outcome"), 1.7),
+    "EFR's fixed points (internal deviations)": (_run("kuhn", "efr"), 0.8),
 }
 
 

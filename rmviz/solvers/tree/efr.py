@@ -9,7 +9,7 @@ moves; k = 0 is 1) and a transformation ``phi`` of sigma(I) (external: "play b";
 each iteration; the next sigma(I) is the fixed point ``sum_d y_d phi_d(x) = (sum_d y_d) x``
 with ``y_d = [R_d]_+ rho_{t+1}(I)`` (the ancestors' new strategies), uniform when every y is
 0: for internal sets the stationary distribution of the chain with rates y (the shared
-:func:`~rmviz.solvers.stationary.internal_strategy`, compiled and exact), for external-only sets y per
+:func:`~rmviz.solvers.stationary.stationary_distribution`, compiled and exact), for external-only sets y per
 target normalised. Deviation sets (:data:`~rmviz.solvers.family.DEVIATIONS`):
 blind/informed action (k = own depth), blind/informed counterfactual (k = 0; blind-cf is
 CFR) and causal, OpenSpiel's efr.py "csps". Simultaneous updates, uniform averaging.
@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from rmviz.errors import ConfigError
-from rmviz.solvers.stationary import internal_strategy
+from rmviz.solvers.jit import jit
+from rmviz.solvers.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
 from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
 from rmviz.solvers.tree.state import CFRState
@@ -170,9 +171,11 @@ class EFRSolver(CFRSolver):
         # each information set's entries are contiguous (laid out information set by set)
         owner = dev.group_infoset[dev.entry_group]
         infosets = np.arange(self.tree.n_infosets)
-        self.entry_range = np.stack(
-            [np.searchsorted(owner, infosets, "left"), np.searchsorted(owner, infosets, "right")], axis=1
-        ).tolist()
+        self.entry_lo = np.searchsorted(owner, infosets, "left").astype(np.int64)
+        self.entry_hi = np.searchsorted(owner, infosets, "right").astype(np.int64)
+        self.entry_external = ~dev.group_internal[dev.entry_group]
+        widest = int(self.tree.infoset_size.max(initial=1))
+        self.workspace = (np.empty(widest * widest), np.empty(widest), np.empty((widest, widest)))
         self.reset(self.config.seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -253,26 +256,69 @@ class EFRSolver(CFRSolver):
                 matched = np.where(total > 0, by_target / np.where(total > 0, total, 1.0), uniform)
                 strategy[slots] = matched[slots]
                 continue
-            for infoset in infosets.tolist():
-                first, size = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
-                strategy[first : first + size] = self._fixed_point(y, infoset, first, size)
+            _fixed_points(
+                infosets,
+                tree.infoset_first_slot,
+                tree.infoset_size,
+                self.entry_lo,
+                self.entry_hi,
+                dev.entry_source,
+                dev.entry_target,
+                self.entry_external,
+                y,
+                strategy,
+                *self.workspace,
+            )
         return strategy
 
-    def _fixed_point(self, y: np.ndarray, infoset: int, first: int, size: int) -> np.ndarray:
-        """sigma(I) from the weights ``y`` of its deviations (see the module docstring)."""
-        dev = self.deviations
-        assert dev is not None
-        start, end = self.entry_range[infoset]
-        weights = y[start:end]
-        if end == start or weights.sum() <= 0.0:
-            return np.full(size, 1.0 / size)
-        source = dev.entry_source[start:end] - first
-        target = dev.entry_target[start:end] - first
-        external = ~dev.group_internal[dev.entry_group[start:end]]
-        # rates: internal a -> b moves from a to b; external "play b" moves every a to b
-        rates = np.zeros((size, size))
-        np.add.at(rates, (source[~external], target[~external]), weights[~external])
-        ext = np.bincount(target[external], weights[external], minlength=size)
-        rates += ext[None, :]
-        np.fill_diagonal(rates, 0.0)
-        return internal_strategy(rates, np)
+
+@jit
+def _fixed_points(
+    infosets,
+    first_slot,
+    sizes,
+    lo_entry,
+    hi_entry,
+    source,
+    target,
+    external,
+    y,
+    strategy,
+    rates,
+    spread,
+    work,
+):  # pragma: no cover - compiled
+    """sigma(I) for each of ``infosets`` from the weights ``y`` of its deviations (the module
+    docstring), written into ``strategy``: the stationary distribution of the chain whose rate
+    from a to b is the weight of "play b when recommended a" (internal) plus that of "play b"
+    (external, from every a), by the compiled exact elimination
+    (:func:`~rmviz.solvers.stationary.stationary_distribution`); uniform where no weight is
+    positive. Rates summed in entry order, external ones last (as ``np.add.at`` then
+    ``np.bincount`` sum them). ``rates``, ``spread``, ``work``: workspaces for the widest set."""
+    for j in range(infosets.shape[0]):
+        info = infosets[j]
+        first, k = first_slot[info], sizes[info]
+        lo, hi = lo_entry[info], hi_entry[info]
+        positive = False
+        for e in range(lo, hi):
+            positive = positive or y[e] > 0.0
+        if not positive:
+            for a in range(k):
+                strategy[first + a] = 1.0 / k
+            continue
+        chain = rates[: k * k].reshape((k, k))
+        for b in range(k):
+            spread[b] = 0.0
+            for a in range(k):
+                chain[b, a] = 0.0
+        for e in range(lo, hi):
+            if not external[e]:
+                chain[source[e] - first, target[e] - first] += y[e]
+        for e in range(lo, hi):
+            if external[e]:
+                spread[target[e] - first] += y[e]
+        for b in range(k):
+            for a in range(k):
+                chain[b, a] = 0.0 if a == b else chain[b, a] + spread[a]
+        out = strategy[first : first + k]
+        stationary_distribution(chain, out, work, np.empty((4, k), dtype=np.int64), chain_bits(k))
