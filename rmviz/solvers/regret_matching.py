@@ -31,7 +31,10 @@ TIE_TOLERANCE = 1e-12
 
 def snap_ties(regret: Any, scale: Any, xp: ModuleType) -> Any:
     """``regret`` with every entry ``|r| <= TIE_TOLERANCE * scale`` set to exactly 0
-    (``scale``: the largest ``|U(b)|`` the regret was computed from, broadcastable).
+    (``scale``, broadcastable: a bound on the ``|U(b)|`` the regret was computed from that
+    rounding cannot reach, ``max(max_b |U(b)|, max |u_i|)`` in matrix games,
+    :func:`rmviz.solvers.matrix.kernels.tie_bounds`, and ``max(|cfv|, U rho(I))`` in trees,
+    :func:`rmviz.solvers.tree.compiled_tree.tie_scale`).
 
     The instantaneous external regret ``r(a) = U(a) - sum_b pi(b) U(b)`` of tied actions is 0
     in exact arithmetic, but ``sum_b pi(b) U(b)`` rounds, so a tie comes out as +-1e-18 and
@@ -199,10 +202,11 @@ def euclidean_projection(guide: Any, rate: float, xp: ModuleType) -> Any:
     Wolfe & Crowder 1974): the ``rho`` largest entries, ``rho`` the last ``j`` with
     ``u_j > (u_1 + ... + u_j - 1) / j`` for ``u`` sorted descending; then ``theta`` by
     Michelot's (1986) rounds ``theta = (sum_{a in S} v(a) - 1) / |S|``, ``S = {v > theta}``,
-    summed in index order: the fixed point the compiled kernels reach from ``S`` = all, so
-    they decide every ``v(a) > theta`` alike (at ``v(a) = theta`` both choices give the same
-    ``theta``: no knife edge). A few launches on a GPU, whatever ``k``, and no question to
-    the device (Michelot from ``S`` = all needs up to ``k`` rounds)."""
+    summed in index order, :data:`MICHELOT_ROUNDS` of them. The compiled kernels run these
+    very steps, so they decide every ``v(a) > theta`` alike (at ``v(a) = theta`` both choices
+    give the same ``theta``: no knife edge). A few launches on a GPU, whatever ``k``, and no
+    question to the device. (Michelot from ``S`` = all, iterated until ``S`` stays, can cycle
+    in floats: an integer guide at rate 0.01 flipped an entry at ``theta`` in and out for ever.)"""
     v = rate * guide
     u = -xp.sort(-v)
     sizes = xp.arange(1, v.shape[0] + 1)
@@ -215,7 +219,7 @@ def euclidean_projection(guide: Any, rate: float, xp: ModuleType) -> Any:
 
 
 # rounds from the sorted support: the first confirms it, the others settle an entry within
-# rounding of theta (the kernels' fixed point, iterated from every action)
+# rounding of theta (a fixed number: a float cycle cannot run on)
 MICHELOT_ROUNDS = 3
 
 

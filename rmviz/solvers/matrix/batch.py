@@ -101,6 +101,9 @@ class BatchSolver:
             matrix1, self.sign1 = matrix0, -1.0
         else:
             matrix1, self.sign1 = np.ascontiguousarray(scaled[:, 1], dtype=dtype), 1.0
+        # each game's players' largest |u|: the tie rule's scale (kernels.tie_bounds), (B, 2)
+        self.bounds = np.abs(scaled).max(axis=(2, 3)).astype(np.float64)
+        self._device_bounds = self.backend.xp.asarray(self.bounds)
         self.schedule = kernels.Schedule.of(config)  # no greedy weights, no inertia in batches
         self.flags, self.exponent = device.flags_for(self.schedule)
         xp = self.backend.xp
@@ -144,6 +147,7 @@ class BatchSolver:
             self.matrix0,
             self.matrix1,
             self.sign1,
+            self._device_bounds,
             self._flat_state(),
             (self._unused, self._unused),
             self._unused,
@@ -169,7 +173,17 @@ class BatchSolver:
         schedule = tuple(self.schedule)
         for g in range(self.games):
             weight[0] = self.weight_sum[g]
-            game = (self.matrix0[g], self.matrix1[g], self.sign1, self.fused, True, True, rates, *work)
+            game = (
+                self.matrix0[g],
+                self.matrix1[g],
+                self.sign1,
+                self.fused,
+                True,
+                True,
+                rates,
+                self.bounds[g],
+                *work,
+            )
             # no CE accumulators, no joint distribution in batches
             state = (
                 *(a[g] for a in arrays),

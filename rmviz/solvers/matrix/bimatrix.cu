@@ -2,7 +2,7 @@
 //
 // The arithmetic is that of the CPU kernel _run_bimatrix_expected (kernels.py), entry by
 // entry: utilities U_0 = P_0 y, U_1 = x P_1; values u_i = pi_i . U_i; instantaneous regrets
-// r = U - u with ties (|r| <= 1e-12 max|U|) exact zeros; guiding regrets
+// r = U - u with ties (|r| <= 1e-12 max(bound, max|U|), kernels.tie_bounds) exact zeros; guiding regrets
 // R <- d_pos R_+ + d_neg R_- + c r (cancellations exact zeros, RM+ clipped at 0); the guide
 // R [+ m] (predictive RM+, m = c r); regret matching pi = [guide]_+ / sum, uniform when
 // nothing is positive; the averaging-weighted sums of the profile played at the start of the
@@ -93,10 +93,10 @@ __device__ double block_reduce(double v, bool maximum, double* scratch) {
     return scratch[32];
 }
 
-// u = pi . U and max |U| (the tie scale), for every thread of the block
-__device__ void value_and_scale(const double* utilities, const double* strategy, int n, double* scratch,
-                                double* value, double* scale) {
-    double v = 0.0, m = 0.0;
+// u = pi . U and the tie scale max(bound, max |U|) (kernels.tie_bounds), for every thread of the block
+__device__ void value_and_scale(const double* utilities, const double* strategy, int n, double bound,
+                                double* scratch, double* value, double* scale) {
+    double v = 0.0, m = bound;
     for (int a = threadIdx.x; a < n; a += blockDim.x) {
         v += utilities[a] * strategy[a];
         m = fmax(m, fabs(utilities[a]));
@@ -119,6 +119,7 @@ __device__ void accumulate_entry(int a, const double* strategy, const double* ut
 }
 
 // ... of every entry, and the CE accumulator internal(b, a) <- d internal(b, a) + c pi(b) (U(a) - U(b))
+// (0 where a and b tie: _accumulate_internal)
 __device__ void accumulate(int n, const double* strategy, const double* utilities, double value, double scale,
                            double* strategy_sum, double* external, double* internal, bool track_ce,
                            const Schedule& s) {
@@ -127,7 +128,8 @@ __device__ void accumulate(int n, const double* strategy, const double* utilitie
     if (track_ce) {
         for (int k = threadIdx.x; k < n * n; k += blockDim.x) {
             int b = k / n, a = k - b * n;
-            internal[k] = s.d_avg * internal[k] + s.c_avg * (strategy[b] * (utilities[a] - utilities[b]));
+            double gap = utilities[a] - utilities[b];
+            internal[k] = s.d_avg * internal[k] + s.c_avg * (fabs(gap) <= TIE_TOLERANCE * scale ? 0.0 : strategy[b] * gap);
         }
     }
 }
@@ -193,7 +195,8 @@ __device__ void block_columns(const P* payoff, const double* x, int rows, int co
 // the start profile (utilities0/1). Alternating updates: player 2 learns from own1 = x' P_1,
 // computed here after player 1's update.
 template <typename P>
-__device__ void iterate(const P* payoff1, double sign1, int rows, int columns, double* current0, double* current1,
+__device__ void iterate(const P* payoff1, double sign1, const double* bounds, int rows, int columns,
+                        double* current0, double* current1,
                         double* regret0, double* regret1, double* prediction0, double* prediction1,
                         double* sum0, double* sum1, double* external0, double* external1, double* internal0,
                         double* internal1, double* joint, double* payoff_sum, double* weight_sum,
@@ -201,8 +204,8 @@ __device__ void iterate(const P* payoff1, double sign1, int rows, int columns, d
                         double alpha, double beta, double exponent, double* scratch) {
     Schedule s = schedule_at(t, flags, alpha, beta, exponent);
     double value0, scale0, value1, scale1;
-    value_and_scale(utilities0, current0, rows, scratch, &value0, &scale0);
-    value_and_scale(utilities1, current1, columns, scratch, &value1, &scale1);
+    value_and_scale(utilities0, current0, rows, bounds[0], scratch, &value0, &scale0);
+    value_and_scale(utilities1, current1, columns, bounds[1], scratch, &value1, &scale1);
     bool track_ce = flags & FLAG_TRACK_CE;
     accumulate(rows, current0, utilities0, value0, scale0, sum0, external0, internal0, track_ce, s);
     accumulate(columns, current1, utilities1, value1, scale1, sum1, external1, internal1, track_ce, s);
@@ -222,7 +225,7 @@ __device__ void iterate(const P* payoff1, double sign1, int rows, int columns, d
     if ((flags & FLAG_ALTERNATING) && (flags & FLAG_LEARN0)) {  // player 2 answers x'
         block_columns(payoff1, current0, rows, columns, sign1, own1);
         __syncthreads();
-        value_and_scale(own1, current1, columns, scratch, &value1, &scale1);
+        value_and_scale(own1, current1, columns, bounds[1], scratch, &value1, &scale1);
         learn(columns, own1, value1, scale1, regret1, prediction1, current1, flags, s, scratch);
     } else {
         learn(columns, utilities1, value1, scale1, regret1, prediction1, current1, flags, s, scratch);
@@ -232,8 +235,8 @@ __device__ void iterate(const P* payoff1, double sign1, int rows, int columns, d
 // grid = B games, each block `iterations` iterations of its game. Arrays are (B, ...) with
 // game g at offset g * (size of one); payoff1 == payoff0 with sign1 = -1 in a zero-sum game.
 template <typename P>
-__device__ void loop(const P* payoff0, const P* payoff1, double sign1, double* current0, double* current1,
-                     double* regret0, double* regret1, double* prediction0, double* prediction1, double* sum0,
+__device__ void loop(const P* payoff0, const P* payoff1, double sign1, const double* bounds, double* current0,
+                     double* current1, double* regret0, double* regret1, double* prediction0, double* prediction1, double* sum0,
                      double* sum1, double* external0, double* external1, double* internal0, double* internal1,
                      double* joint, double* payoff_sum, double* weight_sum, double* utilities0, double* utilities1,
                      double* own1, int rows, int columns, long long t0, int iterations, int flags, double alpha,
@@ -248,14 +251,14 @@ __device__ void loop(const P* payoff0, const P* payoff1, double sign1, double* c
     external1 += g * columns;
     if (flags & FLAG_TRACK_CE) internal0 += g * rows * rows, internal1 += g * columns * columns;
     if (flags & FLAG_TRACK_JOINT) joint += g * rc;
-    payoff_sum += 2 * g, weight_sum += g;
+    payoff_sum += 2 * g, weight_sum += g, bounds += 2 * g;
     utilities0 += g * rows, utilities1 += g * columns, own1 += g * columns;
     for (int step = 0; step < iterations; ++step) {
         block_rows(payoff0, current1, rows, columns, utilities0);
         block_columns(payoff1, current0, rows, columns, sign1, utilities1);
         __syncthreads();
-        iterate(payoff1, sign1, rows, columns, current0, current1, regret0, regret1, prediction0, prediction1, sum0,
-                sum1, external0, external1, internal0, internal1, joint, payoff_sum, weight_sum, utilities0,
+        iterate(payoff1, sign1, bounds, rows, columns, current0, current1, regret0, regret1, prediction0,
+                prediction1, sum0, sum1, external0, external1, internal0, internal1, joint, payoff_sum, weight_sum, utilities0,
                 utilities1, own1, t0 + step + 1, flags, alpha, beta, exponent, scratch);
         __syncthreads();
     }
@@ -316,13 +319,14 @@ extern "C" {
 
 // The kernels CuPy loads by name, for double and float payoffs.
 #define LOOP_KERNEL(NAME, P)                                                                                   \
-    __global__ void NAME(const P* payoff0, const P* payoff1, double sign1, double* current0, double* current1,   \
+    __global__ void NAME(const P* payoff0, const P* payoff1, double sign1, const double* bounds,                \
+                         double* current0, double* current1,                                                  \
                          double* regret0, double* regret1, double* prediction0, double* prediction1, double* sum0, \
                          double* sum1, double* external0, double* external1, double* internal0, double* internal1, \
                          double* joint, double* payoff_sum, double* weight_sum, double* utilities0,               \
                          double* utilities1, double* own1, int rows, int columns, long long t0, int iterations,  \
                          int flags, double alpha, double beta, double exponent) {                                \
-        loop(payoff0, payoff1, sign1, current0, current1, regret0, regret1, prediction0, prediction1, sum0, sum1, \
+        loop(payoff0, payoff1, sign1, bounds, current0, current1, regret0, regret1, prediction0, prediction1, sum0, sum1, \
              external0, external1, internal0, internal1, joint, payoff_sum, weight_sum, utilities0, utilities1,   \
              own1, rows, columns, t0, iterations, flags, alpha, beta, exponent);                                   \
     }
@@ -405,27 +409,29 @@ __global__ void respond_grid(double* current0, double* current1, double* regret0
                              double* external0, double* external1, double* payoff_sum, double* weight_sum,
                              const double* utilities0, const double* utilities1, int rows, int columns,
                              const double* stats, int stat_blocks, double* positives, const long long* counter,
-                             int flags, double alpha, double beta, double exponent, int phase) {
+                             int flags, double alpha, double beta, double exponent, int phase,
+                             const double* bounds) {
     __shared__ double scratch[33];
     __shared__ double total[4];
     const bool maximum[4] = {false, true, false, true};
     totals(stats, stat_blocks, 4, maximum, total);
+    double scale0 = fmax(total[1], bounds[0]), scale1 = fmax(total[3], bounds[1]);  // the tie scales
     Schedule s = schedule_at(counter[0] + 1, flags, alpha, beta, exponent);
     long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     double positive0 = 0.0, positive1 = 0.0;
     if (phase != 2) {
-        if (k < rows) accumulate_entry(k, current0, utilities0, total[0], total[1], sum0, external0, s);
-        if (k < columns) accumulate_entry(k, current1, utilities1, total[2], total[3], sum1, external1, s);
+        if (k < rows) accumulate_entry(k, current0, utilities0, total[0], scale0, sum0, external0, s);
+        if (k < columns) accumulate_entry(k, current1, utilities1, total[2], scale1, sum1, external1, s);
         if (k == 0) {
             payoff_sum[0] = s.d_avg * payoff_sum[0] + s.c_avg * total[0];
             payoff_sum[1] = s.d_avg * payoff_sum[1] + s.c_avg * total[2];
             weight_sum[0] = s.d_avg * weight_sum[0] + s.c_avg;
         }
         if ((flags & FLAG_LEARN0) && k < rows)
-            positive0 = learn_entry(k, utilities0, total[0], total[1], regret0, prediction0, current0, flags, s);
+            positive0 = learn_entry(k, utilities0, total[0], scale0, regret0, prediction0, current0, flags, s);
     }
     if (phase != 1 && (flags & FLAG_LEARN1) && k < columns)
-        positive1 = learn_entry(k, utilities1, total[2], total[3], regret1, prediction1, current1, flags, s);
+        positive1 = learn_entry(k, utilities1, total[2], scale1, regret1, prediction1, current1, flags, s);
     positive0 = block_reduce(positive0, false, scratch);
     positive1 = block_reduce(positive1, false, scratch);
     if (threadIdx.x == 0) {

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.solvers.matrix.config import MatrixConfig
-from rmviz.solvers.matrix.kernels import SCHEMES, Schedule
+from rmviz.solvers.matrix.kernels import SCHEMES, Schedule, tie_bounds
 from rmviz.solvers.matrix.products import exactly_zero_sum
 
 SOURCE = Path(__file__).with_name("bimatrix.cu")
@@ -103,6 +103,7 @@ def launch_loop(
     payoff0: Any,
     payoff1: Any,
     sign1: float,
+    bounds: Any,
     state: list[Any],
     internal: tuple[Any, Any],
     joint: Any,
@@ -120,7 +121,8 @@ def launch_loop(
 
     ``state``: current, regret, prediction, strategy sum and external regret of player 1,
     then of player 2 (10 arrays of shape ``(games, |A_i|)``, float64, C-contiguous; ``(|A_i|,)``
-    for one game); ``payoff0``, ``payoff1``: ``(games, rows, columns)`` in the payoffs' dtype.
+    for one game); ``payoff0``, ``payoff1``: ``(games, rows, columns)`` in the payoffs' dtype;
+    ``bounds``: ``(games, 2)`` float64, each game's players' tie scales (:func:`.kernels.tie_bounds`).
     """
     rows, columns = payoff0.shape[-2:]
     current0, current1, regret0, regret1, prediction0, prediction1, sum0, sum1, external0, external1 = state
@@ -132,6 +134,7 @@ def launch_loop(
             payoff0,
             payoff1,
             np.float64(sign1),
+            bounds,
             current0,
             current1,
             regret0,
@@ -184,6 +187,7 @@ class DeviceBimatrixKernel:
             self.payoff1, self.sign1 = self.payoff0, -1.0
         else:
             self.payoff1, self.sign1 = xp.asarray(np.ascontiguousarray(payoffs[1], dtype=dtype)), 1.0
+        self.bounds = xp.asarray(tie_bounds(payoffs))  # (2,): the tie rule's scales
         self.flags, self.exponent = flags_for(schedule, learners)
         self.tiled = rows * columns > LOOP_MAX_ENTRIES
         self.work = (xp.empty(rows), xp.empty(columns), xp.empty(columns))
@@ -217,6 +221,7 @@ class DeviceBimatrixKernel:
                 self.payoff0,
                 self.payoff1,
                 self.sign1,
+                self.bounds,
                 state,
                 internal,
                 s.joint if track_joint else self._dummy,
@@ -321,6 +326,7 @@ class DeviceBimatrixKernel:
                 np.float64(self.schedule.beta),
                 np.float64(self.exponent),
                 np.int32(phase),
+                self.bounds,
             ),
         )
         _function(xp, "normalise_grid")(

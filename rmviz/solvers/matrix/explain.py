@@ -173,11 +173,12 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
         return utilities, [float(u[actions[i]]) for i, u in enumerate(utilities)], actions
 
     def instantaneous(
-        utilities: np.ndarray, value: float, strategy: np.ndarray, action: int | None
+        utilities: np.ndarray, value: float, strategy: np.ndarray, action: int | None, bound: float
     ) -> tuple[np.ndarray, np.ndarray]:
-        external = snap_ties(utilities - value, np.abs(utilities).max(), np)
+        scale = max(float(np.abs(utilities).max()), bound)  # the solver's tie scale (tie_bounds)
+        external = snap_ties(utilities - value, scale, np)
         if action is None:
-            swap = strategy[:, None] * (utilities[None, :] - utilities[:, None])
+            swap = strategy[:, None] * snap_ties(utilities[None, :] - utilities[:, None], scale, np)
         else:
             swap = (np.arange(strategy.shape[0]) == action)[:, None] * external[None, :]
         return external, swap
@@ -185,7 +186,13 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
     utilities, values, actions = evaluate(current, 0)
     external, swap = zip(
         *(
-            instantaneous(utilities[i], values[i], current[i], None if actions is None else actions[i])
+            instantaneous(
+                utilities[i],
+                values[i],
+                current[i],
+                None if actions is None else actions[i],
+                solver.tie_bounds[i],
+            )
             for i in range(n)
         ),
         strict=True,
@@ -228,7 +235,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
             if a is not None:
                 assert played_actions is not None
                 played_actions[i] = a[i]
-            pair = instantaneous(u[i], v[i], profile[i], None if a is None else a[i])
+            pair = instantaneous(u[i], v[i], profile[i], None if a is None else a[i], solver.tie_bounds[i])
             instant[i] = pair[1] if internal else pair[0]
         old = regret_before[i]
         kept = np.where(old > 0, step.d_pos * old, step.d_neg * old)

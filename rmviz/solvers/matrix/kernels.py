@@ -114,6 +114,7 @@ class BimatrixArrays(NamedTuple):
     learn0: bool
     learn1: bool
     rates: np.ndarray  # (2,) FTRL's base rates (the solver's ``rates``)
+    bounds: np.ndarray  # (2,) each player's largest |u|: the tie rule's scale (tie_bounds)
     work_x: np.ndarray  # (rows,) in the matrices' dtype
     work_y: np.ndarray  # (columns,)
     work_rows: np.ndarray  # (rows,)
@@ -155,6 +156,7 @@ class ProfileArrays(NamedTuple):
     strides: np.ndarray  # (n,) int64
     learners: np.ndarray  # (n,) bool
     rates: np.ndarray  # (n,) FTRL's base rates (the solver's ``rates``)
+    bounds: np.ndarray  # (n,) each player's largest |u|: the tie rule's scale (tie_bounds)
 
 
 class ProfileState(NamedTuple):
@@ -198,6 +200,17 @@ def kernel_for(
     return None
 
 
+def tie_bounds(payoffs: np.ndarray) -> np.ndarray:
+    """Each player's largest ``|u|`` ``(n,)`` (the solver's units): the tie rule's scale
+    ``max(bound, max_a |U(a)|)`` (:func:`~rmviz.solvers.regret_matching.snap_ties`). ``|U(a)|``
+    never exceeds it, but where every ``U(a)`` is 0 in exact arithmetic (a cyclic game's rows
+    summing to 0 against uniform play: -3/3 + 2/3 + 1/3) ``max |U|`` alone is rounding noise,
+    and regrets of 5e-17 drove regret matching to a pure strategy. The tree family's rule with
+    the counterfactual reach 1 (:func:`~rmviz.solvers.tree.compiled_tree.tie_scale`)."""
+    n = payoffs.shape[0]
+    return np.abs(payoffs.reshape(n, -1)).max(axis=1, initial=0.0).astype(np.float64)
+
+
 class KernelConstants:
     """What a kernel needs besides the state: the game, the payoffs the solver runs on (the
     game's divided by its payoff scale), the config, the learning players and the
@@ -216,6 +229,7 @@ class KernelConstants:
         self.game, self.config, self.learners, self.schedule = game, config, learners, schedule
         self.rates = np.array(rates, dtype=np.float64)
         self.payoffs = read_only(np.ascontiguousarray(payoffs, dtype=np.float64))
+        self.bounds = tie_bounds(self.payoffs)
         shape = game.num_actions
         self.strides = np.cumprod((1, *shape[::-1]))[:-1][::-1].astype(np.int64)
 
@@ -280,6 +294,7 @@ class BimatrixExpectedKernel:
             0 in constants.learners,
             1 in constants.learners,
             constants.rates,
+            constants.bounds,
             work_x,
             work_y,
             work_rows,
@@ -345,7 +360,12 @@ class ProfileKernel:
         learners = np.array([i in constants.learners for i in range(n)])
         shape = np.array(game.num_actions, dtype=np.int64)
         self.arrays = ProfileArrays(
-            constants.payoffs.reshape(n, -1), shape, constants.strides, learners, constants.rates
+            constants.payoffs.reshape(n, -1),
+            shape,
+            constants.strides,
+            learners,
+            constants.rates,
+            constants.bounds,
         )
         self.packed = tuple(self.arrays), tuple(constants.schedule)
 
@@ -477,7 +497,7 @@ def _exp_series(r: float) -> float:
 def _strategy_map(strategy_map: int, rate: float, guide: Any, out: Any) -> None:
     """``out`` = the next strategy from ``guide`` by rule ``STRATEGY_MAPS[strategy_map]``, the
     arithmetic of :func:`~rmviz.solvers.regret_matching.next_strategy` in loops (sums in index
-    order): regret matching, Hedge, the Euclidean projection (Michelot's iteration), the best
+    order): regret matching, Hedge, the Euclidean projection (sorted support, Michelot's rounds), the best
     response (ties within ``TIE_TOLERANCE x max |G|``)."""
     k = guide.shape[0]
     if strategy_map == 0:
@@ -496,25 +516,30 @@ def _strategy_map(strategy_map: int, rate: float, guide: Any, out: Any) -> None:
             total += out[a]
         for a in range(k):
             out[a] = out[a] / total
-    elif strategy_map == 2:  # out first marks the active set S (1.0) of Michelot's iteration
+    elif strategy_map == 2:  # regret_matching.euclidean_projection's steps, loop by loop
+        v = np.empty(k)
         for a in range(k):
-            out[a] = 1.0
-        while True:
+            v[a] = rate * guide[a]
+        u = np.sort(v)[::-1]
+        total, rho = 0.0, 0
+        for j in range(k):
+            total += u[j]
+            if u[j] - (total - 1.0) / (j + 1) > 0.0:
+                rho += 1
+        for a in range(k):  # out marks the active set S (1.0)
+            out[a] = 1.0 if v[a] >= u[rho - 1] else 0.0
+        theta = 0.0
+        for _ in range(regret_matching.MICHELOT_ROUNDS):
             total, count = 0.0, 0
             for a in range(k):
                 if out[a] > 0.0:
-                    total += rate * guide[a]
+                    total += v[a]
                     count += 1
             theta = (total - 1.0) / count
-            changed = False
             for a in range(k):
-                above = rate * guide[a] > theta
-                changed = changed or (above != (out[a] > 0.0))
-                out[a] = 1.0 if above else 0.0
-            if not changed:
-                break
+                out[a] = 1.0 if v[a] > theta else 0.0
         for a in range(k):
-            out[a] = max(rate * guide[a] - theta, 0.0)
+            out[a] = max(v[a] - theta, 0.0)
     else:
         top, scale = guide[0], 0.0
         for a in range(k):
@@ -529,9 +554,10 @@ def _strategy_map(strategy_map: int, rate: float, guide: Any, out: Any) -> None:
 
 
 @jit
-def _external_regret(utilities: Any, value: float, out: Any) -> None:
-    """``out = U - u`` with exact zeros at ties (as ``regret_matching.snap_ties``)."""
-    scale = 0.0
+def _external_regret(utilities: Any, value: float, bound: float, out: Any) -> None:
+    """``out = U - u`` with exact zeros at ties (as ``regret_matching.snap_ties``, scale
+    ``max(bound, max |U|)``: :func:`tie_bounds`)."""
+    scale = bound
     for a in range(utilities.shape[0]):
         scale = max(scale, abs(utilities[a]))
     for a in range(utilities.shape[0]):
@@ -618,9 +644,10 @@ def _evaluate_columns(
 
 
 @jit
-def _value_and_scale(utilities: Any, strategy: Any, played: Any) -> tuple[float, float]:
-    """``u = sum_a pi(a) U(a)`` and ``max_a |U(a)|`` in one pass; ``played = pi`` (a copy)."""
-    value, scale = 0.0, 0.0
+def _value_and_scale(utilities: Any, strategy: Any, played: Any, bound: float) -> tuple[float, float]:
+    """``u = sum_a pi(a) U(a)`` and the tie scale ``max(bound, max_a |U(a)|)`` in one pass;
+    ``played = pi`` (a copy)."""
+    value, scale = 0.0, bound
     for a in range(utilities.shape[0]):
         value += utilities[a] * strategy[a]
         scale = max(scale, abs(utilities[a]))
@@ -704,11 +731,16 @@ def _respond(
 
 
 @jit
-def _accumulate_internal(d: float, c: float, internal: Any, played: Any, utilities: Any) -> None:
-    """The CE accumulator: ``internal(b, a) <- d internal(b, a) + c pi(b) (U(a) - U(b))``."""
+def _accumulate_internal(
+    d: float, c: float, internal: Any, played: Any, utilities: Any, scale: float
+) -> None:
+    """The CE accumulator: ``internal(b, a) <- d internal(b, a) + c pi(b) (U(a) - U(b))``, a tie
+    of ``a`` and ``b`` adding exactly 0 (:func:`_mixed_internal_regret`; ``scale`` the tie scale)."""
+    tie = TIE_TOLERANCE * scale
     for b in range(played.shape[0]):
         for a in range(played.shape[0]):
-            internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
+            gap = utilities[a] - utilities[b]
+            internal[b, a] = d * internal[b, a] + c * (0.0 if abs(gap) <= tie else played[b] * gap)
 
 
 @jit
@@ -730,16 +762,16 @@ def _accumulate_expected(
     played: Any,
     utilities: Any,
     instant: Any,
+    scale: float,
 ) -> None:
     """Averaging-weighted sums of one player: strategy, true external regret (the
-    instantaneous regret ``instant``, ties already exact zeros) and internal regret."""
+    instantaneous regret ``instant``, ties already exact zeros) and internal regret
+    (:func:`_accumulate_internal`)."""
     for k in range(played.shape[0]):
         strategy_sum[k] = d * strategy_sum[k] + c * played[k]
         external[k] = d * external[k] + c * instant[k]
     if track_ce:
-        for b in range(played.shape[0]):
-            for a in range(played.shape[0]):
-                internal[b, a] = d * internal[b, a] + c * (played[b] * (utilities[a] - utilities[b]))
+        _accumulate_internal(d, c, internal, played, utilities, scale)
 
 
 @jit
@@ -748,7 +780,7 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
     named again here, and their fields under the names the loops use."""
     arrays, state, schedule = BimatrixArrays(*arrays), BimatrixState(*state), Schedule(*schedule)
     payoff0, payoff1, sign1, fused = arrays.payoff0, arrays.payoff1, arrays.sign1, arrays.fused
-    learn0, learn1, rates = arrays.learn0, arrays.learn1, arrays.rates
+    learn0, learn1, rates, bounds = arrays.learn0, arrays.learn1, arrays.rates, arrays.bounds
     work_x, work_y = arrays.work_x, arrays.work_y
     work_rows, work_columns = arrays.work_rows, arrays.work_columns
     current0, current1, regret0, regret1 = state.current0, state.current1, state.regret0, state.regret1
@@ -797,8 +829,8 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
         else:
             _row_utilities(payoff0, current1, utilities0)
             _column_utilities(current0, payoff1, utilities1)
-        value0, scale0 = _value_and_scale(utilities0, current0, played0)
-        value1, scale1 = _value_and_scale(utilities1, current1, played1)
+        value0, scale0 = _value_and_scale(utilities0, current0, played0, bounds[0])
+        value1, scale1 = _value_and_scale(utilities1, current1, played1, bounds[1])
         if simultaneous:  # each player's vectors in two passes (_respond)
             if matching:  # RM/RM+: the flags as constants (branch-free loops)
                 _respond(
@@ -822,8 +854,8 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
                     strategy_map, rate1, guide1,
                 )  # fmt: skip
             if track_ce:
-                _accumulate_internal(d_avg, c_avg, internal0, played0, utilities0)
-                _accumulate_internal(d_avg, c_avg, internal1, played1, utilities1)
+                _accumulate_internal(d_avg, c_avg, internal0, played0, utilities0, scale0)
+                _accumulate_internal(d_avg, c_avg, internal1, played1, utilities1, scale1)
             payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
             payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
             if track_joint:
@@ -852,10 +884,10 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
             c = c_avg = (1.0 - lam) * weight_sum[0]
         # the empirical distribution records the profile played at the start (solver._accumulate)
         _accumulate_expected(
-            d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, instant0
+            d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, instant0, scale0
         )
         _accumulate_expected(
-            d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, utilities1, instant1
+            d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, utilities1, instant1, scale1
         )
         payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
         payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
@@ -872,7 +904,7 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
                 value1 = 0.0
                 for b in range(columns):
                     value1 += own1[b] * current1[b]
-                _external_regret(own1, value1, instant1)
+                _external_regret(own1, value1, bounds[1], instant1)
             _discount_add(regret1, instant1, d_pos, d_neg, c, plus)
             _guide(regret1, prediction1, instant1, c, predictive, guide1)
             _strategy_map(strategy_map, _rate_at(rates[1], t + 1, anytime), guide1, current1)
@@ -975,11 +1007,16 @@ def _expected_utilities(flat, num_actions, current, i, work, out):  # pragma: no
 
 
 @jit
-def _mixed_internal_regret(strategy: Any, utilities: Any, out: Any) -> None:
-    """``out(b, a) = pi(b) (U(a) - U(b))``: the internal regret of mixed play (as ``_play``)."""
+def _mixed_internal_regret(strategy: Any, utilities: Any, bound: float, out: Any) -> None:
+    """``out(b, a) = pi(b) (U(a) - U(b))``: the internal regret of mixed play (as ``_play``),
+    0 where ``a`` and ``b`` tie, ``|U(a) - U(b)| <= TIE_TOLERANCE max(bound, max |U|)``."""
+    scale = bound
+    for a in range(utilities.shape[0]):
+        scale = max(scale, abs(utilities[a]))
     for b in range(strategy.shape[0]):
         for a in range(strategy.shape[0]):
-            out[b, a] = strategy[b] * (utilities[a] - utilities[b])
+            gap = utilities[a] - utilities[b]
+            out[b, a] = 0.0 if abs(gap) <= TIE_TOLERANCE * scale else strategy[b] * gap
 
 
 @jit
@@ -990,6 +1027,7 @@ def _run_profiles(arrays, state, schedule, t0, draws):  # pragma: no cover - com
     arrays, state, schedule = ProfileArrays(*arrays), ProfileState(*state), Schedule(*schedule)
     flat, num_actions, strides, learners = arrays.flat, arrays.num_actions, arrays.strides, arrays.learners
     rates, strategy_map, anytime = arrays.rates, schedule.strategy_map, schedule.anytime
+    bounds = arrays.bounds
     current, regret, prediction = state.current, state.regret, state.prediction
     strategy_sum, external, accumulated = state.strategy_sum, state.external, state.accumulated
     payoff_sum, weight_sum = state.payoff_sum, state.weight_sum
@@ -1042,9 +1080,9 @@ def _run_profiles(arrays, state, schedule, t0, draws):  # pragma: no cover - com
                     played[i, a] = current[i, a]
                 else:
                     played[i, a] = 1.0 if a == start_actions[i] else 0.0
-            _external_regret(utilities[i, :k], value, instant_ext[i, :k])
+            _external_regret(utilities[i, :k], value, bounds[i], instant_ext[i, :k])
             if expected and internal_kind:
-                _mixed_internal_regret(played[i, :k], utilities[i, :k], instant_int[i, :k, :k])
+                _mixed_internal_regret(played[i, :k], utilities[i, :k], bounds[i], instant_int[i, :k, :k])
         if greedy and t > 1:
             weight = max(weight_sum[0], 1e-300)
             at = 0
@@ -1079,10 +1117,12 @@ def _run_profiles(arrays, state, schedule, t0, draws):  # pragma: no cover - com
             if not track_ce:
                 pass
             elif expected:  # internal regret of mixed play: pi_i(b) (u_i(a) - u_i(b))
-                for b in range(k):
-                    for a in range(k):
-                        gain = played[i, b] * (utilities[i, a] - utilities[i, b])
-                        accumulated[i, b, a] = d_avg * accumulated[i, b, a] + c_avg * gain
+                scale = bounds[i]
+                for a in range(k):
+                    scale = max(scale, abs(utilities[i, a]))
+                _accumulate_internal(
+                    d_avg, c_avg, accumulated[i, :k, :k], played[i, :k], utilities[i, :k], scale
+                )
             else:
                 if d_avg != 1.0:
                     for b in range(k):
@@ -1112,9 +1152,11 @@ def _run_profiles(arrays, state, schedule, t0, draws):  # pragma: no cover - com
                 else:
                     value = _utilities_at(flat, num_actions, strides, actions, i, utilities[i])
                 own_actions[i] = actions[i]
-                _external_regret(utilities[i, :k], value, instant_ext[i, :k])
+                _external_regret(utilities[i, :k], value, bounds[i], instant_ext[i, :k])
                 if expected and internal_kind:
-                    _mixed_internal_regret(current[i, :k], utilities[i, :k], instant_int[i, :k, :k])
+                    _mixed_internal_regret(
+                        current[i, :k], utilities[i, :k], bounds[i], instant_int[i, :k, :k]
+                    )
             evaluation += 1
             chosen = own_actions[i]
             if internal_kind:

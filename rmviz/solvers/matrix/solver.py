@@ -141,6 +141,7 @@ class RegretMinimizer:
         payoffs = game.payoffs / self.scale if self.scale != 1.0 else game.payoffs
         self.payoffs = self.backend.asarray(payoffs)
         self.largest_payoff = largest_payoff(payoffs)
+        self.tie_bounds = tuple(float(b) for b in kernels.tie_bounds(np.asarray(payoffs)))
         n, shape = game.n_players, game.num_actions
         strides = np.cumprod((1, *shape[::-1]))[:-1][::-1]  # element strides of one tensor
         self._flat = [self.payoffs[i].reshape(-1) for i in range(n)]
@@ -385,9 +386,8 @@ class RegretMinimizer:
             out = {}
             for i in players:
                 utilities = expected_utilities(self.payoffs[i], strategies, i, xp)
-                out[i] = self._play(
-                    utilities, expected_value(utilities, strategies[i], xp), strategies[i], None
-                )
+                value = expected_value(utilities, strategies[i], xp)
+                out[i] = self._play(utilities, value, strategies[i], None, self.tie_bounds[i])
             return out
         draws = self.state.rng.random(self.game.n_players)
         actions = []
@@ -399,17 +399,21 @@ class RegretMinimizer:
         for i in players:
             base = sum(actions[j] * self._strides[j] for j in range(len(actions)) if j != i)
             utilities = xp.take(self._flat[i], self._offsets[i] + base)
-            out[i] = self._play(utilities, utilities[actions[i]], strategies[i], actions[i])
+            out[i] = self._play(
+                utilities, utilities[actions[i]], strategies[i], actions[i], self.tie_bounds[i]
+            )
         return out
 
-    def _play(self, utilities: Any, value: Any, strategy: Any, action: Any) -> Play:
-        """A :class:`Play` with its external and (when needed) internal regrets."""
+    def _play(self, utilities: Any, value: Any, strategy: Any, action: Any, bound: float) -> Play:
+        """A :class:`Play` with its external and (when needed) internal regrets, ties exact
+        zeros at the scale ``max(bound, max |U|)`` (:func:`.kernels.tie_bounds`)."""
         xp = self.backend.xp
-        external = snap_ties(utilities - value, xp.abs(utilities).max(), xp)
+        scale = xp.maximum(xp.abs(utilities).max(), bound)
+        external = snap_ties(utilities - value, scale, xp)
         internal = None
         if self.state.internal_regret is not None:
             if action is None:
-                internal = strategy[:, None] * (utilities[None, :] - utilities[:, None])
+                internal = strategy[:, None] * snap_ties(utilities[None, :] - utilities[:, None], scale, xp)
             else:
                 internal = (xp.arange(strategy.shape[0]) == action)[:, None] * external[None, :]
         return Play(utilities, value, strategy, action, external, internal)

@@ -191,3 +191,31 @@ def test_generic_step_never_synchronises(algorithm, play, spec):
         with cupyx.allow_synchronize(False):
             solver.step(20)
     assert solver.snapshot().iteration == 25
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("tiled", [False, True])
+@pytest.mark.parametrize("algorithm", ["rm", "predictive-rm+"])
+@pytest.mark.parametrize("updates", ["simultaneous", "alternating"])
+def test_a_tie_of_rounding_noise_stays_a_tie_on_the_gpu(tiled, algorithm, updates, monkeypatch):
+    """The cyclic game of tests/solvers/matrix/test_one_answer.py: against uniform play every
+    U(a) is 0 in exact arithmetic and rounding noise in floats; the device loop, the tiled
+    pass and a batch keep uniform play with regrets exactly 0, as the CPU does."""
+    from rmviz.games.normal_form import NormalFormGame
+    from rmviz.solvers.matrix.batch import BatchSolver
+    from tests.solvers.matrix.test_one_answer import CYCLIC
+
+    if tiled:
+        monkeypatch.setattr(device, "LOOP_MAX_ENTRIES", 1)
+    game = NormalFormGame(np.stack([CYCLIC, -CYCLIC.T]))
+    options = {"track_ce": False, "track_joint": False}  # the tiled pass keeps neither
+    gpu = RegretMinimizer(game, preset(algorithm, updates=updates, device="gpu", **options))
+    assert isinstance(gpu._kernel, device.DeviceBimatrixKernel) and gpu._kernel.tiled == tiled
+    gpu.step(6)
+    snapshot = gpu.snapshot()
+    for strategy, regret in zip(snapshot.current_strategy, snapshot.cumulative_regret, strict=True):
+        assert np.all(strategy == 1.0 / 3.0) and np.all(regret == 0.0)
+    batch = BatchSolver(np.stack([game.payoffs] * 3), preset(algorithm, updates=updates, device="gpu"))
+    batch.step(6)
+    for strategies in batch.current_strategy():
+        assert np.all(strategies == 1.0 / 3.0)

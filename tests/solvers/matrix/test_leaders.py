@@ -219,9 +219,9 @@ def test_strategy_maps_are_their_definitions():
     rate=st.sampled_from([0.01, 0.25, 1.0, 3.0, 50.0]),
 )
 def test_the_array_projection_is_the_kernels_bit_for_bit(values, rate):
-    """The array code's projection (sorted support, then Michelot's rounds) lands on the
-    fixed point the compiled kernel iterates to from every action, bit for bit, ties and
-    integer entries included (where a coordinate can sit exactly at theta)."""
+    """The array code's projection (sorted support, then Michelot's rounds) and the compiled
+    kernel's give the same bits, ties and integer entries included (where a coordinate can
+    sit exactly at theta)."""
     pytest.importorskip("numba")
     from rmviz.solvers.matrix.kernels import _strategy_map
 
@@ -229,6 +229,22 @@ def test_the_array_projection_is_the_kernels_bit_for_bit(values, rate):
     out = np.empty_like(guide)
     _strategy_map(2, rate, guide, out)
     np.testing.assert_array_equal(euclidean_projection(guide, rate, np), out)
+
+
+def test_the_projection_ends_where_michelots_iteration_cycled():
+    """Michelot's iteration from every action, run until its set stayed, flipped an entry at
+    theta in and out for ever on this guide (the kernel hung); a fixed number of rounds from
+    the sorted support ends, at the projection."""
+    pytest.importorskip("numba")
+    from rmviz.solvers.matrix.kernels import _strategy_map
+
+    guide = np.fromstring(
+        "-3 2 0 -1 -4 -3 2 -1 -4 -4 -4 3 3 4 2 1 -4 4 -3 -4 -1 -1 -4 -3 3 4 3 -1 4 0 -4 -3 1 -4 3 0", sep=" "
+    )
+    out = np.empty_like(guide)
+    _strategy_map(2, 0.01, guide, out)
+    np.testing.assert_array_equal(out, euclidean_projection(guide, 0.01, np))
+    np.testing.assert_allclose(out, _sorted_projection(0.01 * guide), rtol=0, atol=1e-15)
 
 
 def test_optimistic_hedge_last_iterate_converges_where_hedge_cycles():

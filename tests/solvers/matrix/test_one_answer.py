@@ -97,3 +97,36 @@ def test_kernel_and_array_code_give_the_same_iterates(game, name, play, updates,
 def test_greedy_rm_on_chicken_is_one_answer(floor):
     """The case that parted the paths: 400 iterations, every weight and iterate equal."""
     run_both(catalog_game("chicken"), "greedy-rm", 400, greedy_floor=floor)
+
+
+CYCLIC = np.array([[-3.0, 2.0, 1.0], [1.0, -3.0, 2.0], [2.0, 1.0, -3.0]])  # every row sums to 0
+
+
+TIED = ["rm", "rm+", "predictive-rm+", "internal-rm", "greedy-rm", "fictitious-play"]
+
+
+@pytest.mark.parametrize("name", TIED)
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_tie_of_rounding_noise_stays_a_tie(name, players):
+    """Against uniform play every action earns exactly 0 here (-3/3 + 2/3 + 1/3, checked in
+    fractions), so no regret arises and uniform play stays. In floats each U(a) is rounding
+    noise (-5.6e-17); scaled by that noise, the tie rule kept regrets of 5.6e-17 and regret
+    matching played a pure strategy from iteration 2. With each player's largest |u| in the
+    scale (kernels.tie_bounds), kernel and array code both keep uniform play, regrets 0."""
+    from fractions import Fraction
+
+    assert all(sum(Fraction(int(p)) * Fraction(1, 3) for p in row) == 0 for row in CYCLIC)
+    if players == 2:
+        payoffs = np.stack([CYCLIC, -CYCLIC.T])
+    else:  # each player's payoff depends on their own action and the next player's, cyclically
+        zero = np.zeros((3, 3, 3))
+        payoffs = np.stack(
+            [zero + CYCLIC[:, :, None], zero + CYCLIC.T[None, :, :], zero + CYCLIC.T[:, None, :]]
+        )
+    run_both(NormalFormGame(payoffs), name, 6)
+    solver = RegretMinimizer(NormalFormGame(payoffs), preset(name))
+    solver.step(6)
+    for strategy in solver.state.current:
+        assert np.all(strategy == 1.0 / 3.0)
+    for regret in solver.state.external_regret:
+        assert np.all(regret == 0.0)
