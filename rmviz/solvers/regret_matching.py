@@ -198,28 +198,36 @@ def hedge(guide: Any, rate: float, xp: ModuleType) -> Any:
 
 def euclidean_projection(guide: Any, rate: float, xp: ModuleType) -> Any:
     """FTRL with the Euclidean regulariser: the point of the simplex nearest to ``v = eta G``,
-    ``pi(a) = max(v(a) - theta, 0)`` with ``sum pi = 1``. The support ``S`` by sorting (Held,
-    Wolfe & Crowder 1974): the ``rho`` largest entries, ``rho`` the last ``j`` with
-    ``u_j > (u_1 + ... + u_j - 1) / j`` for ``u`` sorted descending; then ``theta`` by
-    Michelot's (1986) rounds ``theta = (sum_{a in S} v(a) - 1) / |S|``, ``S = {v > theta}``,
-    summed in index order, :data:`MICHELOT_ROUNDS` of them. The compiled kernels run these
-    very steps, so they decide every ``v(a) > theta`` alike (at ``v(a) = theta`` both choices
-    give the same ``theta``: no knife edge). A few launches on a GPU, whatever ``k``, and no
-    question to the device. (Michelot from ``S`` = all, iterated until ``S`` stays, can cycle
-    in floats: an integer guide at rate 0.01 flipped an entry at ``theta`` in and out for ever.)"""
+    ``pi(a) = max(v(a) - theta, 0)`` with ``sum pi = 1``. ``theta`` by Michelot's (1986)
+    rounds ``theta = (sum_{a in S} v(a) - 1) / |S|``, each dropping from ``S`` the entries
+    ``v(a) <= theta``, summed in index order, until ``S`` stays (at most ``k`` rounds: ``S``
+    only shrinks, so a float at ``theta`` cannot flip in and out for ever, as it did when
+    ``S`` was recomputed as ``{v > theta}``: an integer guide at rate 0.01 hung the kernel).
+    On the CPU these are the compiled kernels' rounds, bit for bit. On a GPU, where asking
+    when to stop costs a synchronisation per round, ``S`` starts from the support found by
+    sorting (Held, Wolfe & Crowder 1974) and :data:`MICHELOT_ROUNDS` rounds follow: a few
+    launches whatever ``k``, the same projection up to rounding."""
     v = rate * guide
+    if xp is np:
+        active = np.ones(v.shape, dtype=bool)
+        while True:
+            theta = (np.cumsum(np.where(active, v, 0.0))[-1] - 1.0) / np.cumsum(active)[-1]
+            kept = active & (v > theta)
+            if kept.sum() in (0, active.sum()):
+                return np.maximum(v - theta, 0.0)
+            active = kept
     u = -xp.sort(-v)
     sizes = xp.arange(1, v.shape[0] + 1)
     rho = xp.count_nonzero(u - (xp.cumsum(u) - 1.0) / sizes > 0)  # >= 1: j = 1 always holds
     active = v >= xp.take(u, rho - 1)
     for _ in range(MICHELOT_ROUNDS):
         theta = (xp.cumsum(xp.where(active, v, 0.0))[-1] - 1.0) / xp.cumsum(active)[-1]
-        active = v > theta
+        active = active & (v > theta)
     return xp.maximum(v - theta, 0.0)
 
 
-# rounds from the sorted support: the first confirms it, the others settle an entry within
-# rounding of theta (a fixed number: a float cycle cannot run on)
+# a GPU's rounds from the sorted support: the first confirms it, the others settle an entry
+# within rounding of theta (a fixed number: no question to the device)
 MICHELOT_ROUNDS = 3
 
 

@@ -497,7 +497,7 @@ def _exp_series(r: float) -> float:
 def _strategy_map(strategy_map: int, rate: float, guide: Any, out: Any) -> None:
     """``out`` = the next strategy from ``guide`` by rule ``STRATEGY_MAPS[strategy_map]``, the
     arithmetic of :func:`~rmviz.solvers.regret_matching.next_strategy` in loops (sums in index
-    order): regret matching, Hedge, the Euclidean projection (sorted support, Michelot's rounds), the best
+    order): regret matching, Hedge, the Euclidean projection (Michelot's rounds), the best
     response (ties within ``TIE_TOLERANCE x max |G|``)."""
     k = guide.shape[0]
     if strategy_map == 0:
@@ -516,30 +516,26 @@ def _strategy_map(strategy_map: int, rate: float, guide: Any, out: Any) -> None:
             total += out[a]
         for a in range(k):
             out[a] = out[a] / total
-    elif strategy_map == 2:  # regret_matching.euclidean_projection's steps, loop by loop
-        v = np.empty(k)
+    elif strategy_map == 2:  # regret_matching.euclidean_projection's rounds; out marks S (1.0)
         for a in range(k):
-            v[a] = rate * guide[a]
-        u = np.sort(v)[::-1]
-        total, rho = 0.0, 0
-        for j in range(k):
-            total += u[j]
-            if u[j] - (total - 1.0) / (j + 1) > 0.0:
-                rho += 1
-        for a in range(k):  # out marks the active set S (1.0)
-            out[a] = 1.0 if v[a] >= u[rho - 1] else 0.0
+            out[a] = 1.0
         theta = 0.0
-        for _ in range(regret_matching.MICHELOT_ROUNDS):
+        while True:
             total, count = 0.0, 0
             for a in range(k):
                 if out[a] > 0.0:
-                    total += v[a]
+                    total += rate * guide[a]
                     count += 1
             theta = (total - 1.0) / count
+            kept = 0
             for a in range(k):
-                out[a] = 1.0 if v[a] > theta else 0.0
+                kept += 1 if out[a] > 0.0 and rate * guide[a] > theta else 0
+            if kept == count or kept == 0:  # S stays (or would empty: rounding at a huge v)
+                break
+            for a in range(k):
+                out[a] = 1.0 if out[a] > 0.0 and rate * guide[a] > theta else 0.0
         for a in range(k):
-            out[a] = max(v[a] - theta, 0.0)
+            out[a] = max(rate * guide[a] - theta, 0.0)
     else:
         top, scale = guide[0], 0.0
         for a in range(k):
