@@ -14,6 +14,7 @@ from rmviz.games.catalog import CATALOG
 from rmviz.present.simplex import project
 from rmviz.solvers.exact import zero_sum_solution
 from rmviz.solvers.matrix.correlated import CorrelatedOptimum
+from rmviz.solvers.regret_matching import TIE_TOLERANCE
 from tests.ui.matrix.conftest import iteration, make_window
 
 SUM = "sum of p(s)·(u_i(a', s_-i) - u_i(s))"
@@ -93,8 +94,12 @@ def test_use_the_current_runs_joint(window, panel, qtbot):
     assert check is not None and check.exact
     expected = snapshot.joint / snapshot.joint.sum()
     np.testing.assert_allclose(check.joint.astype(float), expected, rtol=0, atol=1e-15)
-    assert float(check.ce_gap) == pytest.approx(snapshot.metrics.ce_gap, abs=1e-12)
-    assert float(check.cce_gap) == pytest.approx(snapshot.metrics.cce_gap, abs=1e-12)
+    # the run's accumulators drop the regret of two actions within TIE_TOLERANCE x max |u| of a
+    # tie (rmviz.solvers.matrix.kernels.tie_bounds), the exact check from the joint keeps it:
+    # they may part by that much (here 1.3e-12: battle of partners near its mixed equilibrium)
+    tie = TIE_TOLERANCE * float(np.abs(window.document.game.payoffs).max())
+    assert float(check.ce_gap) == pytest.approx(snapshot.metrics.ce_gap, abs=tie)
+    assert float(check.cce_gap) == pytest.approx(snapshot.metrics.cce_gap, abs=tie)
     assert float(check.welfare) == pytest.approx(snapshot.metrics.welfare, abs=1e-12)
 
 
