@@ -57,6 +57,23 @@ def snap_cancellation(kept: Any, added: Any, xp: ModuleType) -> Any:
     return xp.where(xp.abs(total) <= TIE_TOLERANCE * (xp.abs(kept) + xp.abs(added)), 0.0, total)
 
 
+def instantaneous_regrets(
+    utilities: Any, value: Any, strategy: Any, action: Any, bound: float, internal: bool, xp: ModuleType
+) -> tuple[Any, Any]:
+    """A player's instantaneous external regrets ``r(a) = U(a) - u`` and, when ``internal``,
+    internal regrets (else None): ``pi(b) (U(a) - U(b))`` in mixed play (``action`` None), ``r(a)``
+    in row ``action`` in sampled play. Ties are exact zeros (:func:`snap_ties`) at the scale
+    ``max(bound, max |U|)``, ``bound`` the player's largest ``|u|``
+    (:func:`rmviz.solvers.matrix.kernels.tie_bounds`), as the compiled kernels decide them."""
+    scale = xp.maximum(xp.abs(utilities).max(), bound)
+    external = snap_ties(utilities - value, scale, xp)
+    if not internal:
+        return external, None
+    if action is None:
+        return external, strategy[:, None] * snap_ties(utilities[None, :] - utilities[:, None], scale, xp)
+    return external, (xp.arange(strategy.shape[0]) == action)[:, None] * external[None, :]
+
+
 def regret_matching(regret: Any, xp: ModuleType) -> Any:
     """``[R]_+ / sum [R]_+``, or uniform when no regret is positive (shape ``(A,)``); the sum
     in index order, as the compiled kernels sum (``metrics.ORDERED_MAX_ENTRIES``)."""

@@ -102,7 +102,7 @@ class BatchSolver:
         else:
             matrix1, self.sign1 = np.ascontiguousarray(scaled[:, 1], dtype=dtype), 1.0
         # each game's players' largest |u|: the tie rule's scale (kernels.tie_bounds), (B, 2)
-        self.bounds = np.abs(scaled).max(axis=(2, 3)).astype(np.float64)
+        self.bounds = np.stack([kernels.tie_bounds(game) for game in scaled])
         self._device_bounds = self.backend.xp.asarray(self.bounds)
         self.schedule = kernels.Schedule.of(config)  # no greedy weights, no inertia in batches
         self.flags, self.exponent = device.flags_for(self.schedule)

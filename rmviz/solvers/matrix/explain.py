@@ -48,10 +48,10 @@ from rmviz.solvers.matrix.script import Profile, advance, following
 from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.regret_matching import (
     conditional_regret_matching,
+    instantaneous_regrets,
     next_strategy,
     rate_at,
     snap_cancellation,
-    snap_ties,
 )
 from rmviz.solvers.stationary import internal_strategy
 from rmviz.solvers.weighting import Step, greedy_bounds, greedy_step, inertia_at
@@ -175,13 +175,7 @@ def explain_next(solver: RegretMinimizer) -> IterationStep:
     def instantaneous(
         utilities: np.ndarray, value: float, strategy: np.ndarray, action: int | None, bound: float
     ) -> tuple[np.ndarray, np.ndarray]:
-        scale = max(float(np.abs(utilities).max()), bound)  # the solver's tie scale (tie_bounds)
-        external = snap_ties(utilities - value, scale, np)
-        if action is None:
-            swap = strategy[:, None] * snap_ties(utilities[None, :] - utilities[:, None], scale, np)
-        else:
-            swap = (np.arange(strategy.shape[0]) == action)[:, None] * external[None, :]
-        return external, swap
+        return instantaneous_regrets(utilities, value, strategy, action, bound, True, np)
 
     utilities, values, actions = evaluate(current, 0)
     external, swap = zip(

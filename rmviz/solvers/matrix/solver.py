@@ -57,10 +57,10 @@ from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import (
     base_rate,
     conditional_regret_matching,
+    instantaneous_regrets,
     next_strategy,
     rate_at,
     snap_cancellation,
-    snap_ties,
 )
 from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values, zero_sum
 from rmviz.solvers.stationary import internal_strategy
@@ -405,17 +405,12 @@ class RegretMinimizer:
         return out
 
     def _play(self, utilities: Any, value: Any, strategy: Any, action: Any, bound: float) -> Play:
-        """A :class:`Play` with its external and (when needed) internal regrets, ties exact
-        zeros at the scale ``max(bound, max |U|)`` (:func:`.kernels.tie_bounds`)."""
-        xp = self.backend.xp
-        scale = xp.maximum(xp.abs(utilities).max(), bound)
-        external = snap_ties(utilities - value, scale, xp)
-        internal = None
-        if self.state.internal_regret is not None:
-            if action is None:
-                internal = strategy[:, None] * snap_ties(utilities[None, :] - utilities[:, None], scale, xp)
-            else:
-                internal = (xp.arange(strategy.shape[0]) == action)[:, None] * external[None, :]
+        """A :class:`Play` with its external and (when tracked) internal regrets
+        (:func:`~rmviz.solvers.regret_matching.instantaneous_regrets`)."""
+        tracked = self.state.internal_regret is not None
+        external, internal = instantaneous_regrets(
+            utilities, value, strategy, action, bound, tracked, self.backend.xp
+        )
         return Play(utilities, value, strategy, action, external, internal)
 
     def _instant(self, play: Play) -> Any:

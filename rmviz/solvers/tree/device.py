@@ -61,7 +61,7 @@ class DeviceCFR:
         self.chance = put(tree.chance_probability, np.float64)
         self.child_start, self.child_count = put(tree.child_start), put(tree.child_count)
         self.payoffs = put(payoffs, np.float64)
-        self.bound = put(np.abs(payoffs).max(axis=(1, 2), initial=0.0), np.float64)
+        self.bound = put(np.array([largest_payoff(game) for game in payoffs]), np.float64)
         self.node_player = put(tree.player)
         self.infoset_player, self.infoset_first_node = put(tree.infoset_player), put(tree.infoset_first_node)
         self.first_slot, self.size = put(first), put(tree.infoset_size)

@@ -175,7 +175,12 @@ class EFRSolver(CFRSolver):
         self.entry_hi = np.searchsorted(owner, infosets, "right").astype(np.int64)
         self.entry_external = ~dev.group_internal[dev.entry_group]
         widest = int(self.tree.infoset_size.max(initial=1))
-        self.workspace = (np.empty(widest * widest), np.empty(widest), np.empty((widest, widest)))
+        self.workspace = (
+            np.empty(widest * widest),
+            np.empty(widest),
+            np.empty((widest, widest)),
+            np.empty((4, widest), dtype=np.int64),
+        )
         self.reset(self.config.seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -287,6 +292,7 @@ def _fixed_points(
     rates,
     spread,
     work,
+    labels,
 ):  # pragma: no cover - compiled
     """sigma(I) for each of ``infosets`` from the weights ``y`` of its deviations (the module
     docstring), written into ``strategy``: the stationary distribution of the chain whose rate
@@ -294,7 +300,8 @@ def _fixed_points(
     (external, from every a), by the compiled exact elimination
     (:func:`~rmviz.solvers.stationary.stationary_distribution`); uniform where no weight is
     positive. Rates summed in entry order, external ones last (as ``np.add.at`` then
-    ``np.bincount`` sum them). ``rates``, ``spread``, ``work``: workspaces for the widest set."""
+    ``np.bincount`` sum them). ``rates``, ``spread``, ``work``, ``labels``: workspaces for the
+    widest set."""
     for j in range(infosets.shape[0]):
         info = infosets[j]
         first, k = first_slot[info], sizes[info]
@@ -321,4 +328,4 @@ def _fixed_points(
             for a in range(k):
                 chain[b, a] = 0.0 if a == b else chain[b, a] + spread[a]
         out = strategy[first : first + k]
-        stationary_distribution(chain, out, work, np.empty((4, k), dtype=np.int64), chain_bits(k))
+        stationary_distribution(chain, out, work, labels, chain_bits(k))
