@@ -149,10 +149,11 @@ class RunLoop:
 
     @property
     def busy(self) -> bool:
-        """Whether the loop is running or has iterations of a :meth:`step` left to do; once
-        it is not, :meth:`latest` is where the solver stopped."""
+        """Whether the loop is running, has iterations of a :meth:`step` left to do or a
+        :meth:`reset` not yet done; once it is not, :meth:`latest` is where the solver
+        stopped."""
         with self._condition:
-            return self._running or self._pending > 0 or self._stepping
+            return self._running or self._pending > 0 or self._stepping or self._reset_seed is not False
 
     def latest(self) -> tuple[int, Snapshot]:
         """``(version, snapshot)``: the version grows with every publication."""

@@ -196,6 +196,29 @@ def test_busy_until_the_chunk_in_flight_is_published():
         thread.join(5)
 
 
+def test_busy_until_a_reset_is_done():
+    """A reset asked while the worker steps a chunk of a step: "not busy" waits for the reset,
+    not only for the chunk (a watch's run to its limit, counted from a solver that was not
+    reset yet, stopped 2 short of the limit)."""
+    idle = RunLoop(RegretMinimizer(catalog_game("rps"), preset("rm")))
+    idle.reset()
+    assert idle.busy  # no worker: the reset is not done
+    running = RunLoop(StepEntered(catalog_game("rps"), preset("rm")))
+    thread = threading.Thread(target=running.serve, daemon=True)
+    thread.start()
+    try:
+        running.step(100)
+        assert running.solver.entered.wait(60)
+        running.reset()
+        running.solver.go.set()
+        assert wait_for(lambda: not running.busy)
+        assert running.latest()[1].iteration == running.solver.iteration == 0
+    finally:
+        running.solver.go.set()
+        running.stop()
+        thread.join(5)
+
+
 class _Failing:
     """A solver whose step raises ``error`` from iteration ``at`` on (as NumPy's LinAlgError
     does deep inside internal regret matching on payoffs of 1e14)."""
