@@ -11,14 +11,24 @@ per iteration in wall time and in the process's CPU time (both threads' when two
 the ratios the targets name: alternating / simultaneous (<= 1.2) and one thread's wall time
 / two threads' (>= 1.7 from 10^6 histories); bytes are the kernel's layout per history
 (:func:`rmviz.solvers.tree.layout.layout_bytes`; <= 100). One thread and two give the same
-iterates (``tests/solvers/tree/test_layout.py``).
+iterates (``tests/solvers/tree/test_layout.py``). Below each tree's rows, what the whole
+process holds per history (:func:`process_bytes`, Linux): a child builds the tree, its CFR
+solver and a snapshot with metrics, and reports its resident set less the one it had after
+its imports (``held``), its peak less the same base (``peak``: the build's and the metrics'
+temporaries) and what ``tracemalloc`` counts (``traced``: NumPy's arrays and Python's
+objects, not the arrays numba's kernels allocate, nor what the allocator keeps of freed
+temporaries).
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 ROUNDS = 2
@@ -85,11 +95,56 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
                     f"{ratio:8.2f}x{bytes_per:7.1f}"
                 )
             del game, solvers, traversal
+            memory = process_bytes(count)
+            if memory is not None:
+                held, peak, traced = (memory[key] / histories for key in ("held", "peak", "traced"))
+                line(f"  the process: held {held:.1f}, peak {peak:.1f}, traced {traced:.1f} B per history")
     finally:
         set_threads(chosen)
     line("  (iteration 1: from uniform strategies, where a simultaneous pass skips nothing; 1/2: one")
     line("   thread's wall time / two threads'; alt/sim: CPU per iteration, alternating / simultaneous")
     line("   on one thread, the same iterations; bytes: the kernel's layout per history)")
+
+
+_MEMORY_CHILD = r"""
+import json, resource, sys, tracemalloc
+sys.path.insert(0, sys.argv[2])
+from rmviz.games.random_trees import binary_tree
+from rmviz.solvers.tree.config import preset
+from rmviz.solvers.tree.solver import CFRSolver
+
+def resident():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS"))
+
+CFRSolver(binary_tree(3), preset("cfr")).snapshot(metrics=True)  # the kernels, loaded before
+base = resident()
+tracemalloc.start()
+solver = CFRSolver(binary_tree(int(sys.argv[1])), preset("cfr"))
+solver.step(2)
+solver.snapshot(metrics=True)
+traced = tracemalloc.get_traced_memory()[0]
+tracemalloc.stop()
+held, peak = resident() - base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
+print(json.dumps({"histories": solver.tree.n_nodes, "held": held, "peak": peak, "traced": traced}))
+"""
+
+
+def process_bytes(levels: int, root: Path | None = None) -> dict[str, int] | None:
+    """The bytes a CFR run on the binary tree of ``levels`` levels holds in a child process
+    (``histories``, ``held``, ``peak``, ``traced``: the module docstring), importing rmviz
+    from ``root`` (default: this one's); None where the resident set cannot be read (not
+    Linux)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    root = root or Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", _MEMORY_CHILD, str(levels), str(root)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 def _iterations(solver: Any, state: Any, iterations: int, warm: int) -> None:

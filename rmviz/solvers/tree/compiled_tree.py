@@ -25,6 +25,7 @@ Shapes: ``strategy``, regrets and values per slot ``(S,)``; ``reach`` ``(n+1, N)
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,12 +38,14 @@ from rmviz.games.normal_form import sums_to_zero
 from rmviz.solvers.jit import jit
 from rmviz.solvers.regret_matching import snap_ties
 from rmviz.solvers.scale import largest_payoff
-from rmviz.solvers.tree.flat_compile import compile_flat
+from rmviz.solvers.tree.flat_compile import NODE_INDEX, compile_flat
 
 
 @dataclass(frozen=True)
 class CompiledTree:
-    """Flat arrays of one :class:`ExtensiveFormGame` (see the module docstring)."""
+    """Flat arrays of one :class:`ExtensiveFormGame` (see the module docstring). The (N,)
+    columns of ids, counts and players are ``NODE_INDEX`` (int32), ``kind`` is int8; the
+    per-slot and per-information-set tables are int64."""
 
     n_players: int
     parent: np.ndarray  # (N,), -1 at the root
@@ -162,6 +165,11 @@ def compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     return CompiledTree(**compile_flat(game.flat))
 
 
+def _node_ids(mask: np.ndarray) -> np.ndarray:
+    """The ids where ``mask`` holds, in the tree's node columns' type (``NODE_INDEX``)."""
+    return np.flatnonzero(mask).astype(NODE_INDEX)
+
+
 def tie_scale(cfv: Any, reach: Any, payoff_bound: float) -> Any:
     """Per slot ``max(|cfv(I, a)|, U rho(I))``; an instantaneous regret is a tie, exactly 0,
     where ``|r(I, a)| <= TIE_TOLERANCE max_a`` of it over ``I``
@@ -182,28 +190,21 @@ class TreePasses:
         self.tree = tree
         self.payoff_bound = largest_payoff(tree.payoffs)
         n = tree.n_players
-        nodes = np.arange(tree.n_nodes)
-        self.decision_edges = np.flatnonzero(tree.edge_slot >= 0)  # child ids of decision edges
-        self.decision_parent = tree.parent[self.decision_edges]
-        self.decision_player = tree.edge_owner[self.decision_edges]
+        # node ids as the tree's columns hold them (int32): a big tree's index arrays
+        self.decision_edges = _node_ids(tree.edge_slot >= 0)  # child ids of decision edges
         self.decision_slot = tree.edge_slot[self.decision_edges]
-        self.chance_edges = np.flatnonzero(tree.edge_owner == n)
-        # (row, node) of each non-root edge's owner, for the reach factors
-        self.edge_rows = tree.edge_owner[1:]
-        self.edge_nodes = nodes[1:]
         # per depth: internal nodes and where their children start inside the next depth
         self.levels = []
         for d, (start, end) in enumerate(tree.depth_ranges[:-1]):
-            internal = start + np.flatnonzero(tree.child_count[start:end] > 0)
+            internal = start + _node_ids(tree.child_count[start:end] > 0)
             next_start, next_end = tree.depth_ranges[d + 1]
             offsets = tree.child_start[internal] - next_start
             self.levels.append((internal, next_start, next_end, offsets))
-        self.own_row = tree.player[None, :] == np.arange(n + 1)[:, None]  # (n+1, N)
-        self.terminals = np.flatnonzero(tree.kind == 2)
+        self.terminals = _node_ids(tree.kind == 2)
         # last_slot[p, h]: the slot of player p's last move on the path to h, -1 if none
         # (h's own move excluded): the sequence (Koller, Megiddo & von Stengel 1994) of p
         # that leads to h
-        last_slot = np.full((n, tree.n_nodes), -1, dtype=np.int64)
+        last_slot = np.full((n, tree.n_nodes), -1, dtype=NODE_INDEX)
         for start, end in tree.depth_ranges[1:]:
             last_slot[:, start:end] = last_slot[:, tree.parent[start:end]]
             moves = start + np.flatnonzero(tree.edge_slot[start:end] >= 0)
@@ -218,6 +219,16 @@ class TreePasses:
             for p in range(n)
         ]
 
+    # the decision edges' parents and owners: read by the NumPy steps, not by the metrics, so
+    # built on first use (a run of the compiled kernels never holds them)
+    @functools.cached_property
+    def decision_parent(self) -> np.ndarray:
+        return self.tree.parent[self.decision_edges]
+
+    @functools.cached_property
+    def decision_player(self) -> np.ndarray:
+        return self.tree.edge_owner[self.decision_edges]
+
     def edge_probabilities(self, strategy: np.ndarray) -> np.ndarray:
         """Probability of the edge into each node: chance's, or the strategy's at its slot."""
         tree = self.tree
@@ -226,13 +237,14 @@ class TreePasses:
         return probabilities
 
     def reach(self, edge_probability: np.ndarray) -> np.ndarray:
-        """``(n+1, N)`` reach probabilities: each player's own contribution, chance in row n."""
+        """``(n+1, N)`` reach probabilities: each player's own contribution, chance in row n.
+        Per depth, every row is the parent's and the edge owner's row is multiplied by the
+        edge's probability (the other rows' factor is 1, so no factor array is needed)."""
         tree = self.tree
-        factor = np.ones((tree.n_players + 1, tree.n_nodes))
-        factor[self.edge_rows, self.edge_nodes] = edge_probability[1:]
-        reach = np.ones_like(factor)
+        reach = np.ones((tree.n_players + 1, tree.n_nodes))
         for start, end in tree.depth_ranges[1:]:
-            reach[:, start:end] = reach[:, tree.parent[start:end]] * factor[:, start:end]
+            reach[:, start:end] = reach[:, tree.parent[start:end]]
+            reach[tree.edge_owner[start:end], np.arange(start, end)] *= edge_probability[start:end]
         return reach
 
     def values(self, edge_probability: np.ndarray, rows: Any = slice(None)) -> np.ndarray:
@@ -245,7 +257,8 @@ class TreePasses:
 
     def others_reach(self, reach: np.ndarray) -> np.ndarray:
         """``pi_{-i}(h)`` for the player i acting at h (chance included): shape (N,)."""
-        return np.prod(np.where(self.own_row, 1.0, reach), axis=0)
+        own_row = self.tree.player[None, :] == np.arange(self.tree.n_players + 1)[:, None]
+        return np.prod(np.where(own_row, 1.0, reach), axis=0)
 
     def counterfactual_values(self, others: np.ndarray, values: np.ndarray) -> np.ndarray:
         """``cfv(I, a) = sum_{h in I} pi_{-i}(h) v_i(h a)`` for every slot."""
@@ -316,7 +329,7 @@ class TreePasses:
 
     def nash_conv(self, strategy: np.ndarray) -> tuple[float, np.ndarray]:
         """``NashConv = sum_i [BR_i - v_i]`` of a behaviour profile, and the values ``v_i``."""
-        values = self.values(self.edge_probabilities(strategy))[:, 0]
+        values = self.values(self.edge_probabilities(strategy))[:, 0].copy()  # not (n, N) kept
         gains = self.best_response_values(strategy) - values
         return max(float(gains.sum()), 0.0), values
 

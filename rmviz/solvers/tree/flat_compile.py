@@ -25,16 +25,22 @@ import numpy as np
 
 from rmviz.games.flat_tree import CHANCE_KIND, DECISION_KIND, TERMINAL_KIND, FlatTree
 
+# The compiled tree's per-history columns of ids, counts and players are int32, as the flat
+# game's (``MAX_HISTORIES`` < 2^31), and ``kind`` is int8: half and an eighth of int64 on a
+# big tree. Its per-slot and per-information-set tables stay int64.
+NODE_INDEX = np.int32
+NODE_KIND = np.int8
+
 
 def compile_flat(flat: FlatTree) -> dict[str, Any]:
     """The fields of the :class:`CompiledTree` of ``flat`` (a validated game's arrays)."""
     n, count = flat.n_players, flat.n_nodes
-    widths = np.array([len(m) for m in flat.movesets] + [0], dtype=np.int64)  # [-1]: terminals
+    widths = np.array([len(m) for m in flat.movesets] + [0], dtype=NODE_INDEX)  # [-1]: terminals
     # information sets, player-major, in the order first met within each player
     order_infosets = np.argsort(flat.infoset_player, kind="stable")
     compiled_of = np.empty_like(order_infosets)
     compiled_of[order_infosets] = np.arange(order_infosets.size)
-    sizes = widths[flat.infoset_moveset[order_infosets]]
+    sizes = widths[flat.infoset_moveset[order_infosets]].astype(np.int64)
     first_slot = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     slot_infoset = np.repeat(np.arange(sizes.size), sizes)
     slot_move = tuple(m for i in flat.infoset_moveset[order_infosets].tolist() for m in flat.movesets[i])
@@ -52,26 +58,26 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
 
     # breadth-first numbering
     pre_of = np.argsort(flat.depth, kind="stable")  # prefix id of each breadth-first number
-    bfs = np.empty(count, dtype=np.int64)
-    bfs[pre_of] = np.arange(count)
+    bfs = np.empty(count, dtype=NODE_INDEX)
+    bfs[pre_of] = np.arange(count, dtype=NODE_INDEX)
     parent_pre = flat.parent[pre_of]
     has_parent = parent_pre >= 0
     parent = np.where(has_parent, bfs[np.maximum(parent_pre, 0)], -1)
     del parent_pre
-    kind = flat.kind[pre_of].astype(np.int64)
+    kind = flat.kind[pre_of].astype(NODE_KIND)
     decision = kind == DECISION_KIND
     node_infoset = np.where(decision, compiled_of[np.maximum(flat.infoset[pre_of], 0)], -1)
     player = np.where(decision, infoset_player[np.maximum(node_infoset, 0)], -1)
     moveset = flat.moveset[pre_of]
     child_count = widths[moveset]
     child_count[kind == TERMINAL_KIND] = 0
-    child_start = np.empty(count, dtype=np.int64)  # 1 + the children counted before
+    child_start = np.empty(count, dtype=NODE_INDEX)  # 1 + the children counted before
     child_start[0] = 1
     np.cumsum(child_count[:-1], out=child_start[1:])
     child_start[1:] += 1
 
     # edges into each node, from the parent's columns
-    move = flat.move_index[pre_of].astype(np.int64)
+    move = flat.move_index[pre_of].astype(NODE_INDEX)
     safe_parent = np.maximum(parent, 0)
     parent_kind = np.where(has_parent, kind[safe_parent], -1)
     edge_owner = np.where(parent_kind == CHANCE_KIND, n, np.where(has_parent, player[safe_parent], -1))
@@ -112,16 +118,16 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         first_node[ids] = decisions[first_index]
     return {
         "n_players": n,
-        "parent": parent.astype(np.int64, copy=False),
+        "parent": parent.astype(NODE_INDEX),
         "depth_ranges": tuple(pairwise(bounds)),
-        "kind": kind,
-        "player": player.astype(np.int64, copy=False),
-        "node_infoset": node_infoset.astype(np.int64, copy=False),
-        "edge_owner": edge_owner.astype(np.int64, copy=False),
-        "edge_slot": edge_slot.astype(np.int64, copy=False),
+        "kind": kind.astype(NODE_KIND),
+        "player": player.astype(NODE_INDEX),
+        "node_infoset": node_infoset.astype(NODE_INDEX),
+        "edge_owner": edge_owner.astype(NODE_INDEX),
+        "edge_slot": edge_slot.astype(NODE_INDEX),
         "chance_probability": chance_probability,
-        "child_start": child_start,
-        "child_count": child_count,
+        "child_start": child_start.astype(NODE_INDEX),
+        "child_count": child_count.astype(NODE_INDEX),
         "payoffs": payoffs,
         "move_label": move_label,
         "infoset_player": infoset_player.astype(np.int64, copy=False),
@@ -133,7 +139,7 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         "slot_infoset": slot_infoset,
         "slot_move": slot_move,
         "player_slots": tuple(player_slots),
-        "preorder": bfs,
+        "preorder": bfs.astype(NODE_INDEX),
     }
 
 

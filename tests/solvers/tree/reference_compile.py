@@ -11,6 +11,7 @@ import numpy as np
 
 from rmviz.games.extensive_form import CHANCE, DECISION, ExtensiveFormGame, Node
 from rmviz.solvers.tree.compiled_tree import CompiledTree
+from rmviz.solvers.tree.flat_compile import NODE_INDEX, NODE_KIND
 
 
 def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
@@ -64,11 +65,11 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
                 own_so_far.append(after)
             queue.append(len(nodes) - 1)
     count = len(nodes)
-    kind = np.array([{"chance": 0, "decision": 1, "terminal": 2}[x.kind] for x in nodes], dtype=np.int64)
-    player = np.array([x.player if x.kind == DECISION else -1 for x in nodes], dtype=np.int64)
+    kind = np.array([{"chance": 0, "decision": 1, "terminal": 2}[x.kind] for x in nodes], dtype=NODE_KIND)
+    player = np.array([x.player if x.kind == DECISION else -1 for x in nodes], dtype=NODE_INDEX)
     node_infoset = np.array(
         [infoset_index[(x.player, x.infoset)] if x.kind == DECISION else -1 for x in nodes],
-        dtype=np.int64,
+        dtype=NODE_INDEX,
     )
     payoffs = np.zeros((n, count))
     for i, x in enumerate(nodes):
@@ -83,16 +84,16 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
             first_node[node_infoset[i]] = i
     return CompiledTree(
         n_players=n,
-        parent=np.array(parent, dtype=np.int64),
+        parent=np.array(parent, dtype=NODE_INDEX),
         depth_ranges=tuple(ranges),
         kind=kind,
         player=player,
         node_infoset=node_infoset,
-        edge_owner=np.array(owner, dtype=np.int64),
-        edge_slot=np.array(slot, dtype=np.int64),
+        edge_owner=np.array(owner, dtype=NODE_INDEX),
+        edge_slot=np.array(slot, dtype=NODE_INDEX),
         chance_probability=np.array(probability),
-        child_start=np.array(child_start, dtype=np.int64),
-        child_count=np.array(child_count, dtype=np.int64),
+        child_start=np.array(child_start, dtype=NODE_INDEX),
+        child_count=np.array(child_count, dtype=NODE_INDEX),
         payoffs=payoffs,
         move_label=tuple(moves),
         infoset_player=np.array([p for p, _ in infosets], dtype=np.int64),
@@ -114,4 +115,4 @@ def _preorder(child_start: np.ndarray, child_count: np.ndarray) -> np.ndarray:
         node = stack.pop()
         order.append(node)
         stack.extend(range(child_start[node] + child_count[node] - 1, child_start[node] - 1, -1))
-    return np.array(order, dtype=np.int64)
+    return np.array(order, dtype=NODE_INDEX)

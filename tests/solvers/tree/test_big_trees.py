@@ -14,6 +14,7 @@ from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
 from rmviz.solvers.registry import make_solver
 from rmviz.solvers.tree.compiled_tree import TreePasses, compile_tree
 from tests.solvers.tree.builders import binary_tree, chain, hidden_chain
+from tests.solvers.tree.ragged import ragged_tree
 
 
 def _reference_best_response(passes: TreePasses, strategy: np.ndarray, player: int) -> float:
@@ -94,3 +95,40 @@ def test_strategy_table_is_linear_in_the_information_sets():
     table = solver.strategy_table(strategy)
     assert time.perf_counter() - start < 30  # a guard (70 s before, 0.5 s now): see big_trees.py
     assert len(table) == 2**14 - 1 and all(sum(row.values()) == pytest.approx(1.0) for row in table.values())
+
+
+def test_a_trees_node_columns_are_int32_and_the_metrics_build_no_edge_parents():
+    """Memory (docs/performance.md, "A big tree's memory"): the (N,) columns of ids, counts
+    and players are int32 and ``kind`` int8; the NumPy passes' index arrays are int32, and
+    the decision edges' parents and owners, which only the NumPy steps read, are not built
+    by a snapshot's metrics."""
+    solver = make_solver(leduc_poker(), "cfr")
+    tree = solver.tree
+    for name in ("parent", "player", "node_infoset", "edge_owner", "edge_slot", "child_start", "child_count"):
+        assert getattr(tree, name).dtype == np.int32, name
+    assert tree.preorder.dtype == np.int32 and tree.kind.dtype == np.int8
+    assert tree.infoset_first_slot.dtype == tree.slot_infoset.dtype == np.int64
+    passes = solver.passes
+    assert passes.decision_edges.dtype == passes.decision_slot.dtype == passes.terminals.dtype == np.int32
+    solver.step(3)
+    solver.snapshot(metrics=True)
+    assert "decision_parent" not in vars(passes) and "decision_player" not in vars(passes)
+
+
+@pytest.mark.parametrize(
+    "build", [kuhn_poker, leduc_poker, teaching_tree, lambda: binary_tree(8), lambda: ragged_tree(1, 3)]
+)
+def test_reach_multiplies_only_the_owners_row_with_the_same_floats(build):
+    """``TreePasses.reach`` multiplies each edge owner's row alone; the factor form it replaced
+    (every row times a factor, 1 where the row does not own the edge) gives the same floats."""
+    passes = TreePasses(compile_tree(build()))
+    tree = passes.tree
+    rng = np.random.default_rng(3)
+    strategy = passes.regret_matching(rng.standard_normal(tree.n_slots))
+    probability = passes.edge_probabilities(strategy)
+    factor = np.ones((tree.n_players + 1, tree.n_nodes))
+    factor[tree.edge_owner[1:], np.arange(1, tree.n_nodes)] = probability[1:]
+    expected = np.ones_like(factor)
+    for start, end in tree.depth_ranges[1:]:
+        expected[:, start:end] = expected[:, tree.parent[start:end]] * factor[:, start:end]
+    assert np.array_equal(passes.reach(probability), expected)
