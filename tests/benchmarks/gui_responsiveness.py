@@ -131,7 +131,12 @@ def measure(args: argparse.Namespace) -> int:
         f"max {lat.max():.1f} ms over {lat.size} probes (target p99 < 50 ms)"
     )
     if first.size:
-        print(f"event-loop latency in the first second: max {first.max():.1f} ms over {first.size} probes")
+        worst = int(np.argmax(first))  # the first paint of the window, or a stall after it
+        later = first[times[: first.size] > times[worst]]
+        print(
+            f"event-loop latency in the first second: max {first.max():.1f} ms at {times[worst]:.2f} s"
+            f" over {first.size} probes; after it {later.max() if later.size else 0.0:.1f} ms"
+        )
     print(f"redraws: {redraws / (end - state['start']):.0f} per second")
     cpu, drawn = state.get("cpu", (time.thread_time(), redraws))
     per_redraw = (time.thread_time() - cpu) * 1000 / max(1, redraws - drawn)
