@@ -190,9 +190,6 @@ class TreePasses:
         self.tree = tree
         self.payoff_bound = largest_payoff(tree.payoffs)
         n = tree.n_players
-        # node ids as the tree's columns hold them (int32): a big tree's index arrays
-        self.decision_edges = _node_ids(tree.edge_slot >= 0)  # child ids of decision edges
-        self.decision_slot = tree.edge_slot[self.decision_edges]
         # per depth: internal nodes and where their children start inside the next depth
         self.levels = []
         for d, (start, end) in enumerate(tree.depth_ranges[:-1]):
@@ -219,8 +216,17 @@ class TreePasses:
             for p in range(n)
         ]
 
-    # the decision edges' parents and owners: read by the NumPy steps, not by the metrics, so
-    # built on first use (a run of the compiled kernels never holds them)
+    # the decision edges (child ids, as int32 as the tree's columns), their slots, parents and
+    # owners: read by the NumPy steps, not by the metrics, so built on first use (a run of
+    # the compiled kernels never holds them: 16 bytes per history on a binary tree)
+    @functools.cached_property
+    def decision_edges(self) -> np.ndarray:
+        return _node_ids(self.tree.edge_slot >= 0)
+
+    @functools.cached_property
+    def decision_slot(self) -> np.ndarray:
+        return self.tree.edge_slot[self.decision_edges]
+
     @functools.cached_property
     def decision_parent(self) -> np.ndarray:
         return self.tree.parent[self.decision_edges]
@@ -231,10 +237,8 @@ class TreePasses:
 
     def edge_probabilities(self, strategy: np.ndarray) -> np.ndarray:
         """Probability of the edge into each node: chance's, or the strategy's at its slot."""
-        tree = self.tree
-        probabilities = tree.chance_probability.copy()
-        probabilities[self.decision_edges] = strategy[self.decision_slot]
-        return probabilities
+        slot = self.tree.edge_slot
+        return np.where(slot >= 0, strategy[np.maximum(slot, 0)], self.tree.chance_probability)
 
     def reach(self, edge_probability: np.ndarray) -> np.ndarray:
         """``(n+1, N)`` reach probabilities: each player's own contribution, chance in row n.

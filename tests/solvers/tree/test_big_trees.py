@@ -100,8 +100,8 @@ def test_strategy_table_is_linear_in_the_information_sets():
 def test_a_trees_node_columns_are_int32_and_the_metrics_build_no_edge_parents():
     """Memory (docs/performance.md, "A big tree's memory"): the (N,) columns of ids, counts
     and players are int32 and ``kind`` int8; the NumPy passes' index arrays are int32, and
-    the decision edges' parents and owners, which only the NumPy steps read, are not built
-    by a snapshot's metrics."""
+    the decision edges, their slots, parents and owners, which only the NumPy steps read, are
+    not built by a snapshot's metrics."""
     solver = make_solver(leduc_poker(), "cfr")
     tree = solver.tree
     for name in ("parent", "player", "node_infoset", "edge_owner", "edge_slot", "child_start", "child_count"):
@@ -109,10 +109,11 @@ def test_a_trees_node_columns_are_int32_and_the_metrics_build_no_edge_parents():
     assert tree.preorder.dtype == np.int32 and tree.kind.dtype == np.int8
     assert tree.infoset_first_slot.dtype == tree.slot_infoset.dtype == np.int64
     passes = solver.passes
-    assert passes.decision_edges.dtype == passes.decision_slot.dtype == passes.terminals.dtype == np.int32
     solver.step(3)
     solver.snapshot(metrics=True)
-    assert "decision_parent" not in vars(passes) and "decision_player" not in vars(passes)
+    built_later = ("decision_edges", "decision_slot", "decision_parent", "decision_player")
+    assert not set(built_later) & set(vars(passes))
+    assert passes.decision_edges.dtype == passes.decision_slot.dtype == passes.terminals.dtype == np.int32
 
 
 @pytest.mark.parametrize(
