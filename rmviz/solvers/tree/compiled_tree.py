@@ -28,17 +28,18 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from rmviz.games.extensive_form import ExtensiveFormGame
+from rmviz.games.flat_tree import FlatTree
 from rmviz.games.normal_form import sums_to_zero
 from rmviz.solvers.jit import jit
 from rmviz.solvers.regret_matching import snap_ties
 from rmviz.solvers.scale import largest_payoff
-from rmviz.solvers.tree.flat_compile import NODE_INDEX, compile_flat
+from rmviz.solvers.tree.flat_compile import NODE_INDEX, compile_flat, move_labels
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,6 @@ class CompiledTree:
     child_start: np.ndarray  # (N,)
     child_count: np.ndarray  # (N,)
     payoffs: np.ndarray  # (n, N) terminal payoffs, 0 elsewhere
-    move_label: tuple[str, ...]  # (N,) the move leading to each node ("" at the root)
     infoset_player: np.ndarray  # (I,)
     infoset_label: tuple[str, ...]  # (I,)
     infoset_first_slot: np.ndarray  # (I,)
@@ -70,6 +70,13 @@ class CompiledTree:
     slot_move: tuple[str, ...]  # (S,)
     player_slots: tuple[tuple[int, int], ...]  # slot range of each player
     preorder: np.ndarray  # node ids in depth-first order (the order a recursive CFR visits)
+    flat: FlatTree = field(repr=False, compare=False)  # the game's arrays it was compiled from
+
+    @functools.cached_property
+    def move_label(self) -> tuple[str, ...]:
+        """(N,) the move leading to each node (``""`` at the root), made on first use (the
+        views and the exports read it; a tuple of N references held by every big run before)."""
+        return move_labels(self.flat, self.preorder)
 
     @property
     def n_nodes(self) -> int:

@@ -94,16 +94,7 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         chance_of_parent = flat.chance_set[pre_of[parent[from_chance]]]
         chance_probability[from_chance] = values[offsets[chance_of_parent] + move[from_chance]]
 
-    # move labels: the parent's moveset at the move's index, gathered from one flat table
-    # (an object array: no Python int per node)
-    label_offsets = np.concatenate([[0], np.cumsum(widths[:-1])]).astype(np.int64)
-    table = np.array([m for moves in flat.movesets for m in moves] or [""], dtype=object)
-    labels = np.empty(count, dtype=object)
-    labels[0] = ""
-    if count > 1:
-        labels[1:] = table[label_offsets[moveset[parent[1:]]] + move[1:]]
-    move_label: tuple[str, ...] = tuple(labels.tolist())
-    del labels, table, move, moveset
+    del move, moveset
 
     payoffs = np.zeros((n, count))
     terminals = np.flatnonzero(kind == TERMINAL_KIND)
@@ -129,7 +120,7 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         "child_start": child_start.astype(NODE_INDEX),
         "child_count": child_count.astype(NODE_INDEX),
         "payoffs": payoffs,
-        "move_label": move_label,
+        "flat": flat,
         "infoset_player": infoset_player.astype(np.int64, copy=False),
         "infoset_label": tuple(flat.infoset_label[i] for i in order_infosets.tolist()),
         "infoset_first_slot": first_slot,
@@ -162,3 +153,20 @@ def _own_depths(flat: FlatTree, order: np.ndarray, compiled_of: np.ndarray) -> n
     out = np.empty(size, dtype=np.int64)
     out[compiled_of] = np.array(depth, dtype=np.int64)
     return out
+
+
+def move_labels(flat: FlatTree, preorder: np.ndarray) -> tuple[str, ...]:
+    """The move into each node of the compiled tree (``""`` at the root), in its breadth-first
+    numbering (``preorder[k]``: the number of prefix id ``k``): the parent's moveset at the
+    move's index, gathered from one flat table (an object array: no Python int per node)."""
+    count = flat.n_nodes
+    widths = np.array([len(m) for m in flat.movesets], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
+    table = np.array([m for moves in flat.movesets for m in moves] or [""], dtype=object)
+    by_prefix = np.empty(count, dtype=object)
+    by_prefix[0] = ""
+    if count > 1:
+        by_prefix[1:] = table[offsets[flat.moveset[flat.parent[1:]]] + flat.move_index[1:]]
+    labels = np.empty(count, dtype=object)
+    labels[preorder] = by_prefix
+    return tuple(labels.tolist())

@@ -82,7 +82,7 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     for i in range(count - 1, -1, -1):
         if node_infoset[i] >= 0:
             first_node[node_infoset[i]] = i
-    return CompiledTree(
+    reference = CompiledTree(
         n_players=n,
         parent=np.array(parent, dtype=NODE_INDEX),
         depth_ranges=tuple(ranges),
@@ -95,7 +95,6 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
         child_start=np.array(child_start, dtype=NODE_INDEX),
         child_count=np.array(child_count, dtype=NODE_INDEX),
         payoffs=payoffs,
-        move_label=tuple(moves),
         infoset_player=np.array([p for p, _ in infosets], dtype=np.int64),
         infoset_label=tuple(label for _, label in infosets),
         infoset_first_slot=first_slot,
@@ -106,7 +105,10 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
         slot_move=slot_move,
         player_slots=tuple(player_slots),
         preorder=_preorder(np.array(child_start), np.array(child_count)),
+        flat=game.flat,
     )
+    object.__setattr__(reference, "move_label", tuple(moves))  # the walk's own, not move_labels'
+    return reference
 
 
 def _preorder(child_start: np.ndarray, child_count: np.ndarray) -> np.ndarray:

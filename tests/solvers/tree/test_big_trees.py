@@ -100,8 +100,8 @@ def test_strategy_table_is_linear_in_the_information_sets():
 def test_a_trees_node_columns_are_int32_and_the_metrics_build_no_edge_parents():
     """Memory (docs/performance.md, "A big tree's memory"): the (N,) columns of ids, counts
     and players are int32 and ``kind`` int8; the NumPy passes' index arrays are int32, and
-    the decision edges, their slots, parents and owners, which only the NumPy steps read, are
-    not built by a snapshot's metrics."""
+    the decision edges, their slots, parents and owners, which only the NumPy steps read, and
+    the move labels, which the views and exports read, are not built by a run's metrics."""
     solver = make_solver(leduc_poker(), "cfr")
     tree = solver.tree
     for name in ("parent", "player", "node_infoset", "edge_owner", "edge_slot", "child_start", "child_count"):
@@ -112,7 +112,10 @@ def test_a_trees_node_columns_are_int32_and_the_metrics_build_no_edge_parents():
     solver.step(3)
     solver.snapshot(metrics=True)
     built_later = ("decision_edges", "decision_slot", "decision_parent", "decision_player")
-    assert not set(built_later) & set(vars(passes))
+    assert not set(built_later) & set(vars(passes)) and "move_label" not in vars(tree)
+    decisions = np.flatnonzero(tree.edge_slot >= 0)
+    assert tree.move_label[0] == "" and len(tree.move_label) == tree.n_nodes  # made now
+    assert [tree.move_label[h] for h in decisions] == [tree.slot_move[s] for s in tree.edge_slot[decisions]]
     assert passes.decision_edges.dtype == passes.decision_slot.dtype == passes.terminals.dtype == np.int32
 
 
