@@ -112,7 +112,9 @@ def test_a_trees_node_columns_are_int32_and_the_metrics_build_no_edge_parents():
     solver.step(3)
     solver.snapshot(metrics=True)
     built_later = ("decision_edges", "decision_slot", "decision_parent", "decision_player")
-    assert not set(built_later) & set(vars(passes)) and "move_label" not in vars(tree)
+    if solver.traversal is not None:  # the compiled kernels ran (without numba the NumPy steps)
+        assert not set(built_later) & set(vars(passes))
+    assert "move_label" not in vars(tree)
     decisions = np.flatnonzero(tree.edge_slot >= 0)
     assert tree.move_label[0] == "" and len(tree.move_label) == tree.n_nodes  # made now
     assert [tree.move_label[h] for h in decisions] == [tree.slot_move[s] for s in tree.edge_slot[decisions]]
