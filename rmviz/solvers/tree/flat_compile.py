@@ -64,7 +64,7 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
     has_parent = parent_pre >= 0
     parent = np.where(has_parent, bfs[np.maximum(parent_pre, 0)], -1)
     del parent_pre
-    kind = flat.kind[pre_of].astype(NODE_KIND)
+    kind = flat.kind[pre_of].astype(NODE_KIND, copy=False)
     decision = kind == DECISION_KIND
     node_infoset = np.where(decision, compiled_of[np.maximum(flat.infoset[pre_of], 0)], -1)
     player = np.where(decision, infoset_player[np.maximum(node_infoset, 0)], -1)
@@ -77,7 +77,7 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
     child_start[1:] += 1
 
     # edges into each node, from the parent's columns
-    move = flat.move_index[pre_of].astype(NODE_INDEX)
+    move = flat.move_index[pre_of].astype(NODE_INDEX, copy=False)
     safe_parent = np.maximum(parent, 0)
     parent_kind = np.where(has_parent, kind[safe_parent], -1)
     edge_owner = np.where(parent_kind == CHANCE_KIND, n, np.where(has_parent, player[safe_parent], -1))
@@ -109,16 +109,16 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         first_node[ids] = decisions[first_index]
     return {
         "n_players": n,
-        "parent": parent.astype(NODE_INDEX),
+        "parent": parent.astype(NODE_INDEX, copy=False),
         "depth_ranges": tuple(pairwise(bounds)),
-        "kind": kind.astype(NODE_KIND),
-        "player": player.astype(NODE_INDEX),
-        "node_infoset": node_infoset.astype(NODE_INDEX),
-        "edge_owner": edge_owner.astype(NODE_INDEX),
-        "edge_slot": edge_slot.astype(NODE_INDEX),
+        "kind": kind,
+        "player": player.astype(NODE_INDEX, copy=False),
+        "node_infoset": node_infoset.astype(NODE_INDEX, copy=False),
+        "edge_owner": edge_owner.astype(NODE_INDEX, copy=False),
+        "edge_slot": edge_slot.astype(NODE_INDEX, copy=False),
         "chance_probability": chance_probability,
-        "child_start": child_start.astype(NODE_INDEX),
-        "child_count": child_count.astype(NODE_INDEX),
+        "child_start": child_start.astype(NODE_INDEX, copy=False),
+        "child_count": child_count.astype(NODE_INDEX, copy=False),
         "payoffs": payoffs,
         "flat": flat,
         "infoset_player": infoset_player.astype(np.int64, copy=False),
@@ -130,7 +130,7 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         "slot_infoset": slot_infoset,
         "slot_move": slot_move,
         "player_slots": tuple(player_slots),
-        "preorder": bfs.astype(NODE_INDEX),
+        "preorder": bfs.astype(NODE_INDEX, copy=False),
     }
 
 
