@@ -189,14 +189,15 @@ def tree_of(
 def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> ExtensiveFormGame:
     """The depth-first walk (:func:`_walk_records`), its records handed to the builder at the
     end (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_records`). Python's cyclic
-    garbage collector is paused meanwhile: the walk makes no cycles, and the collector's
-    passes over its growing tables cost a fifth of a walk with many information sets
-    (tic-tac-toe: 4.33 against 3.41 us per history)."""
+    garbage collector is paused meanwhile and while the builder makes the information sets:
+    neither makes cycles, and the collector's passes over their growing tables cost a fifth
+    of a walk with many information sets (tic-tac-toe: 4.33 against 3.41 us per history;
+    the information sets' 295,000 keys 0.2 us more)."""
     n = game.num_players()
     builder = FlatTreeBuilder(n)
     with no_cycle_collection():
         codes, payoffs, pairs, made_sets = _walk_records(game, builder, spec, max_nodes, progress)
-    builder.new_infosets(made_sets)
+        builder.new_infosets(made_sets)
     _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
     return _finished(builder, game, spec, n)
 
