@@ -323,12 +323,20 @@ class TreePasses:
         """
         tree = self.tree
         reach = self.reach(self.edge_probabilities(strategy))[:, self.terminals]
-        out = np.empty(tree.n_players)
+        contributions = np.empty((tree.n_players, self.terminals.size))
         for p in range(tree.n_players):
             others = np.prod(np.delete(reach, p, axis=0), axis=0)
-            contributions = others * tree.payoffs[p, self.terminals]
+            contributions[p] = others * tree.payoffs[p, self.terminals]
+        return self.best_responses(contributions)
+
+    def best_responses(self, contributions: np.ndarray) -> np.ndarray:
+        """Each player's best-response value from ``contributions[p, z] = pi_{-p}(z) u_p(z)``
+        (``(n, K)``, the terminals in node order): :meth:`best_response_values`' second half."""
+        tree = self.tree
+        out = np.empty(tree.n_players)
+        for p in range(tree.n_players):
             # q[0]: the empty sequence, q[s + 1]: slot s
-            q = np.bincount(self.terminal_sequence[p] + 1, contributions, minlength=tree.n_slots + 1)
+            q = np.bincount(self.terminal_sequence[p] + 1, contributions[p], minlength=tree.n_slots + 1)
             out[p] = _best_response_sums(
                 q,
                 self.deepest_first[p],
@@ -341,8 +349,12 @@ class TreePasses:
     def nash_conv(self, strategy: np.ndarray) -> tuple[float, np.ndarray]:
         """``NashConv = sum_i [BR_i - v_i]`` of a behaviour profile, and the values ``v_i``."""
         values = self.values(self.edge_probabilities(strategy))[:, 0].copy()  # not (n, N) kept
-        gains = self.best_response_values(strategy) - values
-        return max(float(gains.sum()), 0.0), values
+        return self.nash_conv_of(values, self.best_response_values(strategy))
+
+    @staticmethod
+    def nash_conv_of(values: np.ndarray, best: np.ndarray) -> tuple[float, np.ndarray]:
+        """``NashConv = sum_i [BR_i - v_i]`` (at least 0) of the values and best responses."""
+        return max(float((best - values).sum()), 0.0), values
 
 
 @jit

@@ -33,7 +33,14 @@ from rmviz.solvers.threads import solver_threads
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreeArrays
 from rmviz.solvers.tree.config import SAMPLINGS, CFRConfig
 from rmviz.solvers.tree.correlation import Triggers, accumulate
-from rmviz.solvers.tree.layout import DepthFirst, Partition, depth_first, partition, terminal_payoffs
+from rmviz.solvers.tree.layout import (
+    DepthFirst,
+    Partition,
+    depth_first,
+    partition,
+    profile_sums,
+    terminal_payoffs,
+)
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step
 
@@ -141,6 +148,10 @@ class FullTraversal(CompiledRun[DepthFirst]):
     def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
         """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
         layout, self.terminals = depth_first(tree)
+        # each layout terminal's number among the tree's terminals in node order (metrics)
+        count = self.terminals.size
+        self.position = np.empty(count, dtype=np.int32)
+        self.position[np.argsort(self.terminals, kind="stable")] = np.arange(count, dtype=np.int32)
         super().__init__(layout, Schedule.of(config, largest_payoff(layout.payoffs), greedy_floor))
         self.split = partition(layout, tree.n_slots)
         self.work = _work(layout, self.split, self.schedule.weighting == weighting.GREEDY)
@@ -180,6 +191,11 @@ class FullTraversal(CompiledRun[DepthFirst]):
         schedule = self.schedule._replace(greedy_floor=float(greedy_floor), payoff_bound=bound)
         CompiledRun.__init__(other, layout, schedule)
         return other
+
+    def profile_sums(self, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A profile's values and best-response contributions by one walk of the layout
+        (:func:`.layout.profile_sums`)."""
+        return profile_sums(self.tree, strategy, self.position)
 
     def run(self, state: CFRState, iterations: int) -> None:
         """Run ``iterations`` iterations on ``state``, in place."""

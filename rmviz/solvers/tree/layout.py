@@ -139,6 +139,78 @@ def _parent_sequences(depth, edge, actor, slot_infoset, infosets, n):  # pragma:
     return parent
 
 
+def profile_sums(
+    layout: DepthFirst, strategy: np.ndarray, position: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """What a profile's NashConv needs, by one walk of the layout: each player's expected
+    payoff ``v_i`` (``(n,)``) and, per terminal z, ``pi_{-p}(z) u_p(z)`` for each player p
+    (``(n, K)``, column ``position[t]`` for the layout's t-th terminal: the compiled tree's
+    terminal order), without the NumPy passes' ``(n+1, N)`` reach and ``(n, N)`` values (a
+    snapshot's metrics on a big tree). The contributions are their floats (reach multiplied
+    down the path, the others' reach in row order); the values sum each history's children
+    in order from 0, as the CFR kernel's walk does, where ``np.add.reduceat`` groups them
+    its own way: equal to rounding."""
+    n = layout.payoffs.shape[1]
+    values = np.zeros(n)
+    contributions = np.empty((n, layout.payoffs.shape[0]))
+    columns = (layout.depth, layout.edge, layout.actor, layout.chance, layout.payoffs)
+    _profile_walk(columns, strategy, position, layout.levels, contributions, values)
+    return values, contributions
+
+
+@jit
+def _profile_walk(columns, strategy, position, levels, contributions, values):  # pragma: no cover - compiled
+    """:func:`profile_sums`' walk: a frame per level (reach, edge probability, values);
+    leaving a history adds ``sigma(edge) v(h)`` to its parent's values."""
+    depth, edge, actor, chance, payoffs = columns
+    n = payoffs.shape[1]
+    reach = np.empty((levels, n + 1))
+    value = np.empty((levels, n))
+    probability = np.empty(levels)
+    acting = np.empty(levels, dtype=np.int64)
+    top = -1
+    t = 0
+    for k in range(depth.shape[0]):
+        d = depth[k]
+        while top >= d:
+            for i in range(n):
+                value[top - 1, i] += value[top, i] * probability[top]
+            top -= 1
+        a = actor[k]
+        if d == 0:
+            for q in range(n + 1):
+                reach[0, q] = 1.0
+        else:
+            e = edge[k]
+            p = strategy[e] if e >= 0 else chance[-2 - e]
+            mover = acting[d - 1]
+            for q in range(n + 1):
+                reach[d, q] = reach[d - 1, q] * p if q == mover else reach[d - 1, q]
+            probability[d] = p
+        if a < 0:  # a terminal: its payoffs are its values
+            z = position[t]
+            for i in range(n):
+                product = 1.0
+                for q in range(n + 1):
+                    if q != i:
+                        product *= reach[d, q]
+                contributions[i, z] = product * payoffs[t, i]
+                value[d, i] = payoffs[t, i]
+            t += 1
+        else:
+            acting[d] = a
+            for i in range(n):
+                value[d, i] = 0.0
+        top = d
+    while top > 0:
+        for i in range(n):
+            value[top - 1, i] += value[top, i] * probability[top]
+        top -= 1
+    for i in range(n):
+        values[i] = value[0, i]
+    return 0
+
+
 def terminal_payoffs(payoffs: np.ndarray, terminals: np.ndarray) -> np.ndarray:
     """Payoffs ``(n, N)`` in the tree's node order as the layout's ``(K, n)`` table."""
     return np.ascontiguousarray(payoffs[:, terminals].T)

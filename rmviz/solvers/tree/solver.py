@@ -279,13 +279,23 @@ class CFRSolver:
         """The average behaviour strategy per slot (uniform where never reached)."""
         return self.passes.average_strategy(self.state.strategy_sum)
 
+    def nash_conv(self, strategy: np.ndarray) -> tuple[float, np.ndarray]:
+        """NashConv of ``strategy`` (payoffs / scale) and each player's value: by one walk of
+        the kernel's layout where the kernel runs (a big tree's metrics without the NumPy
+        passes' per-history arrays), by those passes otherwise: equal to rounding
+        (``tests/solvers/tree/test_big_trees.py``)."""
+        if self.traversal is None:
+            return self.passes.nash_conv(strategy)
+        values, contributions = self.traversal.profile_sums(strategy)
+        return self.passes.nash_conv_of(values, self.passes.best_responses(contributions))
+
     def metrics(self) -> TreeMetrics:
         """NashConv (exact best responses), exploitability = NashConv / n, value, bounds, in
         payoff units (the potential in squared payoff units); with :attr:`last_iterate` the
         NashConv and exploitability of the current strategy too (the same best responses)."""
         scale = self.scale
-        nash_conv, values = self.passes.nash_conv(self.average_strategy())
-        last = self.passes.nash_conv(self.state.strategy)[0] * scale if self.last_iterate else None
+        nash_conv, values = self.nash_conv(self.average_strategy())
+        last = self.nash_conv(self.state.strategy)[0] * scale if self.last_iterate else None
         weight = self.state.weight_sum if self.state.weight_sum > 0 else 1.0
         average = self.state.true_regret / weight
         best = np.maximum.reduceat(np.maximum(average, 0.0), self.tree.infoset_first_slot)

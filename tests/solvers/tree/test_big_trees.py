@@ -138,3 +138,39 @@ def test_reach_multiplies_only_the_owners_row_with_the_same_floats(build):
     for start, end in tree.depth_ranges[1:]:
         expected[:, start:end] = expected[:, tree.parent[start:end]] * factor[:, start:end]
     assert np.array_equal(passes.reach(probability), expected)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [kuhn_poker, leduc_poker, teaching_tree, lambda: binary_tree(8)]
+    + [lambda s=s, p=p: ragged_tree(s, p) for s in range(4) for p in (2, 3)],
+)
+def test_the_layouts_metrics_are_the_passes_to_rounding(build):
+    """Where the kernel runs, a snapshot's NashConv walks its layout once
+    (:func:`~rmviz.solvers.tree.layout.profile_sums`) instead of the NumPy passes' per-depth
+    arrays: each terminal's ``pi_{-p}(z) u_p(z)`` is their float exactly (the best responses
+    then the same function's), the values and NashConv equal to rounding (the children's
+    values are summed in another grouping than ``np.add.reduceat``'s), strategies with moves
+    of probability 0 included."""
+    solver = make_solver(build(), "cfr")
+    passes, tree = solver.passes, solver.tree
+    assert solver.traversal is not None
+    rng = np.random.default_rng(5)
+    largest = float(np.abs(tree.payoffs).max())
+    for trial in range(4):
+        regret = rng.standard_normal(tree.n_slots)
+        if trial % 2:
+            regret[rng.random(tree.n_slots) < 0.3] = -1.0  # moves of probability 0
+        strategy = passes.regret_matching(regret)
+        reach = passes.reach(passes.edge_probabilities(strategy))[:, passes.terminals]
+        expected = [
+            np.prod(np.delete(reach, p, axis=0), axis=0) * tree.payoffs[p, passes.terminals]
+            for p in range(tree.n_players)
+        ]
+        values, contributions = solver.traversal.profile_sums(strategy)
+        np.testing.assert_array_equal(contributions, np.array(expected))
+        nash_conv, reference_values = passes.nash_conv(strategy)
+        walked, walked_values = solver.nash_conv(strategy)
+        np.testing.assert_array_equal(walked_values, values)
+        assert walked == pytest.approx(nash_conv, rel=0, abs=1e-14 * largest)
+        np.testing.assert_allclose(values, reference_values, rtol=0, atol=1e-14 * largest)
