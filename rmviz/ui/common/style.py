@@ -5,6 +5,7 @@ looks the same in both windows and in exported figures; log axes carry decade la
 
 from __future__ import annotations
 
+import html
 import math
 import types
 
@@ -103,6 +104,8 @@ def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
     label = plot.titleLabel
     if "updateMin" not in vars(label):
         label.updateMin = types.MethodType(_title_minimum, label)
+        label.setText = types.MethodType(_set_title, label)
+        label.resizeEvent = types.MethodType(_fit_title, label)
     plot.setTitle(title, size=f"{9 * scale:.0f}pt")
     plot.showGrid(x=True, y=True, alpha=0.2)
     font = QFont()
@@ -122,6 +125,38 @@ def _title_minimum(label: pg.LabelItem) -> None:
     edges instead of widening the plot past the window's edge."""
     pg.LabelItem.updateMin(label)
     label.setMinimumWidth(0)
+
+
+def _set_title(label: pg.LabelItem, text: str, **style: object) -> None:
+    """``LabelItem.setText`` for plot titles: the whole title kept for :func:`_fit_title`."""
+    label.whole_title = text
+    pg.LabelItem.setText(label, text, **style)
+
+
+def _fit_title(label: pg.LabelItem, event: object) -> None:
+    """``LabelItem.resizeEvent`` for plot titles: a plain title (not one naming the lines in
+    colour) wider than its plot is drawn elided to the plot's width, whole in the tooltip,
+    instead of running over the next plot's title (an OpenSpiel information set's label)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    pg.LabelItem.resizeEvent(label, event)
+    whole = getattr(label, "whole_title", label.text)
+    if "<" in whole or getattr(label, "fitting", False) or label.width() <= 0:
+        return
+    font = QFont(label.item.font())
+    font.setPointSizeF(float(str(label.opts.get("size", "9pt")).removesuffix("pt")))
+    plain = html.unescape(whole)
+    room = label.width() - 2 * label.item.document().documentMargin()  # the text item's margins
+    shown = QFontMetricsF(font).elidedText(plain, Qt.TextElideMode.ElideRight, room)
+    text = whole if shown == plain else html.escape(shown)
+    label.setToolTip("" if text == whole else plain)
+    if text != label.text:
+        label.fitting = True
+        try:
+            pg.LabelItem.setText(label, text)
+        finally:
+            label.fitting = False
 
 
 def probability_axis(plot: pg.PlotItem) -> None:
