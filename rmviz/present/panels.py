@@ -30,7 +30,7 @@ from rmviz.present.definitions import (
     gap_curves,
     player_colour,
 )
-from rmviz.solvers.columns import Column
+from rmviz.solvers.columns import MAX_TRACED_SLOTS, Column
 from rmviz.solvers.scale import VALUE_NOISE
 
 if TYPE_CHECKING:
@@ -49,6 +49,9 @@ PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph dr
 X_STEP = 0.1  # the iteration axis's end, in decades
 LEVEL_WIDTH = 0.75  # a reference level's width, relative to a curve's
 NO_GAPS = "every distance is 0 at every iteration recorded\n(an equilibrium from the start)"
+NOT_TRACED = (
+    f"not traced: a run traces each move's average strategy\non trees of up to {MAX_TRACED_SLOTS:,} moves"
+)
 
 
 @dataclass(frozen=True)
@@ -304,6 +307,7 @@ def infoset_panel(
         title_colour=player_colour(player),
         key="ends",
         levels=levels,
+        empty=NOT_TRACED if tree.n_slots > MAX_TRACED_SLOTS else "",
     )
 
 

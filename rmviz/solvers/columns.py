@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 STRATEGY_QUANTITIES = ("average", "current", "regret")
+MAX_TRACED_SLOTS = 4000  # tree runs trace per-move average strategies up to this many moves
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
 from rmviz.solvers.checkpoint import Checkpoint, capture
 from rmviz.solvers.checkpoint import restore as restore_state
-from rmviz.solvers.columns import Column, metric_columns
+from rmviz.solvers.columns import MAX_TRACED_SLOTS, Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
 from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values
@@ -52,7 +52,6 @@ METRICS = (
     "efcce_gap",
     "efce_gap",
 )
-MAX_TRACED_SLOTS = 4000  # runs trace per-move average strategies up to this many moves
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,8 @@ class PanelPlot:
             if legend is not None:
                 legend.addItem(self.reference, panel.reference.label)
         self.ranges: tuple[object, object, float] | None = None
+        self.note: pg.LabelItem | None = None  # ``panel.empty``, shown while nothing is drawn
+        self._scale = scale
         self._fit({}, 1.0, [])  # the axes' empty ranges: 0, 0.5 and 1 show before any data
         if panel.y.scale == "log":
             self.plot.vb.sigResized.connect(self._resized)
@@ -136,6 +138,7 @@ class PanelPlot:
         """No curve drawn (a fresh run); the axes back to their empty ranges."""
         for curve in (*self.curves.values(), *([self.reference] if self.reference else [])):
             curve.setData([], [])
+        self._say_empty(False)
         self._fit({}, 1.0, [])
 
     def update(
@@ -151,14 +154,29 @@ class PanelPlot:
         ranges from every point). ``scale``: the payoff scale; ``shared``: the values a y axis
         shared with other panels spans. Ranges follow the panel's rules, set on change."""
         drawn: Tables = {key: self._thinned(table, thin) for key, table in tables.items()}
+        shown = False
         for line in self.panel.lines if lines is None else lines:
             found = points(self.panel, line, drawn, scale)
             if found is not None:
                 set_points(self.curves[line], *found)
+                shown |= bool(found[0].size)
+        self._say_empty(not shown and any(table.iterations.size for table in tables.values()))
         reference = reference_points(self.panel, drawn)
         if self.reference is not None and reference is not None:
             self.reference.setData(*reference)
         self._fit(drawn, scale, values([self.panel], tables) if shared is None else shared)
+
+    def _say_empty(self, empty: bool) -> None:
+        """Show ``panel.empty`` in the middle of the plot while a run has points but none of
+        its lines drew any (as the figures do: :func:`rmviz.figures.panels.draw_panel`)."""
+        if not self.panel.empty or (self.note is None and not empty):
+            return
+        if self.note is None:
+            text = html.escape(self.panel.empty).replace("\n", "<br>")
+            size = f"{8 * self._scale:.0f}pt"
+            self.note = pg.LabelItem(text, parent=self.plot.vb, color=FRAME_COLOUR, size=size)
+            self.note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
+        self.note.setVisible(empty)
 
     def _thinned(self, table: Table, thin: bool) -> Table:
         rows = live_points(table.iterations) if thin else slice(None)

@@ -1,0 +1,87 @@
+"""What live plots say beside their curves. Titles (rmviz.ui.common.style): a plain title wider
+than its plot is drawn elided to the plot's width, whole in the tooltip, and whole again once
+the plot is wide enough; a title naming lines in colour (rich text) is left as laid out. A
+panel's ``empty`` text (rmviz.ui.common.panel_plot): shown while a run has points and none of
+the panel's lines drew any, as the figures show it (a big tree's untraced strategies)."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pyqtgraph as pg
+
+from rmviz.present.panels import NOT_TRACED, infoset_panel
+from rmviz.runner.trace import TraceData
+from rmviz.solvers.columns import MAX_TRACED_SLOTS
+from rmviz.solvers.tree.compiled_tree import compile_tree
+from rmviz.ui.common.panel_plot import PanelPlot
+from rmviz.ui.common.plot_layout import PlotLayout
+from rmviz.ui.common.style import style_plot
+from tests.solvers.tree.builders import binary_tree
+
+LONG = (
+    "Player 1: average strategy at Current player: 0 | P0 hand: 1 2 3 4 5 6 | P0 action "
+    "sequence: | Point card sequence: 6 | Win sequence: | Points: 0 0 | Terminal?: 0 & more"
+)
+
+
+def titled_plot(qtbot, title: str, width: int):
+    view = PlotLayout()
+    qtbot.addWidget(view)
+    plot = view.addPlot(row=0, col=0)
+    style_plot(plot, html.escape(title))
+    view.resize(width, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    return view, plot.titleLabel
+
+
+def drawn_width(label: pg.LabelItem) -> float:
+    return label.itemRect().width()
+
+
+def test_a_long_title_is_elided_to_its_plot_and_whole_in_the_tooltip(qtbot):
+    view, label = titled_plot(qtbot, LONG, 420)
+    qtbot.waitUntil(lambda: label.text.endswith("…"))
+    assert drawn_width(label) <= label.width() + 1
+    assert LONG.startswith(html.unescape(label.text[:-1]))
+    assert label.toolTip() == LONG
+    view.resize(4000, 200)
+    qtbot.waitUntil(lambda: html.unescape(label.text) == LONG)
+    assert label.toolTip() == ""
+
+
+def test_a_short_or_rich_title_is_drawn_as_set(qtbot):
+    _, short = titled_plot(qtbot, "distance to equilibrium", 420)
+    assert html.unescape(short.text) == "distance to equilibrium" and short.toolTip() == ""
+    view, rich = titled_plot(qtbot, "x", 300)
+    coloured = '<span style="color:#1f77b4">' + "named " * 40 + "</span>"
+    rich.setText(coloured)
+    view.resize(301, 200)
+    qtbot.waitUntil(lambda: rich.width() > 0)
+    assert rich.text == coloured  # rich text is not cut
+
+
+def test_an_untraced_strategy_panel_says_so_while_nothing_is_drawn(qtbot):
+    """A tree of more than MAX_TRACED_SLOTS moves traces no move's average strategy: its
+    information set's panel says so in the middle (the text the figures draw), and a panel of
+    a traced tree, drawn, says nothing."""
+    big, small = compile_tree(binary_tree(11, perfect=True)), compile_tree(binary_tree(3))
+    assert big.n_slots > MAX_TRACED_SLOTS >= small.n_slots
+    players = ("Player 1", "Player 2")
+    assert infoset_panel(big, 0, players).empty == NOT_TRACED and infoset_panel(small, 0, players).empty == ""
+    view = PlotLayout()
+    qtbot.addWidget(view)
+    untraced = PanelPlot(view.ci, infoset_panel(big, 0, players), 0, 0)
+    iterations = np.arange(1, 11)
+    untraced.update({None: TraceData(iterations, {})}, lines=[])
+    assert untraced.note is not None and untraced.note.isVisible()
+    assert "not traced" in untraced.note.text
+    untraced.clear()
+    assert not untraced.note.isVisible()
+    panel = infoset_panel(small, 0, players)
+    traced = PanelPlot(view.ci, panel, 0, 1)
+    columns = {line.column: np.full(iterations.size, 0.5) for line in panel.lines}
+    traced.update({None: TraceData(iterations, columns)})
+    assert traced.note is None
