@@ -90,10 +90,22 @@ def draw_panel(
         ax.set_title(panel.title)
     else:
         ax.set_title(panel.title, color=panel.title_colour)
+    legend = None
     if panel.key == "ends":
         end_labels(ax, ends, style.small)
-    elif legend_below(ax) is None and panel.empty and not drawn:
-        ax.text(0.5, 0.5, panel.empty, transform=ax.transAxes, ha="center", va="center", color=FRAME_COLOUR)
+    else:
+        legend = legend_below(ax)
+    if legend is None and panel.empty and not drawn:
+        ax.text(
+            0.5,
+            0.5,
+            panel.empty,
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            color=FRAME_COLOUR,
+            fontsize=style.small,
+        )
     note = untracked_note(panel, tables)
     if note:  # top right: the gaps fall from the top left to the bottom right
         ax.text(

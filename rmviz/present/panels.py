@@ -49,9 +49,7 @@ PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph dr
 X_STEP = 0.1  # the iteration axis's end, in decades
 LEVEL_WIDTH = 0.75  # a reference level's width, relative to a curve's
 NO_GAPS = "every distance is 0 at every iteration recorded\n(an equilibrium from the start)"
-NOT_TRACED = (
-    f"not traced: a run traces each move's average strategy\non trees of up to {MAX_TRACED_SLOTS:,} moves"
-)
+NOT_TRACED = f"not traced: runs trace each move\non trees of up to {MAX_TRACED_SLOTS:,} moves"
 
 
 @dataclass(frozen=True)

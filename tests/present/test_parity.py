@@ -207,3 +207,25 @@ def _is_guide(artist, panel: Panel) -> bool:
     if artist.get_label() == (panel.reference.tex if panel.reference else None) or _is_level(artist, panel):
         return True
     return panel.zero_line and np.all(np.asarray(artist.get_ydata()) == 0) and len(artist.get_xdata()) == 2
+
+
+def test_an_empty_panel_says_the_same_on_paper_and_live(qtbot):
+    """A panel with nothing to draw (an information set of a tree too big to trace its
+    strategies) says its ``empty`` text in the middle, on paper and live alike."""
+    from rmviz.present.panels import NOT_TRACED
+    from rmviz.runner.trace import TraceData
+    from rmviz.solvers.tree.compiled_tree import compile_tree
+    from tests.solvers.tree.builders import binary_tree
+
+    tree = compile_tree(binary_tree(11, perfect=True))
+    panel = infoset_panel(tree, 0, ("Player 1", "Player 2"))
+    assert panel.empty == NOT_TRACED
+    tables = {None: TraceData(np.arange(1, 21), {})}
+    ax = paper(panel, tables, 1.0, None)
+    assert [text.get_text() for text in ax.texts] == [NOT_TRACED]
+    widget = PlotLayout()  # kept: the note is a Qt item of the widget's plot
+    qtbot.addWidget(widget)
+    drawn = PanelPlot(widget.ci, panel, 0, 0)
+    drawn.update(tables)
+    assert drawn.note is not None and drawn.note.isVisible()
+    assert drawn.note.text.replace("<br>", "\n") == NOT_TRACED
