@@ -134,8 +134,8 @@ def process_bytes(levels: int, root: Path | None = None) -> dict[str, int] | Non
     """The bytes a CFR run on the binary tree of ``levels`` levels holds in a child process
     (``histories``, ``held``, ``peak``, ``traced``: the module docstring), importing rmviz
     from ``root`` (default: this one's); None where the resident set cannot be read (not
-    Linux)."""
-    if not sys.platform.startswith("linux"):
+    Linux) or no Python can run the child (the bundle: its executable is rmviz's)."""
+    if not sys.platform.startswith("linux") or getattr(sys, "frozen", False):
         return None
     root = root or Path(__file__).resolve().parents[1]
     done = subprocess.run(

@@ -257,6 +257,15 @@ def test_bench_prints_side_by_side_ratios():
     assert "the process: held" in text or not sys.platform.startswith("linux")
 
 
+def test_the_bundle_leaves_out_the_process_memory_lines(monkeypatch):
+    """The bundle's executable is rmviz, not Python: no child can measure a tree's memory, so
+    ``rmviz bench`` leaves those lines out there instead of failing (the smoke test runs it)."""
+    from rmviz.bench_trees import process_bytes
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert process_bytes(3) is None
+
+
 def test_solve_with_a_float32_matrix_and_blas_threads(capsys):
     """--dtype float32 reads a single-precision copy of the payoffs (the config says so);
     --threads sets the BLAS pools (tests/solvers/test_threads.py checks the limit)."""
