@@ -142,7 +142,7 @@ def _fit_title(label: pg.LabelItem, event: object) -> None:
 
     pg.LabelItem.resizeEvent(label, event)
     whole = getattr(label, "whole_title", label.text)
-    if "<" in whole or getattr(label, "fitting", False) or label.width() <= 0:
+    if "<" in whole or label.width() <= 0:
         return
     font = QFont(label.item.font())
     font.setPointSizeF(float(str(label.opts.get("size", "9pt")).removesuffix("pt")))
@@ -151,12 +151,8 @@ def _fit_title(label: pg.LabelItem, event: object) -> None:
     shown = QFontMetricsF(font).elidedText(plain, Qt.TextElideMode.ElideRight, room)
     text = whole if shown == plain else html.escape(shown)
     label.setToolTip("" if text == whole else plain)
-    if text != label.text:
-        label.fitting = True
-        try:
-            pg.LabelItem.setText(label, text)
-        finally:
-            label.fitting = False
+    if text != label.text:  # setText calls this again, which then finds the text it set
+        pg.LabelItem.setText(label, text)
 
 
 def probability_axis(plot: pg.PlotItem) -> None:
