@@ -321,13 +321,17 @@ class TreePasses:
         sequence. One pass over the terminals and the information sets: linear in the
         tree's size (one reach pass, then :func:`_best_response_sums`).
         """
+        return self.best_responses(self._contributions(self.edge_probabilities(strategy)))
+
+    def _contributions(self, edge_probability: np.ndarray) -> np.ndarray:
+        """``pi_{-p}(z) u_p(z)`` per player and terminal ``(n, K)``, from one reach pass."""
         tree = self.tree
-        reach = self.reach(self.edge_probabilities(strategy))[:, self.terminals]
+        reach = self.reach(edge_probability)[:, self.terminals]
         contributions = np.empty((tree.n_players, self.terminals.size))
         for p in range(tree.n_players):
             others = np.prod(np.delete(reach, p, axis=0), axis=0)
             contributions[p] = others * tree.payoffs[p, self.terminals]
-        return self.best_responses(contributions)
+        return contributions
 
     def best_responses(self, contributions: np.ndarray) -> np.ndarray:
         """Each player's best-response value from ``contributions[p, z] = pi_{-p}(z) u_p(z)``
@@ -348,8 +352,9 @@ class TreePasses:
 
     def nash_conv(self, strategy: np.ndarray) -> tuple[float, np.ndarray]:
         """``NashConv = sum_i [BR_i - v_i]`` of a behaviour profile, and the values ``v_i``."""
-        values = self.values(self.edge_probabilities(strategy))[:, 0].copy()  # not (n, N) kept
-        return self.nash_conv_of(values, self.best_response_values(strategy))
+        probabilities = self.edge_probabilities(strategy)
+        values = self.values(probabilities)[:, 0].copy()  # not (n, N) kept
+        return self.nash_conv_of(values, self.best_responses(self._contributions(probabilities)))
 
     @staticmethod
     def nash_conv_of(values: np.ndarray, best: np.ndarray) -> tuple[float, np.ndarray]:
