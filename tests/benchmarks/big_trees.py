@@ -4,7 +4,8 @@ metrics (exact best responses), the strategy table and the ``--json`` report.
 Trees (built by ``tests.solvers.tree.builders.py``): chains of 330, 1,500 and 10,000
 decisions (perfect information), a 1,500-decision chain under a hidden coin (two nodes per
 information set), and complete binary trees of 65,535 nodes with imperfect (own moves only)
-and perfect information (32,767 information sets).
+and perfect information (32,767 information sets); and the random binary tree of
+4,194,303 histories of ``rmviz.games.random_trees`` (``rmviz bench``'s memory lines' trees).
 
     python tests/benchmarks/big_trees.py [--only NAME] [--iterations 10] [--budget 600]
 
@@ -24,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
 
+from rmviz.games import random_trees
 from rmviz.solvers.tree.config import preset
 from rmviz.solvers.tree.solver import CFRSolver
 from tests.solvers.tree.builders import binary_tree, chain, hidden_chain
@@ -35,6 +37,7 @@ CASES = {
     "chain-10000": lambda: chain(10_000),
     "binary-65k": lambda: binary_tree(15),
     "binary-65k-perfect": lambda: binary_tree(15, perfect=True),
+    "random-binary-4m": lambda: random_trees.binary_tree(21),
 }
 
 

@@ -94,26 +94,24 @@ class TreeBatchSolver:
         self.scale = payoff_scale(payoffs)
         self.tree = compile_tree(game)
         self.passes = TreePasses(self.tree)
-        # the flat tree's payoff row of each compiled terminal: the flat tree lists its
-        # histories in prefix order, which the compiled tree's preorder numbers
-        row = np.full(self.tree.n_nodes, -1, dtype=np.int64)
-        row[self.tree.preorder] = game.flat.terminal
-        terminal = self.tree.kind == 2
-        self.payoffs = np.zeros((self.games, self.tree.n_players, self.tree.n_nodes))
-        self.payoffs[:, :, terminal] = payoffs[:, row[terminal], :].transpose(0, 2, 1) / self.scale
+        # each game's tree: the game's payoffs are the compiled tree's outcomes (one row per
+        # terminal, in the game's order)
+        self.trees = [replace(self.tree, outcomes=p / self.scale) for p in payoffs]
         large = config.runs_on_gpu and self.games * self.tree.n_nodes >= AUTO_GPU_MIN_BATCH_NODES
         self.backend = get_backend(config.device, large and kernels.runs(config))
         if self.backend.is_gpu and not config.runs_on_gpu:
             raise ConfigError("batches on the GPU run cfr, cfr+, linear-cfr, dcfr, pcfr+ and pdcfr+")
         if self.backend.is_gpu:
-            self.device: DeviceCFR | None = DeviceCFR(self.backend.xp, self.tree, config, self.payoffs)
+            dense = np.zeros((self.games, self.tree.n_players, self.tree.n_nodes))  # (B, n, N)
+            dense[:, :, self.tree.kind == 2] = np.stack([tree.terminal_payoffs() for tree in self.trees])
+            self.device: DeviceCFR | None = DeviceCFR(self.backend.xp, self.tree, config, dense)
         else:
             self.device = None
             if not kernels.runs(config):
                 raise ConfigError("batches on the CPU need numba (the compiled full traversal)")
             one = kernels.FullTraversal(self.tree, config)
             self.traversals = [
-                one.with_payoffs(p, greedy_floor(config, replace(self.tree, payoffs=p))) for p in self.payoffs
+                one.with_payoffs(tree.outcomes, greedy_floor(config, tree)) for tree in self.trees
             ]
         self.reset()
 
@@ -170,6 +168,6 @@ class TreeBatchSolver:
         passes = copy.copy(self.passes)  # its tree takes each game's payoffs in turn
         out = np.empty(self.games)
         for g, strategy in enumerate(self.average_strategy()):
-            passes.tree = replace(self.tree, payoffs=self.payoffs[g])
+            passes.tree = self.trees[g]
             out[g] = passes.nash_conv(strategy)[0] * self.scale
         return out

@@ -56,10 +56,12 @@ class CompiledTree:
     node_infoset: np.ndarray  # (N,) information set of decision nodes, -1 otherwise
     edge_owner: np.ndarray  # (N,) owner of the edge into the node: player, n = chance, -1 root
     edge_slot: np.ndarray  # (N,) slot of decision edges, -1 otherwise
-    chance_probability: np.ndarray  # (N,) probability of chance edges, 1 elsewhere
+    chance_edges: np.ndarray  # (C,) the nodes whose edge is a chance move, ascending
+    chance_edge_probability: np.ndarray  # (C,) the probability of each of those edges
     child_start: np.ndarray  # (N,)
     child_count: np.ndarray  # (N,)
-    payoffs: np.ndarray  # (n, N) terminal payoffs, 0 elsewhere
+    outcomes: np.ndarray  # (T, n) the terminals' payoffs in depth-first order (the game's rows)
+    outcome_terminal: np.ndarray  # (T,) each row's terminal: its number among those in node order
     infoset_player: np.ndarray  # (I,)
     infoset_label: tuple[str, ...]  # (I,)
     infoset_first_slot: np.ndarray  # (I,)
@@ -78,6 +80,27 @@ class CompiledTree:
         views and the exports read it; a tuple of N references held by every big run before)."""
         return move_labels(self.flat, self.preorder)
 
+    @functools.cached_property
+    def payoffs(self) -> np.ndarray:
+        """(n, N) the terminals' payoffs, 0 elsewhere, made on first use (a run of the
+        depth-first kernel reads :attr:`outcomes` alone: 16 bytes per history less)."""
+        dense = np.zeros((self.n_players, self.n_nodes))
+        dense[:, self.kind == 2] = self.terminal_payoffs()
+        return dense
+
+    @functools.cached_property
+    def chance_probability(self) -> np.ndarray:
+        """(N,) the probability of each chance edge, 1 elsewhere, made on first use."""
+        dense = np.ones(self.n_nodes)
+        dense[self.chance_edges] = self.chance_edge_probability
+        return dense
+
+    def terminal_payoffs(self) -> np.ndarray:
+        """(n, T) the payoffs of the terminals in node order (a new array)."""
+        payoffs = np.empty((self.n_players, self.outcomes.shape[0]))
+        payoffs[:, self.outcome_terminal] = self.outcomes.T
+        return payoffs
+
     @property
     def n_nodes(self) -> int:
         return int(self.parent.shape[0])
@@ -93,7 +116,7 @@ class CompiledTree:
     @property
     def two_player_zero_sum(self) -> bool:
         """Two players whose terminal payoffs sum to zero (the one rule: ``sums_to_zero``)."""
-        return self.n_players == 2 and sums_to_zero(self.payoffs[:, self.kind == 2], axis=0)
+        return self.n_players == 2 and sums_to_zero(self.outcomes, axis=1)
 
     def uniform_strategy(self) -> np.ndarray:
         return 1.0 / self.infoset_size[self.slot_infoset]
@@ -195,16 +218,8 @@ class TreePasses:
 
     def __init__(self, tree: CompiledTree) -> None:
         self.tree = tree
-        self.payoff_bound = largest_payoff(tree.payoffs)
+        self.payoff_bound = largest_payoff(tree.outcomes)
         n = tree.n_players
-        # per depth: internal nodes and where their children start inside the next depth
-        self.levels = []
-        for d, (start, end) in enumerate(tree.depth_ranges[:-1]):
-            internal = start + _node_ids(tree.child_count[start:end] > 0)
-            next_start, next_end = tree.depth_ranges[d + 1]
-            offsets = tree.child_start[internal] - next_start
-            self.levels.append((internal, next_start, next_end, offsets))
-        self.terminals = _node_ids(tree.kind == 2)
         # last_slot[p, h]: the slot of player p's last move on the path to h, -1 if none
         # (h's own move excluded): the sequence (Koller, Megiddo & von Stengel 1994) of p
         # that leads to h
@@ -213,7 +228,7 @@ class TreePasses:
             last_slot[:, start:end] = last_slot[:, tree.parent[start:end]]
             moves = start + np.flatnonzero(tree.edge_slot[start:end] >= 0)
             last_slot[tree.edge_owner[moves], moves] = tree.edge_slot[moves]
-        self.terminal_sequence = last_slot[:, self.terminals]  # (n, terminals)
+        self.terminal_sequence = last_slot[:, _node_ids(tree.kind == 2)]  # (n, terminals)
         self.infoset_parent_sequence = last_slot[tree.infoset_player, tree.infoset_first_node]
         # each player's information sets, those with most own decisions above them first
         self.deepest_first = [
@@ -222,6 +237,26 @@ class TreePasses:
             ]
             for p in range(n)
         ]
+
+    # the per-depth and per-terminal tables that the NumPy passes read, and the best responses
+    # do not: built on first use (a run of the compiled kernels never holds them: 6 bytes per
+    # history on a binary tree)
+    @functools.cached_property
+    def levels(self) -> list[tuple[np.ndarray, int, int, np.ndarray]]:
+        """Per depth: its internal nodes, the next depth's range, and where each internal
+        node's children start inside it."""
+        tree, levels = self.tree, []
+        for d, (start, end) in enumerate(tree.depth_ranges[:-1]):
+            internal = start + _node_ids(tree.child_count[start:end] > 0)
+            next_start, next_end = tree.depth_ranges[d + 1]
+            offsets = tree.child_start[internal] - next_start
+            levels.append((internal, next_start, next_end, offsets))
+        return levels
+
+    @functools.cached_property
+    def terminals(self) -> np.ndarray:
+        """The terminals' node ids, ascending."""
+        return _node_ids(self.tree.kind == 2)
 
     # the decision edges (child ids, as int32 as the tree's columns), their slots, parents and
     # owners: read by the NumPy steps, not by the metrics, so built on first use (a run of
@@ -327,10 +362,9 @@ class TreePasses:
         """``pi_{-p}(z) u_p(z)`` per player and terminal ``(n, K)``, from one reach pass."""
         tree = self.tree
         reach = self.reach(edge_probability)[:, self.terminals]
-        contributions = np.empty((tree.n_players, self.terminals.size))
+        contributions = tree.terminal_payoffs()
         for p in range(tree.n_players):
-            others = np.prod(np.delete(reach, p, axis=0), axis=0)
-            contributions[p] = others * tree.payoffs[p, self.terminals]
+            contributions[p] *= np.prod(np.delete(reach, p, axis=0), axis=0)
         return contributions
 
     def best_responses(self, contributions: np.ndarray) -> np.ndarray:

@@ -84,21 +84,24 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
     edge_slot = np.where(
         parent_kind == DECISION_KIND, first_slot[np.maximum(node_infoset[safe_parent], 0)] + move, -1
     )
-    chance_probability = np.ones(count)
-    from_chance = np.flatnonzero(parent_kind == CHANCE_KIND)
+    from_chance = np.flatnonzero(parent_kind == CHANCE_KIND).astype(NODE_INDEX)
+    chance_edge_probability = np.zeros(from_chance.size)
     del safe_parent, parent_kind, has_parent
     if from_chance.size:
         tables = flat.chance_probabilities
         offsets = np.concatenate([[0], np.cumsum([len(t) for t in tables])[:-1]]).astype(np.int64)
         values = np.fromiter((p for t in tables for p in t), dtype=np.float64)
         chance_of_parent = flat.chance_set[pre_of[parent[from_chance]]]
-        chance_probability[from_chance] = values[offsets[chance_of_parent] + move[from_chance]]
+        chance_edge_probability = values[offsets[chance_of_parent] + move[from_chance]]
 
     del move, moveset
 
-    payoffs = np.zeros((n, count))
-    terminals = np.flatnonzero(kind == TERMINAL_KIND)
-    payoffs[:, terminals] = flat.payoffs[flat.terminal[pre_of[terminals]]].T
+    # the flat game lists one payoff row per terminal, in prefix order: each row's terminal
+    # among the terminals in breadth-first order
+    row = flat.terminal[pre_of[kind == TERMINAL_KIND]]
+    outcome_terminal = np.empty(row.size, dtype=NODE_INDEX)
+    outcome_terminal[row] = np.arange(row.size, dtype=NODE_INDEX)
+    del row
 
     depth = flat.depth[pre_of]
     bounds = np.searchsorted(depth, np.arange(int(depth[-1]) + 2)).tolist()
@@ -116,10 +119,12 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         "node_infoset": node_infoset.astype(NODE_INDEX, copy=False),
         "edge_owner": edge_owner.astype(NODE_INDEX, copy=False),
         "edge_slot": edge_slot.astype(NODE_INDEX, copy=False),
-        "chance_probability": chance_probability,
+        "chance_edges": from_chance,
+        "chance_edge_probability": chance_edge_probability,
         "child_start": child_start.astype(NODE_INDEX, copy=False),
         "child_count": child_count.astype(NODE_INDEX, copy=False),
-        "payoffs": payoffs,
+        "outcomes": flat.payoffs,
+        "outcome_terminal": outcome_terminal,
         "flat": flat,
         "infoset_player": infoset_player.astype(np.int64, copy=False),
         "infoset_label": tuple(flat.infoset_label[i] for i in order_infosets.tolist()),

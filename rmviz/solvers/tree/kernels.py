@@ -39,7 +39,6 @@ from rmviz.solvers.tree.layout import (
     depth_first,
     partition,
     profile_sums,
-    terminal_payoffs,
 )
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step
@@ -147,11 +146,9 @@ class FullTraversal(CompiledRun[DepthFirst]):
 
     def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
         """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
-        layout, self.terminals = depth_first(tree)
+        layout = depth_first(tree)
         # each layout terminal's number among the tree's terminals in node order (metrics)
-        count = self.terminals.size
-        self.position = np.empty(count, dtype=np.int32)
-        self.position[np.argsort(self.terminals, kind="stable")] = np.arange(count, dtype=np.int32)
+        self.position = tree.outcome_terminal
         super().__init__(layout, Schedule.of(config, largest_payoff(layout.payoffs), greedy_floor))
         self.split = partition(layout, tree.n_slots)
         self.work = _work(layout, self.split, self.schedule.weighting == weighting.GREEDY)
@@ -166,8 +163,8 @@ class FullTraversal(CompiledRun[DepthFirst]):
         state that has them (``CFRState.trigger_sums``): the kernel keeps the reach of each
         terminal (the layout's order, which is ``entries.terminals``') and each information
         set's own reach, and :func:`.correlation.accumulate` reads them by those numbers."""
-        assert np.array_equal(entries.terminals, self.terminals)
-        terminals, infosets = self.terminals.size, self.tree.infoset_player.size
+        terminals, infosets = self.position.size, self.tree.infoset_player.size
+        assert entries.terminals.size == terminals
         start, range_start, range_lo, range_hi, _ = entries.kernel_arrays()
         first_node = terminals + np.arange(infosets, dtype=np.int64)
         self.entries = (
@@ -182,11 +179,12 @@ class FullTraversal(CompiledRun[DepthFirst]):
         self.reached = np.zeros((n + 1, terminals + infosets))
         self.opponents = np.empty((n, terminals))  # accumulate's work space
 
-    def with_payoffs(self, payoffs: np.ndarray, greedy_floor: float) -> FullTraversal:
-        """The same traversal of a game of the same tree with other payoffs ``(n, N)`` (the
-        tree's node order) and its greedy weight floor (:mod:`.batch`)."""
+    def with_payoffs(self, outcomes: np.ndarray, greedy_floor: float) -> FullTraversal:
+        """The same traversal of a game of the same tree with other payoffs ``(T, n)`` (the
+        terminals in depth-first order, as ``CompiledTree.outcomes``) and its greedy weight
+        floor (:mod:`.batch`)."""
         other = copy.copy(self)
-        layout = self.tree._replace(payoffs=terminal_payoffs(payoffs, self.terminals))
+        layout = self.tree._replace(payoffs=np.ascontiguousarray(outcomes, dtype=np.float64))
         bound = largest_payoff(layout.payoffs)
         schedule = self.schedule._replace(greedy_floor=float(greedy_floor), payoff_bound=bound)
         CompiledRun.__init__(other, layout, schedule)

@@ -60,9 +60,9 @@ class DepthFirst(NamedTuple):
     levels: int
 
 
-def depth_first(tree: CompiledTree) -> tuple[DepthFirst, np.ndarray]:
-    """The layout of ``tree``, and the tree's node id of each terminal in layout order (to
-    lay out other payoffs of the same tree: :func:`terminal_payoffs`)."""
+def depth_first(tree: CompiledTree) -> DepthFirst:
+    """The layout of ``tree``: its terminals in depth-first order are the rows of
+    ``tree.outcomes``, which the layout shares."""
     order = tree.preorder
     n = tree.n_players
     by_id = np.empty(tree.n_nodes, dtype=np.int32)
@@ -76,13 +76,13 @@ def depth_first(tree: CompiledTree) -> tuple[DepthFirst, np.ndarray]:
     kind = tree.kind[order]
     small = np.int8 if n < np.iinfo(np.int8).max else np.int32  # 128 players or more: int32
     actor = np.where(kind == 2, -1, np.where(kind == 0, n, tree.player[order])).astype(small)
-    terminals = order[kind == 2]
-    layout = DepthFirst(
+    on_chance = np.searchsorted(tree.chance_edges, order[chance_moves])
+    return DepthFirst(
         depth=depth,
         edge=edge,
         actor=actor,
-        chance=np.ascontiguousarray(tree.chance_probability[order][chance_moves]),
-        payoffs=terminal_payoffs(tree.payoffs, terminals),
+        chance=tree.chance_edge_probability[on_chance],
+        payoffs=np.ascontiguousarray(tree.outcomes),
         skip=_subtree_ends(depth),
         terminals_before=np.concatenate(([0], np.cumsum(kind == 2))).astype(np.int32),
         slot_infoset=tree.slot_infoset,
@@ -94,7 +94,6 @@ def depth_first(tree: CompiledTree) -> tuple[DepthFirst, np.ndarray]:
         own_order=np.argsort(tree.infoset_own_depth, kind="stable").astype(np.int64),
         levels=len(tree.depth_ranges),
     )
-    return layout, terminals
 
 
 @jit
@@ -209,11 +208,6 @@ def _profile_walk(columns, strategy, position, levels, contributions, values):  
     for i in range(n):
         values[i] = value[0, i]
     return 0
-
-
-def terminal_payoffs(payoffs: np.ndarray, terminals: np.ndarray) -> np.ndarray:
-    """Payoffs ``(n, N)`` in the tree's node order as the layout's ``(K, n)`` table."""
-    return np.ascontiguousarray(payoffs[:, terminals].T)
 
 
 def layout_bytes(layout: DepthFirst) -> int:

@@ -32,7 +32,7 @@ from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import MAX_TRACED_SLOTS, Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
-from rmviz.solvers.scale import largest_payoff, payoff_scale, reported_values
+from rmviz.solvers.scale import payoff_scale, reported_values
 from rmviz.solvers.tree import correlation, kernels, sampling, sampling_kernels
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses, compile_tree, strategy_table
 from rmviz.solvers.tree.config import CFRConfig
@@ -158,9 +158,9 @@ class CFRSolver:
         tree = compile_tree(self.game)
         # iterations run on payoffs / scale (a power of two, :mod:`rmviz.solvers.scale`);
         # metrics, regrets and records are multiplied back
-        self.scale = payoff_scale(tree.payoffs)
+        self.scale = payoff_scale(tree.outcomes)
         if self.scale != 1.0:
-            tree = replace(tree, payoffs=tree.payoffs / self.scale)
+            tree = replace(tree, outcomes=tree.outcomes / self.scale)
         self.tree: CompiledTree = tree
         self.passes = TreePasses(tree)
         self.greedy_floor = floor = greedy_floor(self.config, tree)
@@ -302,7 +302,7 @@ class CFRSolver:
             correlation=self.correlation_gaps(),
             nash_conv=nash_conv * scale,
             exploitability=nash_conv * scale / self.tree.n_players,
-            value=reported_values(values, largest_payoff(self.tree.payoffs), scale),
+            value=reported_values(values, self.passes.payoff_bound, scale),
             eps_bound=float(best.sum()) * scale,
             potential=potential([average]) * scale * scale,
             last_nash_conv=last,

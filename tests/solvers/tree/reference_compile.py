@@ -82,6 +82,13 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
     for i in range(count - 1, -1, -1):
         if node_infoset[i] >= 0:
             first_node[node_infoset[i]] = i
+    preorder = _preorder(np.array(child_start), np.array(child_count))
+    # outcomes: the terminals' payoffs in depth-first order; outcome_terminal: each row's
+    # terminal, numbered among the terminals in node order
+    terminals_first = preorder[kind[preorder] == 2]
+    rank = np.empty(count, dtype=NODE_INDEX)  # each terminal's number in node order
+    rank[kind == 2] = np.arange(terminals_first.size, dtype=NODE_INDEX)
+    chance_edges = np.flatnonzero(np.array(owner) == n).astype(NODE_INDEX)
     reference = CompiledTree(
         n_players=n,
         parent=np.array(parent, dtype=NODE_INDEX),
@@ -91,10 +98,12 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
         node_infoset=node_infoset,
         edge_owner=np.array(owner, dtype=NODE_INDEX),
         edge_slot=np.array(slot, dtype=NODE_INDEX),
-        chance_probability=np.array(probability),
+        chance_edges=chance_edges,
+        chance_edge_probability=np.array(probability)[chance_edges],
         child_start=np.array(child_start, dtype=NODE_INDEX),
         child_count=np.array(child_count, dtype=NODE_INDEX),
-        payoffs=payoffs,
+        outcomes=payoffs[:, terminals_first].T + 0.0,
+        outcome_terminal=rank[terminals_first],
         infoset_player=np.array([p for p, _ in infosets], dtype=np.int64),
         infoset_label=tuple(label for _, label in infosets),
         infoset_first_slot=first_slot,
@@ -104,7 +113,7 @@ def reference_compile_tree(game: ExtensiveFormGame) -> CompiledTree:
         slot_infoset=slot_infoset,
         slot_move=slot_move,
         player_slots=tuple(player_slots),
-        preorder=_preorder(np.array(child_start), np.array(child_count)),
+        preorder=preorder,
         flat=game.flat,
     )
     object.__setattr__(reference, "move_label", tuple(moves))  # the walk's own, not move_labels'

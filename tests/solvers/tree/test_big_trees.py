@@ -13,6 +13,8 @@ import pytest
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
 from rmviz.solvers.registry import make_solver
 from rmviz.solvers.tree.compiled_tree import TreePasses, compile_tree
+from rmviz.solvers.tree.config import preset
+from rmviz.solvers.tree.solver import CFRSolver
 from tests.solvers.tree.builders import binary_tree, chain, hidden_chain
 from tests.solvers.tree.ragged import ragged_tree
 
@@ -119,6 +121,33 @@ def test_a_trees_node_columns_are_int32_and_the_metrics_build_no_edge_parents():
     assert tree.move_label[0] == "" and len(tree.move_label) == tree.n_nodes  # made now
     assert [tree.move_label[h] for h in decisions] == [tree.slot_move[s] for s in tree.edge_slot[decisions]]
     assert passes.decision_edges.dtype == passes.decision_slot.dtype == passes.terminals.dtype == np.int32
+
+
+@pytest.mark.parametrize("build", [leduc_poker, lambda: ragged_tree(2, 3)])
+def test_a_compiled_run_reads_the_games_payoff_rows_and_builds_no_dense_tables(build):
+    """Memory: the kernel's layout reads the game's own payoff rows (one per terminal, in
+    depth-first order); the dense ``(n, N)`` payoffs, the chance probabilities per history
+    and the NumPy passes' per-depth and per-terminal tables are made on first use, not by a
+    compiled run and its metrics, and then equal the compiled tree's sparse forms."""
+    game = build()
+    solver = CFRSolver(game, preset("cfr", track_correlation=False))
+    solver.step(3)
+    solver.snapshot(metrics=True)
+    tree, passes = solver.tree, solver.passes
+    if solver.traversal is not None:  # the compiled kernels ran (without numba the NumPy steps)
+        assert np.shares_memory(solver.traversal.tree.payoffs, game.flat.payoffs)
+        assert not {"payoffs", "chance_probability"} & set(vars(tree))
+        assert not {"levels", "terminals"} & set(vars(passes))
+    terminals = passes.terminals
+    assert np.array_equal(tree.payoffs[:, terminals], tree.terminal_payoffs())
+    assert not tree.payoffs[:, tree.kind != 2].any()
+    first = tree.preorder[tree.kind[tree.preorder] == 2]  # the terminals in depth-first order
+    assert np.array_equal(tree.payoffs[:, first].T, game.flat.payoffs)
+    assert np.array_equal(terminals[tree.outcome_terminal], first)
+    chance = tree.edge_owner == tree.n_players
+    assert np.flatnonzero(chance).tolist() == tree.chance_edges.tolist()
+    assert np.array_equal(tree.chance_probability[chance], tree.chance_edge_probability)
+    assert (tree.chance_probability[~chance] == 1.0).all()
 
 
 @pytest.mark.parametrize(

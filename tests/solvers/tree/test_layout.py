@@ -135,7 +135,7 @@ def test_a_partitioned_tree_gives_the_same_iterates_on_any_number_of_threads(par
 
 def test_a_partition_covers_every_history_once():
     tree = compile_tree(binary_tree(17))
-    columns, terminals = layout.depth_first(tree)
+    columns = layout.depth_first(tree)
     split = layout.partition(columns, tree.n_slots)
     assert split.level > 0
     covered = np.zeros(tree.n_nodes, dtype=int)
@@ -152,14 +152,14 @@ def test_a_partition_covers_every_history_once():
     bounds = zip(split.group_roots[:-1], split.group_roots[1:], strict=True)
     sizes = [split.ends[b - 1] - split.roots[a] for a, b in bounds]
     assert max(sizes) <= 2 * sum(sizes) / (split.group_roots.size - 1)  # balanced
-    assert terminals.size == terminal.sum() and layout.layout_bytes(columns) / tree.n_nodes <= 100
+    assert columns.payoffs.shape[0] == terminal.sum() and layout.layout_bytes(columns) / tree.n_nodes <= 100
 
 
 def test_small_trees_and_trees_with_many_slots_run_in_one_pass():
     kuhn = compile_tree(kuhn_poker())
-    assert layout.partition(layout.depth_first(kuhn)[0], kuhn.n_slots).level == -1
+    assert layout.partition(layout.depth_first(kuhn), kuhn.n_slots).level == -1
     big = compile_tree(binary_tree(17))
-    columns = layout.depth_first(big)[0]
+    columns = layout.depth_first(big)
     # each group adds its own counterfactual values: with a slot per history they cost too much
     assert layout.partition(columns, big.n_nodes).level == -1
     assert layout.partition(columns, big.n_slots).level > 0
@@ -170,9 +170,12 @@ def test_the_layout_says_where_each_subtree_ends(seed):
     """What a pruned pass jumps by: the position after each history's subtree (the next
     history no deeper) and the terminals before each position, counted here one by one."""
     tree = compile_tree(ragged_tree(seed, 3))
-    columns, terminals = layout.depth_first(tree)
+    columns = layout.depth_first(tree)
     depth, count = columns.depth, tree.n_nodes
     ends = [next((j for j in range(k + 1, count) if depth[j] <= depth[k]), count) for k in range(count)]
     assert columns.skip.tolist() == ends
     assert columns.terminals_before.tolist() == [int((columns.actor[:k] < 0).sum()) for k in range(count + 1)]
-    assert terminals.tolist() == tree.preorder[tree.kind[tree.preorder] == 2].tolist()
+    # the layout's terminals are the tree's in depth-first order, their payoffs the outcomes'
+    terminals = tree.preorder[tree.kind[tree.preorder] == 2]
+    assert np.array_equal(columns.payoffs, tree.payoffs[:, terminals].T)
+    assert np.flatnonzero(tree.kind == 2)[tree.outcome_terminal].tolist() == terminals.tolist()
