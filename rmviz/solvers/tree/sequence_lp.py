@@ -100,8 +100,9 @@ def solve_zero_sum_tree(
     passes = TreePasses(tree)
     payoff, constraints = _sequence_form(tree, passes)
     scale = largest_payoff(payoff.data) or 1.0  # HiGHS treats 1e20 as infinite: solve in [-1, 1]
-    value, x = _maximin(payoff / scale, constraints[0], constraints[1])
-    _, y = _maximin(-payoff.T / scale, constraints[1], constraints[0])
+    payoff.data /= scale  # entry by entry: sparse / scale multiplies by 1 / scale (inf at 5e-324)
+    value, x = _maximin(payoff, constraints[0], constraints[1])
+    _, y = _maximin(-payoff.T, constraints[1], constraints[0])
     strategy = np.empty(tree.n_slots)
     for player, plan in enumerate((x, y)):
         low, high = tree.player_slots[player]

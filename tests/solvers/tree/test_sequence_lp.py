@@ -105,6 +105,18 @@ def test_random_trees_with_chance_have_their_reduced_forms_value(game):
     _agrees_with_the_reduced_form(game)
 
 
+def test_subnormal_payoffs_solve_as_their_scale_says():
+    """Payoffs of 5e-324 (Hypothesis's find): the LP solves them scaled to 1, entry by
+    entry (a sparse matrix divided by 5e-324 was multiplied by its inverse, inf)."""
+    tiny = 5e-324
+    game = ExtensiveFormGame(
+        decision(0, "a", [("x", terminal(tiny, -tiny)), ("y", terminal(0, 0))]), ("A", "B"), "tiny"
+    )
+    solution = solve_zero_sum_tree(game)
+    assert solution.value == tiny and solution.nash_conv == 0.0
+    assert solution.strategy.tolist() == [1.0, 0.0]
+
+
 def test_trees_it_does_not_solve_are_refused_in_one_line():
     assert refusal(catalog_game("kuhn")) is None
     general = ExtensiveFormGame(
