@@ -51,14 +51,17 @@ MAX_LEAVES = 64
 
 
 def shown_infosets(tree: CompiledTree) -> list[int]:
-    """The information sets drawn: each player's in turn, at most :data:`MAX_INFOSETS`."""
-    order = sorted(range(tree.n_infosets), key=lambda s: (int(tree.infoset_player[s]), s))
-    return order[:MAX_INFOSETS]
+    """The information sets drawn, at most :data:`MAX_INFOSETS`: the traced ones
+    (``CompiledTree.traced_infoset``: all but on a big tree), each player's in turn, those
+    nearest the root first (breadth first, as they are traced)."""
+    traced = np.flatnonzero(tree.traced_infoset)
+    order = np.lexsort((tree.infoset_first_node[traced], tree.infoset_player[traced]))
+    return traced[order][:MAX_INFOSETS].tolist()
 
 
 def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
     """The average strategy of every move over the iterations, one panel per information set
-    (the first :data:`MAX_INFOSETS`, player by player)."""
+    (:func:`shown_infosets`)."""
     tree, text = cast(CompiledTree, run.tree), PANEL_TEXT["infoset"]
     infosets = shown_infosets(tree)
     rows = math.ceil(len(infosets) / INFOSET_COLUMNS)
@@ -83,7 +86,7 @@ def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
     fig.supylabel(text.y_tex, fontsize=style.font_size)
     more = tree.n_infosets - len(infosets)
     title = "average strategy at each information set"
-    fig.suptitle(title + (f" (first {len(infosets)} of {tree.n_infosets})" if more else ""))
+    fig.suptitle(title + (f" (nearest the root: {len(infosets)} of {tree.n_infosets:,})" if more else ""))
 
 
 def draw_tree(target: Target, run: RunData, style: Style) -> None:

@@ -49,7 +49,10 @@ PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph dr
 X_STEP = 0.1  # the iteration axis's end, in decades
 LEVEL_WIDTH = 0.75  # a reference level's width, relative to a curve's
 NO_GAPS = "every distance is 0 at every iteration recorded\n(an equilibrium from the start)"
-NOT_TRACED = f"not traced: runs trace each move\non trees of up to {MAX_TRACED_SLOTS:,} moves"
+NOT_TRACED = (  # a bigger tree traces the sets nearest the root (CompiledTree.traced_infoset)
+    f"not traced: on a tree of over {MAX_TRACED_SLOTS:,} moves,\n"
+    "runs trace the information sets nearest the root"
+)
 
 
 @dataclass(frozen=True)
@@ -305,7 +308,7 @@ def infoset_panel(
         title_colour=player_colour(player),
         key="ends",
         levels=levels,
-        empty=NOT_TRACED if tree.n_slots > MAX_TRACED_SLOTS else "",
+        empty="" if tree.traced_infoset[infoset] else NOT_TRACED,
     )
 
 

@@ -218,7 +218,7 @@ def test_an_empty_panel_says_the_same_on_paper_and_live(qtbot):
     from tests.solvers.tree.builders import binary_tree
 
     tree = compile_tree(binary_tree(11, perfect=True))
-    panel = infoset_panel(tree, 0, ("Player 1", "Player 2"))
+    panel = infoset_panel(tree, int(np.flatnonzero(~tree.traced_infoset)[0]), ("Player 1", "Player 2"))
     assert panel.empty == NOT_TRACED
     tables = {None: TraceData(np.arange(1, 21), {})}
     ax = paper(panel, tables, 1.0, None)

@@ -36,6 +36,7 @@ import numpy as np
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.flat_tree import FlatTree
 from rmviz.games.normal_form import sums_to_zero
+from rmviz.solvers.columns import MAX_TRACED_SLOTS
 from rmviz.solvers.jit import jit
 from rmviz.solvers.regret_matching import snap_ties
 from rmviz.solvers.scale import largest_payoff
@@ -94,6 +95,24 @@ class CompiledTree:
         dense = np.ones(self.n_nodes)
         dense[self.chance_edges] = self.chance_edge_probability
         return dense
+
+    @functools.cached_property
+    def traced_infoset(self) -> np.ndarray:
+        """(I,) bool: the information sets whose moves' average strategies a run traces
+        (``CFRSolver.columns``): every set of a tree of at most :data:`MAX_TRACED_SLOTS`
+        moves; on a bigger tree the sets whose first history comes first breadth first (the
+        shallowest: the root's, where a person looks first), whole, while their moves fit."""
+        if self.n_slots <= MAX_TRACED_SLOTS:
+            return np.ones(self.n_infosets, dtype=bool)
+        order = np.argsort(self.infoset_first_node, kind="stable")
+        traced = np.zeros(self.n_infosets, dtype=bool)
+        traced[order[np.cumsum(self.infoset_size[order]) <= MAX_TRACED_SLOTS]] = True
+        return traced
+
+    @functools.cached_property
+    def traced_slots(self) -> np.ndarray:
+        """The traced moves' slots (:attr:`traced_infoset`), ascending."""
+        return np.flatnonzero(self.traced_infoset[self.slot_infoset])
 
     def terminal_payoffs(self) -> np.ndarray:
         """(n, T) the payoffs of the terminals in node order (a new array)."""

@@ -29,7 +29,7 @@ from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
 from rmviz.solvers.checkpoint import Checkpoint, capture
 from rmviz.solvers.checkpoint import restore as restore_state
-from rmviz.solvers.columns import MAX_TRACED_SLOTS, Column, metric_columns
+from rmviz.solvers.columns import Column, metric_columns
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
 from rmviz.solvers.scale import payoff_scale, reported_values
@@ -64,17 +64,16 @@ class TreeSnapshot:
     cumulative_regret: np.ndarray
     metrics: TreeMetrics | None
     seconds: float
+    traced: np.ndarray = field(repr=False, compare=False)  # the traced slots (CompiledTree.traced_slots)
 
     def trace_values(self) -> np.ndarray:
-        """The metrics of :data:`METRICS`, then the average strategy of every slot when the
-        tree has at most :data:`MAX_TRACED_SLOTS` (``CFRSolver.columns``)."""
+        """The metrics of :data:`METRICS`, then the average strategy of the traced slots
+        (``CFRSolver.columns``)."""
         metrics = self.metrics.as_dict() if self.metrics is not None else {}
         head = np.array(
             [math.nan if metrics.get(name) is None else metrics[name] for name in METRICS], dtype=np.float64
         )
-        if self.average_strategy.size > MAX_TRACED_SLOTS:
-            return head
-        return np.concatenate([head, self.average_strategy])
+        return np.concatenate([head, self.average_strategy[self.traced]])
 
 
 @dataclass(frozen=True)
@@ -190,7 +189,6 @@ class CFRSolver:
         if self.traversal is not None and self.entries is not None:
             self.traversal.track(self.entries)
         self.releases_gil = self.traversal is not None or self.sampler is not None or self.device is not None
-        traced = range(tree.n_slots) if tree.n_slots <= MAX_TRACED_SLOTS else range(0)
         first = tree.infoset_first_slot[tree.slot_infoset]
         self.columns = metric_columns(METRICS) + tuple(
             Column(
@@ -199,7 +197,7 @@ class CFRSolver:
                 infoset=int(tree.slot_infoset[s]),
                 action=int(s - first[s]),
             )
-            for s in traced
+            for s in tree.traced_slots.tolist()
         )
         self.reset(self.config.seed)
 
@@ -327,6 +325,7 @@ class CFRSolver:
             cumulative_regret=_frozen(self.state.regret * self.scale),
             metrics=self.metrics() if metrics else None,
             seconds=self.elapsed,
+            traced=self.tree.traced_slots,
         )
 
     def report(self, snapshot: TreeSnapshot) -> dict[str, Any]:

@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
+from rmviz.solvers.columns import MAX_TRACED_SLOTS
 from rmviz.solvers.registry import make_solver
 from rmviz.solvers.tree.compiled_tree import TreePasses, compile_tree
 from rmviz.solvers.tree.config import preset
-from rmviz.solvers.tree.solver import CFRSolver
+from rmviz.solvers.tree.solver import METRICS, CFRSolver
 from tests.solvers.tree.builders import binary_tree, chain, hidden_chain
 from tests.solvers.tree.ragged import ragged_tree
 
@@ -121,6 +122,35 @@ def test_a_trees_node_columns_are_int32_and_the_metrics_build_no_edge_parents():
     assert tree.move_label[0] == "" and len(tree.move_label) == tree.n_nodes  # made now
     assert [tree.move_label[h] for h in decisions] == [tree.slot_move[s] for s in tree.edge_slot[decisions]]
     assert passes.decision_edges.dtype == passes.decision_slot.dtype == passes.terminals.dtype == np.int32
+
+
+@pytest.mark.parametrize("levels", [11, 13])
+def test_a_big_tree_traces_the_information_sets_nearest_the_root(levels):
+    """Over MAX_TRACED_SLOTS moves a run traces whole information sets, in breadth-first
+    order of their first history, while their moves fit: the root's set among them; the
+    trace's strategy columns are those sets' moves and hold the average strategy there.
+    A smaller tree traces every move."""
+    small = make_solver(kuhn_poker(), "cfr")
+    assert small.tree.traced_infoset.all()
+    assert small.tree.traced_slots.tolist() == list(range(small.tree.n_slots))
+    solver = make_solver(binary_tree(levels, perfect=True), "cfr")
+    tree = solver.tree
+    assert tree.n_slots > MAX_TRACED_SLOTS
+    order = np.argsort(tree.infoset_first_node, kind="stable")  # breadth first
+    traced = tree.traced_infoset[order]
+    kept = int(traced.sum())
+    assert traced[:kept].all() and not traced[kept:].any()  # a prefix of that order
+    sizes = tree.infoset_size[order]
+    assert sizes[:kept].sum() <= MAX_TRACED_SLOTS < sizes[: kept + 1].sum()  # while they fit
+    assert tree.traced_infoset[tree.node_infoset[tree.node_infoset >= 0][0]]  # the shallowest set
+    strategy_columns = solver.columns[len(METRICS) :]
+    assert [solver.slot(c) for c in strategy_columns] == tree.traced_slots.tolist()
+    assert all(tree.traced_infoset[c.infoset] for c in strategy_columns)
+    solver.step(5)
+    snapshot = solver.snapshot(metrics=False)
+    values = snapshot.trace_values()
+    assert values.size == len(solver.columns)
+    assert np.array_equal(values[len(METRICS) :], snapshot.average_strategy[tree.traced_slots])
 
 
 @pytest.mark.parametrize("build", [leduc_poker, lambda: ragged_tree(2, 3)])

@@ -64,16 +64,18 @@ def test_a_short_or_rich_title_is_drawn_as_set(qtbot):
 
 
 def test_an_untraced_strategy_panel_says_so_while_nothing_is_drawn(qtbot):
-    """A tree of more than MAX_TRACED_SLOTS moves traces no move's average strategy: its
-    information set's panel says so in the middle (the text the figures draw), and a panel of
-    a traced tree, drawn, says nothing."""
+    """A tree of more than MAX_TRACED_SLOTS moves traces the moves of the information sets
+    nearest the root only: another set's panel says so in the middle (the text the figures
+    draw), and a traced set's panel, drawn, says nothing."""
     big, small = compile_tree(binary_tree(11, perfect=True)), compile_tree(binary_tree(3))
     assert big.n_slots > MAX_TRACED_SLOTS >= small.n_slots
     players = ("Player 1", "Player 2")
-    assert infoset_panel(big, 0, players).empty == NOT_TRACED and infoset_panel(small, 0, players).empty == ""
+    far = int(np.flatnonzero(~big.traced_infoset)[0])
+    assert infoset_panel(big, far, players).empty == NOT_TRACED
+    assert infoset_panel(big, 0, players).empty == infoset_panel(small, 0, players).empty == ""
     view = PlotLayout()
     qtbot.addWidget(view)
-    untraced = PanelPlot(view.ci, infoset_panel(big, 0, players), 0, 0)
+    untraced = PanelPlot(view.ci, infoset_panel(big, far, players), 0, 0)
     iterations = np.arange(1, 11)
     untraced.update({None: TraceData(iterations, {})}, lines=[])
     assert untraced.note is not None and untraced.note.isVisible()
