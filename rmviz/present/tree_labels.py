@@ -28,6 +28,13 @@ FRAME_WIDTH_CM = 10.8  # beamer's \textwidth with its default 1 cm margins on 12
 CM_PER_INCH = 2.54
 ARC_POINTS = 24  # an arc drawn as this many straight pieces
 LEAF_POINTS = 9.0  # leaves at least this far apart: a frame's width holds 34 (Kuhn's 30)
+SHORT_LABEL = 24  # an information set's label where the whole does not fit: its first characters
+
+
+def short_label(label: str) -> str:
+    """An information set's label cut to :data:`SHORT_LABEL` characters and "…" (OpenSpiel's
+    information-state strings run to 120), the label itself when that is no shorter."""
+    return label if len(label) <= SHORT_LABEL + 1 else label[:SHORT_LABEL].rstrip() + "…"
 
 
 def max_leaves(width: float) -> int:
@@ -334,7 +341,8 @@ def _node_label(
     tree: CompiledTree, h: int, folded: Collection[int], size: int, at: tuple[float, float], measure: Measure
 ) -> _Candidate | None:
     """A folded subtree's node count or a leaf's payoffs (one a line) under the node; an
-    information set's label left of it, else right, else above or below on the left."""
+    information set's label left of it, else right, else above or below on the left, whole,
+    else shortened (:func:`short_label`)."""
     x, y = at
     marker = measure.marker_box(x, y)
     below = (x, marker.y0 - measure.gap, "center", "top")
@@ -351,9 +359,9 @@ def _node_label(
             (marker.x0, marker.y1 + measure.gap, "right", "bottom"),
             (marker.x0, marker.y0 - measure.gap, "right", "top"),
         ]
-        return _Candidate.of(
-            "infoset", h, [[tree.infoset_label[int(tree.node_infoset[h])]]], [sides], measure
-        )
+        label = tree.infoset_label[int(tree.node_infoset[h])]
+        texts = [[label], [short_label(label)]] if short_label(label) != label else [[label]]
+        return _Candidate.of("infoset", h, texts, [sides] * len(texts), measure)
     return None
 
 

@@ -13,7 +13,8 @@ from rmviz.figures import record
 from rmviz.figures.registry import default_size, frame_width, make_figure
 from rmviz.formats import load_game
 from rmviz.games import catalog_game
-from rmviz.present.tree_labels import FRAME_WIDTH_CM, Box, LabelSpace, Movable, segment_meets_box
+from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
+from rmviz.present.tree_labels import FRAME_WIDTH_CM, Box, LabelSpace, Movable, segment_meets_box, short_label
 
 TREES = ["kuhn", "leduc", "teaching-tree", "kuhn-3"]
 
@@ -97,3 +98,22 @@ def test_the_gap_parts_labels_that_would_touch():
     space = LabelSpace(cell=1.0, gap=0.1)
     space.take(Box(0, 0, 1, 1))
     assert not space.free(Box(1.05, 0, 2, 1)) and space.free(Box(1.15, 0, 2, 1))
+
+
+def test_a_long_information_set_label_is_drawn_shortened():
+    """OpenSpiel's information-state strings run to 120 characters: none fits the frame
+    whole, so each set is labelled by its first characters (``short_label``) where they fit."""
+    names = [f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}| points: 0 0" for k in range(2)]
+    moves = [
+        (m, decision(1, names[k], [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
+        for k, m in enumerate("pq")
+    ]
+    game = ExtensiveFormGame(decision(0, "root", moves), ("A", "B"), "long labels")
+    fig = make_figure("tree", record(game, "cfr", iterations=5))
+    renderer = fig._get_renderer()
+    fig.draw(renderer)
+    texts = [text for text, _ in label_boxes(fig, renderer)]
+    assert not set(names) & set(texts)
+    assert {short_label(name) for name in names} <= set(texts)
+    boxes = label_boxes(fig, renderer)
+    assert [(a, b) for (a, p), (b, q) in itertools.combinations(boxes, 2) if p.meets(q)] == []

@@ -115,6 +115,9 @@ class InfosetList(QWidget):
         item = self.list.currentItem()
         if item is not None:
             self.list.scrollToItem(item, CENTRE)
+            # labels read from their start: centring scrolled a long one's (OpenSpiel's
+            # 120-character strings) middle into view, and every row's with it
+            self.list.horizontalScrollBar().setValue(0)
 
     def choose(self, infoset: int) -> None:
         """Select ``infoset`` and scroll the list to it (a tree opens on a set far down:

@@ -65,7 +65,7 @@ from PySide6.QtWidgets import (
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.numbers import format_number
 from rmviz.present.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_colour
-from rmviz.present.tree_labels import Box, LabelSpace, edge_label_lines
+from rmviz.present.tree_labels import Box, LabelSpace, edge_label_lines, short_label
 from rmviz.present.tree_layout import (
     folded_nodes,
     infoset_links,
@@ -296,7 +296,15 @@ class TreeView(QGraphicsView):
             infoset = int(tree.node_infoset[h])
             label = scene.addSimpleText(tree.infoset_label[infoset], font)
             label.setPos(here.x() + r + 2 * g, here.y() - r - label.boundingRect().height() / 2)
-            self._taken.keep(label)
+            # a short label always (a node's name: Leduc's "Qh:c" ends a pixel from the next
+            # node); a long one whole, else shortened, else none where it would run into a node
+            # or label drawn before it (OpenSpiel's 120-character strings did; the tooltip
+            # and the side panel have it whole)
+            short = short_label(tree.infoset_label[infoset])
+            if short == tree.infoset_label[infoset]:
+                self._taken.keep(label)
+            else:
+                self._taken.claim(label, short)
             tip = f"{game.player_names[player]}, information set {tree.infoset_label[infoset]}"
             if trace is not None:
                 others = [q for q in range(tree.n_players + 1) if q != player]

@@ -13,7 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
 from rmviz.formats import write_json
+from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
+from rmviz.present.tree_labels import short_label
 from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.config import preset as cfr_preset
@@ -379,6 +381,39 @@ def test_choosing_an_information_set_shows_its_players_traversal(qtbot):
         assert window.view.traversal == 0
     finally:
         window.shutdown()
+
+
+def test_long_information_set_labels_are_shortened_and_listed_from_their_start(qtbot):
+    """OpenSpiel's information-state strings run to 120 characters: where one whole would
+    run into a neighbour, the tree shows it shortened (or not at all: the tooltip and the
+    side panel have it whole), and the list, scrolled to the chosen set, reads each label
+    from its start."""
+    names = [f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}| points: 0 0" for k in range(4)]
+    moves = [
+        (m, decision(1, names[k], [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
+        for k, m in enumerate("pqrs")
+    ]
+    game = ExtensiveFormGame(decision(0, "root", moves), ("A", "B"), "long labels")
+    window = make_tree_window(qtbot, game)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    labels = [
+        item
+        for item in window.view.scene().items()
+        if hasattr(item, "text") and item.text().startswith("Current player")
+    ]
+    assert labels and all(item.text() in names or item.text() in map(short_label, names) for item in labels)
+    assert sum(item.text() in names for item in labels) < len(names)  # 92 pixels apart: not all whole
+    boxes = [item.sceneBoundingRect() for item in labels]
+    assert not any(a.intersects(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])  # no overlap
+    tree = window.tree
+    window.infosets.choose(tree.infoset_label.index(names[3]))
+    bar = window.infosets.list.horizontalScrollBar()
+    qtbot.waitUntil(lambda: window.infosets.list.currentItem() is not None and bar.maximum() > 0)
+    qtbot.wait(50)  # the list scrolls to the chosen set after one pass of the event loop
+    assert bar.value() == 0
+    window.shutdown()
 
 
 def test_closing_with_unsaved_edits_asks_first(kuhn):
