@@ -51,12 +51,13 @@ MAX_LEAVES = 64
 
 
 def shown_infosets(tree: CompiledTree) -> list[int]:
-    """The information sets drawn, at most :data:`MAX_INFOSETS`: the traced ones
-    (``CompiledTree.traced_infoset``: all but on a big tree), each player's in turn, those
-    nearest the root first (breadth first, as they are traced)."""
+    """The information sets drawn: the first :data:`MAX_INFOSETS` of the traced ones
+    (``CompiledTree.traced_infoset``: all but on a big tree) breadth first, so every player
+    who moves near the root has some (Leduc: the six first decisions of each player), drawn
+    each player's in turn."""
     traced = np.flatnonzero(tree.traced_infoset)
-    order = np.lexsort((tree.infoset_first_node[traced], tree.infoset_player[traced]))
-    return traced[order][:MAX_INFOSETS].tolist()
+    nearest = traced[np.argsort(tree.infoset_first_node[traced], kind="stable")][:MAX_INFOSETS]
+    return nearest[np.lexsort((tree.infoset_first_node[nearest], tree.infoset_player[nearest]))].tolist()
 
 
 def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:

@@ -111,10 +111,15 @@ class LabelSpace:
         boxes = (other for key in self._keys(grown) for other in self.boxes.get(key, ()))
         return self.clear_of_lines(box) and not any(grown.meets(other) for other in boxes)
 
-    def clear_of_lines(self, box: Box) -> bool:
-        """Whether no line taken passes through ``box``."""
+    def clear_of_lines(
+        self, box: Box, own: Collection[tuple[tuple[float, float], tuple[float, float]]] = ()
+    ) -> bool:
+        """Whether no line taken passes through ``box``, but the segments ``own``."""
         return not any(
-            segment_meets_box(p, q, box) for key in self._keys(box) for p, q in self.lines.get(key, ())
+            segment_meets_box(p, q, box)
+            for key in self._keys(box)
+            for p, q in self.lines.get(key, ())
+            if (p, q) not in own
         )
 
     def crossed(self, points: Sequence[tuple[float, float]]) -> set[Box]:
@@ -329,7 +334,12 @@ def plan_labels(
     for candidate in fixed:
         if candidate.kind == "infoset":
             candidate.label.settle(space)
-    moves = [_move_label(tree, h, xy, strategy, measure) for h in nodes if tree.parent[h] >= 0]
+    # a move's label meets no other edge: a fan's labels sat on their neighbours' edges
+    edges = LabelSpace(cell=row / 2)
+    for h in nodes:
+        if tree.parent[h] >= 0:
+            edges.take_line([xy[int(tree.parent[h])], xy[h]])
+    moves = [_move_label(tree, h, xy, strategy, measure, edges) for h in nodes if tree.parent[h] >= 0]
     for candidate in moves:
         candidate.label.settle(space)
     arcs += _route(tree, [link for link in links if link not in near], xy, row, measure, space)
@@ -371,12 +381,23 @@ def _move_label(
     xy: dict[int, tuple[float, float]],
     strategy: np.ndarray | None,
     measure: Measure,
+    edges: LabelSpace,
 ) -> _Candidate:
-    """The label of the edge into ``h``: the move with its probability, else the move alone."""
+    """The label of the edge into ``h``: the move with its probability, else the move alone,
+    at places that meet no other edge of ``edges`` (its own it may sit on)."""
     lines = edge_label_lines(tree, h, strategy)
     texts = [lines, lines[:1]] if len(lines) > 1 else [lines]
     a, b = xy[int(tree.parent[h])], xy[h]
-    places = [[(x, y, ha, "center") for x, y, ha in edge_places(a, b, *measure.size(t))] for t in texts]
+    places = []
+    for text in texts:
+        size = measure.size(text)
+        places.append(
+            [
+                (x, y, ha, "center")
+                for x, y, ha in edge_places(a, b, *size)
+                if edges.clear_of_lines(text_box(x, y, *size, ha, "center"), own=((a, b),))
+            ]
+        )
     return _Candidate.of("move", h, texts, places, measure)
 
 

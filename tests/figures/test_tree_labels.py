@@ -17,12 +17,13 @@ from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
 from rmviz.present.tree_labels import FRAME_WIDTH_CM, Box, LabelSpace, Movable, segment_meets_box, short_label
 
 TREES = ["kuhn", "leduc", "teaching-tree", "kuhn-3"]
+OPENSPIEL = {"kuhn-3": "openspiel:kuhn_poker(players=3)", "liars-dice": "openspiel:liars_dice"}
 
 
 def game_of(name):
-    if name == "kuhn-3":
+    if name in OPENSPIEL:
         pytest.importorskip("pyspiel")
-        return load_game("openspiel:kuhn_poker(players=3)")
+        return load_game(OPENSPIEL[name])
     return catalog_game(name)
 
 
@@ -117,3 +118,27 @@ def test_a_long_information_set_label_is_drawn_shortened():
     assert {short_label(name) for name in names} <= set(texts)
     boxes = label_boxes(fig, renderer)
     assert [(a, b) for (a, p), (b, q) in itertools.combinations(boxes, 2) if p.meets(q)] == []
+
+
+def test_a_move_label_meets_no_other_edge():
+    """Liar's Dice's six rolls under its root: each label drawn sits by its own edge and
+    crosses no other, or is left out ("Roll 2" sat on the third edge, "Roll 5" by the sixth)."""
+    fig = make_figure("tree", record(game_of("liars-dice"), "cfr", iterations=5))
+    renderer = fig._get_renderer()
+    fig.draw(renderer)
+    ax = fig.axes[0]
+    edges = []
+    for line in ax.lines:
+        points = line.get_transform().transform(line.get_xydata())
+        if line.get_linestyle() == "-" and len(points) == 2:
+            edges.append((tuple(points[0]), tuple(points[1])))
+    top = max(max(p[1], q[1]) for p, q in edges)
+    from_root = sorted(
+        (e for e in edges if max(e[0][1], e[1][1]) == top), key=lambda e: min(e, key=lambda p: p[1])[0]
+    )
+    assert len(from_root) == 6
+    drawn = [(text, box) for text, box in label_boxes(fig, renderer) if text.startswith("Roll")]
+    assert drawn
+    for text, box in drawn:
+        k = int(text.split()[1]) - 1
+        assert not any(segment_meets_box(p, q, box) for j, (p, q) in enumerate(from_root) if j != k), text
