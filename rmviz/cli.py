@@ -26,6 +26,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 import time
 import warnings
 from collections.abc import Callable
@@ -48,7 +49,7 @@ from rmviz.numbers import plain_zeros
 from rmviz.present.definitions import FIGURE_NAMES
 from rmviz.present.number_text import duration
 from rmviz.present.summaries import SUMMARIES
-from rmviz.present.tree_labels import FRAME_WIDTH_CM
+from rmviz.present.tree_labels import FRAME_WIDTH_CM, no_such_infoset
 from rmviz.runner.record import record_run, record_traces, write_run_data
 from rmviz.runner.session import Session, View, session_config, session_path, write_session
 from rmviz.runner.trace import SavedRun, Trace
@@ -123,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
         usage=USAGE,
         description="Watch regret minimisation find equilibria. Plain rmviz opens the desktop app\n"
         f"on GAME (default {window_options.DEFAULT_GAME}); the commands run the same engine "
-        "without a window.",
+        "without a window.\nGAME: a built-in game's name, a file (.json, .nfg, .efg), "
+        "random:KIND:SHAPE or\nopenspiel:NAME(PARAMS) (rmviz games lists them).",
         epilog=window_options.window_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -196,9 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--figure",
         choices=FIGURE_NAMES,
-        default="dashboard",
-        help="which figure (default dashboard; trees: strategies, gaps, compare, tree, tikz); "
-        "compare runs each algorithm of -a A,B,... (default: compare mode's choice)",
+        help="which figure (default: dashboard for matrix games, strategies for trees, which "
+        "draw strategies, gaps, compare, tree, tikz); compare runs each algorithm of -a A,B,... "
+        "(default: compare mode's choice)",
     )
     export.add_argument(
         "--out", "-o", type=Path, required=True, help="FILE.png, .svg or .pdf (tikz: FILE.tex)"
@@ -474,6 +476,15 @@ def cmd_games(out: TextIO) -> int:
         counts = "+".join(str(len(labels)) for labels in tree.infosets) + " infosets"
         out.write(f"{entry.id:<{width}}  {tree.n_players}p {counts:<14} {entry.description}\n")
     out.write("\nrandom games: random:KIND:SHAPE[:seed=N], KIND zero-sum | general-sum | cooperative\n")
+    from rmviz.formats.openspiel import fitting_games
+
+    names = fitting_games()
+    if names:  # OpenSpiel installed: its games that walk into a tree here
+        out.write(
+            "\nOpenSpiel games: openspiel:NAME[(PARAM=VALUE,...)], e.g. "
+            "openspiel:goofspiel(num_cards=4,imp_info=True); NAME one of\n"
+        )
+        out.write(textwrap.fill(", ".join(names), width=100) + "\n")
     return 0
 
 
@@ -655,9 +666,7 @@ def _step_tree(args: argparse.Namespace, game: Any, family: Family, out: TextIO)
     labels = list(tree.infoset_label)
     for label in args.infoset:
         if label not in labels:
-            raise ConfigError(
-                f"--infoset {label!r}: no such information set; there are {', '.join(labels[:30])}"
-            )
+            raise ConfigError(no_such_infoset(label, labels))
     chosen = [j for j, label in enumerate(labels) if not args.infoset or label in args.infoset]
     iterations = []
     for _ in range(args.iterations):
@@ -863,32 +872,33 @@ class _Progress:
 def cmd_export(args: argparse.Namespace) -> int:
     """Run a game headless and write one figure of the run (and optionally its data); the
     compare figure runs each algorithm of ``-a A,B,...`` (default: compare mode's choice)."""
-    from rmviz.figures.registry import check_target, save_figure
+    from rmviz.figures.registry import check_target, default_figure, save_figure
     from rmviz.figures.run import RunData, compared_with
 
     if args.data is not None and args.data.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--data {args.data}: run data is written as .csv or .json")
     game = load_with_progress(args.game)
+    figure = args.figure or default_figure(family_of(game))
     algorithms = args.algorithm.split(",") if args.algorithm else []
-    if len(algorithms) > 1 and args.figure != "compare":
+    if len(algorithms) > 1 and figure != "compare":
         raise ConfigError(f"-a {args.algorithm}: several algorithms are drawn by --figure compare only")
-    if args.figure == "compare" and not algorithms:
+    if figure == "compare" and not algorithms:
         algorithms = list(family_of(game).compare_default)
     first = algorithms[0] if algorithms else None
-    if args.figure == "compare":  # each algorithm takes the parameters it uses (--step-size)
+    if figure == "compare":  # each algorithm takes the parameters it uses (--step-size)
         solver = make_solver(game, first, **compared_options(game, first, _options(args, game)))
     else:
         solver = _solver(args, game, algorithm=first)
     size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
-    check_target(args.figure, family_of(solver.game), args.out, args.dpi, args.style, size)
+    check_target(figure, family_of(solver.game), args.out, args.dpi, args.style, size)
     trace = record_run(solver, args.iterations)
     if args.data is not None:
         write_run_data(args.data, solver, trace.data())
     field = args.field or args.field_step is not None
     run = RunData.of(solver, trace.data(), dynamics=field, dynamics_step=args.field_step)
-    if args.figure == "compare":
+    if figure == "compare":
         run = compared_with(run, algorithms[1:], **_options(args, game))
-    save_figure(args.figure, run, args.out, args.style, size, args.dpi, args.width)
+    save_figure(figure, run, args.out, args.style, size, args.dpi, args.width)
     return 0
 
 

@@ -116,6 +116,12 @@ def figures_of(family: Family | str) -> list[str]:
     return [name for name, kind in FIGURES.items() if family in kind.draw]
 
 
+def default_figure(family: Family | str) -> str:
+    """The figure ``rmviz export`` draws unless told: the dashboard where ``family`` has one
+    (matrix games), else the information sets' strategies (trees)."""
+    return "dashboard" if "dashboard" in figures_of(family) else "strategies"
+
+
 def figure_kind(name: str, family: Family | str) -> FigureKind:
     """The figure ``name``, checked to apply to ``family`` (or the family it names)."""
     family = as_family(family)

@@ -29,12 +29,22 @@ CM_PER_INCH = 2.54
 ARC_POINTS = 24  # an arc drawn as this many straight pieces
 LEAF_POINTS = 9.0  # leaves at least this far apart: a frame's width holds 34 (Kuhn's 30)
 SHORT_LABEL = 24  # an information set's label where the whole does not fit: its first characters
+FIRST_LISTED = 8  # the labels an error listing a tree's information sets names
 
 
 def short_label(label: str) -> str:
     """An information set's label cut to :data:`SHORT_LABEL` characters and "…" (OpenSpiel's
     information-state strings run to 120), the label itself when that is no shorter."""
     return label if len(label) <= SHORT_LABEL + 1 else label[:SHORT_LABEL].rstrip() + "…"
+
+
+def no_such_infoset(asked: str, labels: Sequence[str]) -> str:
+    """The one line refusing ``--infoset asked`` (the window's and ``rmviz step``'s): how
+    many sets the tree has and the first few, shortened (OpenSpiel's labels run to 120
+    characters and its trees to 10^5 sets)."""
+    first = ", ".join(short_label(label) for label in labels[:FIRST_LISTED])
+    more = ", ..." if len(labels) > FIRST_LISTED else ""
+    return f"--infoset {asked!r}: no such information set among the tree's {len(labels):,} ({first}{more})"
 
 
 def max_leaves(width: float) -> int:

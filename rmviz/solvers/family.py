@@ -118,7 +118,7 @@ class Family:
         for option, value in options.items():
             if value is not None and value != {} and value != [] and option not in self.accepted:
                 name = algorithm or self.default_algorithm
-                said = PARAMETER_LABELS[option][0] if option in PARAMETER_LABELS else option
+                said = PARAMETER_LABELS[option][0] if option in PARAMETER_LABELS else option.replace("_", " ")
                 raise ConfigError(f"{said} does not apply to {self.title} ({name})")
         return self.preset(algorithm or self.default_algorithm, **options)
 

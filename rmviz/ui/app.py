@@ -229,10 +229,13 @@ def main(argv: list[str]) -> int:
 
         def shoot() -> None:
             window.run.redraw()
-            for figure, path in args.export or ():  # File > Export figure's own method
-                window.export.figure(path, figure)
+            # one moment of the run for every figure and the screenshot: the run goes on
+            # while they are written (three figures of one run read T = 8,126, 11,415, 12,235)
+            run = window.export.run_data() if args.export else None
             if args.screenshot is not None and not window.grab().save(str(args.screenshot)):
                 say(f"cannot write {args.screenshot}")
+            for figure, path in args.export or ():  # File > Export figure's own method
+                window.export.figure(path, figure, run=run)
             finish()
 
         replay_started: list[float] = []

@@ -21,6 +21,20 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def test_games_lists_openspiels_games_and_help_says_how_to_name_them(capsys):
+    """A new user found ``openspiel:`` only in an error message: ``rmviz games`` lists the
+    OpenSpiel games that walk into a tree here, and the help names every kind of GAME."""
+    pytest.importorskip("pyspiel")
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and "openspiel:NAME" in out
+    listed = out.split("NAME one of", 1)[1]
+    assert all(name in listed for name in ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel"))
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "openspiel:NAME(PARAMS)" in out and "random:KIND:SHAPE" in out
+
+
 def test_games_lists_the_catalog(capsys):
     code, out, _ = run(capsys, "games")
     assert code == 0
@@ -328,6 +342,20 @@ def test_export_draws_game_trees(capsys, tmp_path, figure):
         )
     assert code == 0, err
     assert out.read_bytes().startswith(b"%PDF-")
+
+
+def test_export_without_figure_draws_each_familys_default(capsys, tmp_path):
+    """No --figure: the dashboard of a matrix game, the strategies of a tree (the dashboard
+    is a matrix figure: every tree export without --figure failed)."""
+    from rmviz.figures.registry import default_figure, figures_of
+
+    assert default_figure("matrix") == "dashboard" and default_figure("tree") == "strategies"
+    assert default_figure("tree") in figures_of("tree")
+    for game in ("rps", "kuhn"):
+        out = tmp_path / f"{game}.svg"
+        code, _, err = run(capsys, "export", game, "-n", "20", "--out", str(out))
+        assert code == 0, err
+        assert out.read_text().startswith("<?xml")
 
 
 def test_the_game_as_latex_from_export_and_convert(capsys, tmp_path):

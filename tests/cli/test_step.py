@@ -179,7 +179,7 @@ def test_step_explains_cfr_on_a_game_tree(capsys):
     [
         (
             ("teaching-tree", "--infoset", "3Z"),
-            "--infoset '3Z': no such information set; there are 1, 2X, 2Y",
+            "--infoset '3Z': no such information set among the tree's 3 (1, 2X, 2Y)",
         ),
         (("teaching-tree", "-a", "rm"), "'rm' is a matrix-game algorithm"),
         (("rps", "--infoset", "1"), "--infoset chooses information sets of game trees"),

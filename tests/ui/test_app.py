@@ -78,21 +78,26 @@ def test_export_writes_figures_as_file_export_does_and_says_errors_in_a_line(
     qtbot, monkeypatch, tmp_path, capsys
 ):
     """``--export FIGURE=FILE`` (the bundle's smoke test drives File > Export figure with it):
-    the window's own exporter (RunExport.figure) writes each figure; an error a dialog would show is one
-    line on stderr and exit status 2, never a dialog that waits for nobody (issue 33)."""
+    the window's own exporter (RunExport.figure) writes each figure, all of one moment of a
+    running run; an error a dialog would show is one line on stderr and exit status 2, never a
+    dialog that waits for nobody (issue 33)."""
     monkeypatch.setattr("rmviz.solvers.threads.reserve_cores", lambda count: 1)
     written: list[tuple[str, str]] = []
     export = RunExport.figure
 
-    def spy(exporter, path, figure="gaps", *rest):
+    runs = []
+
+    def spy(exporter, path, figure="gaps", *rest, **named):
         written.append((figure, str(path)))
-        return export(exporter, path, figure, *rest)
+        runs.append(named.get("run"))
+        return export(exporter, path, figure, *rest, **named)
 
     monkeypatch.setattr(RunExport, "figure", spy)
     gaps, joint = tmp_path / "gaps.svg", tmp_path / "joint.pdf"
-    argv = ["rps", "--export", f"gaps={gaps}", "--export", f"joint={joint}", "--after", "0"]
+    argv = ["rps", "--export", f"gaps={gaps}", "--export", f"joint={joint}", "--after", "0.5"]
     assert app.main(argv) == 0
     assert written == [("gaps", str(gaps)), ("joint", str(joint))]
+    assert runs[0] is not None and runs[1] is runs[0] and runs[0].snapshot.iteration > 0
     assert gaps.read_text().startswith("<?xml") and joint.read_bytes().startswith(b"%PDF")
 
     from PySide6.QtWidgets import QMessageBox
@@ -101,3 +106,15 @@ def test_export_writes_figures_as_file_export_does_and_says_errors_in_a_line(
     assert app.main(["rps", "--export", f"tree={tmp_path / 'tree.png'}", "--after", "0"]) == 2
     assert "the tree figure is not drawn for matrix games" in capsys.readouterr().err
     assert not (tmp_path / "tree.png").exists()
+
+
+def test_an_unknown_information_set_is_one_short_line(monkeypatch, tmp_path, capsys):
+    """``--infoset`` naming no set of the tree: one line, exit status 2, the count of the
+    tree's sets and its first few (OpenSpiel's trees: 10^5 labels of up to 120 characters),
+    as ``rmviz step`` says it."""
+    monkeypatch.setattr("rmviz.solvers.threads.reserve_cores", lambda count: 1)
+    argv = ["leduc", "--infoset", "nope", "--after", "0", "--screenshot", str(tmp_path / "x.png")]
+    assert app.main(argv) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("rmviz")]
+    assert len(lines) == 1 and "no such information set among the tree's 936 (Js:," in lines[0]
+    assert len(lines[0]) < 200

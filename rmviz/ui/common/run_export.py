@@ -41,12 +41,14 @@ class RunExport:
         size: tuple[int, int] | None = None,
         dpi: int = 150,
         style: str = "slides",
+        run: RunData | None = None,
     ) -> bool:
         """Write ``figure`` of this run (``compare``: the algorithms of the *Compare* tab) at
-        ``size`` pixels and ``dpi``; False, and a dialog saying why, when it cannot."""
+        ``size`` pixels and ``dpi``, of ``run`` where given (one moment of a run for several
+        figures), else of the run as it stands; False, and a dialog saying why, when it cannot."""
         compare = self.window.compare
         try:
-            run = self.run_data()
+            run = self.run_data() if run is None else run
             if figure == "compare":
                 compare.activate()
                 run = dataclasses.replace(run, compared=compare.traces())

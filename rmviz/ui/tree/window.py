@@ -45,6 +45,7 @@ from rmviz.errors import RmvizError
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.reduced import reduced_strategic_form
 from rmviz.numbers import format_number
+from rmviz.present.tree_labels import no_such_infoset
 from rmviz.present.tree_layout import format_probability, opening_infoset
 from rmviz.runner.loop import RunLoop
 from rmviz.runner.session import View
@@ -176,9 +177,7 @@ class TreeWindow(RunWindow):
         if options.infoset is not None and self.tree is not None:
             labels = list(self.tree.infoset_label)
             if options.infoset not in labels:
-                raise RmvizError(
-                    f"no information set {options.infoset!r}; there are {', '.join(labels[:20])}"
-                )
+                raise RmvizError(no_such_infoset(options.infoset, labels))
             self.infosets.choose(labels.index(options.infoset))
         if options.steps and self.run.thread is not None:
             # the iterations before the last are stepped and traced without drawing each on
