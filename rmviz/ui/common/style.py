@@ -127,6 +127,9 @@ def _title_minimum(label: pg.LabelItem) -> None:
     label.setMinimumWidth(0)
 
 
+SMALLEST_TITLE = 0.7  # a title naming the lines in colour is drawn at this share of its size at least
+
+
 def _set_title(label: pg.LabelItem, text: str, **style: object) -> None:
     """``LabelItem.setText`` for plot titles: the whole title kept for :func:`_fit_title`."""
     label.whole_title = text
@@ -134,20 +137,28 @@ def _set_title(label: pg.LabelItem, text: str, **style: object) -> None:
 
 
 def _fit_title(label: pg.LabelItem, event: object) -> None:
-    """``LabelItem.resizeEvent`` for plot titles: a plain title (not one naming the lines in
-    colour) wider than its plot is drawn elided to the plot's width, whole in the tooltip,
-    instead of running over the next plot's title (an OpenSpiel information set's label)."""
+    """``LabelItem.resizeEvent`` for plot titles: a plain title wider than its plot is drawn
+    elided to the plot's width, whole in the tooltip, instead of running over the next plot's
+    title (an OpenSpiel information set's label); one naming the lines in colour (rich text,
+    not cut) is drawn smaller, down to :data:`SMALLEST_TITLE` of its size (the gaps' legend
+    ran into the strategy plot's title at 1280x720 in presentation mode)."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QFont, QFontMetricsF
 
     pg.LabelItem.resizeEvent(label, event)
     whole = getattr(label, "whole_title", label.text)
-    if "<" in whole or label.width() <= 0:
+    if label.width() <= 0:
+        return
+    room = label.width() - 2 * label.item.document().documentMargin()  # the text item's margins
+    if "<" in whole:  # scaled about its centre, where the label put it: no new layout
+        item = label.item
+        wide = item.boundingRect().width()
+        item.setTransformOriginPoint(item.boundingRect().center())
+        item.setScale(1.0 if wide <= room else max(SMALLEST_TITLE, room / wide))
         return
     font = QFont(label.item.font())
     font.setPointSizeF(float(str(label.opts.get("size", "9pt")).removesuffix("pt")))
     plain = html.unescape(whole)
-    room = label.width() - 2 * label.item.document().documentMargin()  # the text item's margins
     shown = QFontMetricsF(font).elidedText(plain, Qt.TextElideMode.ElideRight, room)
     text = whole if shown == plain else html.escape(shown)
     label.setToolTip("" if text == whole else plain)

@@ -132,6 +132,7 @@ class InfosetList(QWidget):
 
 
 FITTED_ROWS = 12  # moves the table shows without scrolling
+TABLE_SHARE = 0.3  # of the window's height, at most, so the plots below keep theirs
 CENTRE = QAbstractItemView.ScrollHint.PositionAtCenter
 
 
@@ -207,14 +208,19 @@ class InfosetDetail(QWidget):
 
     def fit_table(self) -> None:
         """The table as high as its rows (at the current font), so the explanation below gets
-        the rest of the panel; at most :data:`FITTED_ROWS` rows high, the others scrolled to
-        (a node of 1,000 moves made the window 30,000 pixels tall)."""
+        the rest of the panel; at most :data:`FITTED_ROWS` rows high and at most
+        :data:`TABLE_SHARE` of the window's height, the others scrolled to (a node of 1,000
+        moves made the window 30,000 pixels tall; Liar's Dice's 12 moves in presentation
+        mode at 1280x720 left the plots below 60 pixels)."""
         table = self.table
         height = table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
-        header = table.verticalHeader()
-        height += sum(header.sectionSize(row) for row in range(min(table.rowCount(), FITTED_ROWS)))
         if table.horizontalHeader().length() > table.viewport().width():  # scrolls sideways
             height += table.horizontalScrollBar().sizeHint().height()
+        header, room = table.verticalHeader(), TABLE_SHARE * self.window().height()
+        for row in range(min(table.rowCount(), FITTED_ROWS)):
+            if row and height + header.sectionSize(row) > room:  # one row at least
+                break
+            height += header.sectionSize(row)
         table.setFixedHeight(height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -1,6 +1,7 @@
 """What live plots say beside their curves. Titles (rmviz.ui.common.style): a plain title wider
 than its plot is drawn elided to the plot's width, whole in the tooltip, and whole again once
-the plot is wide enough; a title naming lines in colour (rich text) is left as laid out. A
+the plot is wide enough; a title naming lines in colour (rich text) is not cut, but drawn
+smaller where it is wider than its plot. A
 panel's ``empty`` text (rmviz.ui.common.panel_plot): shown while a run has points and none of
 the panel's lines drew any, as the figures show it (a big tree's untraced strategies)."""
 
@@ -61,6 +62,23 @@ def test_a_short_or_rich_title_is_drawn_as_set(qtbot):
     view.resize(301, 200)
     qtbot.waitUntil(lambda: rich.width() > 0)
     assert rich.text == coloured  # rich text is not cut
+
+
+def test_a_rich_title_wider_than_its_plot_is_drawn_smaller(qtbot):
+    """A title naming the lines in colour (the gaps' legend) is not cut: wider than its plot
+    it is drawn smaller, about its centre, down to SMALLEST_TITLE of its size, and at its
+    size again once the plot is wide enough."""
+    from rmviz.ui.common.style import SMALLEST_TITLE
+
+    view, rich = titled_plot(qtbot, "x", 600)
+    rich.setText('<span style="color:#1f77b4">' + "named " * 12 + "</span>")
+    view.resize(380, 200)
+    qtbot.waitUntil(lambda: rich.item.scale() < 1.0)
+    drawn = rich.item.mapRectToParent(rich.item.boundingRect()).width()
+    assert drawn <= rich.width() + 1 or rich.item.scale() == SMALLEST_TITLE
+    assert rich.item.scale() >= SMALLEST_TITLE
+    view.resize(4000, 200)
+    qtbot.waitUntil(lambda: rich.item.scale() == 1.0)
 
 
 def test_an_untraced_strategy_panel_says_so_while_nothing_is_drawn(qtbot):

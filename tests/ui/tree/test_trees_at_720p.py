@@ -84,3 +84,27 @@ def test_kuhn_reads_j_q_k_and_openspiels_kuhn_its_own_labels():
     assert catalog_game("kuhn").infosets[0][:2] == ("J", "Jpb")
     pytest.importorskip("pyspiel")
     assert "0" in load_game("openspiel:kuhn_poker").infosets[0][0]
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
+def test_a_set_of_many_moves_leaves_the_plots_their_height(qtbot, presentation):
+    """Liar's Dice's first sets have 12 moves: the table of the set's numbers, 12 rows high,
+    left the plots under 60 pixels at 1280x720 in presentation mode. It is now at most
+    TABLE_SHARE of the window high (its other rows scrolled to)."""
+    from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
+    from rmviz.ui.tree.infoset_panel import TABLE_SHARE
+
+    moves = [
+        (f"m{k}", decision(1, "reply", [("a", terminal(k, -k)), ("b", terminal(-k, k))])) for k in range(12)
+    ]
+    window = make_tree_window(qtbot, ExtensiveFormGame(decision(0, "many", moves), ("A", "B"), "many moves"))
+    try:
+        window.show()
+        window.start(StartOptions(size=(1280, 720), presentation=presentation))
+        settle(qtbot)
+        window.infosets.choose(window.tree.infoset_label.index("many"))
+        qtbot.waitUntil(lambda: window.detail.table.rowCount() == 12)
+        qtbot.waitUntil(lambda: window.detail.table.height() <= TABLE_SHARE * window.height())
+        assert window.plots.height() >= 0.2 * window.height()  # 164 and 220 pixels
+    finally:
+        window.shutdown()
