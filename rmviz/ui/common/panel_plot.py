@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -45,11 +45,13 @@ def line_pen(line: Line, scale: float) -> pg.mkPen:
     return pen(line.colour, WIDTH * line.width * scale, line.dash, round(255 * line.alpha))
 
 
-def live_title(panel: Panel, scale: float, key: str) -> str:
+def live_title(panel: Panel, scale: float, key: str, drawn: Collection[Line] | None = None) -> str:
     """The title drawn live. With ``key`` ``"names"`` the lines are named in the title, each
     in its colour and dash (the first :data:`MAX_NAMED`), instead of a legend over plots that
     are short at 1280x720: after the player's name for strategies, after the title else; the
-    regret panel keys its players' dashes in smaller type."""
+    regret panel keys its players' dashes in smaller type. ``drawn``: the lines a run has
+    drawn points of, the only ones named once it has (as the figures' legends name only what
+    they draw: a big tree's untracked correlation gaps were named and never drawn)."""
     if key != "names":
         return html.escape(panel.title)
     if panel.name == "regrets":
@@ -57,7 +59,11 @@ def live_title(panel: Panel, scale: float, key: str) -> str:
             f"{html.escape(name)}&nbsp;{DASH_GLYPHS[dash]}" for name, dash in regret_key(panel)
         )
         return f'{html.escape(panel.title)} <span style="font-size:{7 * scale:.0f}pt">{players}</span>'
-    named = [(line.label, line.colour, line.dash) for line in panel.lines if line.legend]
+    named = [
+        (line.label, line.colour, line.dash)
+        for line in panel.lines
+        if line.legend and (drawn is None or line in drawn)
+    ]
     if panel.reference is not None:
         named.append((panel.reference.label, panel.reference.colour, panel.reference.dash))
     spans = " ".join(
@@ -87,15 +93,16 @@ class PanelPlot:
         key: str | None = None,
     ) -> None:
         self.panel = panel
-        key = key or panel.key
+        key = self.key = key or panel.key
+        self.drawn: set[Line] = set()  # the lines that have drawn points since the last clear
         self.plot = layout.addPlot(row=row, col=col, axisItems=log_axes())
         style_plot(self.plot, live_title(panel, scale, key), scale)
         if key == "names":
             self.plot.setToolTip(panel.title)
+        self._title_style: dict[str, str] = {"size": f"{9 * scale:.0f}pt"}
         if panel.title_colour is not None:
-            self.plot.setTitle(
-                live_title(panel, scale, key), color=panel.title_colour, size=f"{9 * scale:.0f}pt"
-            )
+            self._title_style["color"] = panel.title_colour
+            self.plot.setTitle(live_title(panel, scale, key), **self._title_style)
         self.plot.setLogMode(x=True, y=panel.y.scale == "log")
         if x_label:
             self.plot.setLabel("bottom", panel.x.label)
@@ -138,6 +145,7 @@ class PanelPlot:
         """No curve drawn (a fresh run); the axes back to their empty ranges."""
         for curve in (*self.curves.values(), *([self.reference] if self.reference else [])):
             curve.setData([], [])
+        self._name_drawn(set())
         self._say_empty(False)
         self._fit({}, 1.0, [])
 
@@ -160,11 +168,23 @@ class PanelPlot:
             if found is not None:
                 set_points(self.curves[line], *found)
                 shown |= bool(found[0].size)
+                if found[0].size:
+                    self._name_drawn(self.drawn | {line})
         self._say_empty(not shown and any(table.iterations.size for table in tables.values()))
         reference = reference_points(self.panel, drawn)
         if self.reference is not None and reference is not None:
             self.reference.setData(*reference)
         self._fit(drawn, scale, values([self.panel], tables) if shared is None else shared)
+
+    def _name_drawn(self, drawn: set[Line]) -> None:
+        """Lines named in the title (``key`` ``"names"``): those in ``drawn``, every line
+        while none has drawn yet; the title is set again only when they change."""
+        if drawn == self.drawn:
+            return
+        self.drawn = drawn
+        if self.key == "names":
+            title = live_title(self.panel, self._scale, self.key, drawn or None)
+            self.plot.setTitle(title, **self._title_style)
 
     def _say_empty(self, empty: bool) -> None:
         """Show ``panel.empty`` in the middle of the plot while a run has points but none of

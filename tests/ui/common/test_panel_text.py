@@ -105,3 +105,26 @@ def test_an_untraced_strategy_panel_says_so_while_nothing_is_drawn(qtbot):
     columns = {line.column: np.full(iterations.size, 0.5) for line in panel.lines}
     traced.update({None: TraceData(iterations, columns)})
     assert traced.note is None
+
+
+def test_a_title_names_only_the_lines_a_run_draws(qtbot):
+    """Lines named in the title (a short window's key) are those the run has drawn points
+    of, once it has any: a big tree's correlation gaps, not tracked, were named and never
+    drawn (the figures' legends name only what they draw). A fresh run names them all again."""
+    from rmviz.present.panels import gap_panel
+    from rmviz.solvers.registry import TREE
+
+    panel = gap_panel(TREE, False, last=False)
+    view = PlotLayout()
+    qtbot.addWidget(view)
+    plot = PanelPlot(view.ci, panel, 0, 0, key="names")
+    assert "EFCE gap" in plot.plot.titleLabel.whole_title
+    iterations = np.arange(1, 11)
+    columns = {line.column: np.full(iterations.size, np.nan) for line in panel.lines}
+    tracked = next(line for line in panel.lines if line.column.quantity == "exploitability")
+    columns[tracked.column] = 1.0 / iterations
+    plot.update({None: TraceData(iterations, columns)})
+    title = plot.plot.titleLabel.whole_title
+    assert "exploitability" in title and "EFCE gap" not in title and "EFCCE gap" not in title
+    plot.clear()
+    assert "EFCE gap" in plot.plot.titleLabel.whole_title
