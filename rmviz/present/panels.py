@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from rmviz.present.definitions import (
+    ACTION_COLOURS,
     PANEL_TEXT,
     REFERENCE,
     WELFARE_COLOUR,
@@ -284,12 +285,13 @@ def infoset_panel(
     player = int(tree.infoset_player[infoset])
     first = int(tree.infoset_first_slot[infoset])
     moves = int(tree.infoset_size[infoset])
+    colours = move_colours(tree, infoset)
     lines = tuple(
         Line(
             Column("average", player=player, infoset=infoset, action=k),
             tree.slot_move[first + k],
             tree.slot_move[first + k],
-            action_colour(k),
+            colours[k],
         )
         for k in range(min(moves, MAX_ACTIONS))
     )
@@ -297,7 +299,7 @@ def infoset_panel(
     levels: tuple[Level, ...] = ()
     if reference is not None:
         levels = tuple(
-            Level(float(reference[first + k]), action_colour(k)) for k in range(min(moves, MAX_ACTIONS))
+            Level(float(reference[first + k]), colours[k]) for k in range(min(moves, MAX_ACTIONS))
         )
         left_out += REFERENCE_NOTE
     return Panel(
@@ -310,6 +312,17 @@ def infoset_panel(
         levels=levels,
         empty="" if tree.traced_infoset[infoset] else NOT_TRACED,
     )
+
+
+def move_colours(tree: CompiledTree, infoset: int) -> list[str]:
+    """The colour of each move of ``infoset``: its label's (``CompiledTree.move_number``), so a
+    move keeps one colour across the tree's information sets, where that gives the set's
+    moves distinct colours; else the moves' order, as a player's actions are coloured."""
+    first, moves = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
+    numbers = tree.move_number[first : first + moves] % len(ACTION_COLOURS)
+    if len(set(numbers.tolist())) < min(moves, len(ACTION_COLOURS)):
+        numbers = np.arange(moves)
+    return [action_colour(int(n)) for n in numbers]
 
 
 def compare_panels(

@@ -229,3 +229,27 @@ def test_an_empty_panel_says_the_same_on_paper_and_live(qtbot):
     drawn.update(tables)
     assert drawn.note is not None and drawn.note.isVisible()
     assert drawn.note.text.replace("<br>", "\n") == NOT_TRACED
+
+
+def test_a_move_keeps_its_colour_across_information_sets():
+    """Leduc's call is one colour at every set, whether or not fold comes first (it was the
+    first colour at {call, raise} and the second at {fold, call, raise}); a set whose labels
+    would share a colour takes the moves' order, as a player's actions do."""
+    from rmviz.games.trees import leduc_poker
+    from rmviz.present.definitions import ACTION_COLOURS
+    from rmviz.present.panels import move_colours
+    from rmviz.solvers.tree.compiled_tree import compile_tree
+
+    tree = compile_tree(leduc_poker())
+    colour: dict[str, set[str]] = {}
+    for infoset in range(tree.n_infosets):
+        panel = infoset_panel(tree, infoset, ("Player 1", "Player 2"))
+        for line in panel.lines:
+            colour.setdefault(line.label, set()).add(line.colour)
+        assert len({line.colour for line in panel.lines}) == len(panel.lines)
+    assert all(len(colours) == 1 for colours in colour.values()) and len(colour) == 3
+    crowded = compile_tree(leduc_poker())
+    numbers = crowded.move_number.copy()
+    numbers[crowded.infoset_first_slot[0] + 1] = numbers[crowded.infoset_first_slot[0]] + len(ACTION_COLOURS)
+    object.__setattr__(crowded, "move_number", numbers)  # two moves of set 0 on one colour
+    assert move_colours(crowded, 0) == [ACTION_COLOURS[0], ACTION_COLOURS[1]]

@@ -114,6 +114,14 @@ class CompiledTree:
         """The traced moves' slots (:attr:`traced_infoset`), ascending."""
         return np.flatnonzero(self.traced_infoset[self.slot_infoset])
 
+    @functools.cached_property
+    def move_number(self) -> np.ndarray:
+        """(S,) each slot's move label's number among the tree's distinct move labels, first
+        met first: the plots and figures colour a move by it (Leduc's call is one colour at
+        every information set, whether or not fold comes first)."""
+        numbers: dict[str, int] = {}
+        return np.array([numbers.setdefault(move, len(numbers)) for move in self.slot_move], dtype=np.int64)
+
     def terminal_payoffs(self) -> np.ndarray:
         """(n, T) the payoffs of the terminals in node order (a new array)."""
         payoffs = np.empty((self.n_players, self.outcomes.shape[0]))
