@@ -118,9 +118,11 @@ class PanelPlot:
             self.plot.addLine(y=level.y, pen=pen(level.colour, WIDTH * LEVEL_WIDTH * scale, level.dash))
             for level in panel.levels
         ]
+        self.legend: pg.LegendItem | None = None  # the plot's own (key "ends"), fitted to its height
         if key == "ends":
-            legend = self.plot.addLegend(offset=(-5, 5))
+            legend = self.legend = self.plot.addLegend(offset=(-5, 5))
             legend.setLabelTextSize(f"{8 * scale:.0f}pt")
+            self.plot.vb.sigResized.connect(self._fit_legend)
         self.curves: dict[Line, pg.PlotDataItem] = {}
         for line in panel.lines:
             # faint curves jump every iteration: drawn without antialiasing, half the cost
@@ -230,6 +232,19 @@ class PanelPlot:
         if height <= 2 * label:
             return 0.25 if height > 0 else 0.02
         return round(min(0.25, max(0.02, label / (2 * (height - label)))), 3)
+
+    def _fit_legend(self) -> None:
+        """The plot's legend in as many columns as its entries need to fit the plot's height
+        (goofspiel's six bids showed three in a plot 100 pixels high, Liar's Dice's ten two)."""
+        legend = self.legend
+        entries = 0 if legend is None else len(legend.items)
+        if legend is None or not entries:
+            return
+        row = max(legend.layout.itemAt(0, 1).boundingRect().height(), 1.0)
+        fits = max(1, int((self.plot.vb.height() - 10) // row))
+        columns = -(-entries // fits)
+        if columns != legend.columnCount:
+            legend.setColumnCount(columns)
 
     def _resized(self) -> None:
         """A log axis's padding follows the plot's height."""

@@ -128,3 +128,24 @@ def test_a_title_names_only_the_lines_a_run_draws(qtbot):
     assert "exploitability" in title and "EFCE gap" not in title and "EFCCE gap" not in title
     plot.clear()
     assert "EFCE gap" in plot.plot.titleLabel.whole_title
+
+
+def test_a_short_plot_lays_its_legend_out_in_columns(qtbot):
+    """A panel keyed at its lines' ends draws pyqtgraph's legend in the plot: in a short plot
+    its entries take as many columns as they need to fit (goofspiel's six bids showed three
+    in a plot 100 pixels high), one column again when tall."""
+    from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
+
+    moves = [(f"Bid: {k}", terminal(k, -k)) for k in range(6)]
+    tree = compile_tree(ExtensiveFormGame(decision(0, "bids", moves), ("A", "B"), "bids"))
+    view = PlotLayout()
+    qtbot.addWidget(view)
+    plot = PanelPlot(view.ci, infoset_panel(tree, 0, ("A", "B")), 0, 0)
+    assert plot.legend is not None and len(plot.legend.items) == 6
+    view.resize(600, 150)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: plot.legend.columnCount > 1)
+    assert plot.legend.boundingRect().height() <= plot.plot.vb.height()
+    view.resize(600, 700)
+    qtbot.waitUntil(lambda: plot.legend.columnCount == 1)
