@@ -461,11 +461,19 @@ class TreeView(QGraphicsView):
 
     def show_infoset(self, infoset: int) -> None:
         """Scroll the first drawn node of ``infoset`` into view, unless one of its nodes is
-        in view already (a click on one never scrolls); fits keep it in view."""
+        in view already (a click on one never scrolls); where none is drawn (folded below a
+        collapsed node: Leduc's ``Kh:rr``), the path to its first node is opened and the view
+        centred on it. Fits keep it in view."""
+        assert self.tree is not None
         self.focus_infoset = infoset
         drawn = self._drawn(infoset)
         shown = self.mapToScene(self.viewport().rect()).boundingRect()
-        if drawn and not any(shown.contains(self.positions[h]) for h in drawn):
+        if not drawn:
+            first = int(self.tree.infoset_first_node[infoset])
+            self._reveal(first)
+            self.rebuild()
+            self.centerOn(self.positions[first])
+        elif not any(shown.contains(self.positions[h]) for h in drawn):
             self.centerOn(self.positions[drawn[0]])
 
     # -- people ------------------------------------------------------------------------------------

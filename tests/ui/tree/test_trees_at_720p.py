@@ -108,3 +108,19 @@ def test_a_set_of_many_moves_leaves_the_plots_their_height(qtbot, presentation):
         assert window.plots.height() >= 0.2 * window.height()  # 164 and 220 pixels
     finally:
         window.shutdown()
+
+
+def test_choosing_a_folded_information_set_opens_the_tree_to_it(qtbot):
+    """Leduc opens with its deeper rows folded: choosing ``Kh:rr`` (``--infoset``, the list)
+    opens the path to its first node and brings a node of the set into view."""
+    window = opened(qtbot, "leduc", (1280, 720))
+    try:
+        tree, view = window.tree, window.view
+        infoset = tree.infoset_label.index("Kh:rr")
+        assert not view._drawn(infoset)  # folded at first
+        window.infosets.choose(infoset)
+        qtbot.waitUntil(lambda: bool(view._drawn(infoset)))
+        settle(qtbot)
+        assert any(shown(view).contains(view.positions[h]) for h in view._drawn(infoset))
+    finally:
+        window.shutdown()
