@@ -226,6 +226,9 @@ def spread_labels(notes: list[Annotation], renderer: RendererBase, gap: float) -
         notes[k].xyann = (3, y - ends[k])
 
 
+PAGE_SHARE = 0.94  # of the page's width, at most, an axes title spans
+
+
 def wrap_to(text: Text, width: float, renderer: RendererBase) -> None:
     """Break ``text`` (a title, an axis label, the caption) into lines no longer than
     ``width`` pixels, at spaces; its words as they were when they fit."""
@@ -274,7 +277,9 @@ def arrange_axes(ax: Axes, renderer: RendererBase, gap: float, below: bool = Tru
             options = legend.rmviz_options  # type: ignore[attr-defined]
             ax.legend(handles, labels, loc="best", **options)
     box = ax.get_window_extent(renderer)
-    wrap_to(ax.title, box.width, renderer)
+    # and clear of the page's edges: a tree's axes span the page (OpenSpiel's Leduc's title
+    # touched both of its edges)
+    wrap_to(ax.title, min(box.width, PAGE_SHARE * ax.figure.bbox.width), renderer)
     wrap_to(ax.yaxis.label, box.height, renderer)
     cells = [t for t in ax.texts if t.get_gid() == "rmviz-cell"]
     for cell in cells:

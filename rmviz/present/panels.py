@@ -298,9 +298,7 @@ def infoset_panel(
     left_out = f" (first {MAX_ACTIONS} of {moves} moves)" if moves > MAX_ACTIONS else ""
     levels: tuple[Level, ...] = ()
     if reference is not None:
-        levels = tuple(
-            Level(float(reference[first + k]), colours[k]) for k in range(min(moves, MAX_ACTIONS))
-        )
+        levels = tuple(Level(float(reference[first + k]), colours[k]) for k in range(min(moves, MAX_ACTIONS)))
         left_out += REFERENCE_NOTE
     return Panel(
         "infoset",
