@@ -49,6 +49,7 @@ COLUMNS = (
     ("\u03c0\u1d40\u207a\u00b9", "regret-matched strategy for iteration T+1"),
     ("\u03c0\u0304\u1d40", "average strategy after iteration T"),
 )
+LABEL_CHARACTERS = 28  # the information-set list's label column is at most this wide
 
 
 class InfosetList(QWidget):
@@ -94,6 +95,11 @@ class InfosetList(QWidget):
             item.setData(1, Qt.ItemDataRole.UserRole, player)
             self.list.addTopLevelItem(item)
         self.list.resizeColumnToContents(0)
+        # a label column as wide as OpenSpiel's 120-character labels pushed the player and
+        # moves off the list: at most LABEL_CHARACTERS wide, the rest cut ("…"), the side
+        # panel naming the chosen set whole
+        widest = LABEL_CHARACTERS * self.list.fontMetrics().averageCharWidth()
+        self.list.setColumnWidth(0, min(self.list.columnWidth(0), widest))
 
     def _filter(self) -> None:
         player, text = self.player.currentData(), self.search.text().strip().lower()

@@ -730,3 +730,23 @@ def test_view_last_iterate_draws_the_current_strategys_exploitability(kuhn, qtbo
     assert (
         not kuhn.run.thread.loop.solver.last_iterate and LAST_LABEL not in kuhn.plots.gap_plot.titleLabel.text
     )
+
+
+def test_the_list_keeps_the_player_column_beside_long_labels(qtbot):
+    """OpenSpiel's 120-character labels made the label column so wide that the player and
+    moves columns were off the list; it is now at most LABEL_CHARACTERS wide."""
+    from rmviz.ui.tree.infoset_panel import LABEL_CHARACTERS
+
+    names = [f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}" for k in range(2)]
+    moves = [
+        (m, decision(1, names[k], [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
+        for k, m in enumerate("pq")
+    ]
+    window = make_tree_window(qtbot, ExtensiveFormGame(decision(0, "root", moves), ("A", "B"), "long"))
+    listed = window.infosets.list
+    assert listed.columnWidth(0) <= LABEL_CHARACTERS * listed.fontMetrics().averageCharWidth()
+    short = make_tree_window(qtbot, kuhn_poker()).infosets.list
+    assert (
+        short.columnWidth(0) < LABEL_CHARACTERS * short.fontMetrics().averageCharWidth()
+    )  # as wide as its labels
+    window.shutdown()
