@@ -38,7 +38,6 @@ from rmviz.solvers.tree.layout import (
     Partition,
     depth_first,
     partition,
-    profile_sums,
 )
 from rmviz.solvers.tree.state import CFRState
 from rmviz.solvers.weighting import Step
@@ -147,8 +146,6 @@ class FullTraversal(CompiledRun[DepthFirst]):
     def __init__(self, tree: CompiledTree, config: CFRConfig, greedy_floor: float = 0.0) -> None:
         """``greedy_floor`` is the greedy weight floor (:func:`.weighting.greedy_bounds`)."""
         layout = depth_first(tree)
-        # each layout terminal's number among the tree's terminals in node order (metrics)
-        self.position = tree.outcome_terminal
         super().__init__(layout, Schedule.of(config, largest_payoff(layout.payoffs), greedy_floor))
         self.split = partition(layout, tree.n_slots)
         self.work = _work(layout, self.split, self.schedule.weighting == weighting.GREEDY)
@@ -163,7 +160,7 @@ class FullTraversal(CompiledRun[DepthFirst]):
         state that has them (``CFRState.trigger_sums``): the kernel keeps the reach of each
         terminal (the layout's order, which is ``entries.terminals``') and each information
         set's own reach, and :func:`.correlation.accumulate` reads them by those numbers."""
-        terminals, infosets = self.position.size, self.tree.infoset_player.size
+        terminals, infosets = self.tree.payoffs.shape[0], self.tree.infoset_player.size
         assert entries.terminals.size == terminals
         start, range_start, range_lo, range_hi, _ = entries.kernel_arrays()
         first_node = terminals + np.arange(infosets, dtype=np.int64)
@@ -189,11 +186,6 @@ class FullTraversal(CompiledRun[DepthFirst]):
         schedule = self.schedule._replace(greedy_floor=float(greedy_floor), payoff_bound=bound)
         CompiledRun.__init__(other, layout, schedule)
         return other
-
-    def profile_sums(self, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """A profile's values and best-response contributions by one walk of the layout
-        (:func:`.layout.profile_sums`)."""
-        return profile_sums(self.tree, strategy, self.position)
 
     def run(self, state: CFRState, iterations: int) -> None:
         """Run ``iterations`` iterations on ``state``, in place."""

@@ -15,6 +15,7 @@ from rmviz.solvers.columns import MAX_TRACED_SLOTS
 from rmviz.solvers.registry import make_solver
 from rmviz.solvers.tree.compiled_tree import TreePasses, compile_tree
 from rmviz.solvers.tree.config import preset
+from rmviz.solvers.tree.layout import profile_sums
 from rmviz.solvers.tree.solver import METRICS, CFRSolver
 from tests.solvers.tree.builders import binary_tree, chain, hidden_chain
 from tests.solvers.tree.ragged import ragged_tree
@@ -204,16 +205,20 @@ def test_reach_multiplies_only_the_owners_row_with_the_same_floats(build):
     [kuhn_poker, leduc_poker, teaching_tree, lambda: binary_tree(8)]
     + [lambda s=s, p=p: ragged_tree(s, p) for s in range(4) for p in (2, 3)],
 )
-def test_the_layouts_metrics_are_the_passes_to_rounding(build):
-    """Where the kernel runs, a snapshot's NashConv walks its layout once
-    (:func:`~rmviz.solvers.tree.layout.profile_sums`) instead of the NumPy passes' per-depth
+@pytest.mark.parametrize("algorithm", ["cfr", "mccfr-external"])
+def test_the_layouts_metrics_are_the_passes_to_rounding(build, algorithm):
+    """With numba, a snapshot's NashConv walks a depth-first layout once (the kernel's where
+    it runs, one of its own for Monte-Carlo CFR: :func:`~rmviz.solvers.tree.layout.profile_sums`)
+    instead of the NumPy passes' per-depth
     arrays: each terminal's ``pi_{-p}(z) u_p(z)`` is their float exactly (the best responses
     then the same function's), the values and NashConv equal to rounding (the children's
     values are summed in another grouping than ``np.add.reduceat``'s), strategies with moves
     of probability 0 included."""
-    solver = make_solver(build(), "cfr")
+    solver = make_solver(build(), algorithm)
     passes, tree = solver.passes, solver.tree
-    assert solver.traversal is not None
+    assert solver.metrics_layout is not None
+    kernels = solver.traversal
+    assert (kernels is not None and solver.metrics_layout is kernels.tree) == (algorithm == "cfr")
     rng = np.random.default_rng(5)
     largest = float(np.abs(tree.payoffs).max())
     for trial in range(4):
@@ -226,7 +231,7 @@ def test_the_layouts_metrics_are_the_passes_to_rounding(build):
             np.prod(np.delete(reach, p, axis=0), axis=0) * tree.payoffs[p, passes.terminals]
             for p in range(tree.n_players)
         ]
-        values, contributions = solver.traversal.profile_sums(strategy)
+        values, contributions = profile_sums(solver.metrics_layout, strategy, tree.outcome_terminal)
         np.testing.assert_array_equal(contributions, np.array(expected))
         nash_conv, reference_values = passes.nash_conv(strategy)
         walked, walked_values = solver.nash_conv(strategy)
