@@ -229,8 +229,9 @@ class CompareView(QWidget):
         return traces
 
     def summary(self) -> str:
-        """Each algorithm's iteration, for the status bar."""
-        return "  ".join(f"{name}: {t.loop.latest()[1].iteration:,}" for name, t in self.threads.items())
+        """Each algorithm's iteration, for the status bar ("iteration cfr 277, cfr+ 239")."""
+        reached = ", ".join(f"{name} {t.loop.latest()[1].iteration:,}" for name, t in self.threads.items())
+        return f"iteration {reached}" if reached else ""
 
     def redraw(self) -> None:
         """Redraw every algorithm's curves from its trace (the window's timer calls this), on
