@@ -94,18 +94,28 @@ def draw_tree(target: Target, run: RunData, style: Style) -> None:
     """The game tree with the average strategy and its reach (see the module docstring)."""
     tree = cast(CompiledTree, run.tree)
     ax = canvas.one_panel(target)
-    ax.set_title(f"{run.game.title}: average strategy, edge width = reach")
-    tree_diagram(ax, run.game.player_names, tree, style, cast(TreeSnapshot, run.snapshot).average_strategy)
+    title = f"{run.game.title}: average strategy, edge width = reach"
+    strategy = cast(TreeSnapshot, run.snapshot).average_strategy
+    tree_diagram(ax, run.game.player_names, tree, style, strategy, title)
 
 
 def tree_diagram(
-    ax: Axes, players: tuple[str, ...], tree: CompiledTree, style: Style, strategy: np.ndarray | None
+    ax: Axes,
+    players: tuple[str, ...],
+    tree: CompiledTree,
+    style: Style,
+    strategy: np.ndarray | None,
+    title: str | None = None,
 ) -> None:
     """The tree on ``ax``, its labels and arcs where :func:`~rmviz.present.tree_labels.plan_labels`
-    puts them."""
+    puts them; ``title`` above, saying how many histories are drawn where rows too wide for
+    the page are folded (as the window's note does), set before the labels are planned."""
     inches = cast("Figure", ax.get_figure(root=True)).get_figwidth()
     collapsed = collapse_below(tree, min(MAX_LEAVES, max_leaves(72 * inches)))
     nodes = visible_nodes(tree, collapsed)
+    if title is not None:
+        drawn = f" ({len(nodes):,} of {tree.n_nodes:,} histories drawn, +n folded)"
+        ax.set_title(title + (drawn if len(nodes) < tree.n_nodes else ""))
     place = tree_layout(tree, nodes, collapsed)
     xy = {h: (x, -ROW * d) for h, (x, d) in place.items()}
     scale = _axes(ax, players, place, style)

@@ -78,6 +78,15 @@ def test_no_two_labels_overlap(drawn):
     assert [text for text, box in boxes if not page.holds(box)] == []  # none cut at the edge
 
 
+def test_a_folded_tree_says_how_much_of_it_is_drawn():
+    """Rows too wide for the page are folded; the title says how many histories are drawn,
+    as the window's note does (Leduc at the default width: its chance deals only)."""
+    leduc = make_figure("tree", record(catalog_game("leduc"), "cfr", iterations=5))
+    assert "of 9,457 histories drawn, +n folded" in leduc.axes[0].get_title()
+    kuhn = make_figure("tree", record(catalog_game("kuhn"), "cfr", iterations=5))
+    assert "histories drawn" not in kuhn.axes[0].get_title()
+
+
 def test_kuhn_draws_its_information_sets_and_every_chance_label():
     fig = make_figure("tree", record(catalog_game("kuhn"), "cfr", iterations=10))
     texts = [t.get_text() for t in fig.axes[0].texts]
