@@ -231,7 +231,9 @@ PAGE_SHARE = 0.94  # of the page's width, at most, an axes title spans
 
 def wrap_to(text: Text, width: float, renderer: RendererBase) -> None:
     """Break ``text`` (a title, an axis label, the caption) into lines no longer than
-    ``width`` pixels, at spaces; its words as they were when they fit."""
+    ``width`` pixels, at spaces; its words as they were when they fit. A text given
+    ``rmviz_lines`` keeps that many lines at most, the last ending in "…" (a panel titled
+    by an OpenSpiel information set's 120 characters took six lines of a small panel)."""
     words = getattr(text, "rmviz_words", None) or text.get_text()
     text.rmviz_words = words  # type: ignore[attr-defined]
     text.set_text(words)
@@ -240,7 +242,11 @@ def wrap_to(text: Text, width: float, renderer: RendererBase) -> None:
     extent = text.get_window_extent(renderer)
     long = extent.height if text.get_rotation() % 180 else extent.width
     if long > width > 0:
-        text.set_text(textwrap.fill(words, max(8, int(0.9 * len(words) * width / long))))  # glyphs vary
+        lines = textwrap.wrap(words, max(8, int(0.9 * len(words) * width / long)))  # glyphs vary
+        most = getattr(text, "rmviz_lines", len(lines))
+        if len(lines) > most:
+            lines = [*lines[: most - 1], lines[most - 1].rstrip(" |,;") + "…"]
+        text.set_text("\n".join(lines))
 
 
 def text_gap(style: Style, fig: Figure) -> float:

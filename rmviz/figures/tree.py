@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 MAX_INFOSETS, INFOSET_COLUMNS = 12, 4
+TITLE_LINES = 3  # an information set's panel title, at most (the rest cut: "…")
 MAX_LEAVES = 64
 
 
@@ -75,6 +76,7 @@ def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
         panel = infoset_panel(tree, infoset, run.game.player_names, reference)
         draw_panel(ax, panel, {None: run.trace}, style)
         ax.title.set_fontsize(style.small)
+        ax.title.rmviz_lines = TITLE_LINES  # style.wrap_to reads it
         ax.set_xlabel("")  # the bottom row's only
         ax.set_ylabel("")  # the figure's, once
     for ax in axes[len(infosets) :]:

@@ -151,3 +151,22 @@ def test_a_move_label_meets_no_other_edge():
     for text, box in drawn:
         k = int(text.split()[1]) - 1
         assert not any(segment_meets_box(p, q, box) for j, (p, q) in enumerate(from_root) if j != k), text
+
+
+def test_a_long_information_set_label_takes_three_title_lines_at_most():
+    """The strategies figure's panels are small: a title naming an OpenSpiel information set
+    (120 characters) took six lines of one; it keeps three, the last cut with "…"."""
+    from rmviz.figures.tree import TITLE_LINES
+
+    names = [f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}| points: 0 0" for k in range(2)]
+    moves = [
+        (m, decision(1, names[k], [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
+        for k, m in enumerate("pq")
+    ]
+    game = ExtensiveFormGame(decision(0, "root", moves), ("A", "B"), "long labels")
+    fig = make_figure("strategies", record(game, "cfr", iterations=5))
+    fig.draw(fig._get_renderer())
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    long = [t for t in titles if "Current player" in t]
+    assert long and all(t.count("\n") < TITLE_LINES and t.endswith("…") for t in long)
+    assert "A: average strategy at root (dashed: an LP equilibrium)" in titles  # a short one whole
