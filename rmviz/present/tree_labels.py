@@ -380,7 +380,8 @@ def _node_label(
             (marker.x0, marker.y0 - measure.gap, "right", "top"),
         ]
         label = tree.infoset_label[int(tree.node_infoset[h])]
-        texts = [[label], [short_label(label)]] if short_label(label) != label else [[label]]
+        short = short_label(label)
+        texts = [[label], [short]] if short != label else [[label]]
         return _Candidate.of("infoset", h, texts, [sides] * len(texts), measure)
     return None
 

@@ -13,8 +13,8 @@ from rmviz.figures import record
 from rmviz.figures.registry import default_size, frame_width, make_figure
 from rmviz.formats import load_game
 from rmviz.games import catalog_game
-from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
 from rmviz.present.tree_labels import FRAME_WIDTH_CM, Box, LabelSpace, Movable, segment_meets_box, short_label
+from tests.solvers.tree.builders import long_label, long_labels
 
 TREES = ["kuhn", "leduc", "teaching-tree", "kuhn-3"]
 OPENSPIEL = {"kuhn-3": "openspiel:kuhn_poker(players=3)", "liars-dice": "openspiel:liars_dice"}
@@ -113,12 +113,8 @@ def test_the_gap_parts_labels_that_would_touch():
 def test_a_long_information_set_label_is_drawn_shortened():
     """OpenSpiel's information-state strings run to 120 characters: none fits the frame
     whole, so each set is labelled by its first characters (``short_label``) where they fit."""
-    names = [f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}| points: 0 0" for k in range(2)]
-    moves = [
-        (m, decision(1, names[k], [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
-        for k, m in enumerate("pq")
-    ]
-    game = ExtensiveFormGame(decision(0, "root", moves), ("A", "B"), "long labels")
+    names = [long_label(k) for k in range(2)]
+    game = long_labels(len(names))
     fig = make_figure("tree", record(game, "cfr", iterations=5))
     renderer = fig._get_renderer()
     fig.draw(renderer)
@@ -158,13 +154,7 @@ def test_a_long_information_set_label_takes_three_title_lines_at_most():
     (120 characters) took six lines of one; it keeps three, the last cut with "…"."""
     from rmviz.figures.tree import TITLE_LINES
 
-    names = [f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}| points: 0 0" for k in range(2)]
-    moves = [
-        (m, decision(1, names[k], [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
-        for k, m in enumerate("pq")
-    ]
-    game = ExtensiveFormGame(decision(0, "root", moves), ("A", "B"), "long labels")
-    fig = make_figure("strategies", record(game, "cfr", iterations=5))
+    fig = make_figure("strategies", record(long_labels(2), "cfr", iterations=5))
     fig.draw(fig._get_renderer())
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
     long = [t for t in titles if "Current player" in t]

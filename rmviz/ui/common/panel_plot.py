@@ -170,7 +170,7 @@ class PanelPlot:
             if found is not None:
                 set_points(self.curves[line], *found)
                 shown |= bool(found[0].size)
-                if found[0].size:
+                if found[0].size and line not in self.drawn:
                     self._name_drawn(self.drawn | {line})
         self._say_empty(not shown and any(table.iterations.size for table in tables.values()))
         reference = reference_points(self.panel, drawn)

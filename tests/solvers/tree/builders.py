@@ -7,6 +7,8 @@ and ``tests/benchmarks/big_trees.py``.
   information set holds two nodes, one per chance outcome (imperfect information, perfect
   recall), ``4 depth + 3`` nodes.
 * :func:`scaled`: a tree with its payoffs multiplied by a factor.
+* :func:`long_labels`: a root decision over ``count`` information sets of player 2 labelled
+  like OpenSpiel's information-state strings (:func:`long_label`: ~110 characters).
 * :func:`binary_tree`: a complete binary tree of ``levels`` decision levels, players
   alternating, each player seeing only their own earlier moves (or, ``perfect``, every
   move: one information set per decision node): ``2^(levels+1) - 1`` nodes (``levels=15``:
@@ -89,3 +91,18 @@ def scaled(game: ExtensiveFormGame, factor: float) -> ExtensiveFormGame:
         )
     assert game.root is not None
     return ExtensiveFormGame(rebuilt[id(game.root)], game.player_names, game.title)
+
+
+def long_label(k: int) -> str:
+    """An information set's label as long as OpenSpiel's information-state strings."""
+    return f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}| points: 0 0"
+
+
+def long_labels(count: int) -> ExtensiveFormGame:
+    """Player 1 chooses among ``count`` moves; after move k, player 2 decides at the
+    information set :func:`long_label` (k) between ``a`` (payoffs k, -k) and ``b``."""
+    replies = [
+        (chr(ord("p") + k), decision(1, long_label(k), [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
+        for k in range(count)
+    ]
+    return ExtensiveFormGame(decision(0, "root", replies), ("A", "B"), "long labels")

@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
 from rmviz.formats import write_json
-from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
 from rmviz.present.tree_labels import short_label
 from rmviz.runner.record import read_run_game
@@ -23,6 +22,7 @@ from rmviz.solvers.tree.solver import CFRSolver
 from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.tree.editor import parse_numbers
+from tests.solvers.tree.builders import long_label, long_labels
 from tests.ui.tree.conftest import cell, make_tree_window
 
 
@@ -388,12 +388,8 @@ def test_long_information_set_labels_are_shortened_and_listed_from_their_start(q
     run into a neighbour, the tree shows it shortened (or not at all: the tooltip and the
     side panel have it whole), and the list, scrolled to the chosen set, reads each label
     from its start."""
-    names = [f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}| points: 0 0" for k in range(4)]
-    moves = [
-        (m, decision(1, names[k], [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
-        for k, m in enumerate("pqrs")
-    ]
-    game = ExtensiveFormGame(decision(0, "root", moves), ("A", "B"), "long labels")
+    names = [long_label(k) for k in range(4)]
+    game = long_labels(len(names))
     window = make_tree_window(qtbot, game)
     window.resize(1280, 720)
     window.show()
@@ -737,12 +733,7 @@ def test_the_list_keeps_the_player_column_beside_long_labels(qtbot):
     moves columns were off the list; it is now at most LABEL_CHARACTERS wide."""
     from rmviz.ui.tree.infoset_panel import LABEL_CHARACTERS
 
-    names = [f"Current player: 1 | hand: {k} | sequence: {'x ' * 40}" for k in range(2)]
-    moves = [
-        (m, decision(1, names[k], [("a", terminal(k, -k)), ("b", terminal(-k, k))]))
-        for k, m in enumerate("pq")
-    ]
-    window = make_tree_window(qtbot, ExtensiveFormGame(decision(0, "root", moves), ("A", "B"), "long"))
+    window = make_tree_window(qtbot, long_labels(2))
     listed = window.infosets.list
     assert listed.columnWidth(0) <= LABEL_CHARACTERS * listed.fontMetrics().averageCharWidth()
     short = make_tree_window(qtbot, kuhn_poker()).infosets.list
