@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import rmviz
@@ -64,20 +64,24 @@ def _state(solver: CFRSolver) -> dict[str, np.ndarray]:
     schedule=st.sampled_from(SCHEDULES),
     integer=st.booleans(),
 )
+@example(seed=2060, players=2, schedule=("greedy-cfr", "simultaneous"), integer=False)
 def test_the_walk_gives_the_numpy_iterates_on_ragged_trees(seed, players, schedule, integer):
     """Integer payoffs make exact ties (the tie rule's knife edge) and players who never move
     common. Not with greedy CFR: its weight's line search leaves regrets of 1e-7 near an
     equilibrium, whose rounding (1e-16) moves the strategy by 1e-9 (ill-conditioned, not a
-    branch decided differently)."""
-    game = ragged_tree(seed, players, integer_payoffs=integer and schedule[0] != "greedy-cfr")
+    branch decided differently; seed 2060 moved one by 5.7e-9 of itself), so its iterates
+    are compared to 1e-7."""
+    greedy = schedule[0] == "greedy-cfr"
+    game = ragged_tree(seed, players, integer_payoffs=integer and not greedy)
     fast = _run(game, *schedule)
     assert fast.traversal is not None
     slow = CFRSolver(game, preset(schedule[0], updates=schedule[1]))
     for _ in range(20):
         slow._iterate(record=False)
     expected = _state(slow)
+    rtol = 1e-7 if greedy else 1e-9
     for name, value in _state(fast).items():
-        np.testing.assert_allclose(value, expected[name], rtol=1e-9, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(value, expected[name], rtol=rtol, atol=1e-12, err_msg=name)
     assert fast.state.weight_sum == pytest.approx(slow.state.weight_sum, rel=1e-12)
 
 
