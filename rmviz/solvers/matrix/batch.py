@@ -92,11 +92,13 @@ class BatchSolver:
         scaled = payoffs / self.scale if self.scale != 1.0 else payoffs
         self.payoffs = scaled
         dtype = np.float32 if config.dtype == "float32" else np.float64
-        matrix0 = np.ascontiguousarray(scaled[:, 0], dtype=dtype)
-        # the CPU's small loop reads P_1 itself; single-pass products (and the GPU) read P_0
-        # alone in a zero-sum game, with the column sums negated
+        # the CPU's small loop reads P_0 transposed and P_1 itself; single-pass products (and
+        # the GPU) read P_0 alone in a zero-sum game, with the column sums negated
         self.fused = dtype == np.float32 or self.rows * self.columns > kernels.LOOP_MAX_ENTRIES
         self.fused = self.fused or self.backend.is_gpu
+        matrix0 = np.ascontiguousarray(
+            scaled[:, 0] if self.fused else scaled[:, 0].transpose(0, 2, 1), dtype=dtype
+        )
         if self.fused and exactly_zero_sum(scaled.transpose(1, 0, 2, 3)):
             matrix1, self.sign1 = matrix0, -1.0
         else:
@@ -165,7 +167,7 @@ class BatchSolver:
     def _step_cpu(self, iterations: int) -> None:
         dtype = self.matrix0.dtype
         work = [np.empty(n, dtype=dtype) for n in (self.rows, self.columns, self.rows, self.columns)]
-        unused = np.zeros((1, 1))
+        unused, no_terms = np.zeros((1, 1)), np.zeros(2)
         weight = np.empty(1)
         lam = np.zeros(1)
         rates = np.ones(2)  # no FTRL in batches (device.supports)
@@ -184,14 +186,15 @@ class BatchSolver:
                 self.bounds[g],
                 *work,
             )
-            # no CE accumulators, no joint distribution in batches
+            # no joint distribution (nor CE gap) in batches
             state = (
                 *(a[g] for a in arrays),
-                unused,
-                unused,
                 self.payoff_sum[g],
                 weight,
                 unused,
+                unused,
+                unused,
+                no_terms,
                 lam,
                 False,
                 False,

@@ -85,8 +85,9 @@ class MatrixConfig:
     # any other game uniform). Checked against the game by the solver (non-negative, summing
     # to 1, one probability per action); a fixed player's start is its fixed strategy.
     start: Mapping[int, Sequence[float]] | None = None
-    # Track the CE gap (an |A_i| x |A_i| accumulator per player). None: always in sampled
-    # play or with internal regrets, in expected play only while max |A_i| <= 64.
+    # Track the CE gap (two-player expected play: read off the joint, which is then kept
+    # whatever track_joint says; otherwise an |A_i| x |A_i| accumulator per player). None:
+    # always in sampled play or with internal regrets, in expected play while max |A_i| <= 64.
     track_ce: bool | None = None
     # Track the empirical joint distribution of two-player games (|A_0| x |A_1| per
     # iteration in expected play). None: in sampled play, in expected play up to 64 x 64;

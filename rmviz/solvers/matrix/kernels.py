@@ -8,9 +8,11 @@ and the GIL released:
 * :func:`_run_bimatrix_expected` (:class:`BimatrixExpectedKernel`): two players, expected
   play, external regret (RM, RM+, predictive; uniform, linear, discounted or greedy
   weights; simultaneous or alternating; CE and joint tracking). Products are loops for
-  small matrices and, above ``LOOP_MAX_ENTRIES``, the single-pass products of
-  :mod:`.products` (both players' utilities from one read of each payoff entry; a zero-sum
-  game's stored ``P_1 = -P_0`` is not read; float32 matrices on request).
+  small matrices (``P_0 y`` reads ``P_0^T``: the rows' index-order sums side by side) and,
+  above ``LOOP_MAX_ENTRIES``, the single-pass products of :mod:`.products` (both players'
+  utilities from one read of each payoff entry; a zero-sum game's stored ``P_1 = -P_0`` is
+  not read; float32 matrices on request), where the joint's terms are also added 64 at a
+  time (:mod:`.joint`).
 * :func:`_run_profiles` (:class:`ProfileKernel`): any number of players, one action profile
   at a time: sampled play with external or internal regret, every rule, weighting and
   schedule; and expected play with three or more players and external regrets. Sampled
@@ -38,6 +40,7 @@ from rmviz.games.normal_form import NormalFormGame
 from rmviz.solvers import greedy_scan, regret_matching, weighting
 from rmviz.solvers.jit import AVAILABLE, jit, jit_reassociating
 from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.matrix.joint import record as record_joint
 from rmviz.solvers.matrix.metrics import ORDERED_MAX_ENTRIES
 from rmviz.solvers.matrix.products import column_product, exactly_zero_sum, fused_products, row_product
 from rmviz.solvers.matrix.state import MatrixState
@@ -107,7 +110,7 @@ class BimatrixArrays(NamedTuple):
     matrices (``payoff1`` is ``payoff0`` with ``sign1 = -1`` in an exactly zero-sum game read
     by the single-pass products), which players learn and the products' work vectors."""
 
-    payoff0: np.ndarray
+    payoff0: np.ndarray  # P_0, or P_0^T where not fused (the small loop: _row_utilities)
     payoff1: np.ndarray
     sign1: float
     fused: bool  # single-pass products (float32 or above LOOP_MAX_ENTRIES)
@@ -123,9 +126,9 @@ class BimatrixArrays(NamedTuple):
 
 class BimatrixState(NamedTuple):
     """A two-player :class:`MatrixState` as :func:`_run_bimatrix_expected` updates it in
-    place: each player's vectors, the CE accumulators and joint distribution (``(1, 1)``
-    placeholders when not tracked), and the weight sum and last greedy weight boxed in arrays
-    of one element."""
+    place: each player's vectors, the joint distribution and its buffered terms (``(1, 1)``
+    placeholders when not kept; the CE gap is read off the joint: ``metrics.joint_incentives``),
+    and the weight sum and last greedy weight boxed in arrays of one element."""
 
     current0: np.ndarray
     current1: np.ndarray
@@ -137,14 +140,15 @@ class BimatrixState(NamedTuple):
     strategy_sum1: np.ndarray
     external0: np.ndarray
     external1: np.ndarray
-    internal0: np.ndarray
-    internal1: np.ndarray
     payoff_sum: np.ndarray  # (2,)
     weight_sum: np.ndarray  # (1,)
     joint: np.ndarray
+    joint_rows: np.ndarray  # the joint's buffered terms (joint.py), else (1, 1)
+    joint_columns: np.ndarray
+    joint_pending: np.ndarray  # (2,)
     last_lambda: np.ndarray  # (1,)
-    track_ce: bool
     track_joint: bool
+    buffer_joint: bool  # the state holds joint_terms: the joint is added BUFFER terms at a time
 
 
 class ProfileArrays(NamedTuple):
@@ -279,7 +283,10 @@ class BimatrixExpectedKernel:
         payoffs = constants.payoffs
         dtype = np.float32 if constants.config.dtype == "float32" else np.float64
         self.fused = dtype == np.float32 or payoffs[0].size > LOOP_MAX_ENTRIES
-        self.matrix0 = read_only(np.ascontiguousarray(payoffs[0], dtype=dtype))
+        # the small loop reads P_0 transposed (_row_utilities); the single-pass products P_0
+        self.matrix0 = read_only(
+            np.ascontiguousarray(payoffs[0] if self.fused else payoffs[0].T, dtype=dtype)
+        )
         if self.fused and exactly_zero_sum(payoffs):
             self.matrix1, self.sign1 = self.matrix0, -1.0
         else:
@@ -304,21 +311,20 @@ class BimatrixExpectedKernel:
 
     def run(self, s: MatrixState, iterations: int) -> None:
         vectors = _float_arrays((*s.current, *s.regret, *s.prediction, *s.strategy_sum, *s.external_regret))
-        internal = _float_arrays(s.internal_regret or (np.zeros((1, 1)), np.zeros((1, 1))))
         joint = _float_arrays([s.joint if s.joint is not None else np.zeros((1, 1))])[0]
+        terms = s.joint_terms or (np.zeros((1, 1)), np.zeros((1, 1)), np.zeros(2))
         payoff_sum = np.array(s.payoff_sum, dtype=np.float64)
         weight_sum = np.array([float(s.weight_sum)])
         last_lambda = np.array([float(s.last_lambda)])
         state = (
             *vectors,
-            internal[0],
-            internal[1],
             payoff_sum,
             weight_sum,
             joint,
+            *terms,
             last_lambda,
-            s.internal_regret is not None,
             s.joint is not None,
+            s.joint_terms is not None,
         )
         arrays, schedule = self.packed
         _run_bimatrix_expected(arrays, state, schedule, s.iteration, iterations)
@@ -334,8 +340,6 @@ class BimatrixExpectedKernel:
             s.external_regret[0],
             s.external_regret[1],
         ) = vectors
-        if s.internal_regret is not None:
-            s.internal_regret[0], s.internal_regret[1] = internal
         if s.joint is not None:
             s.joint = joint
         _store_totals(s, payoff_sum, weight_sum, last_lambda, iterations)
@@ -586,14 +590,14 @@ def _guide(regret: Any, prediction: Any, instant: Any, c: float, predictive: boo
 
 
 @jit
-def _row_utilities(payoff: Any, column_strategy: Any, out: Any) -> None:
-    """``out = payoff @ y``."""
-    rows, columns = payoff.shape
-    for a in range(rows):
-        total = 0.0
-        for b in range(columns):
-            total += payoff[a, b] * column_strategy[b]
-        out[a] = total
+def _row_utilities(transposed: Any, column_strategy: Any, out: Any) -> None:
+    """``out = P y`` from ``transposed = P^T``: every row's sum in index order, the rows side
+    by side (a vector of them at a time, where one row's sum is a chain of dependent adds)."""
+    columns, rows = transposed.shape
+    out[:] = 0.0
+    for b in range(columns):
+        for a in range(rows):
+            out[a] += transposed[b, a] * column_strategy[b]
 
 
 @jit
@@ -617,7 +621,8 @@ def _cast(source: Any, out: Any) -> None:
 def _evaluate_rows(
     payoff: Any, column_strategy: Any, out: Any, fused: bool, work_y: Any, work_rows: Any
 ) -> None:
-    """``out = P_0 y``: a single-pass product in the payoffs' dtype, or the small loop."""
+    """``out = P_0 y``: a single-pass product in the payoffs' dtype, or the small loop (which
+    reads ``payoff`` as ``P_0^T``)."""
     if fused:
         _cast(column_strategy, work_y)
         row_product(payoff, work_y, work_rows)
@@ -683,9 +688,9 @@ def _respond(
     guide_out: Any,
 ) -> None:
     """One player's whole update of a simultaneous iteration in two passes over its actions,
-    the arithmetic of :func:`_external_regret`, :func:`_accumulate_expected` (without the CE
-    accumulator), :func:`_discount_add`, :func:`_guide` and :func:`_regret_matching` entry by
-    entry: instantaneous regret ``r = U - u`` (ties exact zeros), the averaging-weighted sums,
+    the arithmetic of :func:`_external_regret`, :func:`_accumulate_expected`,
+    :func:`_discount_add`, :func:`_guide` and :func:`_regret_matching` entry by entry:
+    instantaneous regret ``r = U - u`` (ties exact zeros), the averaging-weighted sums,
     ``R <- d R + c r`` (RM+ clipped, cancellations exact zeros), the guide ``R [+ m]`` and its
     positive part; the second pass normalises (uniform when nothing is positive). Another rule
     than regret matching keeps the guide in ``guide_out`` and applies :func:`_strategy_map`."""
@@ -749,25 +754,13 @@ def _accumulate_joint(d: float, c: float, joint: Any, played0: Any, played1: Any
 
 @jit
 def _accumulate_expected(
-    d: float,
-    c: float,
-    strategy_sum: Any,
-    external: Any,
-    internal: Any,
-    track_ce: bool,
-    played: Any,
-    utilities: Any,
-    instant: Any,
-    scale: float,
+    d: float, c: float, strategy_sum: Any, external: Any, played: Any, instant: Any
 ) -> None:
-    """Averaging-weighted sums of one player: strategy, true external regret (the
-    instantaneous regret ``instant``, ties already exact zeros) and internal regret
-    (:func:`_accumulate_internal`)."""
+    """Averaging-weighted sums of one player: strategy and true external regret (the
+    instantaneous regret ``instant``, ties already exact zeros)."""
     for k in range(played.shape[0]):
         strategy_sum[k] = d * strategy_sum[k] + c * played[k]
         external[k] = d * external[k] + c * instant[k]
-    if track_ce:
-        _accumulate_internal(d, c, internal, played, utilities, scale)
 
 
 @jit
@@ -783,15 +776,16 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
     prediction0, prediction1 = state.prediction0, state.prediction1
     strategy_sum0, strategy_sum1 = state.strategy_sum0, state.strategy_sum1
     external0, external1 = state.external0, state.external1
-    internal0, internal1 = state.internal0, state.internal1
     payoff_sum, weight_sum = state.payoff_sum, state.weight_sum
     joint, last_lambda = state.joint, state.last_lambda
-    track_ce, track_joint = state.track_ce, state.track_joint
+    joint_rows, joint_columns, joint_pending = state.joint_rows, state.joint_columns, state.joint_pending
+    track_joint = state.track_joint
+    buffered = track_joint and state.buffer_joint
     plus, predictive, alternating = schedule.plus, schedule.predictive, schedule.alternating
     strategy_map, anytime = schedule.strategy_map, schedule.anytime
     weighting_scheme, averaging_scheme = schedule.weighting, schedule.averaging
     alpha, beta, gamma, floor = schedule.alpha, schedule.beta, schedule.gamma, schedule.greedy_floor
-    rows, columns = payoff0.shape
+    rows, columns = payoff1.shape  # (payoff0 is P_0^T in the small loop)
     # single-pass products (and, alternating, the start's x P_1 kept from the last iteration)
     reuse = alternating and learn0 and learn1
     double = payoff0.itemsize == 8  # float64 products read the strategies themselves
@@ -849,12 +843,11 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
                     current1, learn1, d_pos, d_neg, c, d_avg, c_avg, plus, predictive,
                     strategy_map, rate1, guide1,
                 )  # fmt: skip
-            if track_ce:
-                _accumulate_internal(d_avg, c_avg, internal0, played0, utilities0, scale0)
-                _accumulate_internal(d_avg, c_avg, internal1, played1, utilities1, scale1)
             payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
             payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
-            if track_joint:
+            if buffered:  # the terms added BUFFER at a time (joint.py)
+                record_joint(d_avg, c_avg, joint, joint_rows, joint_columns, joint_pending, played0, played1)
+            elif track_joint:
                 _accumulate_joint(d_avg, c_avg, joint, played0, played1)
             weight_sum[0] = d_avg * weight_sum[0] + c_avg
             continue
@@ -879,15 +872,13 @@ def _run_bimatrix_expected(arrays, state, schedule, t0, iterations):  # pragma: 
             d_pos = d_neg = d_avg = lam
             c = c_avg = (1.0 - lam) * weight_sum[0]
         # the empirical distribution records the profile played at the start (solver._accumulate)
-        _accumulate_expected(
-            d_avg, c_avg, strategy_sum0, external0, internal0, track_ce, played0, utilities0, instant0, scale0
-        )
-        _accumulate_expected(
-            d_avg, c_avg, strategy_sum1, external1, internal1, track_ce, played1, utilities1, instant1, scale1
-        )
+        _accumulate_expected(d_avg, c_avg, strategy_sum0, external0, played0, instant0)
+        _accumulate_expected(d_avg, c_avg, strategy_sum1, external1, played1, instant1)
         payoff_sum[0] = d_avg * payoff_sum[0] + c_avg * value0
         payoff_sum[1] = d_avg * payoff_sum[1] + c_avg * value1
-        if track_joint:
+        if buffered:
+            record_joint(d_avg, c_avg, joint, joint_rows, joint_columns, joint_pending, played0, played1)
+        elif track_joint:
             _accumulate_joint(d_avg, c_avg, joint, played0, played1)
         weight_sum[0] = d_avg * weight_sum[0] + c_avg
         if learn0:

@@ -12,7 +12,8 @@ once per player in turn, each against the others' newest strategies):
 4. guiding regrets ``R_i <- d R_i + c r_i`` (clipped at 0 for RM+), averages
    ``S_i <- d_avg S_i + c_avg pi_i``, and the averaging-weighted *true* regrets that the
    metrics read: the CCE gap of the weighted empirical joint distribution is exactly
-   ``max_i max_a Rbar_i(a) / W`` and its CE gap ``max_i max_{b,a} Rbar^int_i(b, a) / W``;
+   ``max_i max_a Rbar_i(a) / W`` and its CE gap ``max_i max_{b,a} Rbar^int_i(b, a) / W``
+   (in two-player expected play, off the joint);
 5. regret matching (or Hedge, Euclidean FTRL, the best response: ``config.rule``) turns the
    guiding regrets into pi_i^{t+1}.
 
@@ -29,6 +30,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -41,12 +43,15 @@ from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
 from rmviz.solvers.jit import short_run
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
+from rmviz.solvers.matrix.joint import buffers as joint_buffers
+from rmviz.solvers.matrix.joint import weighted_joint
 from rmviz.solvers.matrix.metrics import (
     LAST_METRICS,
     ORDERED_MAX_ENTRIES,
     MatrixMetrics,
     expected_utilities,
     expected_value,
+    joint_incentives,
     last_iterate,
     nash_conv,
     regret_bound,
@@ -67,9 +72,11 @@ from rmviz.solvers.stationary import internal_strategy
 from rmviz.solvers.threads import ensure_threads
 from rmviz.solvers.weighting import Step, greedy_step, inertia_at
 
-# In expected play the CE accumulator costs |A_i|^2 per player and iteration and the joint
-# distribution |A_0| |A_1|: as much as the matrix-vector products themselves once actions
-# number in the hundreds. They are tracked automatically up to these sizes.
+# In expected play the joint distribution costs |A_0| |A_1| per iteration (and the CE gap,
+# read off it in two-player games, |A_0| |A_1| (|A_0| + |A_1|) per metrics evaluation; an
+# accumulator of |A_i|^2 per player and iteration with more players): as much as the
+# matrix-vector products themselves once actions number in the hundreds. They are tracked
+# automatically up to these sizes.
 CE_TRACKING_MAX_ACTIONS = 64
 JOINT_TRACKING_MAX_ENTRIES = 64 * 64
 JOINT_REQUEST_MAX_ENTRIES = 100 * 100  # track_joint=True: up to here in expected play
@@ -150,10 +157,13 @@ class RegretMinimizer:
         internal = config.regret == "internal"
         cheap = config.play == "sampled" or max(shape) <= CE_TRACKING_MAX_ACTIONS
         self.track_ce = internal or (cheap if config.track_ce is None else config.track_ce)
+        # two-player expected play reads its CE gap off the joint (metrics.joint_incentives):
+        # |A_0| |A_1| per iteration, where an accumulator per player costs |A_i|^2 each
+        self.ce_from_joint = n == 2 and config.play == "expected" and not internal and self.track_ce
         entries = shape[0] * shape[1] if n == 2 else 0
         limit = JOINT_REQUEST_MAX_ENTRIES if config.track_joint else JOINT_TRACKING_MAX_ENTRIES
         wanted = config.track_joint is not False and (config.play == "sampled" or entries <= limit)
-        self.track_joint = n == 2 and wanted
+        self.track_joint = n == 2 and (wanted or self.ce_from_joint)
         floor = config.greedy_floor
         if floor is None:
             floor = 0.5 if (n == 2 and zero_sum(payoffs) and not internal) else 0.0
@@ -173,10 +183,16 @@ class RegretMinimizer:
         self.schedule = kernels.Schedule.of(config, self.greedy_floor, self.inertia)
         self._kernel: Any = (
             device.kernel_for(
-                xp, payoffs, config, self.schedule, self.learners, self.track_ce, self.track_joint
+                xp, payoffs, config, self.schedule, self.learners, self._accumulates_ce, self.track_joint
             )
             if self.backend.is_gpu
             else kernels.kernel_for(game, payoffs, config, self.learners, self.schedule, self.rates)
+        )
+        # the compiled kernel buffers the joint's terms above the summation rule's size (joint.py)
+        self.buffers_joint = (
+            self.track_joint
+            and isinstance(self._kernel, kernels.BimatrixExpectedKernel)
+            and self._kernel.fused
         )
         # True when iterations run in a numba kernel without the GIL (the GUI's worker
         # thread then need not step aside while the window repaints)
@@ -223,12 +239,24 @@ class RegretMinimizer:
             prediction=[xp.zeros_like(r) for r in regret],
             strategy_sum=[xp.zeros(k) for k in shape],
             external_regret=[xp.zeros(k) for k in shape],
-            internal_regret=[xp.zeros((k, k)) for k in shape] if self.track_ce else None,
+            internal_regret=[xp.zeros((k, k)) for k in shape] if self._accumulates_ce else None,
             payoff_sum=xp.zeros(self.game.n_players),
             weight_sum=xp.zeros(()),
             joint=xp.zeros(shape[:2]) if self.track_joint else None,
             last_lambda=xp.zeros(()),
+            joint_terms=list(joint_buffers(*shape)) if self.buffers_joint else None,
         )
+
+    @cached_property
+    def _host_payoffs(self) -> np.ndarray:
+        """The payoffs the iterations run on, on the host (the GPU's copied once)."""
+        return np.asarray(self.backend.to_host(self.payoffs))
+
+    @property
+    def _accumulates_ce(self) -> bool:
+        """Whether the state keeps each player's internal-regret accumulator (the CE gap
+        when it is not read off the joint; internal RM's regrets)."""
+        return self.track_ce and not self.ce_from_joint
 
     @property
     def iteration(self) -> int:
@@ -259,7 +287,7 @@ class RegretMinimizer:
         host = self.backend.to_host
         weight = float(self.state.weight_sum)
         per_weight = 1.0 / weight if weight > 0 else 0.0
-        joint = host(self.state.joint) * per_weight if self.state.joint is not None else None
+        joint = self._weighted_joint() * per_weight if self.state.joint is not None else None
         return MatrixSnapshot(
             iteration=self.iteration,
             current_strategy=_frozen(host(s) for s in self.state.current),
@@ -303,6 +331,13 @@ class RegretMinimizer:
         }
 
     # -- quantities ----------------------------------------------------------------------
+    def _weighted_joint(self) -> np.ndarray:
+        """The weighted joint distribution (not yet divided by ``W``) on the host, with the
+        kernel's buffered terms added (:func:`.joint.weighted_joint`; the state unchanged)."""
+        if self.state.joint_terms is None:
+            return np.asarray(self.backend.to_host(self.state.joint))
+        return weighted_joint(self.state.joint, *self.state.joint_terms)
+
     def average_strategy(self) -> list[Any]:
         """The weighted average strategy of each player (uniform before the first iteration)."""
         averages = []
@@ -339,7 +374,10 @@ class RegretMinimizer:
             )
         max_external = max(float(r.max()) for r in self.state.external_regret)
         ce = None
-        if self.state.internal_regret is not None:
+        if self.ce_from_joint:
+            joint = self._weighted_joint() / weight
+            ce = max(0.0, *(float(m.max()) for m in joint_incentives(self._host_payoffs, joint))) * scale
+        elif self.state.internal_regret is not None:
             ce = max(0.0, max(float(r.max()) for r in self.state.internal_regret) / weight) * scale
         kind = self.state.internal_regret if self.config.regret == "internal" else self.state.external_regret
         assert kind is not None  # internal regrets are always tracked
@@ -476,6 +514,9 @@ class RegretMinimizer:
                 self.state.internal_regret[i] = d * self.state.internal_regret[i] + c * play.internal
         values = xp.stack([xp.asarray(start[i].value) for i in range(self.game.n_players)])
         self.state.payoff_sum = d * self.state.payoff_sum + c * values
+        if self.state.joint_terms is not None:  # the kernel's buffered terms first (joint.py)
+            self.state.joint = self._weighted_joint()
+            self.state.joint_terms[2][:] = (0.0, 1.0)
         if self.state.joint is not None:
             first, second = start[0], start[1]
             if first.action is None:

@@ -5,8 +5,9 @@ Per player ``i`` (lists of NumPy or CuPy arrays): the current strategy ``pi_i`` 
 the guiding regrets ``R_i`` and the last prediction ``m_i`` (``(|A_i|,)`` external,
 ``(|A_i|, |A_i|)`` internal); the averaging-weighted strategy sum ``S_i``, true external
 regret ``Rbar_i`` and, when tracked, true internal regret. Totals: the weighted payoff sum,
-the weight sum ``W``, the weighted empirical joint distribution of two-player games, and the
-last greedy weight ``lambda``.
+the weight sum ``W``, the weighted empirical joint distribution of two-player games (with
+``joint_terms``, where the compiled kernel buffers its terms: :mod:`.joint`), and the last
+greedy weight ``lambda``.
 """
 
 from __future__ import annotations
@@ -31,3 +32,4 @@ class MatrixState:
     weight_sum: Any
     joint: Any | None
     last_lambda: Any
+    joint_terms: list[Any] | None = None

@@ -7,7 +7,7 @@ import pytest
 
 from rmviz.games import catalog_game, random_game
 from rmviz.solvers.matrix.config import preset
-from rmviz.solvers.matrix.metrics import cce_gap, ce_gap, nash_conv
+from rmviz.solvers.matrix.metrics import cce_gap, ce_gap, incentive_matrix, joint_incentives, nash_conv
 from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.weighting import DISCOUNTED, averaging_step_of
 
@@ -105,3 +105,44 @@ def test_large_expected_play_games_skip_the_ce_accumulator():
     forced = RegretMinimizer(game, preset("rm", track_ce=True))
     forced.step(5)
     assert forced.metrics().ce_gap is not None
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 5), (7, 4), (10, 10)])
+def test_joint_incentives_are_the_definitions_row_by_row(shape):
+    """metrics.joint_incentives (one recommendation at a time) equals incentive_matrix (the
+    definition's cube) on random joint distributions of general-sum games."""
+    game = random_game("general-sum", shape, seed=sum(shape))
+    joint = np.random.default_rng(3).random(shape)
+    joint /= joint.sum()
+    for player, incentives in enumerate(joint_incentives(game.payoffs, joint)):
+        np.testing.assert_allclose(
+            incentives, incentive_matrix(game.payoffs, joint, player), rtol=0, atol=1e-14
+        )
+
+
+def test_an_action_tied_with_the_recommendation_gains_exactly_nothing():
+    """Gains are formed before they are weighted: duplicate actions' incentives are 0.0."""
+    payoffs = np.random.default_rng(5).normal(size=(2, 4, 3)) * 1e3
+    payoffs[0, 2] = payoffs[0, 0]  # row player's actions 0 and 2 tie against every column
+    payoffs[1, :, 1] = payoffs[1, :, 2]  # column player's actions 1 and 2 likewise
+    joint = np.random.default_rng(6).random((4, 3)) / 7
+    first, second = joint_incentives(payoffs, joint)
+    assert first[0, 2] == 0.0 and first[2, 0] == 0.0
+    assert second[1, 2] == 0.0 and second[2, 1] == 0.0
+    assert np.all(np.diag(first) == 0.0) and np.all(np.diag(second) == 0.0)
+
+
+@pytest.mark.parametrize("options", [{}, {"track_joint": False}, {"updates": "alternating"}])
+def test_two_player_expected_play_reads_its_ce_gap_off_the_joint(options):
+    """No |A_i| x |A_i| accumulator per player and iteration: the CE gap is the joint's
+    (issue 34: 64x64 ran ~3x slower tracked than untracked); the joint is kept for it even
+    when not asked for, and sampled play keeps its accumulators (one row per iteration)."""
+    game = random_game("general-sum", (6, 5), seed=8)
+    solver = RegretMinimizer(game, preset("rm", seed=1, **options))
+    solver.step(200)
+    assert solver.state.internal_regret is None and solver.state.joint is not None
+    snapshot = solver.snapshot()
+    assert snapshot.metrics.ce_gap == pytest.approx(ce_gap(game.payoffs, snapshot.joint), abs=1e-13)
+    assert snapshot.metrics.ce_gap > 1e-6
+    sampled = RegretMinimizer(game, preset("rm", play="sampled", seed=1))
+    assert sampled.state.internal_regret is not None

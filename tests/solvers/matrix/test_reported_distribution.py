@@ -20,6 +20,8 @@ from rmviz.solvers.matrix.solver import RegretMinimizer
 GAMES = {
     "general-sum 3x3": lambda: random_game("general-sum", (3, 3), seed=2),
     "zero-sum 10x10": lambda: random_game("zero-sum", (10, 10), seed=1000),
+    # above the summation rule's size: the kernel buffers the joint's terms (matrix/joint.py)
+    "general-sum 40x30": lambda: random_game("general-sum", (40, 30), seed=7),
 }
 ALGORITHMS = ("rm", "rm+", "linear-rm", "predictive-rm+", "internal-rm", "greedy-rm", "greedy-internal-rm")
 CASES = [
