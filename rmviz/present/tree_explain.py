@@ -193,6 +193,12 @@ def _average_line(step: InfosetStep, k: int) -> str:
     return f"S(J, {html.escape(step.moves[k])}) = {' + '.join([head, *parts])} = {after}"
 
 
+def _history(path: Sequence[str]) -> str:
+    """A history as the CFR lecture writes one, its moves in order: ``[J; Q; p; b]`` (not
+    ``J > Q``, which reads as "Jack beats Queen"); ``[(root)]`` for the empty history."""
+    return "[" + ("; ".join(html.escape(m) for m in path) or "(root)") + "]"
+
+
 def sections(step: InfosetStep) -> list[tuple[str, str]]:
     """The explanation as ``(title, body)`` pairs of HTML, the title of the first empty."""
     name, moves = html.escape(step.name), [html.escape(m) for m in step.moves]
@@ -214,13 +220,14 @@ def sections(step: InfosetStep) -> list[tuple[str, str]]:
         values = ", ".join(
             f"U<sub>i</sub>(π | h {m}) = {number(v)}" for m, v in zip(moves, row.values, strict=True)
         )
-        path = " &gt; ".join(html.escape(m) for m in row.path) or "(root)"
         start = (
             f" (with everyone's π<sup>T</sup>: {number(row.reach_at_start)})"
             if not np.isclose(row.reach, row.reach_at_start, rtol=1e-12, atol=1e-15)
             else ""
         )
-        rows.append(f"<li>h = [{path}]: P(h | {PI_OTHERS}) = {number(row.reach)}{start}; {values}</li>")
+        rows.append(
+            f"<li>h = {_history(row.path)}: P(h | {PI_OTHERS}) = {number(row.reach)}{start}; {values}</li>"
+        )
     out.append(("", f"<ul>{''.join(rows)}</ul>"))
     reach = (
         f"P(J | {PI_OTHERS}) = Σ<sub>h∈J</sub> P(h | {PI_OTHERS}) = "
@@ -257,11 +264,10 @@ def sections(step: InfosetStep) -> list[tuple[str, str]]:
         else:
             gaps = [abs(row.reach - row.reach_at_start) for row in step.histories]
             row = step.histories[int(np.argmax(gaps))]
-            path = " &gt; ".join(html.escape(m) for m in row.path) or "(root)"
             if max(gaps) > 1e-12 * max(1.0, row.reach):
                 reach += (
-                    f": P(h | {PI_OTHERS}) = {number(row.reach)} at h = [{path}], where the strategies of "
-                    f"the iteration's start π<sup>T</sup> give {number(row.reach_at_start)}"
+                    f": P(h | {PI_OTHERS}) = {number(row.reach)} at h = {_history(row.path)}, where the "
+                    f"strategies of the iteration's start π<sup>T</sup> give {number(row.reach_at_start)}"
                 )
                 if not np.isclose(step.reach, step.reach_at_start, rtol=1e-12, atol=1e-15):
                     reach += f" (P(J | {PI_OTHERS}): {number(step.reach_at_start)})"

@@ -162,7 +162,7 @@ def test_step_explains_cfr_on_a_game_tree(capsys):
     assert code == 0, err
     assert out.count("Information set J = 2X of Player 2 (i = 2)") == 2
     assert (
-        "P(h | π_{-i}) = 0.5 at h = [X > L], where the strategies of the iteration's start π^T give 0.25"
+        "P(h | π_{-i}) = 0.5 at h = [X; L], where the strategies of the iteration's start π^T give 0.25"
         in out
     )
     assert "R^T(J, m) = R^{T-1}(J, m) + r^T(J, m)" in out

@@ -86,7 +86,7 @@ def test_alternating_updates_say_why_player_2_sees_player_1s_new_strategy():
             assert "P(h | π_{-i}) = 0.5 (with everyone's π^T: 0.25)" in text
             assert "Updates alternate: Player 1 updated earlier in this iteration" in text
             assert (
-                "P(h | π_{-i}) = 0.5 at h = [X > L], where the strategies of the iteration's start "
+                "P(h | π_{-i}) = 0.5 at h = [X; L], where the strategies of the iteration's start "
                 "π^T give 0.25" in text
             )
         else:
