@@ -514,9 +514,10 @@ class RegretMinimizer:
                 self.state.internal_regret[i] = d * self.state.internal_regret[i] + c * play.internal
         values = xp.stack([xp.asarray(start[i].value) for i in range(self.game.n_players)])
         self.state.payoff_sum = d * self.state.payoff_sum + c * values
-        if self.state.joint_terms is not None:  # the kernel's buffered terms first (joint.py)
+        terms = self.state.joint_terms
+        if terms is not None and terms[2][0] > 0:  # the kernel's buffered terms first (joint.py)
             self.state.joint = self._weighted_joint()
-            self.state.joint_terms[2][:] = (0.0, 1.0)
+            terms[2][:] = (0.0, 1.0)
         if self.state.joint is not None:
             first, second = start[0], start[1]
             if first.action is None:

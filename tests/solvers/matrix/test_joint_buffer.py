@@ -72,15 +72,20 @@ def test_a_runs_joint_is_the_same_however_it_is_stepped_or_saved(algorithm):
         assert snapshot.metrics.ce_gap == expected.metrics.ce_gap
 
 
+@pytest.mark.parametrize("handover", [False, True], ids=["kernel", "then array code"])
 @pytest.mark.parametrize("algorithm", ["rm", "linear-rm", "discounted-rm"])
-def test_the_kernels_buffered_joint_is_that_of_the_profiles_it_played(algorithm):
+def test_the_kernels_buffered_joint_is_that_of_the_profiles_it_played(algorithm, handover):
     """Recomputed from the profiles the kernel played, one step at a time, with the
-    schedule's (d, c): equal to rounding; the CE gap is the definition's of that joint."""
+    schedule's (d, c): equal to rounding; the CE gap is the definition's of that joint.
+    The array code, run on after 130 iterations (2 terms pending), adds them first."""
     game = random_game("general-sum", FUSED, seed=9)
     solver = RegretMinimizer(game, preset(algorithm, seed=1))
     scheme = SCHEMES.index(solver.config.averaging or solver.config.weighting)
     reference = np.zeros(FUSED)
     for t in range(1, 201):
+        if handover and t == 131:
+            assert solver.state.joint_terms[2][0] == 2
+            solver._kernel = None
         x, y = (np.array(s) for s in solver.state.current)
         solver.step(1)
         d, c = averaging_step_of(scheme, t, solver.config.gamma)
