@@ -53,11 +53,26 @@ def read_or_refuse(reader, text: str, name: str):
     return game
 
 
+CORRELATION_GAPS = ("cce_gap", "efcce_gap", "efce_gap")  # a tree run's, None where not tracked
+
+
 def tracked(solver) -> np.ndarray:
-    """The solver's trace values but the last iterate's where it does not track it (NaN)."""
+    """The solver's trace values but those its config does not track (NaN there): the last
+    iterate's where it keeps none, a tree run's correlation gaps where it has no entries for
+    them (Monte-Carlo CFR: ``CFRSolver.entries``), a matrix run's CE gap where
+    ``track_ce`` is off. (Hypothesis once drew a Monte-Carlo CFR session and read its
+    untracked gaps as a failure.)"""
+
+    def kept(column) -> bool:
+        quantity = column.quantity
+        if quantity.startswith("last_"):
+            return solver.last_iterate
+        if quantity in CORRELATION_GAPS and hasattr(solver, "entries"):
+            return solver.entries is not None
+        return quantity != "ce_gap" or getattr(solver, "track_ce", True)
+
     values = solver.snapshot().trace_values()
-    kept = [solver.last_iterate or not c.quantity.startswith("last_") for c in solver.columns]
-    return values[np.array(kept)]
+    return values[np.array([kept(c) for c in solver.columns])]
 
 
 def assert_solves(game) -> None:
