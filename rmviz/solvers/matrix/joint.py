@@ -2,8 +2,9 @@
 
 Expected play adds ``J <- d J + c x y^T`` every iteration (:mod:`.solver`'s ``_accumulate``):
 ``|A_0| |A_1|`` multiply-adds, as many as the payoff products themselves, read and written
-back once per iteration. Above the summation rule's size (``metrics.ORDERED_MAX_ENTRIES``,
-where the kernels' sums are reassociated and agree with the array code to rounding) the
+back once per iteration. Above the summation rule's size (``metrics.ORDERED_MAX_ENTRIES``)
+and with float32 payoffs, where the kernel's products are the single-pass ones and agree
+with the array code to rounding (``kernels.BimatrixExpectedKernel.fused``), the
 compiled kernel instead keeps the terms and adds :data:`BUFFER` of them at a time with one
 matrix product (BLAS), in lazily scaled form:
 

@@ -188,7 +188,8 @@ class RegretMinimizer:
             if self.backend.is_gpu
             else kernels.kernel_for(game, payoffs, config, self.learners, self.schedule, self.rates)
         )
-        # the compiled kernel buffers the joint's terms above the summation rule's size (joint.py)
+        # the compiled kernel buffers the joint's terms where its products are single-pass ones
+        # (above the summation rule's size, or float32 payoffs: joint.py)
         self.buffers_joint = (
             self.track_joint
             and isinstance(self._kernel, kernels.BimatrixExpectedKernel)
