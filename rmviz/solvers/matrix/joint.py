@@ -15,8 +15,9 @@ matrix product (BLAS), in lazily scaled form:
 weight of 0) sets ``J <- D (J + R^T C)``, ``n = 0``, ``D = 1``. It happens at the same
 iterations however a run is cut into ``step`` calls, and the buffers are solver state
 (checkpointed), so a run's joint does not depend on how it was stepped. Snapshots read
-:func:`weighted_joint`, which leaves the state as it is. At 64x64 the buffered joint costs
-~0.2 us an iteration against ~1 us added entry by entry (docs/performance.md).
+:func:`weighted_joint`, which leaves the state as it is. At 64x64, tracking the buffered
+joint costs 1.26-1.30x the untracked run (``tests/benchmarks/small_matrix_tracking.py``;
+docs/performance.md).
 """
 
 from __future__ import annotations
