@@ -40,6 +40,7 @@ def test_a_failing_command_is_said_not_timed(monkeypatch):
         bench_startup.side_by_side(("rmviz", "nonsense"), 3, {})
 
 
+@pytest.mark.slow  # 10-16 s: each row starts its commands (.ci/run runs it)
 def test_the_rows_print_the_solve_command_beside_the_baseline():
     lines: list[str] = []
     bench_startup.bench_startup(lines.append, runs=1)

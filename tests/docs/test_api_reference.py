@@ -77,9 +77,18 @@ def doctests(obj: Any) -> list[doctest.DocTest]:
     return [test for test in found if test.examples]
 
 
+# Watch's example draws a frame at each of its steps (14 s): the default run stays under 5
+# minutes, .ci/run runs it
+SLOW = {"Watch"}
+
+
+def marks(name: str) -> list[pytest.MarkDecorator]:
+    """to_gambit_profile's example needs pygambit, the `reference` extra (the `gambit` mark)."""
+    return [pytest.mark.gambit] * ("gambit" in name) + [pytest.mark.slow] * (name in SLOW)
+
+
 CASES = [
-    # to_gambit_profile's example needs pygambit, the `reference` extra (the `gambit` mark)
-    pytest.param(test, id=test.name, marks=[pytest.mark.gambit] if "gambit" in test.name else [])
+    pytest.param(test, id=test.name, marks=marks(test.name))
     for obj in CALLABLES.values()
     for test in doctests(obj)
 ]

@@ -26,6 +26,7 @@ def live():
     watched.close()
 
 
+@pytest.mark.slow  # 21-30 s: a frame costs 0.6-2 s of CPU (.ci/run runs it)
 def test_frames_arrive_while_it_runs_and_stop_when_paused(live):
     assert live.wait_frames(1, WAIT), live.status  # the starting position
     assert live.png.startswith(PNG)
@@ -41,6 +42,7 @@ def test_frames_arrive_while_it_runs_and_stop_when_paused(live):
     assert "paused" in live.status and f"T = {at:,}" in live.status
 
 
+@pytest.mark.slow  # 29 s: five frames at 0.6-2 s of CPU each (.ci/run runs it)
 def test_step_is_exact_and_reset_goes_back_to_zero(live):
     live.step(25)
     assert live.wait_idle(WAIT), live.status

@@ -62,6 +62,7 @@ def _figures(qtbot, window, tmp_path, family):
         assert window.export.figure(path, figure, dpi=50), window.errors
 
 
+@pytest.mark.slow  # 10 s: every run and figure of the window (.ci/run runs it)
 def test_the_matrix_window_compiles_nothing_after_precompile(qtbot, tmp_path, precompiled):
     window = make_window(qtbot, tmp_path, game="rps")
     window.show()
@@ -80,6 +81,7 @@ def test_the_matrix_window_compiles_nothing_after_precompile(qtbot, tmp_path, pr
     window.shutdown()
 
 
+@pytest.mark.slow  # 10 s: every run and figure of the window (.ci/run runs it)
 def test_the_tree_window_compiles_nothing_after_precompile(qtbot, tmp_path, precompiled):
     window = make_tree_window(qtbot, catalog_game("kuhn"))
     window.show()

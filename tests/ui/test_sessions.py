@@ -432,6 +432,7 @@ class StepCounter:
         solver.step = counted
 
 
+@pytest.mark.slow  # 11 s: ten million sampled iterations (.ci/run runs it)
 def test_a_session_at_ten_million_iterations_reopens_without_re_running_and_goes_on_alike(qtbot, tmp_path):
     """The run itself is in the file: reopening steps nothing, the trace is there, and the
     reopened run goes on with the iterates the unsaved one has (sampled play: the random
@@ -542,6 +543,7 @@ def test_the_step_tabs_chosen_draws_come_back_and_explain_their_iterations(qtbot
         shown.shutdown()
 
 
+@pytest.mark.slow  # 11 s: two Leduc tree views (.ci/run runs it)
 def test_the_tree_view_comes_back_zoomed_centred_and_folded_as_it_was(qtbot, tmp_path):
     window = make_tree_window(qtbot, catalog_game("leduc"))
     view = window.view

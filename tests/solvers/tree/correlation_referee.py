@@ -51,6 +51,11 @@ class Referee:
                 parent_sequence[int(tree.node_infoset[h])] = own[-1] if own else -1
         self.terminals = [h for h in range(tree.n_nodes) if tree.kind[h] == 2]
         self.strategies = [self._reduced(i, parent_sequence) for i in range(self.n)]
+        # agree[i][k]: the terminals whose path player i's plan k plays along (every own move in it)
+        self.agree = [
+            [frozenset(z for z in self.terminals if self._agrees(i, plan, z)) for plan in strategies]
+            for i, strategies in enumerate(self.strategies)
+        ]
 
     def _slots(self, info: int) -> range:
         first = int(self.tree.infoset_first_slot[info])
@@ -102,33 +107,25 @@ class Referee:
         out: dict[str, list[Fraction]] = {"cce": [], "efcce": [], "efce": [], "ce": []}
         for i in range(self.n):
             # R[k][z]: the probability that i is recommended plan k and the others and chance reach z
-            weight: dict[int, dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+            reach: dict[int, dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
             for profile, p in mu.items():
-                plans = [self.strategies[j][k] for j, k in enumerate(profile)]
+                others = [self.agree[j][k] for j, k in enumerate(profile) if j != i]
                 for z in self.terminals:
-                    if all(self._agrees(j, plans[j], z) for j in range(self.n) if j != i):
-                        weight[profile[i]][z] += p * self.chance[z]
-            follow = sum(
-                r * self.u[i][z]
-                for k, row in weight.items()
-                for z, r in row.items()
-                if self._agrees(i, self.strategies[i][k], z)
-            )
+                    if all(z in agreed for agreed in others):
+                        reach[profile[i]][z] += p
+            weight = {k: {z: r * self.chance[z] for z, r in row.items()} for k, row in reach.items()}
+            # gains[k][z]: r u_i(z), what terminal z adds to a plan of i's that reaches it
+            gains = {k: {z: r * self.u[i][z] for z, r in row.items()} for k, row in weight.items()}
+            follow = sum(sum(g for z, g in gains[k].items() if z in self.agree[i][k]) for k in gains)
             for notion in ("cce", "efcce", "efce"):
                 gain = self._best_response(i, weight, notion) - follow
                 out[notion].append(max(gain, Fraction(0)) if notion == "cce" else gain)
+            # normal-form CE: told plan k, i plays the best plan against what k's weight reaches
             out["ce"].append(
                 sum(
-                    max(
-                        sum(
-                            r
-                            * self.u[i][z]
-                            * (self._agrees(i, other, z) - self._agrees(i, self.strategies[i][k], z))
-                            for z, r in row.items()
-                        )
-                        for other in self.strategies[i]
-                    )
-                    for k, row in weight.items()
+                    max(sum(g for z, g in row.items() if z in agreed) for agreed in self.agree[i])
+                    - sum(g for z, g in row.items() if z in self.agree[i][k])
+                    for k, row in gains.items()
                 )
             )
         return out
