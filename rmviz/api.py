@@ -244,7 +244,7 @@ class Comparison:
 
         >>> figure = rmviz.compare("rps", ["rm", "rm+"], 100).plot(style="paper")
         >>> [ax.get_title() for ax in figure.axes][:1]
-        ['exploitability (NashConv/n)']
+        ['exploitability']
         """
         target = _target(ax, fig, size)
         first = next(iter(self.results.values()))

@@ -164,7 +164,7 @@ def test_a_compare_figure_says_which_algorithm_does_not_track_a_metric():
     fig = make_figure("compare", compared)
     notes = {ax.get_title(): [t.get_text() for t in ax.texts] for ax in fig.axes if ax.get_title()}
     assert notes["CCE gap"] == notes["EFCE gap"] == [f"{UNTRACKED}\nmccfr-external"]
-    assert notes["exploitability (NashConv/n)"] == []
+    assert notes["exploitability"] == []
     assert "T = 20" in compared.caption()
     longer = record(game, "mccfr-external", 50).trace
     uneven = replace(compared, compared={**compared.compared, "mccfr-external": longer})

@@ -127,7 +127,7 @@ def _title_minimum(label: pg.LabelItem) -> None:
     label.setMinimumWidth(0)
 
 
-SMALLEST_TITLE = 0.7  # a title naming the lines in colour is drawn at this share of its size at least
+SMALLEST_TITLE = 0.7  # a title too wide for its plot is drawn at this share of its size at least
 
 
 def _set_title(label: pg.LabelItem, text: str, **style: object) -> None:
@@ -137,33 +137,38 @@ def _set_title(label: pg.LabelItem, text: str, **style: object) -> None:
 
 
 def _fit_title(label: pg.LabelItem, event: object) -> None:
-    """``LabelItem.resizeEvent`` for plot titles: a plain title wider than its plot is drawn
-    elided to the plot's width, whole in the tooltip, instead of running over the next plot's
-    title (an OpenSpiel information set's label); one naming the lines in colour (rich text,
-    not cut) is drawn smaller, down to :data:`SMALLEST_TITLE` of its size (the gaps' legend
-    ran into the strategy plot's title at 1280x720 in presentation mode)."""
+    """``LabelItem.resizeEvent`` for plot titles: a title wider than its plot is drawn
+    smaller, about its centre, down to :data:`SMALLEST_TITLE` of its size (the gaps' legend
+    ran into the strategy plot's title at 1280x720 in presentation mode; "exploitability"
+    lost its last letters in the tree window's compare panels); a plain title still too wide
+    is then elided to the plot's width, whole in the tooltip, instead of running over the
+    next plot's title (an OpenSpiel information set's label). Rich text (the lines named in
+    colour) is not cut."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QFont, QFontMetricsF
 
+    label.item.setScale(1.0)  # placed unscaled, then scaled about the centre it was given
     pg.LabelItem.resizeEvent(label, event)
     whole = getattr(label, "whole_title", label.text)
     if label.width() <= 0:
         return
     room = label.width() - 2 * label.item.document().documentMargin()  # the text item's margins
+    item = label.item
     if "<" in whole:  # scaled about its centre, where the label put it: no new layout
-        item = label.item
         wide = item.boundingRect().width()
-        item.setTransformOriginPoint(item.boundingRect().center())
-        item.setScale(1.0 if wide <= room else max(SMALLEST_TITLE, room / wide))
-        return
-    font = QFont(label.item.font())
-    font.setPointSizeF(float(str(label.opts.get("size", "9pt")).removesuffix("pt")))
-    plain = html.unescape(whole)
-    shown = QFontMetricsF(font).elidedText(plain, Qt.TextElideMode.ElideRight, room)
-    text = whole if shown == plain else html.escape(shown)
-    label.setToolTip("" if text == whole else plain)
-    if text != label.text:  # setText calls this again, which then finds the text it set
-        pg.LabelItem.setText(label, text)
+    else:
+        font = QFont(item.font())
+        font.setPointSizeF(float(str(label.opts.get("size", "9pt")).removesuffix("pt")))
+        metrics, plain = QFontMetricsF(font), html.unescape(whole)
+        shown = metrics.elidedText(plain, Qt.TextElideMode.ElideRight, room / SMALLEST_TITLE)
+        text = whole if shown == plain else html.escape(shown)
+        label.setToolTip("" if text == whole else plain)
+        if text != label.text:  # setText calls this again, which then finds the text it set
+            pg.LabelItem.setText(label, text)
+            return
+        wide = metrics.horizontalAdvance(shown)
+    item.setTransformOriginPoint(item.boundingRect().center())
+    item.setScale(1.0 if wide <= room else max(SMALLEST_TITLE, room / wide))
 
 
 def probability_axis(plot: pg.PlotItem) -> None:

@@ -53,6 +53,31 @@ def test_a_long_title_is_elided_to_its_plot_and_whole_in_the_tooltip(qtbot):
     assert label.toolTip() == ""
 
 
+def test_a_title_a_little_too_wide_is_drawn_whole_and_smaller(qtbot):
+    """A plain title up to 1 / SMALLEST_TITLE times its plot's width is drawn whole, scaled
+    about its centre, not elided (the tree window's compare panels cut "exploitability");
+    one still too wide is elided, and drawn whole at its size again once there is room."""
+    from rmviz.ui.common.style import SMALLEST_TITLE
+
+    title = "exploitability"
+    view, label = titled_plot(qtbot, title, 600)
+    qtbot.waitUntil(lambda: label.width() > 0)
+    natural = label.item.boundingRect().width()
+    assert label.item.scale() == 1.0 and natural < label.width()
+    view.resize(round(view.width() - (label.width() - 0.85 * natural)), 200)
+    qtbot.waitUntil(lambda: label.item.scale() < 1.0)
+    assert label.text == title and label.toolTip() == ""
+    assert drawn_width(label) <= label.width() + 1 and label.item.scale() >= SMALLEST_TITLE
+    view.resize(round(view.width() - label.width() + 0.4 * natural), 200)
+    qtbot.waitUntil(lambda: label.text.endswith("…"))
+    assert label.item.scale() >= SMALLEST_TITLE and label.toolTip() == title
+    assert drawn_width(label) <= label.width() + 1
+    # centred still: the text changed while it was scaled (it was drawn off to the right)
+    assert abs(label.itemRect().center().x() - label.rect().center().x()) <= 1
+    view.resize(600, 200)
+    qtbot.waitUntil(lambda: label.text == title and label.item.scale() == 1.0)
+
+
 def test_a_short_or_rich_title_is_drawn_as_set(qtbot):
     _, short = titled_plot(qtbot, "distance to equilibrium", 420)
     assert html.unescape(short.text) == "distance to equilibrium" and short.toolTip() == ""
