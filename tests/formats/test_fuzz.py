@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import time
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -27,14 +26,15 @@ from rmviz.errors import ReadError
 from rmviz.formats import read_efg, read_json, read_nfg, write_efg, write_json, write_nfg
 from rmviz.games.trees import normal_form_tree
 from rmviz.solvers.registry import make_solver
+from tests.cpu_guard import cpu_under
 from tests.formats.strategies import any_labels, game_trees, matrix_games, mutations
 
 EXAMPLES = int(os.environ.get("RMVIZ_FUZZ_EXAMPLES", "80"))
-SECONDS_PER_FILE = 30.0  # a hang guard on a loaded 2-core machine; typical reads take milliseconds
+CPU_SECONDS_PER_FILE = 30.0  # a hang guard; typical reads take milliseconds
 
 fuzz = settings(
     max_examples=EXAMPLES,
-    deadline=None,  # timed below, with a bound that holds under load
+    deadline=None,  # guarded below in CPU time, which holds under load
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     database=None,
 )
@@ -42,14 +42,13 @@ fuzz = settings(
 
 def read_or_refuse(reader, text: str, name: str):
     """Read ``text``; a ReadError is a clean refusal. Anything else fails the test."""
-    started = time.perf_counter()
-    try:
-        game = reader(text, name)
-    except ReadError as error:
-        message = str(error)
-        assert message.startswith(name) and "\n" not in message.strip(), message
-        game = None
-    assert time.perf_counter() - started < SECONDS_PER_FILE
+    with cpu_under(CPU_SECONDS_PER_FILE):
+        try:
+            game = reader(text, name)
+        except ReadError as error:
+            message = str(error)
+            assert message.startswith(name) and "\n" not in message.strip(), message
+            game = None
     return game
 
 

@@ -92,14 +92,13 @@ def test_large_games_answer_pause_within_a_frame_or_two():
     thread.start()
     running.run()
     time.sleep(0.3)
-    started = time.monotonic()
     running.pause()
     before = solver.iteration
     time.sleep(0.2)
     assert solver.iteration - before <= 50  # at most the chunk in flight
     running.stop()
-    thread.join(5)
-    assert time.monotonic() - started < 5
+    thread.join(60)
+    assert not thread.is_alive()
 
 
 def test_a_solver_holding_the_gil_steps_aside_while_the_gui_draws():
@@ -313,9 +312,9 @@ def test_shutdown_does_not_wait_for_a_warming_up_solver():
     worker = SolverThread(FirstStepBlocks(catalog_game("rps"), preset("rm")))
     worker.start()
     worker.loop.run()
-    started = time.perf_counter()
-    assert not worker.shutdown(timeout=5)
-    assert time.perf_counter() - started < 4  # it would wait the whole timeout (5 s)
+    # a wait would see the thread end (its step gives up on go after 10 s): shutdown says
+    # it did not end, so it did not wait
+    assert not worker.shutdown(timeout=60)
     worker.loop.solver.go.set()
     assert wait_for(lambda: not worker.is_alive())
 
