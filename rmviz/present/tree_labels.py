@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 import numpy as np
 
 from rmviz.numbers import format_number
-from rmviz.present.tree_layout import format_probability, infoset_links, subtree_sizes
+from rmviz.present.tree_layout import format_probability, infoset_links, neighbour_links, subtree_sizes
 
 if TYPE_CHECKING:
     from rmviz.solvers.tree.compiled_tree import CompiledTree
@@ -339,7 +339,7 @@ def plan_labels(
         if candidate.kind != "infoset":
             candidate.label.settle(space)
     links = infoset_links(tree, nodes, place)
-    near = [link for link in links if _neighbours(tree, nodes, place, *link)]
+    near = neighbour_links(tree, nodes, place, links)
     arcs = _route(tree, near, xy, row, measure, space)
     for candidate in fixed:
         if candidate.kind == "infoset":
@@ -410,15 +410,6 @@ def _move_label(
             ]
         )
     return _Candidate.of("move", h, texts, places, measure)
-
-
-def _neighbours(
-    tree: CompiledTree, nodes: list[int], place: dict[int, tuple[float, int]], a: int, b: int
-) -> bool:
-    """Whether no inner node of their row is drawn between ``a`` and ``b``."""
-    (xa, row), (xb, _) = place[a], place[b]
-    low, high = min(xa, xb), max(xa, xb)
-    return not any(place[h][1] == row and low < place[h][0] < high and tree.kind[h] != 2 for h in nodes)
 
 
 def _route(

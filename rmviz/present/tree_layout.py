@@ -8,6 +8,7 @@ node is drawn as a leaf standing for its subtree.
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
@@ -129,6 +130,30 @@ def infoset_links(
         ordered = sorted(hs, key=lambda h: (place[h][1], place[h][0]))
         links.extend(itertools.pairwise(ordered))
     return links
+
+
+def neighbour_links(
+    tree: CompiledTree, nodes: list[int], place: dict[int, tuple[float, int]], links: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The ``links`` whose nodes are neighbours: no inner node of the first's row drawn
+    between them. Every drawing joins these; another link crosses the tree (Leduc's and
+    Liar's Dice's second player's sets made a band of arcs across its level), so the figures
+    draw it only where it passes clear of every label and the window only for the chosen
+    information set, the labels beside the nodes naming each node's set either way."""
+    columns: dict[int, list[float]] = {}
+    for h in nodes:
+        if tree.kind[h] != 2:
+            x, row = place[h]
+            columns.setdefault(row, []).append(x)
+    for xs in columns.values():
+        xs.sort()
+    near = []
+    for a, b in links:
+        (xa, row), (xb, _) = place[a], place[b]
+        xs = columns.get(row, [])
+        if bisect_left(xs, max(xa, xb)) <= bisect_right(xs, min(xa, xb)):  # none strictly between
+            near.append((a, b))
+    return near
 
 
 OPENING_REACH = 10.0  # columns from the root a 1280x720 tree view shows, at a legible size, beside it

@@ -160,3 +160,28 @@ def test_a_long_information_set_label_takes_three_title_lines_at_most():
     long = [t for t in titles if "Current player" in t]
     assert long and all(t.count("\n") < TITLE_LINES and t.endswith("…") for t in long)
     assert "A: average strategy at root (dashed: an LP equilibrium)" in titles  # a short one whole
+
+
+@pytest.mark.parametrize("name", ["kuhn", "leduc", "teaching-tree"])
+def test_neighbour_links_have_no_inner_node_of_their_row_between_them(name):
+    """:func:`neighbour_links` (bisection over each row's inner nodes) against its
+    definition, node by node, on the layout every drawing shares."""
+    from rmviz.present.tree_layout import infoset_links, neighbour_links, tree_layout, visible_nodes
+    from rmviz.solvers.tree.compiled_tree import compile_tree
+
+    tree = compile_tree(catalog_game(name))
+    nodes = visible_nodes(tree, set())
+    place = tree_layout(tree, nodes, set())
+    links = infoset_links(tree, nodes, place)
+
+    def between(a, b):
+        (xa, row), (xb, _) = place[a], place[b]
+        return [
+            h
+            for h in nodes
+            if place[h][1] == row and min(xa, xb) < place[h][0] < max(xa, xb) and tree.kind[h] != 2
+        ]
+
+    near = neighbour_links(tree, nodes, place, links)
+    assert near == [link for link in links if not between(*link)]
+    assert 0 < len(near) < len(links) or name == "teaching-tree"

@@ -4,8 +4,10 @@ Nodes are the compiled tree's breadth-first ids
 (:class:`~rmviz.solvers.tree.compiled_tree.CompiledTree`).
 Chance nodes are grey diamonds, decision nodes circles in their player's colour with the
 information set's label beside them, terminal nodes small squares with the payoffs under
-them; edges carry the move's label (a chance move's probability under it). Nodes of one
-information set are joined by a dashed line in the player's colour. A label is kept where it
+them; edges carry the move's label (a chance move's probability under it). Neighbouring
+nodes of one information set are joined by a dashed arc in the player's colour, and all the
+chosen set's nodes (:func:`~rmviz.present.tree_layout.neighbour_links`: other arcs crossed
+the tree in a band); the label beside each node names its set. A label is kept where it
 comes within :data:`LABEL_GAP` of no node or label drawn before it, else shortened, else
 left out (the rule of :mod:`rmviz.present.tree_labels`, the figures' too).
 
@@ -56,6 +58,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
+    QGraphicsPathItem,
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
@@ -69,6 +72,7 @@ from rmviz.present.tree_labels import Box, LabelSpace, edge_label_lines, short_l
 from rmviz.present.tree_layout import (
     folded_nodes,
     infoset_links,
+    neighbour_links,
     subtree_sizes,
     tree_layout,
     visible_nodes,
@@ -117,6 +121,7 @@ class TreeView(QGraphicsView):
         self.strategies: tuple[np.ndarray, np.ndarray] | None = None
         self.bars: list[tuple[QGraphicsRectItem, int, int]] = []
         self.cfv_labels: dict[int, QGraphicsSimpleTextItem] = {}  # decision node -> its cfv
+        self.far_arcs: dict[int, list[QGraphicsPathItem]] = {}  # arcs across the tree, by set
         self.zoomed = False  # the person zoomed (wheel): no automatic fit until F
         self.whole = False  # F: the whole tree in view, however small its labels
         self.text_scale = 1.0
@@ -257,18 +262,27 @@ class TreeView(QGraphicsView):
                 self.bars.append((bar, row, slot))
 
     def _infoset_links(self, nodes: list[int]) -> None:
+        """The information sets' arcs: those of neighbours drawn, the others kept hidden in
+        :attr:`far_arcs` (by information set) but the chosen set's."""
         tree, scene = self.tree, self.scene()
         assert tree is not None
-        for a, b in infoset_links(tree, nodes, self.place):
+        links = infoset_links(tree, nodes, self.place)
+        near = set(neighbour_links(tree, nodes, self.place, links))
+        self.far_arcs = {}
+        for a, b in links:
             colour = QColor(player_colour(int(tree.player[a])))
-            colour.setAlpha(150)  # links of wide information sets cross the tree: keep them light
+            colour.setAlpha(150)  # light: an arc crossing a label fades behind its backing
             pen = QPen(colour, 1.4 * self.spread, Qt.PenStyle.DashLine)
             # an arc above the row, so the link does not run through the nodes between
             pa, pb = self.positions[a], self.positions[b]
             lift = min(Y_STEP * self.spread * 0.45, 12 * self.spread + 0.12 * abs(pb.x() - pa.x()))
             arc = QPainterPath(pa)
             arc.quadTo(QPointF((pa.x() + pb.x()) / 2, min(pa.y(), pb.y()) - 2 * lift), pb)
-            scene.addPath(arc, pen).setZValue(-1)
+            item = scene.addPath(arc, pen)
+            item.setZValue(-1)
+            if (a, b) not in near:
+                self.far_arcs.setdefault(int(tree.node_infoset[a]), []).append(item)
+        _show_only(self.far_arcs, self.focus_infoset)
 
     def _node(self, h: int, here: QPointF, font: QFont, trace: object | None) -> None:
         """One node; at decision nodes with a traversal shown, the acting player i's
@@ -466,6 +480,7 @@ class TreeView(QGraphicsView):
         centred on it. Fits keep it in view."""
         assert self.tree is not None
         self.focus_infoset = infoset
+        _show_only(self.far_arcs, infoset)
         drawn = self._drawn(infoset)
         shown = self.mapToScene(self.viewport().rect()).boundingRect()
         if not drawn:
@@ -568,6 +583,13 @@ class _Taken:
         self.add(box)
         backing = self.scene.addRect(box, QPen(Qt.PenStyle.NoPen), QBrush(LABEL_BACKING))
         backing.setZValue(-0.5)
+
+
+def _show_only(arcs: dict[int, list[QGraphicsPathItem]], infoset: int | None) -> None:
+    """Show the arcs of ``infoset``, hide the others."""
+    for key, items in arcs.items():
+        for item in items:
+            item.setVisible(key == infoset)
 
 
 def _box(rect: QRectF) -> Box:

@@ -52,6 +52,35 @@ def test_labels_sit_on_a_backing_above_the_information_set_arcs(kuhn):
         assert any(box.contains(label.sceneBoundingRect()) for box in boxes), label.text()
 
 
+def test_arcs_across_the_tree_are_drawn_for_the_chosen_information_set_only(kuhn):
+    """Arcs between neighbours are always drawn; an arc crossing other nodes of its row
+    (Kuhn's second player: Qp under J and under K) only while its set is the chosen one,
+    which clicking a node of it makes it (Leduc's second level was a band of arcs)."""
+    from PySide6.QtWidgets import QGraphicsPathItem
+
+    view, tree = kuhn.view, kuhn.tree
+    arcs = [
+        i
+        for i in view.scene().items()
+        if isinstance(i, QGraphicsPathItem) and i.pen().style() == Qt.PenStyle.DashLine
+    ]
+    far = {item: infoset for infoset, items in view.far_arcs.items() for item in items}
+    players = {int(tree.infoset_player[infoset]) for infoset in far.values()}
+    assert players == {1} and 0 < len(far) < len(arcs)  # the far arcs: the second player's
+    assert all(arc.isVisible() for arc in arcs if arc not in far)
+    assert not any(arc.isVisible() for arc in far)  # the chosen set (J) has no far arc
+    qp = next(
+        h
+        for h in range(tree.n_nodes)
+        if tree.kind[h] == 1 and tree.infoset_label[tree.node_infoset[h]] == "Qp"
+    )
+    view.select(qp)  # a click: the window chooses its set
+    chosen = int(tree.node_infoset[qp])
+    assert kuhn.infoset == chosen
+    shown = {infoset for infoset, items in view.far_arcs.items() for item in items if item.isVisible()}
+    assert shown == {chosen}
+
+
 def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
     twin = CFRSolver(kuhn_poker(), cfr_preset("cfr"))  # the same run, outside the window
     expected = twin.step_recorded()
