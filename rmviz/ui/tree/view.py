@@ -176,6 +176,7 @@ class TreeView(QGraphicsView):
         self.node_items = {}
         self.bars = []  # (bar item, 0 current / 1 average, slot): updated in place when running
         self.cfv_labels = {}
+        self.far_arcs = {}
         if self.tree is None or self.game is None:
             return
         tree = self.tree
@@ -268,7 +269,6 @@ class TreeView(QGraphicsView):
         assert tree is not None
         links = infoset_links(tree, nodes, self.place)
         near = set(neighbour_links(tree, nodes, self.place, links))
-        self.far_arcs = {}
         for a, b in links:
             colour = QColor(player_colour(int(tree.player[a])))
             colour.setAlpha(150)  # light: an arc crossing a label fades behind its backing
