@@ -79,11 +79,15 @@ def cases(runs):
             yield f"{key}-compare-{panel.title}", panel, tables, run.payoff_scale, shared
 
 
-def paper(panel: Panel, tables, scale, shared):
+def paper(panel: Panel, tables, scale, shared, finished=True):
+    """The panel as an exported figure draws it; ``finished``: laid out, decades labelled and
+    legends placed too (five layout passes: the curves and their legend entries are drawn
+    before them)."""
     fig = Figure(figsize=(12, 9), layout="constrained")
     ax = fig.subplots()
     draw_panel(ax, panel, tables, STYLES["paper"], scale, shared)
-    finish(fig, STYLES["paper"], None)
+    if finished:
+        finish(fig, STYLES["paper"], None)
     return ax
 
 
@@ -186,7 +190,7 @@ def test_the_last_iterate_is_drawn_in_the_averages_colours_lighter_and_keyed_onc
             assert (line.colour, line.dash) == (average.colour, average.dash), name
             assert line.alpha < average.alpha and line.width < average.width, name
         # paper: one legend entry "last iterate"; live: the same
-        ax = paper(panel, tables, scale, shared)
+        ax = paper(panel, tables, scale, shared, finished=False)
         labels = ax.get_legend_handles_labels()[1]
         assert labels.count(LAST_LABEL) == 1, name
         legend = pg.LegendItem()
