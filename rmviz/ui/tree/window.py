@@ -79,6 +79,16 @@ ANIMATION_SPEEDS = {"slow": 600, "normal": 250, "fast": 60}
 # presentation mode: the tree and the panel above, the plots below, in this proportion (the
 # plots' axes keep their 0, 0.5, 1 and decade labels at 1024x768 and 1280x720)
 PRESENTATION_BODY = [64, 36]
+# the information-set list, the tree and the side tabs, in proportion up to their sum; a wider
+# window gives the rest to the tree (Kuhn's tree had 916 px at 1920x1080, the side tabs 614)
+CENTRE = (280, 720, 480)
+
+
+def centre_sizes(width: int) -> list[int]:
+    """The centre's split at ``width`` pixels: :data:`CENTRE`, which Qt scales to a narrower
+    width (within the panels' minimum sizes); beyond its sum, the tree takes the rest."""
+    extra = max(0, width - sum(CENTRE))
+    return [CENTRE[0], CENTRE[1] + extra, CENTRE[2]]
 
 
 class TreeWindow(RunWindow):
@@ -151,7 +161,10 @@ class TreeWindow(RunWindow):
         centre.addWidget(left)
         centre.addWidget(self.tabs)
         centre.addWidget(self.side_tabs)
-        centre.setSizes([280, 720, 480])
+        centre.setSizes(list(CENTRE))
+        centre.installEventFilter(self)
+        centre.splitterMoved.connect(lambda *_: setattr(self, "_split_chosen", True))
+        self._split_chosen = False  # the person moved the centre's handles: theirs kept
         body = self.body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(centre)
         body.addWidget(self.plots)
@@ -486,6 +499,13 @@ class TreeWindow(RunWindow):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.body and event.type() == QEvent.Type.Resize and self.presentation.on:
             self._present_body()
+        if (
+            watched is self.centre
+            and event.type() == QEvent.Type.Resize
+            and not (self.presentation.on or self._split_chosen)
+        ):
+            handles = (self.centre.count() - 1) * self.centre.handleWidth()
+            self.centre.setSizes(centre_sizes(event.size().width() - handles))
         return super().eventFilter(watched, event)
 
     def set_plot_scale(self, scale: float) -> None:

@@ -124,3 +124,28 @@ def test_choosing_a_folded_information_set_opens_the_tree_to_it(qtbot):
         assert any(shown(view).contains(view.positions[h]) for h in view._drawn(infoset))
     finally:
         window.shutdown()
+
+
+def test_a_wide_window_gives_its_extra_width_to_the_tree(qtbot):
+    """Up to 1,480 px the list, the tree and the side tabs share the width in proportion (the
+    projector's layout unchanged); a wider window gives the rest to the tree (Kuhn's had 916
+    of 1,920 px, the side tabs 614), until the person moves the splitter's handles."""
+    from rmviz.ui.tree.window import CENTRE
+
+    window = opened(qtbot, "kuhn", (1920, 1080))
+    try:
+        centre = window.centre
+        assert centre.sizes()[0] == CENTRE[0] and centre.sizes()[2] == CENTRE[2]
+        assert centre.sizes()[1] > CENTRE[1] + 400
+        window.resize(1280, 720)
+        qtbot.waitUntil(lambda: sum(centre.sizes()) < sum(CENTRE))
+        small = centre.sizes()
+        assert small[1] > small[2] > small[0] and small[0] <= CENTRE[0] and small[2] < CENTRE[2]
+        centre.setSizes([300, small[1] - 100, small[2] + 80])  # the person drags the handles
+        centre.splitterMoved.emit(300, 1)
+        chosen = centre.sizes()
+        window.resize(1920, 1080)
+        qtbot.waitUntil(lambda: sum(centre.sizes()) > sum(CENTRE))
+        assert centre.sizes()[1] < CENTRE[1] + 400 and centre.sizes()[0] > chosen[0]  # theirs, scaled
+    finally:
+        window.shutdown()
