@@ -87,6 +87,10 @@ class InfosetList(QWidget):
         for i, name in enumerate(game.player_names):
             self.player.addItem(name, i)
         self.player.blockSignals(False)
+        # quietly: clearing moves the current item down the list one item at a time, and each
+        # move chose that set (Liar's Dice's 24,576 sets redrew the tree until it hung, after
+        # every --screenshot); the window chooses the set once, after this
+        self.list.blockSignals(True)
         self.list.clear()
         for j, label in enumerate(tree.infoset_label):
             player = int(tree.infoset_player[j])
@@ -94,6 +98,7 @@ class InfosetList(QWidget):
             item.setData(0, Qt.ItemDataRole.UserRole, j)
             item.setData(1, Qt.ItemDataRole.UserRole, player)
             self.list.addTopLevelItem(item)
+        self.list.blockSignals(False)
         self.list.resizeColumnToContents(0)
         # a label column as wide as OpenSpiel's 120-character labels pushed the player and
         # moves off the list: at most LABEL_CHARACTERS wide, the rest cut ("…"), the side

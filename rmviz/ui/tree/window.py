@@ -112,6 +112,7 @@ class TreeWindow(RunWindow):
     ) -> None:
         super().__init__(FAMILY, opener, read_only, autosave_folder)
         self._adopt(TreeDocument(game, path))
+        self._shown_game: ExtensiveFormGame | None = None  # the game of the run shown
         self.document.subscribe(lambda _d: self._game_changed())
         self.tree: CompiledTree | None = None  # the run's compiled tree (immutable)
         self.config: CFRConfig | None = None  # the run's configuration (immutable)
@@ -256,11 +257,15 @@ class TreeWindow(RunWindow):
 
     # -- the game ----------------------------------------------------------------------------
     def _game_changed(self) -> None:
+        """Edits restart the run; saving only updates the title (as in the matrix window: a
+        save restarted the tree's run, and quitting after --screenshot re-ran Liar's Dice)."""
         game = self.document.game
         self.setWindowTitle(f"rmviz - {game.title}{' *' if self.document.modified else ''}")
         self.undo_action.setEnabled(self.document.can_undo())
         self.redo_action.setEnabled(self.document.can_redo())
-        self.run.restart()
+        if game is not self._shown_game:
+            self._shown_game = game
+            self.run.restart()
 
     def run_started(self, solver: CFRSolver) -> None:
         """Show the fresh run's tree (paused, nothing recorded); nothing of the run it

@@ -770,3 +770,31 @@ def test_the_list_keeps_the_player_column_beside_long_labels(qtbot):
         short.columnWidth(0) < LABEL_CHARACTERS * short.fontMetrics().averageCharWidth()
     )  # as wide as its labels
     window.shutdown()
+
+
+def test_saving_keeps_the_run_and_an_edit_restarts_it(kuhn, qtbot, tmp_path):
+    """Saving only marks the title (as in the matrix window): it restarted the tree's run,
+    and quitting after --screenshot re-ran the whole game."""
+    kuhn.run.step(20)
+    qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 20, timeout=60_000)
+    thread = kuhn.run.thread
+    kuhn.document.mark_saved(tmp_path / "kuhn.efg")
+    assert kuhn.run.thread is thread and thread.loop.solver.iteration == 20
+    kuhn.document.replace_game(teaching_tree(), "another tree")
+    assert kuhn.run.thread is not thread and kuhn.run.thread.loop.solver.iteration == 0
+
+
+def test_a_fresh_run_chooses_its_information_set_once(qtbot):
+    """The list is refilled quietly: clearing it moved the current item down one set at a
+    time, each move choosing that set and redrawing the tree (Liar's Dice's 24,576 sets
+    hung the window at every restart)."""
+    window = make_tree_window(qtbot, leduc_poker())
+    try:
+        window.infosets.choose(window.tree.n_infosets - 1)  # the last: clearing passes them all
+        chosen = []
+        show = window.view.show_infoset
+        window.view.show_infoset = lambda infoset: (chosen.append(infoset), show(infoset))
+        window.run.restart()
+        assert chosen == [window.infoset]
+    finally:
+        window.shutdown()
