@@ -147,13 +147,13 @@ def _fit_title(label: pg.LabelItem, event: object) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QFont, QFontMetricsF
 
-    label.item.setScale(1.0)  # placed unscaled, then scaled about the centre it was given
+    item = label.item
+    item.setScale(1.0)  # placed unscaled, then scaled about the centre it was given
     pg.LabelItem.resizeEvent(label, event)
     whole = getattr(label, "whole_title", label.text)
     if label.width() <= 0:
         return
-    room = label.width() - 2 * label.item.document().documentMargin()  # the text item's margins
-    item = label.item
+    room = label.width() - 2 * item.document().documentMargin()  # the text item's margins
     if "<" in whole:  # scaled about its centre, where the label put it: no new layout
         wide = item.boundingRect().width()
     else:
