@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from matplotlib.text import Annotation, Text
 
 GAP = 0.4  # space between neighbouring texts, in font sizes
+# a layout within this of the one before, in fractions of the figure, has settled (constrained
+# layout, run again on a figure it laid out, moves axes by ~1e-16; a pixel of the largest
+# figure accepted is over 1e-5)
+SETTLED = 1e-9
 
 
 @dataclass(frozen=True)
@@ -318,16 +322,38 @@ def finish(fig: Figure, style: Style, caption: str | None) -> None:
     """Lay ``fig`` out with ``caption`` under it, tick every log axis with the decade labels
     that fit its length and place what depends on the layout (legends under their axes,
     category tick labels, end labels); twice, the second pass measuring the layout that the
-    first made room for."""
+    first made room for; then the decades again and a last layout, as savefig will run it
+    (a layout that the last labels collapse is an error too).
+
+    A layout that leaves every axes and subfigure where the one before put it (to
+    :data:`SETTLED`) ends the passes early: what they place is measured from those positions
+    alone, so the passes left would place it again where it is (the same pixels; most
+    figures settle after two or three of the four layouts)."""
     if caption:
         fig.supxlabel(caption, fontsize=style.small * 0.9, color="#555555", x=0.01, ha="left")
-    for _ in range(2):
+    placed = None
+    for arranged in (True, True, False):
         lay_out(fig)
+        now = positions(fig)
+        if placed is not None and np.allclose(now, placed, rtol=0, atol=SETTLED):
+            return
+        placed = now
         decades(fig, style)
-        arrange(fig, style)
+        if arranged:
+            arrange(fig, style)
     lay_out(fig)
-    decades(fig, style)
-    lay_out(fig)  # as savefig will: a layout that the last labels collapse is an error too
+
+
+def positions(fig: Figure) -> np.ndarray:
+    """Where the layout put each axes and subfigure of ``fig``: their bounds in fractions of
+    the figure, one row each."""
+    subfigures: list[Any] = list(fig.subfigs)
+    for sub in subfigures:
+        subfigures.extend(sub.subfigs)
+    boxes = [ax.get_position() for ax in fig.axes] + [
+        sub.bbox.transformed(fig.transFigure.inverted()) for sub in subfigures
+    ]
+    return np.array([box.bounds for box in boxes]).reshape(-1, 4)
 
 
 def decades(fig: Figure, style: Style) -> None:

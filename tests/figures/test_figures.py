@@ -169,3 +169,33 @@ def test_a_compare_figure_says_which_algorithm_does_not_track_a_metric():
     longer = record(game, "mccfr-external", 50).trace
     uneven = replace(compared, compared={**compared.compared, "mccfr-external": longer})
     assert "T = 20 to 50" in uneven.caption()
+
+
+@pytest.mark.parametrize(("name", "run"), [("welfare", "matrix_run"), ("tree", "tree_run")])
+def test_the_layout_passes_end_once_the_layout_settles(name, run, request, monkeypatch):
+    """:func:`~rmviz.figures.style.finish` leaves out the passes after a layout that moves
+    no axes, and the figure is the one all four layouts make: the same positions to
+    rounding, the same pixels to one level of anti-aliasing."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    import rmviz.figures.style as style
+
+    run = request.getfixturevalue(run)
+    layouts = []
+    lay_out, positions = style.lay_out, style.positions
+    monkeypatch.setattr(style, "lay_out", lambda fig: (layouts.append(fig), lay_out(fig)))
+
+    def drawn(fig):
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        return positions(fig), np.asarray(canvas.buffer_rgba()).astype(int)
+
+    settled = drawn(make_figure(name, run))
+    assert len(layouts) < 4
+    layouts.clear()
+    passes = iter(range(100))  # positions that never settle: every pass runs
+    monkeypatch.setattr(style, "positions", lambda fig: np.full(1, next(passes)))
+    every = drawn(make_figure(name, run))
+    assert len(layouts) == 4
+    np.testing.assert_allclose(settled[0], every[0], rtol=0, atol=1e-12)
+    assert np.abs(settled[1] - every[1]).max() <= 1
