@@ -11,15 +11,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rmviz.figures.style import Style, end_labels, legend_below, log_axis
-from rmviz.present.definitions import FRAME_COLOUR
+from rmviz.present.definitions import FRAME_COLOUR, TEXT_COLOUR
 from rmviz.present.panels import (
     LEVEL_WIDTH,
     PROBABILITY_TICKS,
     Line,
     Panel,
     Tables,
+    action_key,
     points,
     reference_points,
+    regret_key,
     untracked_note,
     values,
     x_range,
@@ -43,6 +45,17 @@ def draw_line(ax: Axes, x: np.ndarray, y: np.ndarray, line: Line, style: Style, 
     )
 
 
+def key_regrets(ax: Axes, panel: Panel, style: Style) -> None:
+    """The regret panel's legend: each player's dash (:func:`regret_key`), then each
+    action's colour (:func:`action_key`), not every player's every action (a 12x9 game's
+    19 entries left its dashboard panel no room)."""
+    width = style.line_width * panel.lines[0].width
+    for name, dash in regret_key(panel):
+        ax.plot([], [], color=TEXT_COLOUR, linestyle=dash, linewidth=width, label=name)
+    for names, colour in action_key(panel):
+        ax.plot([], [], color=colour, linewidth=width, label=names)
+
+
 def draw_panel(
     ax: Axes,
     panel: Panel,
@@ -56,15 +69,18 @@ def draw_panel(
     it (the compare figure; default: this panel's own)."""
     ends = []
     drawn = False
+    keyed = panel.key != "ends" and panel.name != "regrets"  # each line in the legend
     for line in panel.lines:
         found = points(panel, line, tables, scale)
         if found is None or not found[0].size:
             continue
         x, y = found
         drawn = True
-        draw_line(ax, x, y, line, style, label=panel.key != "ends")
+        draw_line(ax, x, y, line, style, label=keyed)
         if panel.key == "ends" and line.legend:
             ends.append((line.label, x[-1], y[-1], line.colour))
+    if drawn and panel.name == "regrets":
+        key_regrets(ax, panel, style)
     reference = reference_points(panel, tables)
     if reference is not None and panel.reference is not None:
         curve = panel.reference

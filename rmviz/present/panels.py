@@ -241,7 +241,8 @@ def regret_panel(players: Sequence[str], actions: Sequence[Sequence[str]]) -> Pa
         for i in range(min(len(players), MAX_PLAYERS))
         for a, action in enumerate(actions[i][:MAX_ACTIONS])
     )
-    title = text.title + players_note(len(players))
+    shown = actions[:MAX_PLAYERS]
+    title = text.title + players_note(len(players)) + first_of(max((len(a) for a in shown), default=0))
     return Panel("regrets", title, Axis(text.y, text.y_tex), lines, key="names", zero_line=True)
 
 
@@ -417,6 +418,18 @@ def regret_key(panel: Panel) -> list[tuple[str, str]]:
     for line in panel.lines:
         seen.setdefault(line.label.split(": ", 1)[0], line.dash)
     return list(seen.items())
+
+
+def action_key(panel: Panel) -> list[tuple[str, str]]:
+    """The actions and their colours of a regret panel, in order: the k-th action of every
+    player is drawn in one colour, named by each player's name for it (`` / `` between
+    names that differ). Live, the strategy panels above it say which colour is which."""
+    names: dict[int | None, dict[str, None]] = {}
+    colours: dict[int | None, str] = {}
+    for line in panel.lines:
+        names.setdefault(line.column.action, {})[line.label.split(": ", 1)[1]] = None
+        colours[line.column.action] = line.colour
+    return [(" / ".join(named), colours[action]) for action, named in names.items()]
 
 
 # -- what to draw ------------------------------------------------------------------------------

@@ -30,15 +30,55 @@ def test_no_text_overprints_and_no_legend_covers_a_curve(matrix_run, name, which
 
 
 def test_the_regrets_of_every_player_with_its_own_actions(three_players):
-    """One panel, as live: colour the action, dash the player; the legend names both."""
+    """One panel, as live: colour the action, dash the player; the legend keys each player's
+    dash and each action's colour once."""
     fig = make_figure("regrets", three_players, "paper")
     (ax,) = fig.axes
     assert ax.get_title() == "average regret per action"
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == [f"Player {i}: {a}" for i in (1, 2, 3) for a in ("Heads", "Tails")]
-    assert len(ax.get_lines()) == 7  # six curves and zero
-    assert len({line.get_linestyle() for line in ax.get_lines()[:6]}) == 3  # a dash per player
+    legend = ax.get_legend()
+    names = [t.get_text() for t in legend.get_texts()]
+    assert names == ["Player 1", "Player 2", "Player 3", "Heads", "Tails"]
+    curves = [line for line in ax.get_lines() if len(line.get_xdata()) > 2]  # not zero's line
+    assert len(curves) == 6
+    dashes = [line.get_linestyle() for line in legend.get_lines()]
+    assert dashes[:3] == [curves[0].get_linestyle(), curves[2].get_linestyle(), curves[4].get_linestyle()]
+    assert len(set(dashes[:3])) == 3 and dashes[3:] == ["-", "-"]
+    assert [line.get_color() for line in legend.get_lines()[3:]] == [c.get_color() for c in curves[:2]]
     assert overprinted(fig) == [] and legends_over_data(fig) == []
+
+
+def test_many_actions_fit_the_default_size():
+    """A 12x9 game's dashboard in the slides style at its default size: the regret legend
+    named every player's every action (19 entries) and left the panel no room."""
+    run = record(load_with_progress("random:general-sum:12x9:seed=3"), "rm", iterations=100)
+    fig = make_figure("dashboard", run, "slides")
+    regrets = next(ax for ax in fig.axes if ax.get_title().startswith("average regret"))
+    assert regrets.get_title() == "average regret per action (first 10 of 12 actions)"
+    names = [t.get_text() for t in regrets.get_legend().get_texts()]
+    assert names == ["Player 1", "Player 2", *map(str, range(1, 11))]
+    assert overprinted(fig) == []
+
+
+@pytest.mark.slow  # ~60 s; .ci/run runs it
+@pytest.mark.parametrize(
+    "game",
+    [
+        "random:general-sum:10x10x10",
+        "random:general-sum:3x3x3x3",
+        "random:zero-sum:20x20",
+        "random:general-sum:2x30",
+        "random:general-sum:11x2",
+    ],
+)
+def test_every_figure_of_many_actions_or_players_draws_at_its_default_size(game):
+    from rmviz.figures.registry import figures_of
+    from rmviz.figures.style import STYLES
+
+    run = record(load_with_progress(game), "rm", iterations=100)
+    for name in figures_of("matrix"):
+        if name != "tikz":
+            for style in STYLES:
+                drawn(make_figure(name, run, style))  # raises when collapsed
 
 
 @pytest.mark.parametrize("size", [(6.4, 5.0), (4.0, 3.2)])
