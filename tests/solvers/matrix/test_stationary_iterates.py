@@ -89,7 +89,7 @@ def games(draw, k: int) -> NormalFormGame:
 VARIANTS = ({}, {"plus": True}, {"predictive": True}, {"weighting": "linear"})
 
 
-@pytest.mark.parametrize("k", [3, 10, 50, 100])
+@pytest.mark.parametrize("k", [3, 10, 50, pytest.param(100, marks=pytest.mark.slow)])  # 100: 11 s
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_each_iterate_is_the_reference_distribution_on_both_paths(k, data):
