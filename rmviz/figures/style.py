@@ -327,8 +327,9 @@ def finish(fig: Figure, style: Style, caption: str | None) -> None:
 
     A layout that leaves every axes and subfigure where the one before put it (to
     :data:`SETTLED`) ends the passes early: what they place is measured from those positions
-    alone, so the passes left would place it again where it is (the same pixels; most
-    figures settle after two or three of the four layouts)."""
+    alone, so the passes left would place it again where it is (the same figure to
+    rounding: pixels within a level of anti-aliasing; most figures settle after two or
+    three of the four layouts)."""
     if caption:
         fig.supxlabel(caption, fontsize=style.small * 0.9, color="#555555", x=0.01, ha="left")
     placed = None
