@@ -205,7 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--out", "-o", type=Path, required=True, help="FILE.png, .svg or .pdf (tikz: FILE.tex)"
     )
-    export.add_argument("--style", choices=("paper", "slides"), default="slides", help="fonts and lines")
+    export.add_argument(
+        "--style", choices=("paper", "slides"), default="slides", help="fonts and lines (default slides)"
+    )
     export.add_argument(
         "--size", type=_size, default=None, metavar="WxH", help="pixels at --dpi (default per figure)"
     )
@@ -889,8 +891,16 @@ def cmd_export(args: argparse.Namespace) -> int:
         solver = make_solver(game, first, **compared_options(game, first, _options(args, game)))
     else:
         solver = _solver(args, game, algorithm=first)
+    family = family_of(solver.game)
+    if family is not family_of(game):  # a game tree's algorithm runs a matrix game as a tree
+        figure = args.figure or default_figure(family)
     size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
-    check_target(figure, family_of(solver.game), args.out, args.dpi, args.style, size)
+    try:
+        check_target(figure, family, args.out, args.dpi, args.style, size)
+    except ConfigError as error:
+        if family is family_of(game):
+            raise
+        raise ConfigError(f"{error} (-a {first} runs {args.game} as a game tree)") from None
     trace = record_run(solver, args.iterations)
     if args.data is not None:
         write_run_data(args.data, solver, trace.data())

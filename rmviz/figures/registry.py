@@ -160,15 +160,17 @@ def minimum_size(name: str, style: str = DEFAULT_STYLE) -> tuple[float, float]:
 
 def check_size(name: str, style: str, size: tuple[float, float] | None, dpi: int = 150) -> None:
     """Refuse a ``size`` (inches) smaller than :func:`minimum_size`, in one line that gives
-    the smallest size in pixels at ``dpi``."""
+    the smallest size in pixels at ``dpi`` and the highest DPI at which these pixels fit."""
     if size is None or name == "tikz" or style not in STYLES:
         return
     low = minimum_size(name, style)
     if size[0] < low[0] - 1e-9 or size[1] < low[1] - 1e-9:
         pixels = f"{math.ceil(low[0] * dpi)}x{math.ceil(low[1] * dpi)} pixels at {dpi} DPI"
+        fitting = math.floor(min(size[0] / low[0], size[1] / low[1]) * dpi)  # the same pixels, more inches
+        lower = f", or these pixels at {fitting} DPI or lower" if fitting >= DPI_RANGE[0] else ""
         raise ConfigError(
             f"{size[0] * dpi:.0f}x{size[1] * dpi:.0f} pixels is too small for the {name} figure in "
-            f"the {style} style: at least {pixels} ({low[0]:.1f} x {low[1]:.1f} inches)"
+            f"the {style} style: at least {pixels} ({low[0]:.1f} x {low[1]:.1f} inches){lower}"
         )
 
 

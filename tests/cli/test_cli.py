@@ -369,6 +369,37 @@ def test_the_game_as_latex_from_export_and_convert(capsys, tmp_path):
     assert "\\cellcolor" in (tmp_path / "rps.tex").read_text()  # the known equilibrium's support
 
 
+def test_a_size_too_small_says_the_dpi_at_which_its_pixels_fit():
+    """A projector's 1920x1080 was refused for the dashboard at 150 DPI; the message gave
+    the pixels needed at 150 DPI only, not that a lower DPI takes these pixels."""
+    import re
+
+    from rmviz.errors import RmvizError
+    from rmviz.figures.registry import check_target
+
+    for figure, family, width, height in (
+        ("dashboard", "matrix", 1920, 1080),
+        ("strategies", "tree", 900, 500),
+    ):
+        with pytest.raises(RmvizError) as refused:
+            check_target(figure, family, "x.png", 150, "slides", (width / 150, height / 150))
+        dpi = int(re.search(r"or these pixels at (\d+) DPI or lower$", str(refused.value))[1])
+        check_target(figure, family, "x.png", dpi, "slides", (width / dpi, height / dpi))
+        with pytest.raises(RmvizError):
+            check_target(figure, family, "x.png", dpi + 1, "slides", (width / (dpi + 1), height / (dpi + 1)))
+
+
+def test_a_tree_algorithm_on_a_matrix_game_exports_the_tree_runs_figures(capsys, tmp_path):
+    """``-a cfr`` runs a matrix game as a game tree: without --figure, the tree's default is
+    drawn (the matrix default was refused as "not drawn for tree games"); a matrix figure
+    asked for says why it is not drawn."""
+    out = tmp_path / "cfr.png"
+    code, _, err = run(capsys, "export", "rps-crash", "-a", "cfr", "-n", "10", "--out", str(out))
+    assert code == 0 and out.stat().st_size > 0, err
+    code, _, err = run(capsys, "export", "rps-crash", "-a", "cfr", "--figure", "dashboard", "--out", str(out))
+    assert code == 2 and err.strip().endswith("(-a cfr runs rps-crash as a game tree)")
+
+
 def test_export_size_is_checked(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["export", "rps", "--out", "x.png", "--size", "big"])
