@@ -88,7 +88,8 @@ def draw_regrets(target: Target, run: RunData, style: Style) -> None:
 
 def draw_welfare(target: Target, run: RunData, style: Style) -> None:
     """Social welfare of the empirical joint distribution, on an axis symmetric about zero."""
-    draw_panel(canvas.one_panel(target), welfare_panel(), {None: run.trace}, style, scale=run.payoff_scale)
+    panel = welfare_panel(run.game.is_zero_sum())
+    draw_panel(canvas.one_panel(target), panel, {None: run.trace}, style, scale=run.payoff_scale)
 
 
 # -- the simplex -----------------------------------------------------------------------------

@@ -246,11 +246,19 @@ def regret_panel(players: Sequence[str], actions: Sequence[Sequence[str]]) -> Pa
     return Panel("regrets", title, Axis(text.y, text.y_tex), lines, key="names", zero_line=True)
 
 
-def welfare_panel() -> Panel:
-    """Social welfare of the empirical play, on an axis symmetric about zero."""
+# a zero-sum game's welfare title, no longer than the usual one (live panels are narrow): a
+# flat line at 0 is no fault
+ZERO_SUM_WELFARE = "social welfare: 0 in a zero-sum game"
+
+
+def welfare_panel(zero_sum: bool) -> Panel:
+    """Social welfare of the empirical play, on an axis symmetric about zero; in a
+    ``zero_sum`` game (payoffs summing to zero at every profile) it is 0 at every
+    distribution, and the title says so."""
     text = PANEL_TEXT["welfare"]
     line = Line(Column("welfare"), "welfare", "welfare", WELFARE_COLOUR, legend=False)
-    return Panel("welfare", text.title, Axis(text.y, text.y_tex, "symmetric"), (line,), zero_line=True)
+    title = ZERO_SUM_WELFARE if zero_sum else text.title
+    return Panel("welfare", title, Axis(text.y, text.y_tex, "symmetric"), (line,), zero_line=True)
 
 
 def matrix_panels(
@@ -266,7 +274,7 @@ def matrix_panels(
         ],
         "gaps": lambda: [gap_panel(family, zero_sum, last)],
         "regrets": lambda: [regret_panel(players, actions)],
-        "welfare": lambda: [welfare_panel()],
+        "welfare": lambda: [welfare_panel(game.is_zero_sum())],
     }
     return {name: build[name]() for name in names}
 

@@ -114,6 +114,23 @@ def test_welfare_axis_is_symmetric_and_ignores_rounding_noise(matrix_run):
     assert low == -high and high == pytest.approx(0.2)  # zero-sum: noise only, payoffs up to 2
 
 
+def test_a_zero_sum_games_welfare_says_it_is_always_zero(matrix_run):
+    """A flat welfare line at 0 read as a fault in RPS with Crash's dashboard: the title says
+    why, on paper and live (one definition); a general-sum game keeps the usual title."""
+    from rmviz.figures import record
+    from rmviz.games import catalog_game
+    from rmviz.present.panels import ZERO_SUM_WELFARE, matrix_panels
+
+    assert make_figure("welfare", matrix_run, "paper").axes[0].get_title() == ZERO_SUM_WELFARE
+    partners = record(catalog_game("battle-of-partners"), "rm", iterations=20)
+    assert (
+        make_figure("welfare", partners, "paper").axes[0].get_title()
+        == "social welfare of the empirical play"
+    )
+    live = matrix_panels(matrix_run.family, matrix_run.game, ["welfare"], zero_sum=False)
+    assert live["welfare"][0].title == ZERO_SUM_WELFARE  # the game's payoffs decide, not the gaps' flag
+
+
 def test_the_tree_figure_has_the_run_numbers(tree_run):
     words = texts(make_figure("tree", tree_run, "paper"))
     assert "1/3" in " ".join(words)  # chance probabilities
