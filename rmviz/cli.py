@@ -892,13 +892,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     else:
         solver = _solver(args, game, algorithm=first)
     family = family_of(solver.game)
-    if family is not family_of(game):  # a game tree's algorithm runs a matrix game as a tree
+    as_tree = family is not family_of(game)  # a game tree's algorithm runs a matrix game as a tree
+    if as_tree:
         figure = args.figure or default_figure(family)
     size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
     try:
         check_target(figure, family, args.out, args.dpi, args.style, size)
     except ConfigError as error:
-        if family is family_of(game):
+        if not as_tree:
             raise
         raise ConfigError(f"{error} (-a {first} runs {args.game} as a game tree)") from None
     trace = record_run(solver, args.iterations)
