@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLineEdit,
     QTableWidget,
     QTableWidgetItem,
@@ -143,6 +144,7 @@ class InfosetList(QWidget):
 
 
 FITTED_ROWS = 12  # moves the table shows without scrolling
+FITTED = QHeaderView.ResizeMode.ResizeToContents  # the table's columns
 TABLE_SHARE = 0.3  # of the window's height, at most, so the plots below keep theirs
 CENTRE = QAbstractItemView.ScrollHint.PositionAtCenter
 
@@ -158,6 +160,8 @@ class InfosetDetail(QWidget):
             item.setToolTip(tip)
             self.table.setHorizontalHeaderItem(column, item)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        # columns as wide as their numbers and headers, at any text size (scrolled if need be)
+        self.table.horizontalHeader().setSectionResizeMode(FITTED)
         self.explain = QTextBrowser()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -204,12 +208,16 @@ class InfosetDetail(QWidget):
                 snapshot.average_strategy[slots],
             ]
             self.explain.setHtml(waiting_html(game, tree, infoset))
+        # the columns fitted once, not at each cell: fitted to their contents, each cell
+        # measured every row of its column (a set of 1,000 moves took 110 s a redraw)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, values in enumerate(columns):
             for row, value in enumerate(values):
                 item = QTableWidgetItem("" if np.isnan(value) else format_number(value, ".4g"))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
-        self.table.resizeColumnsToContents()
+        header.setSectionResizeMode(FITTED)
         self.fit_table()
 
     def clear(self) -> None:

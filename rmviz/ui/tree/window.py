@@ -30,7 +30,6 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
-    QHeaderView,
     QLabel,
     QMainWindow,
     QPushButton,
@@ -134,8 +133,6 @@ class TreeWindow(RunWindow):
         self.side_tabs.addTab(self.detail, "Information set")
         self.side_tabs.addTab(self.average_table, "Average strategy")
         self.side_tabs.currentChanged.connect(lambda _k: self.run.redraw(force=True))
-        # columns as wide as their numbers and headers, at any text size (scrolled if need be)
-        self.detail.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
         self.controls.step_one_button.setToolTip("one recorded iteration, shown on the tree and in the panel")
         self.animate_button = QPushButton("Animate")
