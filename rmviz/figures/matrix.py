@@ -28,6 +28,7 @@ from rmviz.present.panels import (
     MAX_PLAYERS,
     Panel,
     gap_panel,
+    last_averages,
     matrix_panels,
     players_note,
     tracks_last,
@@ -56,7 +57,7 @@ MAX_LABELLED = 8  # cell labels of the joint distribution up to 8 x 8
 
 # -- convergence panels (rmviz.present.panels, drawn by .panels.draw_panel) ------------------------
 def convergence(run: RunData, name: str) -> list[Panel]:
-    return matrix_panels(run.family, run.game, [name], run.zero_sum)[name]
+    return matrix_panels(run.family, run.game, [name], run.zero_sum, table=run.trace)[name]
 
 
 def draw_strategies(target: Target, run: RunData, style: Style) -> None:
@@ -209,8 +210,9 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
         square_panel(axes[0], run, style, note if fig is None else "")
         return
     others = newest(run, dynamic.strategy) if dynamic is not None else None
+    averages = last_averages(columns, game.num_actions)
     for i, ax in zip(players, axes, strict=True):
-        face = simplex_face(game.num_actions[i], run.faces.get(i))
+        face = simplex_face(game.num_actions[i], run.faces.get(i), averages[i])
         names = [game.action_names[i][a] for a in face]
         title = game.player_names[i]
         if game.num_actions[i] > 3:

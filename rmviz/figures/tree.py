@@ -35,7 +35,7 @@ from rmviz.present.definitions import (
     TEXT_COLOUR,
     player_colour,
 )
-from rmviz.present.panels import infoset_panel
+from rmviz.present.panels import infoset_columns, infoset_panel, last_values
 from rmviz.present.tree_labels import Box, Placed, max_leaves, plan_labels, text_box
 from rmviz.present.tree_layout import collapse_below, tree_layout, visible_nodes
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
@@ -73,7 +73,8 @@ def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
     solution = drawn_reference(cast(ExtensiveFormGame, run.game), tree)  # the window's dashed levels
     reference = None if solution is None else solution.strategy
     for ax, infoset in zip(axes, infosets, strict=False):
-        panel = infoset_panel(tree, infoset, run.game.player_names, reference)
+        average = last_values(run.trace.columns, infoset_columns(tree, infoset))
+        panel = infoset_panel(tree, infoset, run.game.player_names, reference, average)
         draw_panel(ax, panel, {None: run.trace}, style)
         ax.title.set_fontsize(style.small)
         ax.title.rmviz_lines = TITLE_LINES  # style.wrap_to reads it

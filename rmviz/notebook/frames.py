@@ -24,7 +24,15 @@ from rmviz.figures.run import RunData
 from rmviz.figures.style import STYLES, arrange, decades, finish
 from rmviz.numbers import format_number
 from rmviz.present.definitions import PANELS, gap_curves
-from rmviz.present.panels import Panel, gap_panel, infoset_panel, matrix_panels, tracks_last
+from rmviz.present.panels import (
+    Panel,
+    gap_panel,
+    infoset_columns,
+    infoset_panel,
+    last_values,
+    matrix_panels,
+    tracks_last,
+)
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.family import Family
@@ -43,7 +51,9 @@ CAPTION = {"color": "#555555", "x": 0.01, "ha": "left"}  # as style.finish write
 
 def matrix_rows(run: RunData, infoset: int) -> list[list[Panel]]:
     """The window's convergence plots: each player's strategies, then gaps, regrets, welfare."""
-    panels = matrix_panels(run.family, run.game, PANELS, run.zero_sum, last=tracks_last(run.trace))
+    panels = matrix_panels(
+        run.family, run.game, PANELS, run.zero_sum, last=tracks_last(run.trace), table=run.trace
+    )
     return [panels["strategies"], [panel for name in PANELS[1:] for panel in panels[name]]]
 
 
@@ -51,7 +61,8 @@ def tree_rows(run: RunData, infoset: int) -> list[list[Panel]]:
     """The tree window's plots: the gaps and the average strategy at ``infoset``."""
     assert run.tree is not None  # the tree family's runs carry their compiled tree
     gaps = gap_panel(run.family, False, last=tracks_last(run.trace))
-    return [[gaps, infoset_panel(run.tree, infoset, run.game.player_names)]]
+    average = last_values(run.trace.columns, infoset_columns(run.tree, infoset))
+    return [[gaps, infoset_panel(run.tree, infoset, run.game.player_names, average=average)]]
 
 
 ROWS: dict[Family, Callable[[RunData, int], list[list[Panel]]]] = {MATRIX: matrix_rows, TREE: tree_rows}

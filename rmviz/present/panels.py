@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 MAX_PLAYERS, MAX_ACTIONS = 3, 10  # players and actions drawn per panel
+PLAYED_STEPS = 100  # of more actions, those shown are ranked in hundredths of the most played's play
 PLAYER_DASHES = ("solid", "dashed", "dotted")  # the regret panel's line style of each player
 CURRENT = 0.18  # opacity of the current strategies (faint: they jump every iteration)
 LAST_ALPHA, LAST_WIDTH = 0.4, 0.75  # the last iterate's distances: lighter and thinner
@@ -137,9 +138,72 @@ class Panel:
 
 
 # -- the panels --------------------------------------------------------------------------------
-def first_of(actions: int) -> str:
-    """What a panel of a player's actions leaves out: ``" (first 10 of 30 actions)"``."""
-    return f" (first {MAX_ACTIONS} of {actions} actions)" if actions > MAX_ACTIONS else ""
+def most_played(average: np.ndarray, count: int) -> tuple[int, ...]:
+    """The ``count`` actions most played by ``average`` (a player's average strategy at the
+    last kept iteration, :func:`last_averages`), most played first: ranked by whole
+    :data:`PLAYED_STEPS`-ths of the most played one's probability
+    (``floor(PLAYED_STEPS * p / max p)``), ties to the lower index, so actions played alike
+    keep their order and a live view does not reorder them every frame."""
+    p = np.asarray(average, dtype=np.float64)
+    top = float(p.max(initial=0.0))
+    steps = np.floor(p / top * PLAYED_STEPS) if top > 0 else np.zeros(p.size)
+    ranked = np.lexsort((np.arange(p.size), -steps))  # the last key sorts first
+    return tuple(ranked[:count].tolist())
+
+
+def shown_actions(actions: int, average: np.ndarray | None = None) -> tuple[int, ...]:
+    """The actions a panel draws of a player's ``actions``: all up to :data:`MAX_ACTIONS`; of
+    more, the :data:`MAX_ACTIONS` most played by ``average`` (:func:`most_played`), or with
+    no ``average`` (no point yet) the first :data:`MAX_ACTIONS`."""
+    if actions <= MAX_ACTIONS or average is None:
+        return tuple(range(min(actions, MAX_ACTIONS)))
+    return most_played(average, MAX_ACTIONS)
+
+
+def shown_colours(shown: Sequence[int]) -> dict[int, str]:
+    """The colour of each action ``shown``: the k-th in index order takes the k-th action
+    colour, so an action keeps its colour while the actions shown stay the same, and each of
+    a game of up to :data:`MAX_ACTIONS` actions has its own."""
+    return {a: action_colour(k) for k, a in enumerate(sorted(shown))}
+
+
+def last_values(columns: Mapping[Column, np.ndarray] | None, keys: Sequence[Column]) -> np.ndarray | None:
+    """The values of ``keys`` at the last point of a trace's ``columns``; None where a key
+    has no column or no point."""
+    values = [None if columns is None else columns.get(key) for key in keys]
+    if not values or any(v is None or not len(v) for v in values):
+        return None
+    return np.array([float(np.asarray(v)[-1]) for v in values])
+
+
+def last_averages(
+    columns: Mapping[Column, np.ndarray] | None, actions: Sequence[int]
+) -> list[np.ndarray | None]:
+    """Each player's average strategy (of ``actions[i]`` actions) at the last point of a
+    trace's ``columns`` (:func:`last_values`)."""
+    return [
+        last_values(columns, [Column("average", player, action=a) for a in range(n)])
+        for player, n in enumerate(actions)
+    ]
+
+
+def infoset_columns(tree: CompiledTree, infoset: int) -> list[Column]:
+    """The average-strategy columns of the moves of ``infoset`` of ``tree``, in order."""
+    player, moves = int(tree.infoset_player[infoset]), int(tree.infoset_size[infoset])
+    return [Column("average", player=player, infoset=infoset, action=k) for k in range(moves)]
+
+
+def first_of(actions: int, played: bool = False, noun: str = "actions") -> str:
+    """What a panel of a player's actions (or a set's moves: ``noun``) leaves out:
+    ``" (first 10 of 30 actions)"``, or with ``played`` (chosen from a run by
+    :func:`shown_actions`) ``" (10 most played of 30)"``."""
+    if actions <= MAX_ACTIONS:
+        return ""
+    return (
+        f" ({MAX_ACTIONS} most played of {actions:,})"
+        if played
+        else f" (first {MAX_ACTIONS} of {actions:,} {noun})"
+    )
 
 
 def players_note(players: int) -> str:
@@ -147,12 +211,18 @@ def players_note(players: int) -> str:
     return f" (first {MAX_PLAYERS} of {players} players)" if players > MAX_PLAYERS else ""
 
 
-def strategy_panel(player: int, name: str, actions: Sequence[str]) -> Panel:
-    """Average (solid) and current (faint) strategy of each of ``player``'s actions."""
+def strategy_panel(
+    player: int, name: str, actions: Sequence[str], average: np.ndarray | None = None
+) -> Panel:
+    """Average (solid) and current (faint) strategy of each of ``player``'s actions shown
+    (:func:`shown_actions`: the most played by ``average`` where there are too many, most
+    played first), each in its colour (:func:`shown_colours`)."""
     text = PANEL_TEXT["strategies"]
     lines = []
-    for a, action in enumerate(actions[:MAX_ACTIONS]):
-        colour = action_colour(a)
+    shown = shown_actions(len(actions), average)
+    colours = shown_colours(shown)
+    for a in shown:  # most played first: the live title names the first few
+        action, colour = actions[a], colours[a]
         lines.append(
             Line(
                 Column("current", player=player, action=a),
@@ -167,7 +237,7 @@ def strategy_panel(player: int, name: str, actions: Sequence[str]) -> Panel:
         lines.append(Line(Column("average", player=player, action=a), action, action, colour))
     return Panel(
         "strategies",
-        text.title.format(player=name) + first_of(len(actions)),
+        text.title.format(player=name) + first_of(len(actions), average is not None),
         Axis(text.y, text.y_tex, "probability"),
         tuple(lines),
         key="names",
@@ -225,24 +295,33 @@ def tracks_last(table: Table | None) -> bool:
     )
 
 
-def regret_panel(players: Sequence[str], actions: Sequence[Sequence[str]]) -> Panel:
-    """Average regret R_i^T(a)/T of every action of the first :data:`MAX_PLAYERS` players on
-    one axis: colour the action (as in the strategy panels), dash the player."""
+def regret_panel(
+    players: Sequence[str],
+    actions: Sequence[Sequence[str]],
+    averages: Sequence[np.ndarray | None] | None = None,
+) -> Panel:
+    """Average regret R_i^T(a)/T of the actions shown of the first :data:`MAX_PLAYERS`
+    players (those of the strategy panels: :func:`shown_actions` by each player's
+    ``averages``, in index order) on one axis: colour the action (as in the strategy panels:
+    :func:`shown_colours`), dash the player."""
     text = PANEL_TEXT["regrets"]
+    drawn = range(min(len(players), MAX_PLAYERS))
+    average = [None if averages is None else averages[i] for i in drawn]
     lines = tuple(
         Line(
             Column("regret", player=i, action=a),
-            f"{players[i]}: {action}",
-            f"{players[i]}: {action}",
-            action_colour(a),
+            f"{players[i]}: {actions[i][a]}",
+            f"{players[i]}: {actions[i][a]}",
+            colour,
             PLAYER_DASHES[i],
             width=0.75,
         )
-        for i in range(min(len(players), MAX_PLAYERS))
-        for a, action in enumerate(actions[i][:MAX_ACTIONS])
+        for i in drawn
+        for a, colour in shown_colours(shown_actions(len(actions[i]), average[i])).items()
     )
-    shown = actions[:MAX_PLAYERS]
-    title = text.title + players_note(len(players)) + first_of(max((len(a) for a in shown), default=0))
+    widest = max(drawn, key=lambda i: len(actions[i]), default=None)
+    left_out = "" if widest is None else first_of(len(actions[widest]), average[widest] is not None)
+    title = text.title + players_note(len(players)) + left_out
     return Panel("regrets", title, Axis(text.y, text.y_tex), lines, key="names", zero_line=True)
 
 
@@ -262,18 +341,26 @@ def welfare_panel(zero_sum: bool) -> Panel:
 
 
 def matrix_panels(
-    family: Family, game: NormalFormGame, names: Iterable[str], zero_sum: bool, last: bool = True
+    family: Family,
+    game: NormalFormGame,
+    names: Iterable[str],
+    zero_sum: bool,
+    last: bool = True,
+    table: Table | None = None,
 ) -> dict[str, list[Panel]]:
     """The convergence panels ``names`` of a matrix game of ``family`` (``strategies``: one
     per player up to :data:`MAX_PLAYERS`; the others one each; ``last``: the gaps of the
-    last iterate too)."""
+    last iterate too); of a player with too many actions, those most played at the last
+    iteration of ``table`` (the run's trace: :func:`shown_actions`)."""
     players, actions = game.player_names, game.action_names
+    averages = last_averages(None if table is None else table.columns, [len(a) for a in actions])
     build = {
         "strategies": lambda: [
-            strategy_panel(i, players[i], actions[i]) for i in range(min(len(players), MAX_PLAYERS))
+            strategy_panel(i, players[i], actions[i], averages[i])
+            for i in range(min(len(players), MAX_PLAYERS))
         ],
         "gaps": lambda: [gap_panel(family, zero_sum, last)],
-        "regrets": lambda: [regret_panel(players, actions)],
+        "regrets": lambda: [regret_panel(players, actions, averages)],
         "welfare": lambda: [welfare_panel(game.is_zero_sum())],
     }
     return {name: build[name]() for name in names}
@@ -283,31 +370,32 @@ REFERENCE_NOTE = " (dashed: an LP equilibrium)"  # the title of an information s
 
 
 def infoset_panel(
-    tree: CompiledTree, infoset: int, players: Sequence[str], reference: np.ndarray | None = None
+    tree: CompiledTree,
+    infoset: int,
+    players: Sequence[str],
+    reference: np.ndarray | None = None,
+    average: np.ndarray | None = None,
 ) -> Panel:
     """The average strategy of each move at one information set of ``tree`` over the
-    iterations (its player's name from ``players``); the first :data:`MAX_ACTIONS` moves,
-    as for a player's actions (a node of 1,000 moves drew 1,000 curves and keys: 30 s).
-    ``reference``: an exact equilibrium's strategy per slot (the sequence-form LP of a
-    zero-sum tree), drawn as a dashed level per move in the move's colour."""
+    iterations (its player's name from ``players``); of more than :data:`MAX_ACTIONS` moves,
+    those most played by ``average`` (the set's average strategy at the run's last point:
+    :func:`shown_actions`, as for a player's actions; a node of 1,000 moves drew 1,000 curves
+    and keys: 30 s). ``reference``: an exact equilibrium's strategy per slot (the
+    sequence-form LP of a zero-sum tree), drawn as a dashed level per move in the move's colour."""
     text = PANEL_TEXT["infoset"]
     player = int(tree.infoset_player[infoset])
     first = int(tree.infoset_first_slot[infoset])
     moves = int(tree.infoset_size[infoset])
-    colours = move_colours(tree, infoset)
+    shown = shown_actions(moves, average)
+    colours = move_colours(tree, infoset, shown)
+    columns = infoset_columns(tree, infoset)
     lines = tuple(
-        Line(
-            Column("average", player=player, infoset=infoset, action=k),
-            tree.slot_move[first + k],
-            tree.slot_move[first + k],
-            colours[k],
-        )
-        for k in range(min(moves, MAX_ACTIONS))
+        Line(columns[k], tree.slot_move[first + k], tree.slot_move[first + k], colours[k]) for k in shown
     )
-    left_out = f" (first {MAX_ACTIONS} of {moves} moves)" if moves > MAX_ACTIONS else ""
+    left_out = first_of(moves, average is not None, "moves")
     levels: tuple[Level, ...] = ()
     if reference is not None:
-        levels = tuple(Level(float(reference[first + k]), colours[k]) for k in range(min(moves, MAX_ACTIONS)))
+        levels = tuple(Level(float(reference[first + k]), colours[k]) for k in shown)
         left_out += REFERENCE_NOTE
     return Panel(
         "infoset",
@@ -321,15 +409,16 @@ def infoset_panel(
     )
 
 
-def move_colours(tree: CompiledTree, infoset: int) -> list[str]:
-    """The colour of each move of ``infoset``: its label's (``CompiledTree.move_number``), so a
-    move keeps one colour across the tree's information sets, where that gives the set's
-    moves distinct colours; else the moves' order, as a player's actions are coloured."""
-    first, moves = int(tree.infoset_first_slot[infoset]), int(tree.infoset_size[infoset])
-    numbers = tree.move_number[first : first + moves] % len(ACTION_COLOURS)
-    if len(set(numbers.tolist())) < min(moves, len(ACTION_COLOURS)):
-        numbers = np.arange(moves)
-    return [action_colour(int(n)) for n in numbers]
+def move_colours(tree: CompiledTree, infoset: int, shown: Sequence[int]) -> dict[int, str]:
+    """The colour of each move ``shown`` of ``infoset``: its label's
+    (``CompiledTree.move_number``), so a move keeps one colour across the tree's information
+    sets, where that gives the moves shown distinct colours; else as a player's actions are
+    coloured (:func:`shown_colours`)."""
+    first = int(tree.infoset_first_slot[infoset])
+    numbers = {k: int(tree.move_number[first + k]) % len(ACTION_COLOURS) for k in shown}
+    if len(set(numbers.values())) < len(numbers):
+        return shown_colours(shown)
+    return {k: action_colour(n) for k, n in numbers.items()}
 
 
 def compare_panels(
@@ -429,15 +518,13 @@ def regret_key(panel: Panel) -> list[tuple[str, str]]:
 
 
 def action_key(panel: Panel) -> list[tuple[str, str]]:
-    """The actions and their colours of a regret panel, in order: the k-th action of every
+    """The actions and their colours of a regret panel, in order: the k-th action shown of every
     player is drawn in one colour, named by each player's name for it (`` / `` between
     names that differ). Live, the strategy panels above it say which colour is which."""
-    names: dict[int | None, dict[str, None]] = {}
-    colours: dict[int | None, str] = {}
+    names: dict[str, dict[str, None]] = {}
     for line in panel.lines:
-        names.setdefault(line.column.action, {})[line.label.split(": ", 1)[1]] = None
-        colours[line.column.action] = line.colour
-    return [(" / ".join(named), colours[action]) for action, named in names.items()]
+        names.setdefault(line.colour, {})[line.label.split(": ", 1)[1]] = None
+    return [(" / ".join(named), colour) for colour, named in names.items()]
 
 
 # -- what to draw ------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rmviz.present.panels import most_played
+
 CURRENT_TRAIL, FADE_STEPS = 60, 8  # recent current strategies; pieces of the average path
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
 
@@ -24,10 +26,16 @@ def to_triangle(p: np.ndarray) -> np.ndarray:
         return np.asarray(np.where(total > 0, p / total, np.nan) @ CORNERS)
 
 
-def face(actions: int, chosen: tuple[int, ...] | None) -> tuple[int, ...]:
+def face(actions: int, chosen: tuple[int, ...] | None, average: np.ndarray | None = None) -> tuple[int, ...]:
     """The actions drawn of a player with ``actions`` actions: all of them up to three, else
-    the ``chosen`` face (the first three when none is)."""
-    return tuple(chosen or (0, 1, 2)) if actions > 3 else tuple(range(actions))
+    the ``chosen`` face; when none is, the three most played by ``average`` (the player's
+    average strategy at the run's last point: :func:`~rmviz.present.panels.most_played`) in
+    index order, or the first three before a run has a point."""
+    if actions <= 3:
+        return tuple(range(actions))
+    if chosen:
+        return tuple(chosen)
+    return (0, 1, 2) if average is None else tuple(sorted(most_played(average, 3)))
 
 
 def project(face_size: int, p: np.ndarray) -> np.ndarray:

@@ -53,9 +53,9 @@ def test_many_actions_fit_the_default_size():
     run = record(load_with_progress("random:general-sum:12x9:seed=3"), "rm", iterations=100)
     fig = make_figure("dashboard", run, "slides")
     regrets = next(ax for ax in fig.axes if ax.get_title().startswith("average regret"))
-    assert regrets.get_title() == "average regret per action (first 10 of 12 actions)"
+    assert regrets.get_title() == "average regret per action (10 most played of 12)"
     names = [t.get_text() for t in regrets.get_legend().get_texts()]
-    assert names == ["Player 1", "Player 2", *map(str, range(1, 11))]
+    assert names[:2] == ["Player 1", "Player 2"] and len(names) == 12
     assert overprinted(fig) == []
 
 

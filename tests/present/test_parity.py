@@ -256,4 +256,4 @@ def test_a_move_keeps_its_colour_across_information_sets():
     numbers = crowded.move_number.copy()
     numbers[crowded.infoset_first_slot[0] + 1] = numbers[crowded.infoset_first_slot[0]] + len(ACTION_COLOURS)
     object.__setattr__(crowded, "move_number", numbers)  # two moves of set 0 on one colour
-    assert move_colours(crowded, 0) == [ACTION_COLOURS[0], ACTION_COLOURS[1]]
+    assert move_colours(crowded, 0, (0, 1)) == {0: ACTION_COLOURS[0], 1: ACTION_COLOURS[1]}

@@ -151,6 +151,28 @@ class PanelPlot:
         self._say_empty(False)
         self._fit({}, 1.0, [])
 
+    def retarget(self, panel: Panel) -> None:
+        """Draw ``panel`` in place of this plot's panel, with as many lines and levels (a
+        panel whose actions or moves shown changed: :func:`~rmviz.present.panels.shown_actions`):
+        each curve and level keeps its place and takes the new one's column, value, pen and
+        name; nothing is rebuilt (redraw afterwards)."""
+        self.curves = dict(zip(panel.lines, self.curves.values(), strict=True))
+        for line, curve in self.curves.items():
+            curve.setPen(line_pen(line, self._scale))
+        for item, level in zip(self.levels, panel.levels, strict=True):
+            item.setValue(level.y)
+            item.setPen(pen(level.colour, WIDTH * LEVEL_WIDTH * self._scale, level.dash))
+        if self.legend is not None:  # key "ends": the plot's own legend names them again
+            self.legend.clear()
+            for line, curve in self.curves.items():
+                if line.legend:
+                    self.legend.addItem(curve, line.label)
+            self._fit_legend()
+        self.panel, self.drawn = panel, set()
+        if self.key == "names":
+            self.plot.setToolTip(panel.title)
+        self.plot.setTitle(live_title(panel, self._scale, self.key), **self._title_style)
+
     def update(
         self,
         tables: Tables,

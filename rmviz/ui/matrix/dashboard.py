@@ -42,6 +42,7 @@ class Dashboard(QSplitter):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
         self.simplex = SimplexView()
+        self.simplex.face_followed.connect(self._show_followed)
         self.joint = JointView()
         self.faces = QWidget()
         self.face_combos: dict[int, FaceSelector] = {}  # player -> the selector of its face
@@ -136,6 +137,15 @@ class Dashboard(QSplitter):
             layout.addWidget(selector)
             self.face_combos[player] = selector
         self.faces.setVisible(layout.count() > 0)
+
+    def _show_followed(self, faces: Mapping[int, tuple[int, ...]]) -> None:
+        """Show the faces the simplex follows (a player's most played) in the selectors,
+        without choosing them: a face the person picks stays."""
+        for player, face in faces.items():
+            selector = self.face_combos.get(player)
+            if selector is not None:
+                selector.show_face(face)
+        self.face_changed.emit()  # the face's columns: a redraw
 
     def set_faces(self, faces: Mapping[int, tuple[int, int, int]]) -> None:
         """Choose these faces (a session's) in the selectors, which draw them; a face the
@@ -245,12 +255,16 @@ class FaceSelector(QWidget):
 
     def set_face(self, face: tuple[int, ...]) -> None:
         """Show ``face`` (three different actions) and fire ``chosen``."""
+        self.show_face(face)
+        self.chosen.emit(self._face)
+
+    def show_face(self, face: tuple[int, ...]) -> None:
+        """Show ``face`` (three different actions), choosing nothing."""
         for combo, action in zip(self.corners, face, strict=True):
             blocked = combo.blockSignals(True)
             combo.setCurrentIndex(action)
             combo.blockSignals(blocked)
         self._face = tuple(int(a) for a in face)  # type: ignore[assignment]
-        self.chosen.emit(self._face)
 
     def _picked(self, corner: int, action: int) -> None:
         face = list(self._face)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QSizePolicy
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present.definitions import PANELS
-from rmviz.present.panels import MAX_PLAYERS, matrix_panels
+from rmviz.present.panels import MAX_ACTIONS, MAX_PLAYERS, last_averages, matrix_panels, shown_actions
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.registry import MATRIX
@@ -44,6 +44,7 @@ class ConvergencePlots(PlotLayout):
         self.reference: pg.PlotDataItem | None = None
         self.welfare_plot: pg.PlotItem | None = None
         self.plot_items: list[tuple[pg.PlotItem, bool]] = []
+        self.shown: list[tuple[int, ...]] = []  # each player's actions drawn (shown_actions)
         self._row = 1  # the plot row the next staggered update draws: 0 strategies, 1 the rest
 
     def set_scale(self, scale: float) -> None:
@@ -82,6 +83,28 @@ class ConvergencePlots(PlotLayout):
         self.plot_items = [(plot.plot, plot.panel.y.scale == "log") for plot in plots]
         self.reference = next((plot.reference for plot in plots if plot.reference is not None), None)
         self.welfare_plot = next((plot.plot for plot in plots if plot.panel.name == "welfare"), None)
+        self.shown = [shown_actions(len(names)) for names in game.action_names]
+
+    def _choose(self, table: TraceData) -> None:
+        """Of a player with more than :data:`MAX_ACTIONS` actions, draw those most played at
+        the trace's last point (:func:`~rmviz.present.panels.shown_actions`, as the figures
+        do): the strategy and regret plots retargeted when the choice changes."""
+        assert self.game is not None
+        averages = last_averages(table.columns, [len(names) for names in self.game.action_names])
+        shown = [
+            shown_actions(len(names), a) for names, a in zip(self.game.action_names, averages, strict=True)
+        ]
+        if shown == self.shown:
+            return
+        self.shown = shown
+        names = [name for name in ("strategies", "regrets") if name in self.panels]
+        panels = matrix_panels(MATRIX, self.game, names, False, table=table)
+        for plot in (plot for row in self.rows for plot in row):
+            if plot.panel.name in panels:
+                plot.retarget(panels[plot.panel.name].pop(0))
+        self.curves = {
+            line.column: curve for row in self.rows for plot in row for line, curve in plot.curves.items()
+        }
 
     def restart(self, game: NormalFormGame) -> None:
         """A fresh run on ``game``, whose players, actions and zero-sum flag are those drawn:
@@ -92,8 +115,18 @@ class ConvergencePlots(PlotLayout):
                 plot.clear()
 
     def columns(self) -> tuple[Column, ...]:
-        """The trace columns these plots read."""
-        return tuple(dict.fromkeys(c for row in self.rows for plot in row for c in plot.panel.columns()))
+        """The trace columns these plots read: their panels', and every average strategy of a
+        player with more actions than a plot draws (which to draw: :meth:`_choose`)."""
+        drawn = (c for row in self.rows for plot in row for c in plot.panel.columns())
+        choosing = self.game is not None and {"strategies", "regrets"} & set(self.panels)
+        names = self.game.action_names[:MAX_PLAYERS] if choosing and self.game is not None else []
+        chosen = (
+            Column("average", player=i, action=a)
+            for i, actions in enumerate(names)
+            if len(actions) > MAX_ACTIONS
+            for a in range(len(actions))
+        )
+        return tuple(dict.fromkeys((*drawn, *chosen)))
 
     def update_from(
         self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray], stagger: bool = False
@@ -113,6 +146,7 @@ class ConvergencePlots(PlotLayout):
         if staggered:
             self._row = 1 - self._row
         tables = {None: TraceData(iterations, columns)}
+        self._choose(tables[None])
         scale = max(1.0, float(np.abs(self.game.payoffs).max())) if self.game is not None else 1.0
         for r, row in enumerate(self.rows):
             if staggered and r != self._row:

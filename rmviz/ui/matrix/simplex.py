@@ -8,8 +8,9 @@
 * 2x2 games: one square with p = P(row plays action 1) across and q = P(column plays
   action 1) up;
 * 2 actions (other games): a segment; more than 3 actions: a face of three actions chosen
-  with :meth:`SimplexView.set_face` (the first three by default), the strategy restricted
-  to it and renormalised (the panel title says which).
+  with :meth:`SimplexView.set_face` (by default the run's three most played, followed as it
+  goes: :attr:`SimplexView.face_followed`), the strategy restricted to it and renormalised
+  (the panel title says which).
 
 Under the paths, the field of the run's continuous-time dynamic (:meth:`SimplexView.show_field`;
 :mod:`rmviz.present.dynamics`): on the square, and on the triangle of a player with three
@@ -34,6 +35,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present import dynamics
 from rmviz.present.definitions import EQUILIBRIUM_COLOUR, player_colour
+from rmviz.present.panels import last_averages
 from rmviz.present.simplex import (
     ARROW_COLOUR,
     ARROW_OPACITIES,
@@ -155,6 +157,7 @@ class SimplexView(PlotLayout):
     ``start_dragged`` fires with ``{player: strategy}`` when a starting ring is dropped."""
 
     start_dragged = Signal(object)
+    face_followed = Signal(object)  # {player: face}: the most played, drawn where none is chosen
 
     def __init__(self, parent: object = None, scale: float = 1.0) -> None:
         super().__init__(parent)
@@ -164,7 +167,8 @@ class SimplexView(PlotLayout):
         self.rings: list[tuple[str, int, pg.TargetItem]] = []  # (panel kind, player, ring)
         self.paths: list[tuple[str, int, pg.PlotDataItem, FadingPath]] = []
         self.stars: list[tuple[str, int, pg.PlotDataItem]] = []  # (panel kind, player, marker)
-        self.faces: dict[int, tuple[int, int, int]] = {}
+        self.faces: dict[int, tuple[int, int, int]] = {}  # chosen by the person
+        self.played: dict[int, tuple[int, ...]] = {}  # else the most played (_follow_play)
         self.square = False
         self.scale = scale
         self.fields: list[tuple[str, int, FieldItems]] = []  # (panel kind, player, items)
@@ -183,9 +187,27 @@ class SimplexView(PlotLayout):
             self.set_game(self.game, self.equilibrium, keep_faces=True)
 
     def face(self, player: int) -> tuple[int, ...]:
-        """The actions drawn for ``player``: all of them when 3 or fewer, else the chosen face."""
+        """The actions drawn for ``player``: all of them when 3 or fewer, else the face chosen,
+        or where none is, the run's three most played (:func:`~rmviz.present.simplex.face`)."""
         assert self.game is not None
-        return face(self.game.num_actions[player], self.faces.get(player))
+        return face(self.game.num_actions[player], self.faces.get(player) or self.played.get(player))
+
+    def _follow_play(self, columns: Mapping[Column, np.ndarray]) -> None:
+        """Of each player of more than three actions without a face chosen, draw the face of
+        the three actions most played at the trace's last point, as the figures do: rebuilt,
+        and ``face_followed`` fired, when that changes."""
+        assert self.game is not None
+        followed = [i for i in range(min(self.game.n_players, 3)) if i not in self.faces]
+        averages = last_averages(columns, self.game.num_actions)
+        played = {
+            i: face(self.game.num_actions[i], None, averages[i])
+            for i in followed
+            if self.game.num_actions[i] > 3
+        }
+        if played != self.played:
+            self.played = played
+            self.set_game(self.game, self.equilibrium, keep_faces=True)
+            self.face_followed.emit(dict(played))
 
     def set_face(self, player: int, actions: tuple[int, int, int]) -> None:
         """Draw ``player``'s strategy on the face of these three actions (redraw afterwards)."""
@@ -205,7 +227,7 @@ class SimplexView(PlotLayout):
         self._field_key = None
         self.game = game
         if not keep_faces:
-            self.faces = {}
+            self.faces, self.played = {}, {}
         self.square = game.n_players == 2 and game.num_actions == (2, 2)
         if self.square:
             self._square(game)
@@ -374,6 +396,7 @@ class SimplexView(PlotLayout):
         paths, the points at ``drawn`` (the current strategies' trail is short)."""
         if self.game is None:
             return
+        self._follow_play(columns)
         self._columns = columns
         self._draw_field()
         for kind, player, current, average in self.paths:
@@ -412,6 +435,13 @@ class SimplexView(PlotLayout):
             for a in self.face(i)
             for quantity in ("average", "current")
         )
+        followed = tuple(  # which face to draw (_follow_play)
+            Column("average", player=i, action=a)
+            for i in range(min(self.game.n_players, 3))
+            if self.game.num_actions[i] > 3 and i not in self.faces
+            for a in range(self.game.num_actions[i])
+        )
+        drawn = tuple(dict.fromkeys(drawn + followed))
         if not (self.field_on and self.fields) or sum(self.game.num_actions) > MAX_FIELD_ACTIONS:
             return drawn
         everyone = tuple(

@@ -14,7 +14,14 @@ from collections.abc import Collection, Mapping, Sequence
 import numpy as np
 import pyqtgraph as pg
 
-from rmviz.present.panels import gap_panel, infoset_panel
+from rmviz.present.panels import (
+    MAX_ACTIONS,
+    gap_panel,
+    infoset_columns,
+    infoset_panel,
+    last_values,
+    shown_actions,
+)
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.registry import TREE
@@ -37,6 +44,7 @@ class TreePlots(PlotLayout):
         self.strategy: PanelPlot | None = None
         self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
         self._infoset: tuple[CompiledTree, int, Collection[Column], Sequence[str]] | None = None
+        self._shown: tuple[int, ...] = ()  # the moves drawn (shown_actions)
         self.reference: np.ndarray | None = None  # the LP equilibrium per slot (dashed levels)
         self._build_gaps()
 
@@ -69,9 +77,29 @@ class TreePlots(PlotLayout):
             self.removeItem(self.strategy.plot)
         panel = infoset_panel(tree, infoset, players, self.reference)
         self.strategy = PanelPlot(self.ci, panel, 0, 1, self.scale)
+        self._shown = shown_actions(int(tree.infoset_size[infoset]))
+        self._curves_traced()
+
+    def _curves_traced(self) -> None:
+        assert self.strategy is not None and self._infoset is not None
+        traced = self._infoset[2]
         self.strategy_curves = {
             line.column: curve for line, curve in self.strategy.curves.items() if line.column in traced
         }
+
+    def _choose(self, columns: Mapping[Column, np.ndarray]) -> None:
+        """Of a set of more than :data:`~rmviz.present.panels.MAX_ACTIONS` moves, draw those
+        most played at the trace's last point (as the figures do): the plot retargeted when
+        that changes."""
+        if self._infoset is None or self.strategy is None:
+            return
+        tree, infoset, _, players = self._infoset
+        average = last_values(columns, infoset_columns(tree, infoset))
+        shown = shown_actions(int(tree.infoset_size[infoset]), average)
+        if shown != self._shown:
+            self._shown = shown
+            self.strategy.retarget(infoset_panel(tree, infoset, players, self.reference, average))
+            self._curves_traced()
 
     def set_reference(self, strategy: np.ndarray | None) -> None:
         """The exact equilibrium drawn as dashed levels on the information set's plot (per
@@ -98,7 +126,11 @@ class TreePlots(PlotLayout):
         """The trace columns drawn (a Leduc trace has one per move, 2,191: only these are
         copied at each redraw)."""
         assert self.gaps is not None
-        return (*self.gaps.panel.columns(), *self.strategy_curves)
+        chosen: list[Column] = []  # which moves to draw of a wide set (_choose)
+        if self._infoset is not None and self._infoset[0].infoset_size[self._infoset[1]] > MAX_ACTIONS:
+            tree, infoset, traced, _ = self._infoset
+            chosen = [column for column in infoset_columns(tree, infoset) if column in traced]
+        return tuple(dict.fromkeys((*self.gaps.panel.columns(), *self.strategy_curves, *chosen)))
 
     def update_from(self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray]) -> None:
         """Redraw the curves from the trace, thinned evenly over log T."""
@@ -108,5 +140,6 @@ class TreePlots(PlotLayout):
         assert self.gaps is not None
         self.gaps.update(tables)
         if self.strategy is not None:
+            self._choose(columns)
             traced = [line for line in self.strategy.panel.lines if line.column in self.strategy_curves]
             self.strategy.update(tables, lines=traced)

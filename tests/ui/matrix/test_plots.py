@@ -167,3 +167,42 @@ def test_a_lone_point_that_is_not_a_number_gets_no_dot(qtbot):
     path = FadingPath(plot, "#0072B2", 2.0)
     path.setData(np.array([0.1, 0.2, np.nan]), np.array([0.3, 0.4, np.nan]))
     np.testing.assert_array_equal(np.ravel(path.end.getData()), [0.2, 0.4])
+
+
+def test_a_big_games_plots_draw_the_actions_played_and_follow_the_run(qtbot):
+    """Live, as on paper (tests/present/test_shown_actions.py): the strategy and regret plots
+    of a 15x15 game draw the ten actions each player plays most at the trace's last point,
+    the title naming the most played first, and draw others when that changes, each curve
+    from its own action's column."""
+    from rmviz.loading import load_with_progress
+    from rmviz.present.panels import last_averages, shown_actions
+
+    game = load_with_progress("random:zero-sum:15x15")
+    trace = record_run(RegretMinimizer(game, preset("rm")), 1000, points_per_decade=50).data()
+    plots = ConvergencePlots()
+    qtbot.addWidget(plots)
+    plots.set_game(game)
+    assert {Column("average", player=1, action=a) for a in range(15)} <= set(plots.columns())
+    strategies = list(plots.rows[0])
+    assert all(plot.plot.toolTip().endswith("(first 10 of 15 actions)") for plot in strategies)
+    regrets = next(plot for plot in plots.rows[1] if plot.panel.name == "regrets")
+    for points in (trace.iterations.size, 1):  # the whole run, then its first point (uniform)
+        iterations = trace.iterations[:points]
+        columns = {c: v[:points] for c, v in trace.columns.items()}
+        plots.update_from(iterations, columns)
+        shown = [shown_actions(15, a) for a in last_averages(columns, [15, 15])]
+        assert (shown[0] == tuple(range(10))) == (points == 1)
+        for i, plot in enumerate(strategies):
+            assert plot.plot.toolTip().endswith("(10 most played of 15)")
+            drawn = [line.column.action for line in plot.curves if line.column.quantity == "average"]
+            assert drawn == list(shown[i])
+            title = plot.plot.titleLabel.text
+            named = [title.index(f"&nbsp;{game.action_names[i][a]}</span>") for a in shown[i][:6]]
+            assert named == sorted(named) and title.endswith("+4 more")
+        for i in range(2):
+            drawn = [line.column.action for line in regrets.curves if line.column.player == i]
+            assert drawn == sorted(shown[i])
+        for plot in (*strategies, regrets):
+            for line, curve in plot.curves.items():
+                np.testing.assert_array_equal(curve.yData, columns[line.column])
+                assert plots.curves[line.column] is curve

@@ -190,6 +190,36 @@ def test_any_action_of_a_large_game_can_be_a_corner(window, qtbot):
     assert window.simplex.face(1) == (27, 28, 29) and selector.face() == (27, 28, 29)
 
 
+def test_a_big_games_simplex_draws_the_most_played_face_until_one_is_chosen(window, qtbot, tmp_path):
+    """A 15x15 game's simplices drew actions 1, 2 and 3, which its equilibrium does not play:
+    each player's face now follows the three actions most played (as the exported figure's
+    does), shown in the selectors, until the person picks one."""
+    window.load_random("zero-sum", (15, 15))
+    assert window.simplex.face(0) == (0, 1, 2)  # no point yet
+    window.run.step(2000)
+    qtbot.waitUntil(lambda: iteration(window) == 2000, timeout=60_000)
+    window.run.redraw()
+    average = window.run.thread.loop.latest()[1].average_strategy
+    for player in (0, 1):
+        p = np.asarray(average[player])
+        ranked = np.argsort(-p, kind="stable")
+        assert p[ranked[2]] - p[ranked[3]] > 0.02  # no near tie: the three most played are clear
+        face = tuple(sorted(ranked[:3].tolist()))
+        assert window.simplex.face(player) == face == window.dashboard.face_combos[player].face()
+        assert [combo.currentIndex() for combo in window.dashboard.face_combos[player].corners] == list(face)
+    assert window.figure_extras()["faces"] == {}  # followed, not chosen
+    names = window.document.game.action_names[0]
+    figure = tmp_path / "simplex.svg"
+    assert window.export.figure(figure, "simplex", size=(1000, 600), style="paper")
+    title = f"(face {', '.join(names[a] for a in window.simplex.face(0))} of 15)"
+    assert title in figure.read_text()
+    window.dashboard.face_combos[0].corners[0].setCurrentIndex(14)  # the person picks one
+    window.run.step(500)
+    qtbot.waitUntil(lambda: iteration(window) == 2500, timeout=60_000)
+    window.run.redraw()
+    assert window.simplex.face(0)[0] == 14 and window.figure_extras()["faces"][0] == window.simplex.face(0)
+
+
 def test_compare_mode_runs_every_checked_algorithm(window, qtbot):
     window.tabs.setCurrentWidget(window.compare)
     window.compare.set_checked(["rm", "rm+", "greedy-rm"])

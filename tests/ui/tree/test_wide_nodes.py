@@ -5,6 +5,8 @@ actions do; the table scrolls past twelve rows."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from rmviz.formats import read_efg
 from rmviz.games import catalog_game
 from rmviz.present.panels import MAX_ACTIONS
@@ -30,7 +32,7 @@ def test_a_node_of_a_thousand_moves_opens_in_a_window_of_the_screens_size(qtbot)
         qtbot.waitUntil(lambda: window.plots.strategy is not None, timeout=60_000)
         strategy = window.plots.strategy
         assert len(strategy.curves) == MAX_ACTIONS
-        assert f"(first {MAX_ACTIONS} of {MOVES} moves)" in strategy.plot.titleLabel.text
+        assert f"(first {MAX_ACTIONS} of {MOVES:,} moves)" in strategy.plot.titleLabel.text
         table = window.detail.table
         assert table.rowCount() == MOVES  # every move's numbers, scrolled to
         assert table.height() <= (FITTED_ROWS + 2) * table.verticalHeader().sectionSize(0) + 40
@@ -49,5 +51,39 @@ def test_the_information_set_a_tree_opens_on_is_scrolled_to_in_the_list(qtbot):
         assert listed.indexOfTopLevelItem(item) > 20
         shown = lambda: listed.viewport().rect().intersects(listed.visualItemRect(item))  # noqa: E731
         qtbot.waitUntil(shown, timeout=10_000)
+    finally:
+        window.shutdown()
+
+
+def test_a_wide_sets_plot_draws_the_moves_played_as_its_figure_does(qtbot):
+    """The plot drew m0 to m9, which lose: once the run has a point it draws the ten moves
+    most played (CFR plays the 143 moves paying 3, m6, m13, ..., alike: the first ten of
+    them), their curves from their own columns, named in its legend, as the figure does."""
+    from rmviz.figures.registry import make_figure
+
+    window = make_tree_window(qtbot, wide_game())
+    try:
+        window.show()
+        qtbot.waitUntil(lambda: window.plots.strategy is not None, timeout=60_000)
+        window.run.step(100)
+        qtbot.waitUntil(lambda: window.run.thread.loop.latest()[1].iteration == 100, timeout=60_000)
+        window.run.redraw(force=True)
+        strategy = window.plots.strategy
+        played = [f"m{k}" for k in range(6, 76, 7)]
+        assert [line.label for line in strategy.curves] == played
+        assert f"({MAX_ACTIONS} most played of {MOVES:,})" in strategy.panel.title
+        reference = window.plots.reference  # the LP's equilibrium: dashed levels, moved too
+        assert reference is not None and len(strategy.levels) == MAX_ACTIONS
+        first = int(window.tree.infoset_first_slot[window.infoset])
+        assert [level.value() for level in strategy.levels] == [reference[first + k] for k in range(6, 76, 7)]
+        assert [label.text for _, label in strategy.legend.items] == played
+        columns = window.run.thread.loop.trace_data(window.plots.columns()).columns
+        for line, curve in strategy.curves.items():
+            np.testing.assert_array_equal(curve.yData, columns[line.column][-len(curve.yData) :])
+            assert curve.yData[-1] > 0.006  # 1/143 each
+        figure = make_figure("strategies", window.export.run_data(), style="paper")
+        (ax,) = [ax for ax in figure.axes if ax.get_legend() is not None or ax.get_lines()][:1]
+        assert f"({MAX_ACTIONS} most played of {MOVES:,})" in ax.get_title()
+        assert not window.errors
     finally:
         window.shutdown()
