@@ -52,13 +52,21 @@ MAX_LEAVES = 64
 
 
 def shown_infosets(tree: CompiledTree) -> list[int]:
-    """The information sets drawn: the first :data:`MAX_INFOSETS` of the traced ones
-    (``CompiledTree.traced_infoset``: all but on a big tree) breadth first, so every player
-    who moves near the root has some (Leduc: the six first decisions of each player), drawn
-    each player's in turn."""
+    """The information sets drawn: :data:`MAX_INFOSETS` of the traced ones
+    (``CompiledTree.traced_infoset``: all but on a big tree), shared out among the players
+    in turn, each player's nearest the root first (breadth first), so every player has some
+    (Leduc: the six first decisions of each player; three-player Kuhn: four of each, where
+    the twelve nearest the root were players 1's and 2's), drawn each player's in turn."""
     traced = np.flatnonzero(tree.traced_infoset)
-    nearest = traced[np.argsort(tree.infoset_first_node[traced], kind="stable")][:MAX_INFOSETS]
-    return nearest[np.lexsort((tree.infoset_first_node[nearest], tree.infoset_player[nearest]))].tolist()
+    nearest = traced[np.argsort(tree.infoset_first_node[traced], kind="stable")]
+    players = tree.infoset_player[nearest]
+    # each set's rank among its player's: the players' first sets, then their second, ...
+    rank = np.empty(nearest.size, dtype=np.int64)
+    for player in np.unique(players):
+        mine = players == player
+        rank[mine] = np.arange(np.count_nonzero(mine))
+    chosen = nearest[np.lexsort((players, rank))][:MAX_INFOSETS]
+    return chosen[np.lexsort((tree.infoset_first_node[chosen], tree.infoset_player[chosen]))].tolist()
 
 
 def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
@@ -90,7 +98,9 @@ def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
     fig.supylabel(text.y_tex, fontsize=style.font_size)
     more = tree.n_infosets - len(infosets)
     title = "average strategy at each information set"
-    fig.suptitle(title + (f" (nearest the root: {len(infosets)} of {tree.n_infosets:,})" if more else ""))
+    fig.suptitle(
+        title + (f" (each player's nearest the root: {len(infosets)} of {tree.n_infosets:,})" if more else "")
+    )
 
 
 def draw_tree(target: Target, run: RunData, style: Style) -> None:

@@ -216,3 +216,24 @@ def test_the_layout_passes_end_once_the_layout_settles(name, run, request, monke
     assert len(layouts) == 4
     np.testing.assert_allclose(settled[0], every[0], rtol=0, atol=1e-12)
     assert np.abs(settled[1] - every[1]).max() <= 1
+
+
+def test_every_player_of_a_tree_has_information_sets_in_its_strategies_figure():
+    """Three-player Kuhn: the twelve sets nearest the root were players 1's and 2's, so
+    player 3 had none drawn; the twelve are now shared out, each player's nearest first."""
+    pytest.importorskip("pyspiel")
+    from rmviz.figures.tree import MAX_INFOSETS, shown_infosets
+    from rmviz.formats import load_game
+    from rmviz.games import catalog_game
+    from rmviz.solvers.tree.compiled_tree import compile_tree
+
+    tree = compile_tree(load_game("openspiel:kuhn_poker(players=3)"))
+    shown = shown_infosets(tree)
+    players = tree.infoset_player[shown].tolist()
+    assert players == sorted(players) and [players.count(p) for p in range(3)] == [4, 4, 4]
+    for p in range(3):  # each player's four are its four nearest the root
+        mine = np.flatnonzero(tree.infoset_player == p)
+        nearest = mine[np.argsort(tree.infoset_first_node[mine], kind="stable")][: MAX_INFOSETS // 3]
+        assert [s for s in shown if tree.infoset_player[s] == p] == nearest.tolist()
+    kuhn = compile_tree(catalog_game("kuhn"))  # two players: all twelve, six each, as before
+    assert sorted(shown_infosets(kuhn)) == list(range(kuhn.n_infosets))
