@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import FigureBase
 
 MAX_LABELLED = 8  # cell labels of the joint distribution up to 8 x 8
+SEAMLESS = 0.3  # points: the joint's cell edges, drawn in the cell's colour
 
 
 # -- convergence panels (rmviz.present.panels, drawn by .panels.draw_panel) ------------------------
@@ -310,8 +311,17 @@ def draw_joint(target: Target, run: RunData, style: Style) -> None:
     z = joint / total if total > 0 else joint
     peak = max(float(z.max()), 1e-12)
     rows, cols = z.shape
+    # each cell's edge in its own colour: vector renderers (pdftoppm, rsvg) antialias the
+    # cells' shared edges apart, white seams between them
     mesh = ax.pcolormesh(
-        np.arange(cols + 1), np.arange(rows + 1), z, cmap=JOINT_COLOURMAP, vmin=0.0, vmax=peak
+        np.arange(cols + 1),
+        np.arange(rows + 1),
+        z,
+        cmap=JOINT_COLOURMAP,
+        vmin=0.0,
+        vmax=peak,
+        edgecolors="face",
+        linewidth=SEAMLESS,
     )
     ax.invert_yaxis()
     ax.set_aspect("equal" if max(rows, cols) <= 3 * min(rows, cols) else "auto")
@@ -337,7 +347,11 @@ def draw_joint(target: Target, run: RunData, style: Style) -> None:
                     fontsize=style.small,
                     gid="rmviz-cell",  # hidden when cells are too small for them (style.arrange)
                 )
-    cast("FigureBase", ax.get_figure(root=False)).colorbar(mesh, ax=ax, label="probability", shrink=0.85)
+    bar = cast("FigureBase", ax.get_figure(root=False)).colorbar(
+        mesh, ax=ax, label="probability", shrink=0.85
+    )
+    if bar.solids is not None:
+        bar.solids.set_edgecolor("face")  # the colour bar's steps: the same seams
     ax.set_title("empirical joint distribution of play", pad=style.font_size)
 
 

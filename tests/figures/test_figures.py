@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import math
 import re
+import subprocess
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from rmviz.errors import RmvizError
-from rmviz.figures import figures_of, make_figure, save_figure
+from rmviz.figures import figures_of, make_figure, record, save_figure
 from rmviz.figures.registry import minimum_size, write_figure
+from rmviz.games import catalog_game
 from rmviz.present.panels import welfare_limit
-from tests.figures.checks import check_pdf, check_png, check_svg
+from tests.figures.checks import PDFTOPPM, check_pdf, check_png, check_svg
 
 SIZE, DPI = (480, 300), 60  # small: the drawing, not the pixels, is under test
 IMAGES = [name for name in figures_of("matrix") if name != "tikz"]
@@ -118,7 +121,6 @@ def test_a_zero_sum_games_welfare_says_it_is_always_zero(matrix_run):
     """A flat welfare line at 0 read as a fault in RPS with Crash's dashboard: the title says
     why, on paper and live (one definition); a general-sum game keeps the usual title."""
     from rmviz.figures import record
-    from rmviz.games import catalog_game
     from rmviz.present.panels import ZERO_SUM_WELFARE, matrix_panels
 
     assert make_figure("welfare", matrix_run, "paper").axes[0].get_title() == ZERO_SUM_WELFARE
@@ -153,7 +155,6 @@ def test_the_caption_names_parameters_set_away_from_the_preset():
     """A figure of ``--step-size 0.5`` or ``--alpha 2`` says so; a preset's own values (the
     optimistic Hedge step 0.25, DCFR's alpha 1.5) and defaults go unsaid."""
     from rmviz.figures.run import record, record_comparison
-    from rmviz.games import catalog_game
 
     game = catalog_game("rps-crash")
     assert "step size 0.5  ·  T = 10" in record(game, "hedge", 10, step_size=0.5).caption()
@@ -224,7 +225,6 @@ def test_every_player_of_a_tree_has_information_sets_in_its_strategies_figure():
     pytest.importorskip("pyspiel")
     from rmviz.figures.tree import MAX_INFOSETS, shown_infosets
     from rmviz.formats import load_game
-    from rmviz.games import catalog_game
     from rmviz.solvers.tree.compiled_tree import compile_tree
 
     tree = compile_tree(load_game("openspiel:kuhn_poker(players=3)"))
@@ -237,3 +237,23 @@ def test_every_player_of_a_tree_has_information_sets_in_its_strategies_figure():
         assert [s for s in shown if tree.infoset_player[s] == p] == nearest.tolist()
     kuhn = compile_tree(catalog_game("kuhn"))  # two players: all twelve, six each, as before
     assert sorted(shown_infosets(kuhn)) == list(range(kuhn.n_infosets))
+
+
+def test_the_joint_heatmaps_cells_meet_without_seams_in_a_pdf(tmp_path):
+    """pdftoppm drew a light line between every two cells of the joint heatmap (each cell
+    antialiased on its own edge): a seam is a line of pixels lighter than the cells on both
+    sides, as long as the heatmap; the cells' numbers make only short ones."""
+    if PDFTOPPM is None:
+        pytest.skip("pdftoppm is not installed (Debian: poppler-utils)")
+    path = tmp_path / "joint.pdf"
+    save_figure("joint", record(catalog_game("rps-crash"), "rm", iterations=300), path, "paper")
+    subprocess.run([PDFTOPPM, "-r", "150", "-png", str(path), str(tmp_path / "page")], check=True)
+    (page,) = tmp_path.glob("page*.png")
+    grey = np.asarray(Image.open(page).convert("RGB"), dtype=np.int64).sum(axis=2)
+    dark = grey < 600  # the heatmap's cells (viridis is dark below its top)
+    across = (
+        (grey[:, 1:-1] > grey[:, :-2] + 40) & (grey[:, 1:-1] > grey[:, 2:] + 40) & dark[:, :-2] & dark[:, 2:]
+    )
+    down = (grey[1:-1] > grey[:-2] + 40) & (grey[1:-1] > grey[2:] + 40) & dark[:-2] & dark[2:]
+    longest = max(int(across.sum(axis=0).max()), int(down.sum(axis=1).max()))
+    assert longest < 0.1 * grey.shape[0], f"a seam {longest} pixels long"
