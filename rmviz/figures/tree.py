@@ -131,7 +131,7 @@ def tree_diagram(
         ax.set_title(title + (drawn if len(nodes) < tree.n_nodes else ""))
     place = tree_layout(tree, nodes, collapsed)
     xy = {h: (x, -ROW * d) for h, (x, d) in place.items()}
-    scale = _axes(ax, players, place, style)
+    scale = _axes(ax, players, tree, place, style)
     reach = None
     if strategy is not None:
         passes = TreePasses(tree)
@@ -147,16 +147,23 @@ def tree_diagram(
         _text(ax, tree, label, scale)
 
 
-def _axes(ax: Axes, players: tuple[str, ...], place: dict[int, tuple[float, int]], style: Style) -> _Scale:
-    """The axes' limits and legend; the labels' scale."""
+def _axes(
+    ax: Axes, players: tuple[str, ...], tree: CompiledTree, place: dict[int, tuple[float, int]], style: Style
+) -> _Scale:
+    """The axes' limits and legend (the players and chance that have a node drawn: Leduc's
+    folded tree shows no node of player 2); the labels' scale."""
     leaves = max(x for x, _ in place.values()) + 1
     depth = max(d for _, d in place.values())
     ax.set_xlim(-1.0, leaves)
     ax.set_ylim(-ROW * depth - 1.2, 0.4)
     ax.axis("off")
+    drawn = np.fromiter(place, dtype=np.int64)
+    deciding = set(tree.player[drawn[tree.kind[drawn] == 1]].tolist())
     for i, name in enumerate(players):
-        ax.plot([], [], "o", color=player_colour(i), markeredgecolor="#222222", label=name)
-    ax.plot([], [], "D", color=CHANCE_COLOUR, markeredgecolor="#222222", label="chance")
+        if i in deciding:
+            ax.plot([], [], "o", color=player_colour(i), markeredgecolor="#222222", label=name)
+    if np.any(tree.kind[drawn] == 0):
+        ax.plot([], [], "D", color=CHANCE_COLOUR, markeredgecolor="#222222", label="chance")
     ax.plot([], [], color=TEXT_COLOUR, linestyle="dashed", label="one information set (or one label)")
     width = 72 * cast("Figure", ax.get_figure(root=True)).get_figwidth()  # points
     legend_below(ax, frameon=False, fontsize=min(style.small, max(MIN_POINTS * 1.5, width / 50)))

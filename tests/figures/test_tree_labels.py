@@ -85,6 +85,10 @@ def test_a_folded_tree_says_how_much_of_it_is_drawn():
     assert "of 9,457 histories drawn, +n folded" in leduc.axes[0].get_title()
     kuhn = make_figure("tree", record(catalog_game("kuhn"), "cfr", iterations=5))
     assert "histories drawn" not in kuhn.axes[0].get_title()
+    # the legend names what is drawn: Leduc's folded tree shows no node of player 2
+    named = lambda fig: [t.get_text() for t in fig.axes[0].get_legend().get_texts()]  # noqa: E731
+    assert named(leduc) == ["Player 1", "chance", "one information set (or one label)"]
+    assert named(kuhn) == ["Player 1", "Player 2", "chance", "one information set (or one label)"]
 
 
 def test_kuhn_draws_its_information_sets_and_every_chance_label():
