@@ -15,10 +15,12 @@ from rmviz.present.definitions import FRAME_COLOUR, TEXT_COLOUR
 from rmviz.present.panels import (
     LEVEL_WIDTH,
     PROBABILITY_TICKS,
+    ZERO_NOTE,
     Line,
     Panel,
     Tables,
     action_key,
+    drops,
     points,
     reference_points,
     regret_key,
@@ -30,6 +32,8 @@ from rmviz.present.panels import (
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+
+DROP_SIZE, DROP_Z = 3.5, 3.0  # a drop's mark, in line widths; above the curves (2)
 
 
 def draw_line(ax: Axes, x: np.ndarray, y: np.ndarray, line: Line, style: Style, label: bool = True) -> None:
@@ -43,6 +47,29 @@ def draw_line(ax: Axes, x: np.ndarray, y: np.ndarray, line: Line, style: Style, 
         alpha=line.alpha,
         label=line.tex if label and line.legend else None,
     )
+
+
+def mark_drops(ax: Axes, at: np.ndarray, line: Line, style: Style, rank: int) -> bool:
+    """:data:`ZERO_MARK` at the foot of the axis at each iteration ``at`` where ``line``
+    drops to 0 (:func:`drops`), above the curves, higher ``rank`` on top (the panel's first
+    lines: the gaps' over the bound's where both drop at once); whether there was one."""
+    if not at.size:
+        return False
+    ax.plot(
+        at,
+        np.zeros(at.size),
+        transform=ax.get_xaxis_transform(),  # x in iterations, y in the axes' height
+        linestyle="none",
+        marker="v",
+        markersize=DROP_SIZE * style.line_width,
+        markeredgewidth=0,
+        color=line.colour,
+        alpha=line.alpha,
+        clip_on=False,
+        zorder=DROP_Z + 0.01 * rank,
+        gid="rmviz-drop",
+    )
+    return True
 
 
 def key_regrets(ax: Axes, panel: Panel, style: Style) -> None:
@@ -68,9 +95,10 @@ def draw_panel(
     welfare axis's rounding noise); ``shared``: the values a y axis spans when panels share
     it (the compare figure; default: this panel's own)."""
     ends = []
-    drawn = False
+    drawn = dropped = False
     keyed = panel.key != "ends" and panel.name != "regrets"  # each line in the legend
-    for line in panel.lines:
+    for k, line in enumerate(panel.lines):
+        dropped |= mark_drops(ax, drops(panel, line, tables), line, style, len(panel.lines) - k)
         found = points(panel, line, tables, scale)
         if found is None or not found[0].size:
             continue
@@ -102,10 +130,11 @@ def draw_panel(
     if panel.y.scale == "probability":
         ax.set_yticks(PROBABILITY_TICKS, [f"{t:g}" for t in PROBABILITY_TICKS])
     ax.set_ylabel(panel.y.tex)
+    title = panel.title + (ZERO_NOTE if dropped else "")
     if panel.title_colour is None:
-        ax.set_title(panel.title)
+        ax.set_title(title)
     else:
-        ax.set_title(panel.title, color=panel.title_colour)
+        ax.set_title(title, color=panel.title_colour)
     legend = None
     if panel.key == "ends":
         end_labels(ax, ends, style.small)

@@ -47,6 +47,8 @@ LAST_ALPHA, LAST_WIDTH = 0.4, 0.75  # the last iterate's distances: lighter and 
 LAST_LABEL = "last iterate"  # its one key: the curves are the averages' colours and dashes
 MIN_DECADES = 2
 PROBABILITY_TICKS = (0.0, 0.5, 1.0)
+ZERO_MARK = "▼"  # where a curve of a log axis drops to exactly 0 (drops), at the axis's foot
+ZERO_NOTE = f" ({ZERO_MARK}: drops to 0)"  # the title's note while a panel shows one
 PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph drops those it would cut)
 X_STEP = 0.1  # the iteration axis's end, in decades
 LEVEL_WIDTH = 0.75  # a reference level's width, relative to a curve's
@@ -547,6 +549,22 @@ def points(
     if panel.y.scale == "symmetric":
         return x, np.where(np.abs(y) <= VALUE_NOISE * scale, 0.0, y)
     return x, y
+
+
+def drops(panel: Panel, line: Line, tables: Tables) -> np.ndarray:
+    """On a log axis, the iterations at which ``line`` drops to exactly 0 (the first of each
+    run of zeros), which the axis cannot show: renderers mark each with :data:`ZERO_MARK`
+    at the axis's foot in the line's colour and add :data:`ZERO_NOTE` to the title (RM+ on
+    Shapley's game: the CCE gap is 0 from T = 26 on, and its curve ended there with no
+    word). Empty elsewhere."""
+    table = tables.get(line.source)
+    values = None if table is None else table.columns.get(line.column)
+    if panel.y.scale != "log" or table is None or values is None:
+        return np.empty(0)
+    x = np.asarray(table.iterations, dtype=np.float64)
+    shown = x >= 1  # iteration 0 (a run not started) is not on the log axis
+    x, zero = x[shown], np.asarray(values, dtype=np.float64)[shown] == 0.0
+    return x[zero & ~np.concatenate(([False], zero[:-1]))]
 
 
 def reference_points(panel: Panel, tables: Tables) -> tuple[np.ndarray, np.ndarray] | None:

@@ -23,9 +23,11 @@ from rmviz.games import catalog_game
 from rmviz.present.panels import (
     LAST_LABEL,
     PROBABILITY_TICKS,
+    ZERO_NOTE,
     Panel,
     compare_panels,
     compared_last,
+    drops,
     gap_panel,
     infoset_panel,
     matrix_panels,
@@ -49,6 +51,8 @@ def runs():
         "rps": record_comparison(catalog_game("rps-crash"), ["rm", "rm+"], iterations=300),
         "pennies": record_comparison(catalog_game("three-player-pennies"), ["rm"], iterations=100),
         "kuhn": record_comparison(catalog_game("kuhn"), ["cfr", "cfr+"], iterations=60, last_iterate=True),
+        # RM+'s CCE gap and regret bound drop to 0 at T = 26 and stay there from T = 34
+        "shapley": record_comparison(catalog_game("shapley"), ["rm", "rm+"], iterations=1000),
     }
 
 
@@ -70,7 +74,10 @@ def cases(runs):
     lp = solve_zero_sum_tree(kuhn.game, kuhn.tree).strategy  # the window's dashed levels
     panel = infoset_panel(kuhn.tree, 7, kuhn.game.player_names, lp)
     yield "kuhn-infoset-7-lp", panel, {None: kuhn.trace}, kuhn.payoff_scale, None
-    for key in ("rps", "kuhn"):
+    shapley = runs["shapley"]
+    plus = shapley.compared["rm+"]
+    yield "shapley-gaps", gap_panel(shapley.family, False), {None: plus}, shapley.payoff_scale, None
+    for key in ("rps", "kuhn", "shapley"):
         run = runs[key]
         panels = compare_panels(run.family.compared, list(run.compared), compared_last(run.family))
         tables = dict(run.compared)
@@ -101,7 +108,7 @@ def live(qtbot, panel: Panel, tables, scale, shared):
 
 
 def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
-    checked = last = levels = 0
+    checked = last = levels = dropped = 0
     for name, panel, tables, scale, shared in cases(runs):
         ax = paper(panel, tables, scale, shared)
         plot = live(qtbot, panel, tables, scale, shared)
@@ -159,14 +166,30 @@ def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
             assert ax.get_ylim() == pytest.approx((y0, y1))
         elif panel.y.scale == "symmetric":
             assert ax.get_ylim() == pytest.approx((y0, y1)) and y0 == pytest.approx(-y1)
+        # where a curve drops to 0: the same marks, at the foot of the axis, and the title says so
+        paper_drops = [a for a in ax.get_lines() if a.get_gid() == "rmviz-drop"]
+        live_drops = [(line, mark) for line, (mark, at) in plot.drops.items() if at.size]
+        assert len(paper_drops) == len(live_drops), name
+        for artist, (line, mark) in zip(paper_drops, live_drops, strict=True):
+            np.testing.assert_array_equal(artist.get_xdata(), drops(panel, line, tables), err_msg=name)
+            np.testing.assert_array_equal(mark.xData, artist.get_xdata(), err_msg=name)
+            foot = ax.get_ylim()[0]  # paper: at the axes' foot (y 0 of the axes); live the same
+            assert np.all(mark.yData == foot) and np.all(artist.get_ydata() == 0), name
+            assert artist.get_transform() == ax.get_xaxis_transform(), name
+            colour = pg.mkColor(mark.opts["symbolBrush"])
+            assert artist.get_color() == line.colour and colour.name() == line.colour.lower(), name
+            assert artist.get_marker() == "v" and mark.opts["symbol"] == "t", name
+        title = panel.title + (ZERO_NOTE if paper_drops else "")
+        dropped += bool(paper_drops)
         # the title and the axis titles
-        assert ax.get_title() == panel.title and panel.title.split(":")[0] in plot.plot.titleLabel.text, name
+        assert ax.get_title() == title and title.split(":")[0] in plot.plot.titleLabel.text, name
         assert ax.get_xlabel() == panel.x.tex and plot.plot.getAxis("bottom").labelText == panel.x.label
         checked += 1
         last += any(line.column.quantity.startswith("last_") for line, _ in live_curves)
     assert checked >= 14
     assert last >= 5  # rps, pennies and kuhn gaps, both compare families
     assert levels == 2  # Kuhn's LP equilibrium at one information set
+    assert dropped == 2  # Shapley's RM+ gaps, and its CCE gap compared
 
 
 def test_the_last_iterate_is_drawn_in_the_averages_colours_lighter_and_keyed_once(runs, qtbot):
@@ -209,6 +232,8 @@ def _is_level(artist, panel: Panel) -> bool:
 def _is_guide(artist, panel: Panel) -> bool:
     """The reference line, the zero line and the levels: drawn by both, compared separately."""
     if artist.get_label() == (panel.reference.tex if panel.reference else None) or _is_level(artist, panel):
+        return True
+    if artist.get_gid() == "rmviz-drop":  # where a curve drops to 0: compared separately
         return True
     return panel.zero_line and np.all(np.asarray(artist.get_ydata()) == 0) and len(artist.get_xdata()) == 2
 

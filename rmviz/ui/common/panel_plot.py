@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pyqtgraph as pg
@@ -19,10 +20,12 @@ from rmviz.present.panels import (
     LEVEL_WIDTH,
     PROBABILITY_TICKS,
     X_STEP,
+    ZERO_NOTE,
     Line,
     Panel,
     Table,
     Tables,
+    drops,
     points,
     reference_points,
     regret_key,
@@ -39,6 +42,7 @@ MAX_NAMED = 6  # actions named in a title
 DASH_GLYPHS = {"solid": "—", "dashed": "- -", "dotted": "···"}  # the regret title's players
 GLYPHS = {"solid": "&#9644;", "dashed": "- -", "dotted": "···"}  # a line named in a title
 WIDTH = 2.0  # a line of relative width 1, in pixels at text scale 1
+DROP_PIXELS, DROP_Z = 9.0, 100  # a drop's mark (at text scale 1), above the curves
 
 
 def line_pen(line: Line, scale: float) -> pg.mkPen:
@@ -138,6 +142,7 @@ class PanelPlot:
                 legend.addItem(self.reference, panel.reference.label)
         self.ranges: tuple[object, object, float] | None = None
         self.note: pg.LabelItem | None = None  # ``panel.empty``, shown while nothing is drawn
+        self.drops: dict[Line, tuple[pg.PlotDataItem, np.ndarray]] = {}  # marks and iterations
         self._scale = scale
         self._fit({}, 1.0, [])  # the axes' empty ranges: 0, 0.5 and 1 show before any data
         if panel.y.scale == "log":
@@ -147,9 +152,15 @@ class PanelPlot:
         """No curve drawn (a fresh run); the axes back to their empty ranges."""
         for curve in (*self.curves.values(), *([self.reference] if self.reference else [])):
             curve.setData([], [])
+        dropped = self._dropped()
+        for line in self.drops:
+            self._mark_drops(line, np.empty(0))
         self._name_drawn(set())
         self._say_empty(False)
         self._fit({}, 1.0, [])
+        self._place_drops()
+        if dropped:
+            self._retitle()
 
     def retarget(self, panel: Panel) -> None:
         """Draw ``panel`` in place of this plot's panel, with as many lines and levels (a
@@ -168,10 +179,13 @@ class PanelPlot:
                 if line.legend:
                     self.legend.addItem(curve, line.label)
             self._fit_legend()
+        for mark, _ in self.drops.values():  # (none: drops are marked on log axes only)
+            self.plot.removeItem(mark)
+        self.drops = {}
         self.panel, self.drawn = panel, set()
         if self.key == "names":
             self.plot.setToolTip(panel.title)
-        self.plot.setTitle(live_title(panel, self._scale, self.key), **self._title_style)
+        self._retitle()
 
     def update(
         self,
@@ -186,8 +200,9 @@ class PanelPlot:
         ranges from every point). ``scale``: the payoff scale; ``shared``: the values a y axis
         shared with other panels spans. Ranges follow the panel's rules, set on change."""
         drawn: Tables = {key: self._thinned(table, thin) for key, table in tables.items()}
-        shown = False
+        shown, dropped = False, self._dropped()
         for line in self.panel.lines if lines is None else lines:
+            self._mark_drops(line, drops(self.panel, line, tables))
             found = points(self.panel, line, drawn, scale)
             if found is not None:
                 set_points(self.curves[line], *found)
@@ -199,6 +214,9 @@ class PanelPlot:
         if self.reference is not None and reference is not None:
             self.reference.setData(*reference)
         self._fit(drawn, scale, values([self.panel], tables) if shared is None else shared)
+        self._place_drops()
+        if self._dropped() != dropped:
+            self._retitle()
 
     def _name_drawn(self, drawn: set[Line]) -> None:
         """Lines named in the title (``key`` ``"names"``): those in ``drawn``, every line
@@ -207,8 +225,41 @@ class PanelPlot:
             return
         self.drawn = drawn
         if self.key == "names":
-            title = live_title(self.panel, self._scale, self.key, drawn or None)
-            self.plot.setTitle(title, **self._title_style)
+            self._retitle()
+
+    def _retitle(self) -> None:
+        """The title (:func:`live_title`), with :data:`~rmviz.present.panels.ZERO_NOTE` while a
+        curve's drop to 0 is marked."""
+        panel = replace(self.panel, title=self.panel.title + ZERO_NOTE) if self._dropped() else self.panel
+        title = live_title(panel, self._scale, self.key, self.drawn or None)
+        self.plot.setTitle(title, **self._title_style)
+
+    def _dropped(self) -> bool:
+        return any(at.size for _, at in self.drops.values())
+
+    def _mark_drops(self, line: Line, at: np.ndarray) -> None:
+        """Mark where ``line`` drops to 0 (:func:`~rmviz.present.panels.drops`), at the
+        axis's foot in the line's colour, the panel's first lines on top (as on paper)."""
+        if not at.size and line not in self.drops:
+            return
+        if line not in self.drops:
+            colour = pg.mkColor(line.colour)
+            colour.setAlphaF(line.alpha)
+            size = DROP_PIXELS * self._scale
+            mark = pg.PlotDataItem(pen=None, symbol="t", symbolSize=size, symbolBrush=colour, symbolPen=None)
+            mark.setZValue(DROP_Z - self.panel.lines.index(line))
+            self.plot.addItem(mark)
+            self.drops[line] = (mark, at)
+        self.drops[line] = (self.drops[line][0], at)
+
+    def _place_drops(self) -> None:
+        """The marks at the foot of the y axis as it now stands."""
+        foot = None if self.ranges is None or self.ranges[1] is None else self.ranges[1][0]
+        for mark, at in self.drops.values():
+            if foot is None or not at.size:
+                mark.setData([], [])
+            else:
+                mark.setData(at, np.full(at.size, 10.0**foot))
 
     def _say_empty(self, empty: bool) -> None:
         """Show ``panel.empty`` in the middle of the plot while a run has points but none of
