@@ -101,7 +101,8 @@ def arc_points(a: tuple[float, float], b: tuple[float, float], lift: float) -> l
 class LabelSpace:
     """What is drawn so far (boxes and lines), in a grid of ``cell`` units so a check costs
     the few things near it (Leduc draws ~2,000); a box is free when, grown by ``gap``, it
-    meets none of them."""
+    meets none of them, lines included (a Leduc chance label cleared an arc by its estimate
+    and met it by 0.02 pixels drawn)."""
 
     def __init__(self, cell: float, gap: float = 0.0, bounds: Box | None = None) -> None:
         self.cell, self.gap, self.bounds = cell, gap, bounds  # labels stay inside the bounds
@@ -119,7 +120,7 @@ class LabelSpace:
             return False
         grown = box.grown(self.gap)
         boxes = (other for key in self._keys(grown) for other in self.boxes.get(key, ()))
-        return self.clear_of_lines(box) and not any(grown.meets(other) for other in boxes)
+        return self.clear_of_lines(grown) and not any(grown.meets(other) for other in boxes)
 
     def clear_of_lines(
         self, box: Box, own: Collection[tuple[tuple[float, float], tuple[float, float]]] = ()
