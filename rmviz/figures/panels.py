@@ -96,7 +96,7 @@ def draw_panel(
     it (the compare figure; default: this panel's own)."""
     ends = []
     drawn = dropped = False
-    keyed = panel.key != "ends" and panel.name != "regrets"  # each line in the legend
+    keyed = panel.key in ("below", "names")  # each line in the legend
     for k, line in enumerate(panel.lines):
         dropped |= mark_drops(ax, drops(panel, line, tables), line, style, len(panel.lines) - k)
         found = points(panel, line, tables, scale)
@@ -107,7 +107,7 @@ def draw_panel(
         draw_line(ax, x, y, line, style, label=keyed)
         if panel.key == "ends" and line.legend:
             ends.append((line.label, x[-1], y[-1], line.colour))
-    if drawn and panel.name == "regrets":
+    if drawn and panel.key == "players":
         key_regrets(ax, panel, style)
     reference = reference_points(panel, tables)
     if reference is not None and panel.reference is not None:

@@ -115,8 +115,10 @@ Tables = Mapping[str | None, Table]  # the run (key None) or, for compare panels
 class Panel:
     """One plot. ``key``: where the lines' names go: ``"below"`` (a legend under the panel),
     ``"names"`` (short names of actions: live in the title, in their colours, as the plots
-    are short at 1280x720; on paper a legend under the panel) or ``"ends"`` (at the curves'
-    ends on paper, a corner legend live). ``reference``: a 1/sqrt(T) line anchored at the
+    are short at 1280x720; on paper a legend under the panel), ``"players"`` (each player's
+    dash, then each action's colour: :func:`regret_key`, :func:`action_key`; live the
+    players in the title, the strategy panels naming the colours) or ``"ends"`` (at the
+    curves' ends on paper, a corner legend live). ``reference``: a 1/sqrt(T) line anchored at the
     first point of the exploitability; ``zero_line``: a line at y = 0; ``levels``: horizontal
     reference lines (:class:`Level`); ``empty``: what the panel says when it has nothing to
     draw."""
@@ -324,7 +326,7 @@ def regret_panel(
     widest = max(drawn, key=lambda i: len(actions[i]), default=None)
     left_out = "" if widest is None else first_of(len(actions[widest]), average[widest] is not None)
     title = text.title + players_note(len(players)) + left_out
-    return Panel("regrets", title, Axis(text.y, text.y_tex), lines, key="names", zero_line=True)
+    return Panel("regrets", title, Axis(text.y, text.y_tex), lines, key="players", zero_line=True)
 
 
 # a zero-sum game's welfare title, no longer than the usual one (live panels are narrow): a

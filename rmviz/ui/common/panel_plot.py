@@ -43,6 +43,7 @@ DASH_GLYPHS = {"solid": "—", "dashed": "- -", "dotted": "···"}  # the regre
 GLYPHS = {"solid": "&#9644;", "dashed": "- -", "dotted": "···"}  # a line named in a title
 WIDTH = 2.0  # a line of relative width 1, in pixels at text scale 1
 DROP_PIXELS, DROP_Z = 9.0, 100  # a drop's mark (at text scale 1), above the curves
+IN_TITLE = ("names", "players")  # keys drawn in the title live: the whole title in its tooltip
 
 
 def line_pen(line: Line, scale: float) -> pg.mkPen:
@@ -52,17 +53,18 @@ def line_pen(line: Line, scale: float) -> pg.mkPen:
 def live_title(panel: Panel, scale: float, key: str, drawn: Collection[Line] | None = None) -> str:
     """The title drawn live. With ``key`` ``"names"`` the lines are named in the title, each
     in its colour and dash (the first :data:`MAX_NAMED`), instead of a legend over plots that
-    are short at 1280x720: after the player's name for strategies, after the title else; the
-    regret panel keys its players' dashes in smaller type. ``drawn``: the lines a run has
+    are short at 1280x720: after the player's name for strategies, after the title else;
+    with ``"players"`` (the regret panel) the players' dashes follow the title in smaller
+    type. ``drawn``: the lines a run has
     drawn points of, the only ones named once it has (as the figures' legends name only what
     they draw: a big tree's untracked correlation gaps were named and never drawn)."""
-    if key != "names":
-        return html.escape(panel.title)
-    if panel.name == "regrets":
+    if key == "players":
         players = ", ".join(
             f"{html.escape(name)}&nbsp;{DASH_GLYPHS[dash]}" for name, dash in regret_key(panel)
         )
         return f'{html.escape(panel.title)} <span style="font-size:{7 * scale:.0f}pt">{players}</span>'
+    if key != "names":
+        return html.escape(panel.title)
     named = [
         (line.label, line.colour, line.dash)
         for line in panel.lines
@@ -101,7 +103,7 @@ class PanelPlot:
         self.drawn: set[Line] = set()  # the lines that have drawn points since the last clear
         self.plot = layout.addPlot(row=row, col=col, axisItems=log_axes())
         style_plot(self.plot, live_title(panel, scale, key), scale)
-        if key == "names":
+        if key in IN_TITLE:
             self.plot.setToolTip(panel.title)
         self._title_style: dict[str, str] = {"size": f"{9 * scale:.0f}pt"}
         if panel.title_colour is not None:
@@ -183,7 +185,7 @@ class PanelPlot:
             self.plot.removeItem(mark)
         self.drops = {}
         self.panel, self.drawn = panel, set()
-        if self.key == "names":
+        if self.key in IN_TITLE:
             self.plot.setToolTip(panel.title)
         self._retitle()
 
