@@ -109,6 +109,9 @@ def draw_panel(
             ends.append((line.label, x[-1], y[-1], line.colour))
     if drawn and panel.key == "players":
         key_regrets(ax, panel, style)
+    for key in panel.keys if drawn and keyed else ():
+        width = style.line_width * key.width
+        ax.plot([], [], color=key.colour, linewidth=width, alpha=key.alpha, label=key.tex)
     reference = reference_points(panel, tables)
     if reference is not None and panel.reference is not None:
         curve = panel.reference

@@ -25,6 +25,7 @@ from rmviz.present.definitions import (
     ACTION_COLOURS,
     PANEL_TEXT,
     REFERENCE,
+    TEXT_COLOUR,
     WELFARE_COLOUR,
     Curve,
     action_colour,
@@ -44,7 +45,7 @@ PLAYED_STEPS = 100  # of more actions, those shown are ranked in hundredths of t
 PLAYER_DASHES = ("solid", "dashed", "dotted")  # the regret panel's line style of each player
 CURRENT = 0.18  # opacity of the current strategies (faint: they jump every iteration)
 LAST_ALPHA, LAST_WIDTH = 0.4, 0.75  # the last iterate's distances: lighter and thinner
-LAST_LABEL = "last iterate"  # its one key: the curves are the averages' colours and dashes
+LAST_LABEL = "last iterate"  # its curves are the averages' colours and dashes (LAST_KEY)
 MIN_DECADES = 2
 PROBABILITY_TICKS = (0.0, 0.5, 1.0)
 ZERO_MARK = "▼"  # where a curve of a log axis drops to exactly 0 (drops), at the axis's foot
@@ -98,6 +99,22 @@ class Level:
     dash: str = "dashed"
 
 
+@dataclass(frozen=True)
+class Key:
+    """A legend entry that names a kind of line rather than one line (plain and mathtext
+    label, colour, width relative to the renderer's line width, opacity): the last
+    iterates, each drawn lighter in its own average's colour, keyed once in grey."""
+
+    label: str
+    tex: str
+    colour: str
+    width: float = 1.0
+    alpha: float = 1.0
+
+
+LAST_KEY = Key(LAST_LABEL, LAST_LABEL, TEXT_COLOUR, LAST_WIDTH, LAST_ALPHA)  # 1024x768 fits no longer a label
+
+
 class Table(Protocol):
     """A run's kept iterations and its columns' values (a trace's table)."""
 
@@ -121,7 +138,7 @@ class Panel:
     curves' ends on paper, a corner legend live). ``reference``: a 1/sqrt(T) line anchored at the
     first point of the exploitability; ``zero_line``: a line at y = 0; ``levels``: horizontal
     reference lines (:class:`Level`); ``empty``: what the panel says when it has nothing to
-    draw."""
+    draw; ``keys``: legend entries of kinds of lines (:class:`Key`), after the lines'."""
 
     name: str
     title: str
@@ -134,6 +151,7 @@ class Panel:
     zero_line: bool = False
     levels: tuple[Level, ...] = ()
     empty: str = ""
+    keys: tuple[Key, ...] = ()
 
     def columns(self) -> tuple[Column, ...]:
         """The trace columns the panel reads."""
@@ -257,11 +275,11 @@ def gap_panel(family: Family, zero_sum: bool, last: bool = True) -> Panel:
         Line(Column(metric), curve.label, curve.tex, curve.colour, curve.dash, curve.width)
         for metric, curve in gap_curves(family, zero_sum).items()
     )
-    if last:  # drawn first, under the averages' curves (a last iterate may cycle over them)
-        lines = last_lines(family) + lines
-    return Panel(
-        "gaps", text.title, Axis(text.y, text.y_tex, "log"), lines, reference=REFERENCE, empty=NO_GAPS
-    )
+    drawn_last = last_lines(family) if last else ()
+    lines = drawn_last + lines  # drawn first, under the averages' (a last iterate may cycle over them)
+    keys = (LAST_KEY,) if drawn_last else ()
+    axis = Axis(text.y, text.y_tex, "log")
+    return Panel("gaps", text.title, axis, lines, reference=REFERENCE, empty=NO_GAPS, keys=keys)
 
 
 def last_lines(
@@ -269,23 +287,23 @@ def last_lines(
 ) -> tuple[Line, ...]:
     """The last iterate's curve of each gap curve (of ``metrics``, default all) that has one
     (``last_<metric>`` among the family's metrics): the average's colour and dash, lighter
-    (:data:`LAST_ALPHA`) and thinner; the first is keyed :data:`LAST_LABEL`, the others
-    not (one key says what lighter means: the legend stays one row longer, not four)."""
+    (:data:`LAST_ALPHA`) and thinner, not keyed one by one: the panel keys them once
+    (:data:`LAST_KEY`, in grey: keyed in the first one's colour, it named that one only)."""
     curves = gap_curves(family, False)
     wanted = [m for m in (curves if metrics is None else metrics) if f"last_{m}" in family.metrics]
     return tuple(
         Line(
             Column(f"last_{metric}"),
-            LAST_LABEL if k == 0 else f"{curves[metric].label}, {LAST_LABEL}",
-            LAST_LABEL if k == 0 else f"{curves[metric].tex}, {LAST_LABEL}",
+            f"{curves[metric].label}, {LAST_LABEL}",
+            f"{curves[metric].tex}, {LAST_LABEL}",
             curves[metric].colour,
             curves[metric].dash,
             curves[metric].width * LAST_WIDTH,
             LAST_ALPHA,
-            legend=k == 0,
+            legend=False,
             source=source,
         )
-        for k, metric in enumerate(wanted)
+        for metric in wanted
     )
 
 
@@ -431,7 +449,7 @@ def compare_panels(
     """One panel per compared metric (``metrics``: column name -> title), one line per
     algorithm in its colour, on log-log axes the renderer shares between the panels; for the
     metrics in ``last`` (:func:`compared_last`) each algorithm's last iterate too, in its
-    colour, lighter and thinner, keyed once as :data:`LAST_LABEL`."""
+    colour, lighter and thinner, keyed once (:data:`LAST_KEY`)."""
     text = PANEL_TEXT["compare"]
     return [
         Panel(
@@ -445,17 +463,18 @@ def compare_panels(
             + tuple(
                 Line(
                     Column(f"last_{metric}"),
-                    LAST_LABEL if k == 0 else f"{name}, {LAST_LABEL}",
-                    LAST_LABEL if k == 0 else f"{name}, {LAST_LABEL}",
+                    f"{name}, {LAST_LABEL}",
+                    f"{name}, {LAST_LABEL}",
                     action_colour(k),
                     width=LAST_WIDTH,
                     alpha=LAST_ALPHA,
-                    legend=k == 0,
+                    legend=False,
                     source=name,
                 )
                 for k, name in enumerate(algorithms)
                 if metric in last
             ),
+            keys=(LAST_KEY,) if metric in last else (),
         )
         for metric, title in metrics.items()
     ]

@@ -21,6 +21,7 @@ from rmviz.figures.panels import draw_panel
 from rmviz.figures.style import STYLES, finish
 from rmviz.games import catalog_game
 from rmviz.present.panels import (
+    LAST_KEY,
     LAST_LABEL,
     PROBABILITY_TICKS,
     ZERO_NOTE,
@@ -201,9 +202,9 @@ def test_the_last_iterate_is_drawn_in_the_averages_colours_lighter_and_keyed_onc
             assert not lines, name  # a tree's correlation gaps have no last iterate
             continue
         assert lines, name
-        assert [line.legend for line in lines].count(True) == 1, name
-        keyed = next(line for line in lines if line.legend)
-        assert keyed.label == LAST_LABEL
+        # keyed once, in grey (keyed in the first one's colour, it named that one only)
+        assert not any(line.legend for line in lines) and panel.keys == (LAST_KEY,), name
+        assert LAST_KEY.colour not in {line.colour for line in panel.lines} and LAST_LABEL in LAST_KEY.label
         for line in lines:
             average = next(
                 a
@@ -212,15 +213,23 @@ def test_the_last_iterate_is_drawn_in_the_averages_colours_lighter_and_keyed_onc
             )
             assert (line.colour, line.dash) == (average.colour, average.dash), name
             assert line.alpha < average.alpha and line.width < average.width, name
-        # paper: one legend entry "last iterate"; live: the same
+        # paper: one legend entry, a grey sample at the last iterate's width and opacity; live
+        # the same
         ax = paper(panel, tables, scale, shared, finished=False)
-        labels = ax.get_legend_handles_labels()[1]
-        assert labels.count(LAST_LABEL) == 1, name
+        handles, labels = ax.get_legend_handles_labels()
+        assert [label for label in labels if LAST_LABEL in label] == [LAST_KEY.tex], name
+        sample = handles[labels.index(LAST_KEY.tex)]
+        assert sample.get_color() == LAST_KEY.colour and sample.get_alpha() == LAST_KEY.alpha, name
+        assert sample.get_linewidth() == pytest.approx(STYLES["paper"].line_width * LAST_KEY.width)
         legend = pg.LegendItem()
         widget = PlotLayout()
         qtbot.addWidget(widget)
         PanelPlot(widget.ci, panel, 0, 0, legend=legend)
-        assert [label.text for _, label in legend.items].count(LAST_LABEL) == 1, name
+        entries = [(item, label.text) for item, label in legend.items if LAST_LABEL in label.text]
+        assert [text for _, text in entries] == [LAST_KEY.label], name
+        qt = entries[0][0].item.opts["pen"]
+        assert qt.color().name() == LAST_KEY.colour.lower(), name
+        assert qt.color().alphaF() == pytest.approx(LAST_KEY.alpha, abs=1 / 255), name
 
 
 def _is_level(artist, panel: Panel) -> bool:

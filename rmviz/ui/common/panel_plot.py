@@ -70,6 +70,7 @@ def live_title(panel: Panel, scale: float, key: str, drawn: Collection[Line] | N
         for line in panel.lines
         if line.legend and (drawn is None or line in drawn)
     ]
+    named += [(key.label, key.colour, "solid") for key in panel.keys]
     if panel.reference is not None:
         named.append((panel.reference.label, panel.reference.colour, panel.reference.dash))
     spans = " ".join(
@@ -137,6 +138,11 @@ class PanelPlot:
             self.curves[line] = curve
             if legend is not None and line.legend:
                 legend.addItem(curve, line.label)
+        for key in panel.keys if legend is not None else ():  # a sample of a kind of line, not drawn
+            sample = pg.PlotDataItem(
+                pen=pen(key.colour, WIDTH * key.width * scale, "solid", round(255 * key.alpha))
+            )
+            legend.addItem(sample, key.label)
         self.reference: pg.PlotDataItem | None = None
         if panel.reference is not None:
             self.reference = self.plot.plot(pen=curve_pen(panel.reference, scale))
@@ -181,9 +187,6 @@ class PanelPlot:
                 if line.legend:
                     self.legend.addItem(curve, line.label)
             self._fit_legend()
-        for mark, _ in self.drops.values():  # (none: drops are marked on log axes only)
-            self.plot.removeItem(mark)
-        self.drops = {}
         self.panel, self.drawn = panel, set()
         if self.key in IN_TITLE:
             self.plot.setToolTip(panel.title)
@@ -242,17 +245,17 @@ class PanelPlot:
     def _mark_drops(self, line: Line, at: np.ndarray) -> None:
         """Mark where ``line`` drops to 0 (:func:`~rmviz.present.panels.drops`), at the
         axis's foot in the line's colour, the panel's first lines on top (as on paper)."""
-        if not at.size and line not in self.drops:
-            return
-        if line not in self.drops:
+        mark = self.drops[line][0] if line in self.drops else None
+        if mark is None:
+            if not at.size:
+                return
             colour = pg.mkColor(line.colour)
             colour.setAlphaF(line.alpha)
             size = DROP_PIXELS * self._scale
             mark = pg.PlotDataItem(pen=None, symbol="t", symbolSize=size, symbolBrush=colour, symbolPen=None)
             mark.setZValue(DROP_Z - self.panel.lines.index(line))
             self.plot.addItem(mark)
-            self.drops[line] = (mark, at)
-        self.drops[line] = (self.drops[line][0], at)
+        self.drops[line] = (mark, at)
 
     def _place_drops(self) -> None:
         """The marks at the foot of the y axis as it now stands."""
