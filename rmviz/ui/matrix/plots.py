@@ -118,8 +118,9 @@ class ConvergencePlots(PlotLayout):
         """The trace columns these plots read: their panels', and every average strategy of a
         player with more actions than a plot draws (which to draw: :meth:`_choose`)."""
         drawn = (c for row in self.rows for plot in row for c in plot.panel.columns())
-        choosing = self.game is not None and {"strategies", "regrets"} & set(self.panels)
-        names = self.game.action_names[:MAX_PLAYERS] if choosing and self.game is not None else []
+        names: list[tuple[str, ...]] = []
+        if self.game is not None and {"strategies", "regrets"} & set(self.panels):
+            names = list(self.game.action_names[:MAX_PLAYERS])
         chosen = (
             Column("average", player=i, action=a)
             for i, actions in enumerate(names)
