@@ -5,7 +5,7 @@
 set -euo pipefail
 rmviz=${RMVIZ:-rmviz}
 out=docs/images
-export_figure() { $rmviz export "$@" --style paper --dpi 110; }
+export_figure() { $rmviz export --style paper --dpi 110 "$@"; }  # a later --dpi wins
 
 export_figure rps-crash -a predictive-rm+ -n 100000 --figure gaps --size 900x500 --out $out/export-gaps.svg
 export_figure rps-crash -a rm -n 2000 --figure strategies --out $out/figure-strategies.png
@@ -19,7 +19,7 @@ export_figure rps-crash -a rm,rm+,predictive-rm+,greedy-rm -n 10000 --figure com
 export_figure rps-crash -a hedge,optimistic-hedge --step-size 0.5 -n 10000 --figure compare --out $out/figure-last-iterate.png
 export_figure kuhn -a cfr+ -n 1000 --figure gaps --out $out/figure-kuhn-gaps.png
 export_figure kuhn -a cfr+ -n 1000 --figure strategies --out $out/figure-kuhn-strategies.png
-export_figure kuhn -a cfr+ -n 1000 --figure tree --out $out/figure-kuhn-tree.png
+export_figure kuhn -a cfr+ -n 1000 --figure tree --dpi 250 --out $out/figure-kuhn-tree.png  # a beamer frame's width
 
 tmp=$(mktemp -d)
 $rmviz convert rps-crash "$tmp/rps-crash.tex"
