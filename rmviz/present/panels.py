@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from rmviz.solvers.tree.compiled_tree import CompiledTree
 
 MAX_PLAYERS, MAX_ACTIONS = 3, 10  # players and actions drawn per panel
-PLAYED_STEPS = 100  # of more actions, those shown are ranked in hundredths of the most played's play
+PLAYED_STEPS = 100  # of more actions, those shown: ranked in hundredths of the top probability
 PLAYER_DASHES = ("solid", "dashed", "dotted")  # the regret panel's line style of each player
 CURRENT = 0.18  # opacity of the current strategies (faint: they jump every iteration)
 LAST_ALPHA, LAST_WIDTH = 0.4, 0.75  # the last iterate's distances: lighter and thinner
@@ -112,7 +112,8 @@ class Key:
     alpha: float = 1.0
 
 
-LAST_KEY = Key(LAST_LABEL, LAST_LABEL, TEXT_COLOUR, LAST_WIDTH, LAST_ALPHA)  # 1024x768 fits no longer a label
+# no longer a label: the dashboard's legend at 1024x768 has no room for one
+LAST_KEY = Key(LAST_LABEL, LAST_LABEL, TEXT_COLOUR, LAST_WIDTH, LAST_ALPHA)
 
 
 class Table(Protocol):
