@@ -26,11 +26,13 @@ from rmviz.numbers import format_number
 from rmviz.present.definitions import PANELS, gap_curves
 from rmviz.present.panels import (
     Panel,
+    chosen_from,
     gap_panel,
     infoset_columns,
     infoset_panel,
     last_values,
     matrix_panels,
+    moves_chosen_from,
     tracks_last,
 )
 from rmviz.runner.trace import TraceData
@@ -66,6 +68,11 @@ def tree_rows(run: RunData, infoset: int) -> list[list[Panel]]:
 
 
 ROWS: dict[Family, Callable[[RunData, int], list[list[Panel]]]] = {MATRIX: matrix_rows, TREE: tree_rows}
+# the columns the rows' panels choose their actions or moves from (rmviz.present.panels.shown_actions)
+CHOSEN_FROM: dict[Family, Callable[[RunData, int], list[Column]]] = {
+    MATRIX: lambda run, _infoset: chosen_from(run.game.num_actions),
+    TREE: lambda run, infoset: moves_chosen_from(run.tree, infoset) if run.tree is not None else [],
+}
 
 
 def main_metric(family: Family, snapshot: Snapshot) -> tuple[str, float] | None:
@@ -145,7 +152,8 @@ class Frames:
         self._layout: tuple[Any, ...] | None = None
         panels = [panel for row in ROWS[run.family](run, infoset) for panel in row]
         panels.append(gap_panel(run.family, run.zero_sum, last=True))  # the last iterate, if tracked
-        wanted = dict.fromkeys(column for panel in panels for column in panel.columns())
+        drawn = (column for panel in panels for column in panel.columns())
+        wanted = dict.fromkeys((*drawn, *CHOSEN_FROM[run.family](run, infoset)))  # what to draw of a big game
         self.columns: tuple[Column, ...] = tuple(c for c in wanted if c in run.trace.columns)
 
     def draw(self, trace: TraceData, snapshot: Snapshot) -> bytes:

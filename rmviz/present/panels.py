@@ -216,6 +216,24 @@ def infoset_columns(tree: CompiledTree, infoset: int) -> list[Column]:
     return [Column("average", player=player, infoset=infoset, action=k) for k in range(moves)]
 
 
+def chosen_from(actions: Sequence[int]) -> list[Column]:
+    """The columns :func:`shown_actions` chooses a matrix game's actions from: every average
+    strategy of each of the first :data:`MAX_PLAYERS` players (of ``actions[i]`` actions)
+    with more than :data:`MAX_ACTIONS`; what a view asks of the trace beside its panels'."""
+    return [
+        Column("average", player=i, action=a)
+        for i, n in enumerate(actions[:MAX_PLAYERS])
+        if n > MAX_ACTIONS
+        for a in range(n)
+    ]
+
+
+def moves_chosen_from(tree: CompiledTree, infoset: int) -> list[Column]:
+    """The columns :func:`shown_actions` chooses the moves of ``infoset`` from: all of them
+    for a set of more than :data:`MAX_ACTIONS` moves, else none."""
+    return infoset_columns(tree, infoset) if tree.infoset_size[infoset] > MAX_ACTIONS else []
+
+
 def first_of(actions: int, played: bool = False, noun: str = "actions") -> str:
     """What a panel of a player's actions (or a set's moves: ``noun``) leaves out:
     ``" (first 10 of 30 actions)"``, or with ``played`` (chosen from a run by

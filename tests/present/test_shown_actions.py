@@ -134,3 +134,20 @@ def test_a_big_games_simplex_figure_draws_the_three_most_played():
         face = sorted(np.argsort(-p, kind="stable")[:3].tolist())
         names = ", ".join(run.game.action_names[i][a] for a in face)
         assert ax.get_title().endswith(f"(face {names} of 15)")
+
+
+def test_the_notebook_view_draws_the_actions_played_too():
+    """rmviz.watch's frames asked the trace for the panels' columns only, actions 1 to 10:
+    its 15x15 frame drew those whatever the run played. It asks for every action's now."""
+    from rmviz.notebook.frames import Frames
+
+    run = record(load_with_progress("random:zero-sum:15x15"), "rm", iterations=1000)
+    frames = Frames(run)
+    assert {Column("average", player=i, action=a) for i in range(2) for a in range(15)} <= set(frames.columns)
+    trace = type(run.trace)(run.trace.iterations, {c: run.trace.columns[c] for c in frames.columns})
+    frames.draw(trace, run.snapshot)
+    titles = [ax.get_title() for ax in frames._axes]
+    assert titles[0].endswith("(10 most played of 15)") and titles[1].endswith("(10 most played of 15)")
+    played = [a for a in range(15) if last_averages(run.trace.columns, [15, 15])[0][a] >= 0.02]
+    names = {t.get_text() for t in frames._axes[0].get_legend().get_texts()}
+    assert {run.game.action_names[0][a] for a in played} <= names

@@ -16,7 +16,13 @@ from PySide6.QtWidgets import QSizePolicy
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present.definitions import PANELS
-from rmviz.present.panels import MAX_ACTIONS, MAX_PLAYERS, last_averages, matrix_panels, shown_actions
+from rmviz.present.panels import (
+    MAX_PLAYERS,
+    chosen_from,
+    last_averages,
+    matrix_panels,
+    shown_actions,
+)
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.registry import MATRIX
@@ -86,9 +92,9 @@ class ConvergencePlots(PlotLayout):
         self.shown = [shown_actions(len(names)) for names in game.action_names]
 
     def _choose(self, table: TraceData) -> None:
-        """Of a player with more than :data:`MAX_ACTIONS` actions, draw those most played at
-        the trace's last point (:func:`~rmviz.present.panels.shown_actions`, as the figures
-        do): the strategy and regret plots retargeted when the choice changes."""
+        """Of a player with more actions than a plot draws, draw those most played at the
+        trace's last point (:func:`~rmviz.present.panels.shown_actions`, as the figures do):
+        the strategy and regret plots retargeted when the choice changes."""
         assert self.game is not None
         averages = last_averages(table.columns, [len(names) for names in self.game.action_names])
         shown = [
@@ -115,18 +121,11 @@ class ConvergencePlots(PlotLayout):
                 plot.clear()
 
     def columns(self) -> tuple[Column, ...]:
-        """The trace columns these plots read: their panels', and every average strategy of a
-        player with more actions than a plot draws (which to draw: :meth:`_choose`)."""
+        """The trace columns these plots read: their panels', and those which to draw is
+        chosen from (:func:`~rmviz.present.panels.chosen_from`, :meth:`_choose`)."""
         drawn = (c for row in self.rows for plot in row for c in plot.panel.columns())
-        names: list[tuple[str, ...]] = []
-        if self.game is not None and {"strategies", "regrets"} & set(self.panels):
-            names = list(self.game.action_names[:MAX_PLAYERS])
-        chosen = (
-            Column("average", player=i, action=a)
-            for i, actions in enumerate(names)
-            if len(actions) > MAX_ACTIONS
-            for a in range(len(actions))
-        )
+        choosing = self.game is not None and {"strategies", "regrets"} & set(self.panels)
+        chosen = chosen_from(self.game.num_actions) if self.game is not None and choosing else []
         return tuple(dict.fromkeys((*drawn, *chosen)))
 
     def update_from(

@@ -15,11 +15,11 @@ import numpy as np
 import pyqtgraph as pg
 
 from rmviz.present.panels import (
-    MAX_ACTIONS,
     gap_panel,
     infoset_columns,
     infoset_panel,
     last_values,
+    moves_chosen_from,
     shown_actions,
 )
 from rmviz.runner.trace import TraceData
@@ -127,9 +127,9 @@ class TreePlots(PlotLayout):
         copied at each redraw)."""
         assert self.gaps is not None
         chosen: list[Column] = []  # which moves to draw of a wide set (_choose)
-        if self._infoset is not None and self._infoset[0].infoset_size[self._infoset[1]] > MAX_ACTIONS:
+        if self._infoset is not None:
             tree, infoset, traced, _ = self._infoset
-            chosen = [column for column in infoset_columns(tree, infoset) if column in traced]
+            chosen = [column for column in moves_chosen_from(tree, infoset) if column in traced]
         return tuple(dict.fromkeys((*self.gaps.panel.columns(), *self.strategy_curves, *chosen)))
 
     def update_from(self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray]) -> None:
