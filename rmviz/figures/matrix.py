@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 MAX_LABELLED = 8  # cell labels of the joint distribution up to 8 x 8
 SEAMLESS = 0.3  # points: the joint's cell edges, drawn in the cell's colour
+SHORT_NAME = 2  # characters: a column name the joint never slants
 
 
 # -- convergence panels (rmviz.present.panels, drawn by .panels.draw_panel) ------------------------
@@ -326,7 +327,10 @@ def draw_joint(target: Target, run: RunData, style: Style) -> None:
     ax.invert_yaxis()
     ax.set_aspect("equal" if max(rows, cols) <= 3 * min(rows, cols) else "auto")
     ax.grid(False)
-    category_ticks(ax, "x", game.action_names[1], rotation=0 if cols <= 4 else 45)
+    # long names slanted from 5 columns on; names of one or two characters ("1" to "30")
+    # stay upright, thinned like the rows' to keep apart (style.finish)
+    upright = cols <= 4 or max(len(name) for name in game.action_names[1]) <= SHORT_NAME
+    category_ticks(ax, "x", game.action_names[1], rotation=0 if upright else 45)
     category_ticks(ax, "y", game.action_names[0])
     ax.tick_params(length=0)
     ax.xaxis.set_ticks_position("top")

@@ -89,7 +89,23 @@ def test_joint_tick_labels_are_thinned_to_fit(size):
     (ax, _) = fig.axes  # the heatmap and its colour bar
     shown = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
     assert 2 < len(shown) < 30 and shown[0] in ("2", "5", "10")  # every k-th action
+    columns = [t for t in ax.get_xticklabels() if t.get_text()]
+    assert 2 < len(columns) < 30 and {t.get_rotation() for t in columns} == {0.0}  # short: upright
     assert overprinted(fig) == []
+
+
+def test_long_column_names_of_the_joint_slant_and_short_ones_stand():
+    """One-character names slanted 45 degrees from 5 columns on; long ones still slant."""
+    from rmviz.games.normal_form import NormalFormGame
+
+    payoffs = load_with_progress("random:general-sum:6x6:seed=3").payoffs
+    for names, slant in (("ABCDEF", 0.0), (tuple(f"action {a + 1}" for a in range(6)), 45.0)):
+        game = NormalFormGame(payoffs, action_names=(tuple(names), tuple(names)))
+        fig = make_figure("joint", record(game, "rm", iterations=20), "paper")
+        drawn(fig)
+        columns = [t for t in fig.axes[0].get_xticklabels() if t.get_text()]
+        assert columns and {t.get_rotation() for t in columns} == {slant}
+        assert overprinted(fig) == []
 
 
 def test_end_labels_of_converging_curves_are_spread(tree_run):
