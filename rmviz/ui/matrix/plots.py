@@ -96,6 +96,8 @@ class ConvergencePlots(PlotLayout):
         trace's last point (:func:`~rmviz.present.panels.shown_actions`, as the figures do):
         the strategy and regret plots retargeted when the choice changes."""
         assert self.game is not None
+        if not chosen_from(self.game.num_actions):  # every player's actions drawn: no choice
+            return
         averages = last_averages(table.columns, [len(names) for names in self.game.action_names])
         shown = [
             shown_actions(len(names), a) for names, a in zip(self.game.action_names, averages, strict=True)

@@ -197,13 +197,10 @@ class SimplexView(PlotLayout):
         the three actions most played at the trace's last point, as the figures do: rebuilt,
         and ``face_followed`` fired, when that changes."""
         assert self.game is not None
-        followed = [i for i in range(min(self.game.n_players, 3)) if i not in self.faces]
-        averages = last_averages(columns, self.game.num_actions)
-        played = {
-            i: face(self.game.num_actions[i], None, averages[i])
-            for i in followed
-            if self.game.num_actions[i] > 3
-        }
+        actions = self.game.num_actions
+        followed = [i for i in range(min(self.game.n_players, 3)) if actions[i] > 3 and i not in self.faces]
+        averages = last_averages(columns, actions) if followed else []
+        played = {i: face(actions[i], None, averages[i]) for i in followed}
         if played != self.played:
             self.played = played
             self.set_game(self.game, self.equilibrium, keep_faces=True)

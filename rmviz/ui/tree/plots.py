@@ -16,7 +16,6 @@ import pyqtgraph as pg
 
 from rmviz.present.panels import (
     gap_panel,
-    infoset_columns,
     infoset_panel,
     last_values,
     moves_chosen_from,
@@ -94,7 +93,10 @@ class TreePlots(PlotLayout):
         if self._infoset is None or self.strategy is None:
             return
         tree, infoset, _, players = self._infoset
-        average = last_values(columns, infoset_columns(tree, infoset))
+        moves = moves_chosen_from(tree, infoset)
+        if not moves:  # every move drawn: no choice
+            return
+        average = last_values(columns, moves)
         shown = shown_actions(int(tree.infoset_size[infoset]), average)
         if shown != self._shown:
             self._shown = shown
