@@ -14,7 +14,9 @@ the ratios the targets name: alternating / simultaneous (<= 1.2) and one thread'
 iterates (``tests/solvers/tree/test_layout.py``). Below each tree's rows, what the whole
 process holds per history (:func:`process_bytes`, Linux): a child builds the tree, its CFR
 solver and a snapshot with metrics, and reports its resident set less the one it had after
-its imports (``held``), its peak less the same base (``peak``: the build's and the metrics'
+its imports, before the snapshot (``running``: the game, the solver and two iterations) and
+after it (``held``: with the metrics' freed temporaries, which the allocator keeps for the
+next snapshot), its peak less the same base (``peak``: the build's and the metrics'
 temporaries) and what ``tracemalloc`` counts (``traced``: NumPy's arrays and Python's
 objects, not the arrays numba's kernels allocate, nor what the allocator keeps of freed
 temporaries).
@@ -97,8 +99,13 @@ def bench_big_trees(budget: float, line: Callable[[str], None], levels: tuple[in
             del game, solvers, traversal
             memory = process_bytes(count)
             if memory is not None:
-                held, peak, traced = (memory[key] / histories for key in ("held", "peak", "traced"))
-                line(f"  the process: held {held:.1f}, peak {peak:.1f}, traced {traced:.1f} B per history")
+                running, held, peak, traced = (
+                    memory[key] / histories for key in ("running", "held", "peak", "traced")
+                )
+                line(
+                    f"  the process: running {running:.1f}, held {held:.1f}, peak {peak:.1f},"
+                    f" traced {traced:.1f} B per history"
+                )
     finally:
         set_threads(chosen)
     line("  (iteration 1: from uniform strategies, where a simultaneous pass skips nothing; 1/2: one")
@@ -122,17 +129,19 @@ base = resident()
 tracemalloc.start()
 solver = CFRSolver(binary_tree(int(sys.argv[1])), preset("cfr"))
 solver.step(2)
+running = resident() - base
 solver.snapshot(metrics=True)
 traced = tracemalloc.get_traced_memory()[0]
 tracemalloc.stop()
 held, peak = resident() - base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
-print(json.dumps({"histories": solver.tree.n_nodes, "held": held, "peak": peak, "traced": traced}))
+row = {"histories": solver.tree.n_nodes, "running": running, "held": held, "peak": peak, "traced": traced}
+print(json.dumps(row))
 """
 
 
 def process_bytes(levels: int, root: Path | None = None) -> dict[str, int] | None:
     """The bytes a CFR run on the binary tree of ``levels`` levels holds in a child process
-    (``histories``, ``held``, ``peak``, ``traced``: the module docstring), importing rmviz
+    (``histories``, ``running``, ``held``, ``peak``, ``traced``: the module docstring), importing rmviz
     from ``root`` (default: this one's); None where the resident set cannot be read (not
     Linux) or no Python can run the child (the bundle: its executable is rmviz's)."""
     if not sys.platform.startswith("linux") or getattr(sys, "frozen", False):

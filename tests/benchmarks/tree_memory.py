@@ -24,13 +24,17 @@ def main() -> None:
     parser.add_argument("--levels", type=int, nargs="+", default=[20, 22])
     parser.add_argument("--root", type=Path, default=None, help="the checkout to measure")
     args = parser.parse_args()
-    print(f"{'histories':>12}{'held B/h':>10}{'peak B/h':>10}{'traced B/h':>12}")
+    print(f"{'histories':>12}{'running B/h':>13}{'held B/h':>10}{'peak B/h':>10}{'traced B/h':>12}")
     for levels in args.levels:
         row = process_bytes(levels, args.root)
         if row is None:
             sys.exit("the resident set is read from /proc: Linux only")
         n = row["histories"]
-        print(f"{n:>12,}{row['held'] / n:10.1f}{row['peak'] / n:10.1f}{row['traced'] / n:12.1f}", flush=True)
+        print(
+            f"{n:>12,}{row['running'] / n:13.1f}{row['held'] / n:10.1f}{row['peak'] / n:10.1f}"
+            f"{row['traced'] / n:12.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
 from rmviz.solvers.checkpoint import Checkpoint, capture
 from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import Column, metric_columns
+from rmviz.solvers.memory import TRIM_MIN_HISTORIES, give_back_freed_memory
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
 from rmviz.solvers.scale import payoff_scale, reported_values
@@ -202,6 +203,8 @@ class CFRSolver:
             for s in tree.traced_slots.tolist()
         )
         self.reset(self.config.seed)
+        if tree.n_nodes >= TRIM_MIN_HISTORIES:  # the build's temporaries (rmviz.solvers.memory)
+            give_back_freed_memory()
 
     def column_name(self, column: Column) -> str:
         """``average[Player 1][1pb][p]``; metrics by their names."""
