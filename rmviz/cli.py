@@ -897,7 +897,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         figure = args.figure or default_figure(family)
     size = None if args.size is None else (args.size[0] / args.dpi, args.size[1] / args.dpi)
     try:
-        check_target(figure, family, args.out, args.dpi, args.style, size)
+        check_target(figure, family, args.out, args.dpi, args.style, size, solver.game)
     except ConfigError as error:
         if not as_tree:
             raise

@@ -25,7 +25,6 @@ from rmviz.present.definitions import (
     player_colour,
 )
 from rmviz.present.panels import (
-    MAX_PLAYERS,
     Panel,
     gap_panel,
     last_averages,
@@ -43,6 +42,7 @@ from rmviz.present.simplex import (
     STEPS_COLOUR,
     fade_pieces,
     project,
+    simplex_panels,
 )
 from rmviz.present.simplex import face as simplex_face
 from rmviz.solvers.columns import Column
@@ -96,6 +96,11 @@ def draw_welfare(target: Target, run: RunData, style: Style) -> None:
 
 
 # -- the simplex -----------------------------------------------------------------------------
+# the simplex figure's shapes (simplex_shape): one square with its axis titles; a row of
+# segments, each a line with its ends named; two or three triangles
+SQUARE_SHAPE, SEGMENTS_SHAPE, TRIANGLES_SHAPE = (0.45, 0.8), (1.3, 0.3), (1.3, 0.8)
+
+
 def fading_path(ax: Axes, points: np.ndarray, colour: str, style: Style) -> None:
     """The average path in :data:`FADE_STEPS` pieces, faint at the start of the run and solid
     now, so the direction of travel reads at a glance; a dot where it ends."""
@@ -197,8 +202,7 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
     ``run.dynamics``, the field of the run's dynamic under them (a player with three actions:
     a symmetric game's single population, else against the others' newest strategies)."""
     game, columns = run.game, run.trace.columns
-    square = game.n_players == 2 and game.num_actions == (2, 2)
-    players = range(1 if square else min(game.n_players, MAX_PLAYERS))
+    square, players = simplex_panels(game.num_actions)
     # a field is drawn on the square and on the simplex of a player with three actions only:
     # the note promises no arrows where none are drawn (three-player pennies, 5 actions)
     drawn = square or any(game.num_actions[i] == 3 for i in players)
@@ -254,6 +258,16 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
         ax.margins(0.12)  # room for the corner labels
 
 
+def simplex_shape(num_actions: tuple[int, ...]) -> tuple[float, float]:
+    """The simplex figure's size, relative to the style's one-panel size, fitted to what it
+    draws (:func:`~rmviz.present.simplex.simplex_panels`): a 2x2 game's one square panel,
+    narrow; a row of segments (every player drawn has two actions), low; else triangles."""
+    square, players = simplex_panels(num_actions)
+    if square:
+        return SQUARE_SHAPE
+    return SEGMENTS_SHAPE if all(num_actions[i] <= 2 for i in players) else TRIANGLES_SHAPE
+
+
 def square_panel(ax: Axes, run: RunData, style: Style, note: str = "") -> None:
     """2x2 games: p = P(row plays its first action) across, q = P(column plays its first) up;
     ``note`` (what the arrows are, on a given Axes) under the title."""
@@ -292,7 +306,7 @@ def square_panel(ax: Axes, run: RunData, style: Style, note: str = "") -> None:
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel(f"P({game.player_names[0]} plays {game.action_names[0][0]})")
     ax.set_ylabel(f"P({game.player_names[1]} plays {game.action_names[1][0]})")
-    title = "average strategies (fading in), recent current strategies (grey)"
+    title = "average strategies (fading in),\nrecent current strategies (grey)"
     ax.set_title(f"{title}\n{note}" if note else title)
 
 

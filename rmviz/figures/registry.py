@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rmviz.atomic import atomic_path, atomic_write_text
 from rmviz.errors import ConfigError, RmvizError
@@ -41,7 +41,8 @@ class FigureKind:
     :class:`Family`; none: the TikZ document, written as text), its size relative to the
     style's one-panel size, and its fonts and lines relative to the style's (smaller in
     figures of many panels), and the smallest size it is drawn at, as a fraction of its
-    default size (below it titles, labels and legends no longer fit beside the panels)."""
+    default size (below it titles, labels and legends no longer fit beside the panels);
+    ``fit``: the shape for a game's ``num_actions``, where its panels depend on the game."""
 
     name: str
     description: str
@@ -50,6 +51,11 @@ class FigureKind:
     scale: float = 1.0
     minimum: float = 0.6
     frame: bool = False  # as wide as a beamer frame's text (FRAME_WIDTH_CM) by default, ``shape`` its aspect
+    fit: Callable[[tuple[int, ...]], tuple[float, float]] | None = None
+
+    def shape_for(self, game: Any = None) -> tuple[float, float]:
+        """The shape for a run of ``game`` (None: the figure's own :attr:`shape`)."""
+        return self.shape if game is None or self.fit is None else self.fit(tuple(game.num_actions))
 
     @property
     def suffixes(self) -> tuple[str, ...]:
@@ -78,8 +84,9 @@ FIGURES: dict[str, FigureKind] = {
             "simplex",
             "strategy trajectories on the simplex, equilibrium starred",
             {MATRIX: matrix.draw_simplex},
-            (1.3, 0.8),
+            matrix.TRIANGLES_SHAPE,
             minimum=0.75,  # a 2x2 game's square panel and its axis titles collapsed at 0.6
+            fit=matrix.simplex_shape,
         ),
         FigureKind("joint", "joint distribution of play (heatmap)", {MATRIX: matrix.draw_joint}, (0.8, 1.0)),
         FigureKind(
@@ -135,15 +142,19 @@ def figure_kind(name: str, family: Family | str) -> FigureKind:
     return kind
 
 
-def default_size(name: str, style: str = DEFAULT_STYLE, width: float | None = None) -> tuple[float, float]:
-    """The figure's size in inches in ``style``; a figure that fits a frame (the tree) is
-    ``width`` inches wide, by default :func:`frame_width`."""
+def default_size(
+    name: str, style: str = DEFAULT_STYLE, width: float | None = None, game: Any = None
+) -> tuple[float, float]:
+    """The figure's size in inches in ``style``, fitted to a run of ``game`` where its panels
+    depend on it (:attr:`FigureKind.fit`: the simplex); a figure that fits a frame (the
+    tree) is ``width`` inches wide, by default :func:`frame_width`."""
     kind = FIGURES[name]
+    shape = kind.shape_for(game)
     if kind.frame:
         across = frame_width() if width is None else width
-        return across, across * kind.shape[1] / kind.shape[0]
+        return across, across * shape[1] / shape[0]
     wide, high = STYLES[style].size
-    return wide * kind.shape[0], high * kind.shape[1]
+    return wide * shape[0], high * shape[1]
 
 
 def frame_width() -> float:
@@ -151,19 +162,21 @@ def frame_width() -> float:
     return FRAME_WIDTH_CM / CM_PER_INCH
 
 
-def minimum_size(name: str, style: str = DEFAULT_STYLE) -> tuple[float, float]:
-    """The smallest size in inches figure ``name`` is drawn at in ``style``."""
-    width, height = default_size(name, style)
+def minimum_size(name: str, style: str = DEFAULT_STYLE, game: Any = None) -> tuple[float, float]:
+    """The smallest size in inches figure ``name`` of a run of ``game`` is drawn at in ``style``."""
+    width, height = default_size(name, style, game=game)
     fraction = FIGURES[name].minimum
     return width * fraction, height * fraction
 
 
-def check_size(name: str, style: str, size: tuple[float, float] | None, dpi: int = 150) -> None:
+def check_size(
+    name: str, style: str, size: tuple[float, float] | None, dpi: int = 150, game: Any = None
+) -> None:
     """Refuse a ``size`` (inches) smaller than :func:`minimum_size`, in one line that gives
     the smallest size in pixels at ``dpi`` and the highest DPI at which these pixels fit."""
     if size is None or name == "tikz" or style not in STYLES:
         return
-    low = minimum_size(name, style)
+    low = minimum_size(name, style, game)
     if size[0] < low[0] - 1e-9 or size[1] < low[1] - 1e-9:
         pixels = f"{math.ceil(low[0] * dpi)}x{math.ceil(low[1] * dpi)} pixels at {dpi} DPI"
         fitting = math.floor(min(size[0] / low[0], size[1] / low[1]) * dpi)  # the same pixels, more inches
@@ -188,8 +201,8 @@ def make_figure(
     from rmviz.figures.display import NotebookFigure
 
     draw, look = builder(name, run, style)
-    size = size or default_size(name, style, width)
-    check_size(name, style, size)
+    size = size or default_size(name, style, width, run.game)
+    check_size(name, style, size, game=run.game)
     with look.context():
         fig = NotebookFigure(figsize=size, layout="constrained")
         fig.set_label(f"{run.game.title}: {name}")
@@ -236,17 +249,18 @@ def check_target(
     dpi: int = 150,
     style: str = DEFAULT_STYLE,
     size: tuple[float, float] | None = None,
+    game: Any = None,
 ) -> Path:
-    """``path`` as a :class:`Path` once it can take figure ``name`` of a ``family`` run at
-    ``dpi`` and ``size`` inches (its suffix, its folder, the size), so a long run is not
-    made for nothing."""
+    """``path`` as a :class:`Path` once it can take figure ``name`` of a ``family`` run (of
+    ``game``) at ``dpi`` and ``size`` inches (its suffix, its folder, the size), so a long
+    run is not made for nothing."""
     path = Path(path)
     kind = figure_kind(name, family)
     if path.suffix.lower() not in kind.suffixes:
         raise RmvizError(f"{path.name}: the {name} figure is written as {' or '.join(kind.suffixes)}")
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise RmvizError(f"a DPI of {dpi} is outside {DPI_RANGE[0]}-{DPI_RANGE[1]}")
-    check_size(name, style, size, dpi)
+    check_size(name, style, size, dpi, game)
     if not path.parent.is_dir():
         raise RmvizError(f"cannot write {path}: the folder {path.parent} does not exist")
     return path
@@ -265,7 +279,7 @@ def save_figure(
     return the path; a PNG is ``size`` x ``dpi`` pixels with the DPI recorded in it. The
     tree figure and the TikZ tree are ``width`` inches wide at most (default
     :func:`frame_width`)."""
-    path = check_target(name, run.family, path, dpi, style, size)
+    path = check_target(name, run.family, path, dpi, style, size, run.game)
     if name == "tikz":
         inches = frame_width() if width is None else width
         atomic_write_text(path, tikz.game_document(run.game, run, inches * CM_PER_INCH))

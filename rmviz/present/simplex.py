@@ -12,10 +12,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rmviz.present.panels import most_played
+from rmviz.present.panels import MAX_PLAYERS, most_played
 
 CURRENT_TRAIL, FADE_STEPS = 60, 8  # recent current strategies; pieces of the average path
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
+
+
+def simplex_panels(num_actions: tuple[int, ...]) -> tuple[bool, range]:
+    """Whether a game of ``num_actions`` is drawn on the 2x2 square (two players of two
+    actions: p across, q up, one panel), and the players drawn (the square: the first, for
+    both; else each of the first :data:`~rmviz.present.panels.MAX_PLAYERS` on its simplex)."""
+    square = tuple(num_actions) == (2, 2)
+    return square, range(1 if square else min(len(num_actions), MAX_PLAYERS))
 
 
 def to_triangle(p: np.ndarray) -> np.ndarray:

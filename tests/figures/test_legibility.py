@@ -134,7 +134,8 @@ def test_a_2x2_simplex_draws_at_its_minimum_size_in_every_style(runs):
     from rmviz.figures.style import STYLES
 
     for style in STYLES:
-        drawn(make_figure("simplex", runs["battle-of-partners"], style, minimum_size("simplex", style)))
+        run = runs["battle-of-partners"]
+        drawn(make_figure("simplex", run, style, minimum_size("simplex", style, run.game)))
 
 
 @pytest.mark.slow  # ~25 s a game; the default run stays under 5 minutes, .ci/run runs it
@@ -150,4 +151,4 @@ def test_every_figure_draws_at_its_minimum_size_in_every_style(runs, game):
         if name == "tikz":
             continue
         for style in STYLES:
-            drawn(make_figure(name, run, style, minimum_size(name, style)))  # raises when collapsed
+            drawn(make_figure(name, run, style, minimum_size(name, style, run.game)))  # raises when collapsed

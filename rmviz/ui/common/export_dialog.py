@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -35,8 +36,9 @@ class FigureRequest:
     dpi: int
 
 
-def ask_figure(parent: QWidget, family: str) -> FigureRequest | None:
-    """Ask which figure of a ``family`` run to export and where; None when cancelled."""
+def ask_figure(parent: QWidget, family: str, game: Any = None) -> FigureRequest | None:
+    """Ask which figure of a ``family`` run (of ``game``: the sizes offered fit it) to
+    export and where; None when cancelled."""
     dialog = QDialog(parent)
     dialog.setWindowTitle("Export figure")
     form = QFormLayout(dialog)
@@ -55,12 +57,12 @@ def ask_figure(parent: QWidget, family: str) -> FigureRequest | None:
     def limits() -> None:  # no smaller than the figure draws legibly (the export refuses it)
         if figure.currentText() == "tikz":
             return
-        low = minimum_size(figure.currentText(), style.currentText())
+        low = minimum_size(figure.currentText(), style.currentText(), game)
         width.setMinimum(max(100, math.ceil(low[0] * dpi.value())))
         height.setMinimum(max(100, math.ceil(low[1] * dpi.value())))
 
     def sizes() -> None:  # the figure's default size in the chosen style, at the DPI
-        inches = default_size(figure.currentText(), style.currentText())
+        inches = default_size(figure.currentText(), style.currentText(), game=game)
         limits()
         width.setValue(round(inches[0] * dpi.value()))
         height.setValue(round(inches[1] * dpi.value()))

@@ -60,7 +60,9 @@ class RunExport:
         return True
 
     def figure_dialog(self) -> None:
-        request = ask_figure(self.window, self.window.family.name)
+        thread = self.window.run.thread  # the sizes offered fit the run's game
+        game = None if thread is None else thread.loop.solver.game
+        request = ask_figure(self.window, self.window.family.name, game)
         if request is not None:
             self.figure(request.path, request.figure, request.size, request.dpi, request.style)
 

@@ -47,6 +47,7 @@ from rmviz.present.simplex import (
     face,
     fade_pieces,
     project,
+    simplex_panels,
     unproject,
 )
 from rmviz.solvers.columns import Column
@@ -225,11 +226,11 @@ class SimplexView(PlotLayout):
         self.game = game
         if not keep_faces:
             self.faces, self.played = {}, {}
-        self.square = game.n_players == 2 and game.num_actions == (2, 2)
+        self.square, players = simplex_panels(game.num_actions)
         if self.square:
             self._square(game)
         else:
-            for i in range(min(game.n_players, 3)):
+            for i in players:
                 self._panel(game, i)
         self.set_equilibrium(equilibrium)
         # the start drawn is kept when it is one of this game's profiles (a rebuild for a new

@@ -286,8 +286,12 @@ def test_export_writes_every_figure_and_says_why_when_it_cannot(window, qtbot, t
 def test_the_export_dialog_asks_and_writes(window, qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QDialog, QFileDialog
 
+    from rmviz.figures.registry import default_size
+    from rmviz.figures.style import DEFAULT_STYLE
+
     target = tmp_path / "simplex.svg"
-    monkeypatch.setattr(QDialog, "exec", lambda dialog: _choose(dialog, "simplex"))
+    offered: list[tuple[int, int]] = []
+    monkeypatch.setattr(QDialog, "exec", lambda dialog: _choose(dialog, "simplex", offered))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(target), "SVG (*.svg)"))
     window.run.step(100)
     qtbot.waitUntil(lambda: iteration(window) == 100, timeout=60_000)
@@ -295,16 +299,23 @@ def test_the_export_dialog_asks_and_writes(window, qtbot, tmp_path, monkeypatch)
     assert not window.errors, window.errors
     qtbot.waitUntil(target.exists, timeout=60_000)
     assert "<svg" in target.read_text() and not window.errors
+    # the size offered is the one rmviz export draws for this game: a 2x2 game's one square
+    fitted = default_size("simplex", DEFAULT_STYLE, game=window.document.game)
+    assert offered == [(round(fitted[0] * 150), round(fitted[1] * 150))]
+    assert fitted[0] < default_size("simplex", DEFAULT_STYLE)[0] / 2
 
 
-def _choose(dialog, figure):
-    """Pick ``figure`` in the export dialog, as a person would, and accept it."""
+def _choose(dialog, figure, offered=None):
+    """Pick ``figure`` in the export dialog, as a person would, and accept it; the default
+    size filled in (pixels at 150 DPI) is added to ``offered``."""
     from PySide6.QtWidgets import QComboBox, QDialog, QSpinBox
 
     combo = dialog.findChildren(QComboBox)[0]
     combo.setCurrentText(figure)
     width = dialog.findChildren(QSpinBox)[0]
     assert width.value() > 100  # the figure's default size, filled in
+    if offered is not None:
+        offered.append((width.value(), dialog.findChildren(QSpinBox)[1].value()))
     width.setValue(500)
     dialog.findChildren(QSpinBox)[1].setValue(300)
     # below the figure's smallest legible size: the boxes keep that size (the export refuses less)
