@@ -116,9 +116,14 @@ class Trace:
 
     def data(self, columns: Sequence[Column] | None = None) -> TraceData:
         """The kept iterations and ``columns`` (default: every column), newest point included;
-        copies, so the trace goes on growing."""
+        copies, so the trace goes on growing. The columns are copied at once, each a row of
+        one new array: a wide set's 1,005 columns one by one cost 16 ms a redraw."""
         wanted = self.columns if columns is None else columns
-        return TraceData(self.iterations(), {column: self.column(column) for column in wanted})
+        index = [self._index[column] for column in wanted]
+        rows = self._data[: self._size, index]
+        if self._latest is not None:
+            rows = np.vstack([rows, self._latest[1][index]])
+        return TraceData(self.iterations(), dict(zip(wanted, np.ascontiguousarray(rows.T), strict=True)))
 
     def kept(self) -> tuple[np.ndarray, np.ndarray]:
         """The kept points, newest excepted: iterations ``(k,)`` and rows ``(k, columns)``

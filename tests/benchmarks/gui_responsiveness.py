@@ -1,21 +1,25 @@
 """Is the window responsive while the solver runs flat out?
 
-Opens the real matrix window (offscreen unless a display is set) on a small game with the
-solver at full speed, and meanwhile asks the Qt event loop to run a probe every 10 ms.
-A probe's latency is how late it runs: time the GUI thread could not answer a click. The
-script reports the latency's median, 99th percentile and maximum after the first second
-(start-up: the window's first layout, numba loading its kernels), the worst probe of that
-first second on a line of its own, the redraws per second, the GUI thread's CPU time per
-redraw (the redraw, the repaint it causes and the garbage collector's pauses, which this
-thread alone runs: rmviz.ui.common.collector; each pause's CPU time is reported too),
-and the growth of the process's resident memory from the first second to the end of the
-run (the trace and snapshots must stay bounded).
+Opens the real window (offscreen unless a display is set: the matrix window, or the tree
+window for a game tree) on a game with the solver at full speed, and meanwhile asks the Qt
+event loop to run a probe every 10 ms. A probe's latency is how late it runs: time the GUI
+thread could not answer a click. The script reports the latency's median, 99th percentile
+and maximum after the first second (start-up: the window's first layout, numba loading its
+kernels), the worst probe of that first second on a line of its own, the redraws per
+second, the GUI thread's CPU time per redraw (the redraw, the repaint it causes and the
+garbage collector's pauses, which this thread alone runs: rmviz.ui.common.collector; each
+pause's CPU time is reported too), and the growth of the process's resident memory from
+the first second to the end of the run (the trace and snapshots must stay bounded).
 
 Targets (issue 4): p99 latency < 50 ms, memory growth < 50 MB over 1e7 iterations; issue 34:
 the same with ``--busy 2`` (two processes spinning on the cores beside the window), and no
 probe later than 100 ms once the window shows.
 
     python tests/benchmarks/gui_responsiveness.py [--game rps-crash] [--iterations 1e7] [--busy 2]
+    python tests/benchmarks/gui_responsiveness.py --wide 1000 --iterations 1e5
+
+``--wide N``: a tree of one decision node of N moves, the tree window's information-set
+table and plot showing its N moves (issue 33's node of 1,000 moves).
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ def main() -> int:
     parser.add_argument("--speed", type=float, default=None, help="iterations per second (default: full)")
     parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds")
     parser.add_argument("--busy", type=int, default=0, help="processes spinning beside the window")
+    parser.add_argument("--wide", type=int, default=0, help="a one-node tree of this many moves instead")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
@@ -69,19 +74,24 @@ def measure(args: argparse.Namespace) -> int:
 
     from rmviz.formats import load_game
     from tests.ui.matrix.stress import scratch_window
+    from tests.ui.tree.test_wide_nodes import wide_game
 
     app = QApplication(sys.argv[:1])
-    window = scratch_window(load_game(args.game))
+    if args.wide:
+        args.game = f"a node of {args.wide:,} moves"
+    window = scratch_window(wide_game(args.wide) if args.wide else load_game(args.game))
     window.show()
+    if not window.run.thread.loop.running:  # the tree window opens paused
+        window.run.toggle()
     window.run.thread.loop.set_speed(args.speed)
     latencies: list[tuple[float, float]] = []  # (seconds since start, lateness)
     redraws = 0
     original_redraw = window.run.redraw
 
-    def counted_redraw() -> None:
+    def counted_redraw(force: bool = False) -> None:
         nonlocal redraws
         redraws += 1
-        original_redraw()
+        original_redraw(force)
 
     window.run.redraw = counted_redraw  # the run control's timer calls self.redraw()
     pauses: list[float] = []  # CPU ms of each collection (the GUI thread's: the collector's timer)

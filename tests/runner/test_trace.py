@@ -64,3 +64,23 @@ def test_every_n_iterations():
         trace.add(t, np.array([float(t)]))
     assert trace.iterations().tolist() == [10, 20, 30, 35]
     assert trace.column(A).tolist() == [10.0, 20.0, 30.0, 35.0]
+
+
+@pytest.mark.parametrize("newest_off_grid", [False, True])
+def test_data_copies_each_asked_column_newest_point_included(newest_off_grid):
+    """``data`` copies the columns asked for at once (a row each of one new array): each equals
+    ``column``, in the order asked, duplicates as one, and the trace goes on unchanged."""
+    trace = Trace((GAP, A, B), points_per_decade=10)
+    for t in range(1, 40):
+        trace.add(t, np.array([1.0 / t, t, -t]))
+    if newest_off_grid:
+        trace.add(40, np.array([0.5, 7.0, -7.0]))  # between grid points: only the newest
+    data = trace.data((B, GAP, B))
+    assert list(data.columns) == [B, GAP]
+    for column in (B, GAP):
+        np.testing.assert_array_equal(data.columns[column], trace.column(column))
+        assert data.columns[column].flags.c_contiguous
+    np.testing.assert_array_equal(data.iterations, trace.iterations())
+    data.columns[B][:] = 0.0  # a copy: the trace keeps its values
+    assert trace.column(B)[0] == -1.0
+    assert list(trace.data().columns) == [GAP, A, B]

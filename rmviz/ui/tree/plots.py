@@ -44,6 +44,7 @@ class TreePlots(PlotLayout):
         self.strategy_curves: dict[Column, pg.PlotDataItem] = {}  # traced moves only
         self._infoset: tuple[CompiledTree, int, Collection[Column], Sequence[str]] | None = None
         self._shown: tuple[int, ...] = ()  # the moves drawn (shown_actions)
+        self._chosen: list[Column] = []  # what they are chosen from (moves_chosen_from), traced
         self.reference: np.ndarray | None = None  # the LP equilibrium per slot (dashed levels)
         self._build_gaps()
 
@@ -72,6 +73,8 @@ class TreePlots(PlotLayout):
         """Curves for the moves of ``infoset`` (its player named from ``players``); those in
         ``traced`` (the solver's columns) are drawn."""
         self._infoset = (tree, infoset, traced, players)
+        # asked at every redraw: made once (a set of 1,000 moves took 7 ms a redraw)
+        self._chosen = [column for column in moves_chosen_from(tree, infoset) if column in traced]
         if self.strategy is not None:
             self.removeItem(self.strategy.plot)
         panel = infoset_panel(tree, infoset, players, self.reference)
@@ -93,10 +96,9 @@ class TreePlots(PlotLayout):
         if self._infoset is None or self.strategy is None:
             return
         tree, infoset, _, players = self._infoset
-        moves = moves_chosen_from(tree, infoset)
-        if not moves:  # every move drawn: no choice
+        if not self._chosen:  # every move drawn: no choice
             return
-        average = last_values(columns, moves)
+        average = last_values(columns, self._chosen)
         shown = shown_actions(int(tree.infoset_size[infoset]), average)
         if shown != self._shown:
             self._shown = shown
@@ -128,11 +130,7 @@ class TreePlots(PlotLayout):
         """The trace columns drawn (a Leduc trace has one per move, 2,191: only these are
         copied at each redraw)."""
         assert self.gaps is not None
-        chosen: list[Column] = []  # which moves to draw of a wide set (_choose)
-        if self._infoset is not None:
-            tree, infoset, traced, _ = self._infoset
-            chosen = [column for column in moves_chosen_from(tree, infoset) if column in traced]
-        return tuple(dict.fromkeys((*self.gaps.panel.columns(), *self.strategy_curves, *chosen)))
+        return tuple(dict.fromkeys((*self.gaps.panel.columns(), *self.strategy_curves, *self._chosen)))
 
     def update_from(self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray]) -> None:
         """Redraw the curves from the trace, thinned evenly over log T."""

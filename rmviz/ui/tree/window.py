@@ -284,7 +284,7 @@ class TreeWindow(RunWindow):
         self.traversal.blockSignals(False)
         self.plots.clear_curves()
         self.detail.clear()
-        self.average_table.setRowCount(0)
+        self.average_table.clear()
         self.infosets.choose(self.infoset)
         if self.reference.game is not self.document.game:
             self.plots.reference = None  # another game's: its own follows (_reference_ready)

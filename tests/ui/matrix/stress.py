@@ -22,19 +22,21 @@ MAX_CELLS = 600  # edits that would make a larger game are undone instead
 
 
 def scratch_window(game, **options):
-    """A MatrixWindow on ``game`` whose settings and autosaves live in a fresh temporary
-    folder and whose messages go nowhere: the benchmarks' window (QApplication made first)."""
+    """A MatrixWindow on ``game`` (a TreeWindow on a game tree) whose settings and autosaves
+    live in a fresh temporary folder and whose messages go nowhere: the benchmarks' window
+    (QApplication made first)."""
     from PySide6.QtCore import QSettings
 
+    from rmviz.solvers.registry import TREE, family_of
     from rmviz.ui.matrix.window import MatrixWindow
+    from rmviz.ui.tree.window import TreeWindow
 
     folder = Path(tempfile.mkdtemp())
-    window = MatrixWindow(
-        game,
-        settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
-        autosave_folder=folder / "autosave",
-        **options,
-    )
+    if family_of(game) is TREE:
+        window = TreeWindow(game, autosave_folder=folder / "autosave", **options)
+    else:
+        settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+        window = MatrixWindow(game, settings=settings, autosave_folder=folder / "autosave", **options)
     window.show_error = lambda message: None
     return window
 

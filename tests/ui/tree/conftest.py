@@ -25,4 +25,4 @@ def kuhn(qtbot):
 
 
 def cell(window, row, column):
-    return float(window.detail.table.item(row, column).text())
+    return float(window.detail.table.text(row, column))
