@@ -13,13 +13,11 @@ the ratios the targets name: alternating / simultaneous (<= 1.2) and one thread'
 (:func:`rmviz.solvers.tree.layout.layout_bytes`; <= 100). One thread and two give the same
 iterates (``tests/solvers/tree/test_layout.py``). Below each tree's rows, what the whole
 process holds per history (:func:`process_bytes`, Linux): a child builds the tree, its CFR
-solver and a snapshot with metrics, and reports its resident set less the one it had after
-its imports, before the snapshot (``running``: the game, the solver and two iterations) and
-after it (``held``: with the metrics' freed temporaries, which the allocator keeps for the
-next snapshot), its peak less the same base (``peak``: the build's and the metrics'
-temporaries) and what ``tracemalloc`` counts (``traced``: NumPy's arrays and Python's
-objects, not the arrays numba's kernels allocate, nor what the allocator keeps of freed
-temporaries).
+solver, two iterations and a snapshot with metrics, and reports its resident set over the
+one after its imports before the snapshot (``running``) and after it (``held``: with the
+metrics' freed temporaries, kept for the next), its peak over that base (``peak``) and what
+``tracemalloc`` counts (``traced``: NumPy's arrays and Python's objects, not what numba's
+kernels allocate or the allocator keeps of freed temporaries).
 """
 
 from __future__ import annotations
