@@ -67,6 +67,9 @@ class InfosetList(QWidget):
         self.list = QTreeWidget()
         self.list.setHeaderLabels(["information set", "player", "moves"])
         self.list.setRootIsDecorated(False)
+        # one line a row: Qt then lays out the rows in view only (Liar's Dice's 24,576 sets:
+        # choosing one took 424 ms in setCurrentItem alone)
+        self.list.setUniformRowHeights(True)
         self.list.currentItemChanged.connect(
             lambda item, _old: (
                 item is not None and self.chosen.emit(int(item.data(0, Qt.ItemDataRole.UserRole)))
