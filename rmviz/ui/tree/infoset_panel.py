@@ -65,6 +65,10 @@ class InfosetList(QWidget):
         self.search = QLineEdit()
         self.search.setPlaceholderText("search labels")
         self.list = QTreeWidget()
+        # each set's row, its label lowercased and its player, and whether it is hidden (_filter)
+        self.items: list[QTreeWidgetItem] = []
+        self.rows: list[tuple[str, int]] = []
+        self.hidden = np.zeros(0, dtype=bool)
         self.list.setHeaderLabels(["information set", "player", "moves"])
         self.list.setRootIsDecorated(False)
         # one line a row: Qt then lays out the rows in view only (Liar's Dice's 24,576 sets:
@@ -97,12 +101,16 @@ class InfosetList(QWidget):
         # every --screenshot); the window chooses the set once, after this
         self.list.blockSignals(True)
         self.list.clear()
+        self.items, self.rows = [], []
         for j, label in enumerate(tree.infoset_label):
             player = int(tree.infoset_player[j])
             item = QTreeWidgetItem([label, game.player_names[player], str(int(tree.infoset_size[j]))])
             item.setData(0, Qt.ItemDataRole.UserRole, j)
             item.setData(1, Qt.ItemDataRole.UserRole, player)
             self.list.addTopLevelItem(item)
+            self.items.append(item)
+            self.rows.append((label.lower(), player))
+        self.hidden = np.zeros(len(self.items), dtype=bool)
         self.list.blockSignals(False)
         self.list.resizeColumnToContents(0)
         # a label column as wide as OpenSpiel's 120-character labels pushed the player and
@@ -112,13 +120,19 @@ class InfosetList(QWidget):
         self.list.setColumnWidth(0, min(self.list.columnWidth(0), widest))
 
     def _filter(self) -> None:
+        """Show the sets of the chosen player whose labels hold the search text; only the rows
+        that change are shown or hidden (Liar's Dice's 24,576 sets, every row set each
+        keystroke: 90-120 ms)."""
         player, text = self.player.currentData(), self.search.text().strip().lower()
-        for k in range(self.list.topLevelItemCount()):
-            item = self.list.topLevelItem(k)
-            show = (player in (None, -1) or item.data(1, Qt.ItemDataRole.UserRole) == player) and (
-                text in item.text(0).lower()
-            )
-            item.setHidden(not show)
+        every = player in (None, -1)
+        hidden = np.fromiter(
+            (not ((every or owner == player) and text in label) for label, owner in self.rows),
+            dtype=bool,
+            count=len(self.rows),
+        )
+        for k in np.flatnonzero(hidden != self.hidden).tolist():
+            self.items[k].setHidden(bool(hidden[k]))
+        self.hidden = hidden
 
     def visible_labels(self) -> list[str]:
         return [

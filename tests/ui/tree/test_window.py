@@ -262,6 +262,18 @@ def test_leduc_starts_collapsed_and_the_infoset_list_filters(qtbot):
             if not window.infosets.list.topLevelItem(k).isHidden()
         }
         assert players == {window.document.game.player_names[1]}
+        # only the rows that change are shown or hidden: each filter in turn, after any other,
+        # shows exactly its sets
+        tree = window.tree
+        for player, text in ((1, "k"), (0, ""), (1, ""), (0, "qs:r"), (1, "zz"), (0, "K")):
+            window.infosets.player.setCurrentIndex(player)  # 0: all players, 1: the first
+            window.infosets.search.setText(text)
+            expected = [
+                label
+                for j, label in enumerate(tree.infoset_label)
+                if (player == 0 or tree.infoset_player[j] == 0) and text.lower() in label.lower()
+            ]
+            assert window.infosets.visible_labels() == expected, (player, text)
         # rows of one line, laid out as such: Qt then lays out the rows in view only (Liar's
         # Dice's 24,576 sets: choosing one took 424 ms in setCurrentItem alone)
         listed = window.infosets.list
