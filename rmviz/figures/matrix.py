@@ -99,6 +99,7 @@ def draw_welfare(target: Target, run: RunData, style: Style) -> None:
 # the simplex figure's shapes (simplex_shape): one square with its axis titles; a row of
 # segments, each a line with its ends named; two or three triangles
 SQUARE_SHAPE, SEGMENTS_SHAPE, TRIANGLES_SHAPE = (0.45, 0.8), (1.3, 0.3), (1.3, 0.8)
+SQUARE_KEY = "average strategies (fading in), recent current strategies (grey)"
 
 
 def fading_path(ax: Axes, points: np.ndarray, colour: str, style: Style) -> None:
@@ -210,10 +211,13 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
     note = field_note(run, dynamic)
     axes = canvas.panels(target, 1, len(players), "simplex", "one simplex per player")
     fig = canvas.figure_of(target)
-    if note and fig is not None:
-        fig.suptitle(note, fontsize=style.small, color=TEXT_COLOUR)
+    # the square's key goes over the figure, wrapped to its width: as the square's title,
+    # wrapped to the square's width, each line it took shrank the square, which took more
+    heading = "\n".join(filter(None, (SQUARE_KEY if square else "", note)))
+    if heading and fig is not None:
+        fig.suptitle(heading, fontsize=style.small, color=TEXT_COLOUR)
     if square:
-        square_panel(axes[0], run, style, note if fig is None else "")
+        square_panel(axes[0], run, style, heading if fig is None else "")
         return
     others = newest(run, dynamic.strategy) if dynamic is not None else None
     averages = last_averages(columns, game.num_actions)
@@ -268,9 +272,9 @@ def simplex_shape(num_actions: tuple[int, ...]) -> tuple[float, float]:
     return SEGMENTS_SHAPE if all(num_actions[i] <= 2 for i in players) else TRIANGLES_SHAPE
 
 
-def square_panel(ax: Axes, run: RunData, style: Style, note: str = "") -> None:
+def square_panel(ax: Axes, run: RunData, style: Style, title: str = "") -> None:
     """2x2 games: p = P(row plays its first action) across, q = P(column plays its first) up;
-    ``note`` (what the arrows are, on a given Axes) under the title."""
+    ``title``: the key and what the arrows are, on a given Axes."""
     game, columns = run.game, run.trace.columns
     ax.set_aspect("equal")
     ax.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], color=FRAME_COLOUR, linewidth=1.0)
@@ -306,8 +310,8 @@ def square_panel(ax: Axes, run: RunData, style: Style, note: str = "") -> None:
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel(f"P({game.player_names[0]} plays {game.action_names[0][0]})")
     ax.set_ylabel(f"P({game.player_names[1]} plays {game.action_names[1][0]})")
-    title = "average strategies (fading in),\nrecent current strategies (grey)"
-    ax.set_title(f"{title}\n{note}" if note else title)
+    if title:
+        ax.set_title(title)
 
 
 # -- the joint distribution ------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.numbers import format_number
+from rmviz.present.definitions import CAPTION_SEPARATOR
 from rmviz.runner.record import record_run
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.family import PARAMETER_LABELS, Family
@@ -111,7 +112,7 @@ class RunData:
         parts = [self.game.title, algorithms, *self._settings(), self._iterations()]
         if self.play is not None:
             parts.append(f"{self.play} play")
-        return "  ·  ".join(parts)
+        return CAPTION_SEPARATOR.join(parts)
 
     def _iterations(self) -> str:
         """``T = 2,000``; for compared runs, theirs (``T = 345,727 to 2,305,169``: each runs

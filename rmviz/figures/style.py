@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from rmviz.errors import ConfigError
-from rmviz.present.definitions import FRAME_COLOUR, TEXT_COLOUR
+from rmviz.present.definitions import CAPTION_SEPARATOR, FRAME_COLOUR, TEXT_COLOUR
 from rmviz.present.ticks import CATEGORY_STRIDES, decade_tex, decade_ticks, every_kth
 
 if TYPE_CHECKING:
@@ -235,22 +235,41 @@ PAGE_SHARE = 0.94  # of the page's width, at most, an axes title spans
 
 def wrap_to(text: Text, width: float, renderer: RendererBase) -> None:
     """Break ``text`` (a title, an axis label, the caption) into lines no longer than
-    ``width`` pixels, at spaces; its words as they were when they fit. A text given
+    ``width`` pixels: each of its lines on its own (a title broken by hand, too narrow,
+    ran off the page), at the caption's separators first (the "·" dropped where a line
+    breaks), else at spaces; its words as they were when they fit. A text given
     ``rmviz_lines`` keeps that many lines at most, the last ending in "…" (a panel titled
     by an OpenSpiel information set's 120 characters took six lines of a small panel)."""
     words = getattr(text, "rmviz_words", None) or text.get_text()
     text.rmviz_words = words  # type: ignore[attr-defined]
     text.set_text(words)
-    if "$" in words or "\n" in words:
-        return  # mathtext and hand-broken lines are left as they are
+    if "$" in words:
+        return  # mathtext is left as it is
     extent = text.get_window_extent(renderer)
     long = extent.height if text.get_rotation() % 180 else extent.width
     if long > width > 0:
-        lines = textwrap.wrap(words, max(8, int(0.9 * len(words) * width / long)))  # glyphs vary
+        longest = max(len(line) for line in words.split("\n"))
+        lines = wrapped(words, max(8, int(0.9 * longest * width / long)))  # glyphs vary
         most = getattr(text, "rmviz_lines", len(lines))
         if len(lines) > most:
             lines = [*lines[: most - 1], lines[most - 1].rstrip(" |,;") + "…"]
         text.set_text("\n".join(lines))
+
+
+def wrapped(text: str, chars: int) -> list[str]:
+    """``text`` in lines of at most ``chars`` characters (:func:`wrap_to`)."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        current = ""
+        for part in line.split(CAPTION_SEPARATOR):
+            joined = f"{current}{CAPTION_SEPARATOR}{part}" if current else part
+            if current and len(joined) > chars:
+                lines += textwrap.wrap(current, chars) or [""]
+                current = part
+            else:
+                current = joined
+        lines += textwrap.wrap(current, chars) or [""]
+    return lines
 
 
 def text_gap(style: Style, fig: Figure) -> float:

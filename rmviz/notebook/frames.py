@@ -23,7 +23,7 @@ from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
 from rmviz.figures.style import STYLES, arrange, decades, finish
 from rmviz.numbers import format_number
-from rmviz.present.definitions import PANELS, gap_curves
+from rmviz.present.definitions import CAPTION_SEPARATOR, PANELS, gap_curves
 from rmviz.present.panels import (
     Panel,
     chosen_from,
@@ -102,7 +102,7 @@ def status_line(
     parts.append(state)
     if error:
         parts.append(f"error: {error}")
-    return "  ·  ".join(parts)
+    return CAPTION_SEPARATOR.join(parts)
 
 
 def one_line(message: str, limit: int = 200) -> str:

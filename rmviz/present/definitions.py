@@ -35,6 +35,7 @@ ACTION_COLOURS = (
 )
 CHANCE_COLOUR, TERMINAL_COLOUR, EQUILIBRIUM_COLOUR = "#9E9E9E", "#616161", "#F0E442"
 TEXT_COLOUR, FRAME_COLOUR, WELFARE_COLOUR = "#222222", "#888888", "#56B4E9"
+CAPTION_SEPARATOR = "  ·  "  # between a caption's parts (game, algorithm, T, play mode)
 JOINT_COLOURMAP = "viridis"  # perceptually uniform and colour-blind safe
 
 # the convergence panels of a matrix run; every figure name (both families, and the TikZ
