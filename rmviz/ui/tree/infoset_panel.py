@@ -51,7 +51,7 @@ COLUMNS = (
     ("\u03c0\u1d40\u207a\u00b9", "regret-matched strategy for iteration T+1"),
     ("\u03c0\u0304\u1d40", "average strategy after iteration T"),
 )
-LABEL_CHARACTERS = 28  # the information-set list's label column is at most this wide
+LABEL_CHARACTERS = 28  # the information-set list's label column, and any table column, at most this wide
 
 
 class InfosetList(QWidget):
@@ -107,6 +107,7 @@ class InfosetList(QWidget):
             item = QTreeWidgetItem([label, game.player_names[player], str(int(tree.infoset_size[j]))])
             item.setData(0, Qt.ItemDataRole.UserRole, j)
             item.setData(1, Qt.ItemDataRole.UserRole, player)
+            item.setToolTip(0, label)  # whole: a long one is cut in the list
             self.list.addTopLevelItem(item)
             self.items.append(item)
             self.rows.append((label.lower(), player))
@@ -162,8 +163,8 @@ class InfosetList(QWidget):
 
 
 FITTED_ROWS = 12  # moves the table shows without scrolling
-FITTED = QHeaderView.ResizeMode.ResizeToContents  # the numbers' columns
-MEASURED_ROWS = 0  # Qt's resize precision: the columns fit the numbers in view (1,000 rows: 25 ms)
+FITTED = QHeaderView.ResizeMode.ResizeToContents  # the tables' columns
+MEASURED_ROWS = 0  # Qt's resize precision: the columns fit the cells in view (1,000 rows: 25 ms)
 TABLE_SHARE = 0.3  # of the window's height, at most, so the plots below keep theirs
 CENTRE = QAbstractItemView.ScrollHint.PositionAtCenter
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -215,13 +216,22 @@ class InfosetNumbers(QAbstractTableModel):
 
 
 class ModelTable(QTableView):
-    """A read-only view of ``model`` (a table model that writes its cells when asked)."""
+    """A read-only view of ``model`` (a table model that writes its cells when asked): one
+    line a row, columns as wide as the cells in view and their headers at any text size (at
+    most :data:`LABEL_CHARACTERS`, the rest cut with "…"; scrolled sideways if need be)."""
 
     def __init__(self, model: Any) -> None:
         super().__init__()
         self.table_model = model
         self.setModel(model)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(False)  # Liar's Dice's labels took two lines, cut alike
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(FITTED)
+        header.setResizeContentsPrecision(MEASURED_ROWS)
+        header.setMaximumSectionSize(LABEL_CHARACTERS * self.fontMetrics().averageCharWidth())
+        # fitted to the rows in view: again when others scroll into view (paused: no redraw)
+        self.verticalScrollBar().valueChanged.connect(lambda _: header.resizeSections(FITTED))
 
     def rowCount(self) -> int:
         return int(self.table_model.rowCount())
@@ -232,16 +242,10 @@ class ModelTable(QTableView):
 
 
 class NumbersTable(ModelTable):
-    """The view of :class:`InfosetNumbers`: columns as wide as their numbers and headers at
-    any text size (scrolled if need be)."""
+    """The view of :class:`InfosetNumbers`."""
 
     def __init__(self) -> None:
         super().__init__(InfosetNumbers())
-        header = self.horizontalHeader()
-        header.setSectionResizeMode(FITTED)
-        header.setResizeContentsPrecision(MEASURED_ROWS)
-        # fitted to the rows in view: again when others scroll into view (paused: no redraw)
-        self.verticalScrollBar().valueChanged.connect(lambda _: header.resizeSections(FITTED))
 
 
 class InfosetDetail(QWidget):
@@ -366,9 +370,11 @@ class StrategyModel(QAbstractTableModel):
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         tree = self.tree
+        j, column = index.row(), index.column()
+        if tree is not None and role == Qt.ItemDataRole.ToolTipRole and column == 0:
+            return tree.infoset_label[j]  # whole: a long one is cut in its cell
         if role != Qt.ItemDataRole.DisplayRole or tree is None:
             return None
-        j, column = index.row(), index.column()
         if column == 0:
             return tree.infoset_label[j]
         if column == 1:

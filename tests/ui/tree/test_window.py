@@ -453,6 +453,17 @@ def test_the_average_strategy_table_writes_only_the_rows_in_view(qtbot, monkeypa
         first = int(tree.infoset_first_slot[j])
         assert table.text(j, 0) == tree.infoset_label[j]
         assert table.text(j, 2) == f"{tree.slot_move[first]}  {average[first]:.3f}"
+        # one line a row, every column as wide as its cells in view: Leduc's fits the panel
+        # at 1280x720 (each column was 100 pixels: "move 2" cut, "move 3" scrolled to)
+        model = table.table_model
+        for row in range(table.rowAt(0), table.rowAt(table.viewport().height() - 1) + 1):
+            for column in range(model.columnCount()):
+                assert table.sizeHintForIndex(model.index(row, column)).width() <= table.columnWidth(column)
+        assert table.horizontalHeader().length() <= table.viewport().width()
+        # a long label is cut in its cell and the list, whole in their tooltips
+        assert model.data(model.index(j, 0), Qt.ItemDataRole.ToolTipRole) == tree.infoset_label[j]
+        listed = window.infosets.list
+        assert listed.topLevelItem(j).toolTip(0) == tree.infoset_label[j]
         assert not window.errors
     finally:
         window.shutdown()
