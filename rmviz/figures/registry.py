@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 Draw = Callable[[Target, RunData, Style], None]
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 DPI_RANGE = (10, 2400)
+LEGIBLE_DPI = 72  # the lowest DPI a too-small size is told to try: the smallest text 7 pixels high
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,8 @@ def check_size(
     if size[0] < low[0] - 1e-9 or size[1] < low[1] - 1e-9:
         pixels = f"{math.ceil(low[0] * dpi)}x{math.ceil(low[1] * dpi)} pixels at {dpi} DPI"
         fitting = math.floor(min(size[0] / low[0], size[1] / low[1]) * dpi)  # the same pixels, more inches
-        lower = f", or these pixels at {fitting} DPI or lower" if fitting >= DPI_RANGE[0] else ""
+        # a lower DPI draws these pixels with text too small to read below LEGIBLE_DPI
+        lower = f", or these pixels at {fitting} DPI or lower" if fitting >= LEGIBLE_DPI else ""
         raise ConfigError(
             f"{size[0] * dpi:.0f}x{size[1] * dpi:.0f} pixels is too small for the {name} figure in "
             f"the {style} style: at least {pixels} ({low[0]:.1f} x {low[1]:.1f} inches){lower}"

@@ -387,6 +387,10 @@ def test_a_size_too_small_says_the_dpi_at_which_its_pixels_fit():
         check_target(figure, family, "x.png", dpi, "slides", (width / dpi, height / dpi))
         with pytest.raises(RmvizError):
             check_target(figure, family, "x.png", dpi + 1, "slides", (width / (dpi + 1), height / (dpi + 1)))
+    # no DPI is offered at which the text could not be read (200x150: 18 DPI, 3-pixel text)
+    with pytest.raises(RmvizError) as refused:
+        check_target("simplex", "matrix", "x.png", 150, "slides", (200 / 150, 150 / 150))
+    assert "DPI or lower" not in str(refused.value) and "at least" in str(refused.value)
 
 
 def test_a_tree_algorithm_on_a_matrix_game_exports_the_tree_runs_figures(capsys, tmp_path):
