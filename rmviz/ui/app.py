@@ -206,7 +206,7 @@ def main(argv: list[str]) -> int:
                 presentation=args.presentation,
                 restore=not headless,
                 steps=args.steps or 0,
-                run=args.run,
+                run=args.run or args.solving,
                 infoset=args.infoset,
                 size=args.size,
                 field=args.field or args.field_step is not None,

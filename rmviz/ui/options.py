@@ -152,7 +152,8 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help=f"seconds of solving before the screenshot or export, 0 to {MAX_AFTER:.0f} (counted once the "
-        f"solvers are ready and a session has re-run; default {DEFAULT_AFTER:g})",
+        f"solvers are ready and a session has re-run; default {DEFAULT_AFTER:g}); a game tree, which "
+        "opens paused, runs (as with --run) unless --steps is given",
     )
     parser.add_argument(
         "--compare", action="store_true", help="open compare mode with the family's usual algorithms running"
@@ -198,6 +199,8 @@ def parse_window_args(argv: Sequence[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.after is not None and args.screenshot is None and not args.export:
         parser.error("--after counts the seconds before --screenshot FILE or --export: give both")
+    # seconds of solving asked for: a game tree, which opens paused, runs (not its --steps)
+    args.solving = args.after is not None and args.steps is None
     if args.after is None:
         args.after = DEFAULT_AFTER
     return args

@@ -60,6 +60,16 @@ def test_good_window_options_parse(tmp_path):
     assert parse_window_args(["kuhn", "--steps", str(MAX_STEPS)]).steps == MAX_STEPS
 
 
+def test_seconds_of_solving_asked_for_run_a_game_tree(tmp_path):
+    """``rmviz leduc --after 5 --screenshot F`` showed iteration 0: a game tree opens paused,
+    and --after only waited. Asked for, seconds of solving run it (as --run does), unless
+    --steps shows recorded iterations; the default wait does not."""
+    shot = ["--screenshot", str(tmp_path / "a.png")]
+    assert parse_window_args(["leduc", *shot, "--after", "5"]).solving
+    assert not parse_window_args(["leduc", *shot]).solving
+    assert not parse_window_args(["kuhn", *shot, "--after", "5", "--steps", "3"]).solving
+
+
 def test_options_of_another_family_are_refused_by_name():
     matrix = parse_window_args(["rps", "--steps", "5", "--infoset", "1"])
     assert family_problem(matrix, MATRIX, WINDOW_OPTIONS) == (
