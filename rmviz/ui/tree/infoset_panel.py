@@ -113,7 +113,8 @@ class InfosetList(QWidget):
             self.rows.append((label.lower(), player))
         self.hidden = np.zeros(len(self.items), dtype=bool)
         self.list.blockSignals(False)
-        self.list.resizeColumnToContents(0)
+        for column in range(3):  # the player's and moves' columns too: "moves" was cut at Leduc's
+            self.list.resizeColumnToContents(column)
         # a label column as wide as OpenSpiel's 120-character labels pushed the player and
         # moves off the list: at most LABEL_CHARACTERS wide, the rest cut ("…"), the side
         # panel naming the chosen set whole
