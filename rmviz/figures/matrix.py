@@ -234,11 +234,15 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
         outline = np.vstack([CORNERS, CORNERS[:1]]) if len(face) == 3 else np.array([[0.0, 0.0], [1.0, 0.0]])
         ax.plot(outline[:, 0], outline[:, 1], color=FRAME_COLOUR, linewidth=1.0)
         corners = CORNERS if len(face) == 3 else np.array([[1.0, 0.0], [0.0, 0.0]])
+        # clear of the paths' thick lines, which run along the edges (a segment's through its
+        # labels' tops)
+        clear = 1.5 * style.line_width
         for corner, name, (ha, va) in zip(
             corners, names, (("right", "top"), ("left", "top"), ("center", "bottom")), strict=False
         ):
+            away = (0, clear if va == "bottom" else -clear)
             ax.annotate(
-                name, corner, xytext=(0, 0), textcoords="offset points", ha=ha, va=va, fontsize=style.small
+                name, corner, xytext=away, textcoords="offset points", ha=ha, va=va, fontsize=style.small
             )
         if dynamic is not None and len(face) == 3 and game.num_actions[i] == 3:
             step, predictive = run.dynamics_step, run.config.predictive
