@@ -334,11 +334,18 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
             for family in FAMILIES
         ),
     )
-    parser.add_argument("--iterations", "-n", type=_iterations, default=1000)
+    parser.add_argument(
+        "--iterations", "-n", type=_iterations, default=1000, help="iterations to run (default 1000)"
+    )
     parser.add_argument(
         "--play", choices=PLAY_MODES, default=None, help="expected payoffs or sampled actions"
     )
-    parser.add_argument("--updates", choices=SCHEDULES, default=None)
+    parser.add_argument(
+        "--updates",
+        choices=SCHEDULES,
+        default=None,
+        help="both players at once, or in turn (default: the algorithm's)",
+    )
     parser.add_argument(
         "--deviations",
         choices=DEVIATIONS,
@@ -346,7 +353,12 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="efr: the deviation set (default causal; docs/algorithms.md maps them to OpenSpiel's)",
     )
     parser.add_argument("--seed", type=_seed, default=0, help="random seed, 0 to 2^63-1 (default 0)")
-    parser.add_argument("--device", choices=("auto", "cpu", "gpu"), default="auto")
+    parser.add_argument(
+        "--device",
+        choices=("auto", "cpu", "gpu"),
+        default="auto",
+        help="auto (the default): an NVIDIA GPU for a large game where CuPy finds one, else the CPU",
+    )
     parser.add_argument("--alpha", type=float, help="discounted weighting: positive-regret exponent")
     parser.add_argument("--beta", type=float, help="discounted weighting: negative-regret exponent")
     parser.add_argument("--gamma", type=float, help="discounted weighting: averaging exponent")
