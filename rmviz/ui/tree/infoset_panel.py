@@ -242,19 +242,12 @@ class ModelTable(QTableView):
         return str(self.table_model.data(self.table_model.index(row, column)))
 
 
-class NumbersTable(ModelTable):
-    """The view of :class:`InfosetNumbers`."""
-
-    def __init__(self) -> None:
-        super().__init__(InfosetNumbers())
-
-
 class InfosetDetail(QWidget):
     """The chosen information set's numbers (table) and the formulas filled in (text)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.table = NumbersTable()
+        self.table = ModelTable(InfosetNumbers())
         self.explain = QTextBrowser()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
