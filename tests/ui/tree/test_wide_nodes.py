@@ -12,7 +12,7 @@ from rmviz.games import catalog_game
 from rmviz.present.panels import MAX_ACTIONS
 from rmviz.ui.common.run_window import StartOptions
 from rmviz.ui.tree.infoset_panel import FITTED_ROWS
-from tests.ui.tree.conftest import make_tree_window
+from tests.ui.tree.conftest import clipped_cells, make_tree_window, rows_asked, shown_after
 
 MOVES = 1_000
 
@@ -97,21 +97,10 @@ def test_a_wide_sets_table_writes_only_the_rows_in_view(qtbot, monkeypatch):
     the rows in view, and they are the newest snapshot's, scrolled to any move."""
     from rmviz.ui.tree.infoset_panel import InfosetNumbers
 
-    asked: set[int] = set()
-    data = InfosetNumbers.data
-
-    def counted(model, index, role=0):
-        asked.add(index.row())
-        return data(model, index, role)
-
-    monkeypatch.setattr(InfosetNumbers, "data", counted)  # before the model is made: Qt binds it then
+    asked = rows_asked(monkeypatch, InfosetNumbers)
     window = make_tree_window(qtbot, wide_game())
     try:
-        window.resize(1280, 720)
-        window.show()
-        window.run.step(50)
-        loop = window.run.thread.loop
-        qtbot.waitUntil(lambda: loop.latest()[1].iteration == 50, timeout=60_000)
+        loop = shown_after(qtbot, window, 50)
         asked.clear()
         window.run.redraw(force=True)
         table = window.detail.table
@@ -136,27 +125,12 @@ def test_the_tables_columns_fit_the_rows_scrolled_into_view(qtbot):
     lines += [f't "" {k + 1} "" {{ {-k * 1.2345e-3 if k > 900 else 1}, 0 }}' for k in range(MOVES)]
     window = make_tree_window(qtbot, read_efg("\n".join(lines) + "\n", "late.efg"))
     try:
-        window.resize(1280, 720)
-        window.show()
-        window.run.step(3)
-        loop = window.run.thread.loop
-        qtbot.waitUntil(lambda: loop.latest()[1].iteration == 3, timeout=60_000)
+        shown_after(qtbot, window, 3)
         window.run.redraw(force=True)
         table = window.detail.table
-        model = table.table_model
-
-        def clipped() -> list[str]:  # cells in view narrower than their text and margins
-            rows = range(table.rowAt(0), table.rowAt(table.viewport().height() - 1) + 1)
-            return [
-                table.text(row, column)
-                for row in rows
-                for column in range(7)
-                if table.sizeHintForIndex(model.index(row, column)).width() > table.columnWidth(column)
-            ]
-
-        assert not clipped()
+        assert not clipped_cells(table)
         table.scrollToBottom()
         qtbot.waitUntil(lambda: table.rowAt(0) > 900, timeout=10_000)
-        assert not clipped() and not window.errors
+        assert not clipped_cells(table) and not window.errors
     finally:
         window.shutdown()

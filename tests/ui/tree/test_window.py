@@ -23,7 +23,7 @@ from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.tree.editor import parse_numbers
 from tests.solvers.tree.builders import long_label, long_labels
-from tests.ui.tree.conftest import cell, make_tree_window
+from tests.ui.tree.conftest import cell, clipped_cells, make_tree_window, rows_asked, shown_after
 
 
 def test_kuhn_loads_and_draws_every_node(kuhn):
@@ -427,22 +427,11 @@ def test_the_average_strategy_table_writes_only_the_rows_in_view(qtbot, monkeypa
     writes the rows the view asks for (Leduc: its 936 sets, about 20 in view)."""
     from rmviz.ui.tree.infoset_panel import StrategyModel
 
-    asked: set[int] = set()
-    data = StrategyModel.data
-
-    def counted(model, index, role=0):
-        asked.add(index.row())
-        return data(model, index, role)
-
-    monkeypatch.setattr(StrategyModel, "data", counted)  # before the model is made: Qt binds it then
+    asked = rows_asked(monkeypatch, StrategyModel)
     window = make_tree_window(qtbot, leduc_poker())
     try:
-        window.resize(1280, 720)
-        window.show()
+        loop = shown_after(qtbot, window, 20)
         window.side_tabs.setCurrentWidget(window.average_table)
-        window.run.step(20)
-        loop = window.run.thread.loop
-        qtbot.waitUntil(lambda: loop.latest()[1].iteration == 20, timeout=60_000)
         asked.clear()
         window.run.redraw(force=True)
         table = window.average_table
@@ -455,12 +444,10 @@ def test_the_average_strategy_table_writes_only_the_rows_in_view(qtbot, monkeypa
         assert table.text(j, 2) == f"{tree.slot_move[first]}  {average[first]:.3f}"
         # one line a row, every column as wide as its cells in view: Leduc's fits the panel
         # at 1280x720 (each column was 100 pixels: "move 2" cut, "move 3" scrolled to)
-        model = table.table_model
-        for row in range(table.rowAt(0), table.rowAt(table.viewport().height() - 1) + 1):
-            for column in range(model.columnCount()):
-                assert table.sizeHintForIndex(model.index(row, column)).width() <= table.columnWidth(column)
+        assert not clipped_cells(table)
         assert table.horizontalHeader().length() <= table.viewport().width()
         # a long label is cut in its cell and the list, whole in their tooltips
+        model = table.table_model
         assert model.data(model.index(j, 0), Qt.ItemDataRole.ToolTipRole) == tree.infoset_label[j]
         listed = window.infosets.list
         assert listed.topLevelItem(j).toolTip(0) == tree.infoset_label[j]
