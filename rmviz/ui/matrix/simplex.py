@@ -35,7 +35,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present import dynamics
 from rmviz.present.definitions import EQUILIBRIUM_COLOUR, player_colour
-from rmviz.present.panels import last_averages
+from rmviz.present.panels import MAX_PLAYERS, last_averages
 from rmviz.present.simplex import (
     ARROW_COLOUR,
     ARROW_OPACITIES,
@@ -193,13 +193,21 @@ class SimplexView(PlotLayout):
         assert self.game is not None
         return face(self.game.num_actions[player], self.faces.get(player) or self.played.get(player))
 
+    def _followed(self) -> list[int]:
+        """The players drawn whose face follows the run: more than three actions, no face chosen."""
+        assert self.game is not None
+        actions = self.game.num_actions
+        return [
+            i for i in range(min(self.game.n_players, MAX_PLAYERS)) if actions[i] > 3 and i not in self.faces
+        ]
+
     def _follow_play(self, columns: Mapping[Column, np.ndarray]) -> None:
         """Of each player of more than three actions without a face chosen, draw the face of
         the three actions most played at the trace's last point, as the figures do: rebuilt,
         and ``face_followed`` fired, when that changes."""
         assert self.game is not None
         actions = self.game.num_actions
-        followed = [i for i in range(min(self.game.n_players, 3)) if actions[i] > 3 and i not in self.faces]
+        followed = self._followed()
         averages = last_averages(columns, actions) if followed else []
         played = {i: face(actions[i], None, averages[i]) for i in followed}
         if played != self.played:
@@ -429,14 +437,13 @@ class SimplexView(PlotLayout):
             return ()
         drawn = tuple(
             Column(quantity, player=i, action=a)
-            for i in range(min(self.game.n_players, 3))
+            for i in range(min(self.game.n_players, MAX_PLAYERS))
             for a in self.face(i)
             for quantity in ("average", "current")
         )
         followed = tuple(  # which face to draw (_follow_play)
             Column("average", player=i, action=a)
-            for i in range(min(self.game.n_players, 3))
-            if self.game.num_actions[i] > 3 and i not in self.faces
+            for i in self._followed()
             for a in range(self.game.num_actions[i])
         )
         drawn = tuple(dict.fromkeys(drawn + followed))
