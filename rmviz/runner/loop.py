@@ -160,10 +160,11 @@ class RunLoop:
         with self._condition:
             return self._version, self._latest
 
-    def trace_data(self, columns: Sequence[Column]) -> TraceData:
-        """The kept iterations and the values of ``columns`` (copies)."""
+    def trace_data(self, columns: Sequence[Column], newest: bool = False) -> TraceData:
+        """The kept iterations and the values of ``columns`` (copies; ``newest``: the newest
+        point alone, :meth:`Trace.data`)."""
         with self._condition:
-            return self.trace.data(columns)
+            return self.trace.data(columns, newest)
 
     # -- the worker thread -----------------------------------------------------------------
     def serve(self) -> None:

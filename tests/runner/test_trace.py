@@ -84,3 +84,20 @@ def test_data_copies_each_asked_column_newest_point_included(newest_off_grid):
     data.columns[B][:] = 0.0  # a copy: the trace keeps its values
     assert trace.column(B)[0] == -1.0
     assert list(trace.data().columns) == [GAP, A, B]
+
+
+@pytest.mark.parametrize("newest_off_grid", [False, True])
+def test_data_of_the_newest_point_alone(newest_off_grid):
+    """``data(..., newest=True)`` is the last point of ``data``: what a view chooses the
+    actions it draws from, without copying every point of a big game's columns."""
+    trace = Trace((GAP, A, B), points_per_decade=10)
+    assert trace.data((A,), newest=True).iterations.size == 0  # no point yet
+    for t in range(1, 40):
+        trace.add(t, np.array([1.0 / t, t, -t]))
+    if newest_off_grid:
+        trace.add(40, np.array([0.5, 7.0, -7.0]))
+    whole, newest = trace.data((B, A)), trace.data((B, A), newest=True)
+    np.testing.assert_array_equal(newest.iterations, whole.iterations[-1:])
+    assert newest.iterations[0] == (40 if newest_off_grid else 39)
+    for column in (B, A):
+        np.testing.assert_array_equal(newest.columns[column], whole.columns[column][-1:])

@@ -205,15 +205,16 @@ class PanelPlot:
         ranges from every point). ``scale``: the payoff scale; ``shared``: the values a y axis
         shared with other panels spans. Ranges follow the panel's rules, set on change."""
         drawn: Tables = {key: self._thinned(table, thin) for key, table in tables.items()}
-        shown, dropped = False, self._dropped()
+        shown, dropped, named = False, self._dropped(), set(self.drawn)
         for line in self.panel.lines if lines is None else lines:
             self._mark_drops(line, drops(self.panel, line, tables))
             found = points(self.panel, line, drawn, scale)
             if found is not None:
                 set_points(self.curves[line], *found)
                 shown |= bool(found[0].size)
-                if found[0].size and line not in self.drawn:
-                    self._name_drawn(self.drawn | {line})
+                if found[0].size:
+                    named.add(line)
+        self._name_drawn(named)  # once: a retargeted plot's ten lines retitled it ten times
         self._say_empty(not shown and any(table.iterations.size for table in tables.values()))
         reference = reference_points(self.panel, drawn)
         if self.reference is not None and reference is not None:

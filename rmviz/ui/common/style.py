@@ -106,7 +106,7 @@ def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
         label.updateMin = types.MethodType(_title_minimum, label)
         label.setText = types.MethodType(_set_title, label)
         label.resizeEvent = types.MethodType(_fit_title, label)
-    plot.setTitle(title, size=f"{9 * scale:.0f}pt")
+    set_title(plot, title, scale)
     plot.showGrid(x=True, y=True, alpha=0.2)
     font = QFont()
     font.setPointSizeF(8 * scale)
@@ -117,6 +117,11 @@ def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
         # an axis and its grid lines span the plot: each curve's repaint repainted them
         # (~0.2 ms each); kept as pixels, they are repainted when their ticks or size change
         axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
+def set_title(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
+    """A plot's title in the titles' type (:func:`style_plot`)."""
+    plot.setTitle(title, size=f"{9 * scale:.0f}pt")
 
 
 def _title_minimum(label: pg.LabelItem) -> None:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present.dynamics import STEP_CHOICES
+from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import live_points
 from rmviz.ui.matrix.joint import JointView
@@ -104,8 +105,18 @@ class Dashboard(QSplitter):
                 [total // 5, total - total // 5] if segments else [total * 7 // 20, total * 13 // 20]
             )
 
+    def chosen_from(self) -> list[Column]:
+        """The columns :meth:`choose` reads."""
+        return list(dict.fromkeys(self.plots.chosen_from() + self.simplex.chosen_from()))
+
+    def choose(self, newest: TraceData) -> None:
+        """Which actions the plots and the simplex draw of a big game's players, from the
+        trace's newest point (of :meth:`chosen_from`'s columns); before :meth:`columns`."""
+        self.plots.choose(newest)
+        self.simplex.choose(newest.columns)
+
     def columns(self) -> tuple[Column, ...]:
-        """The trace columns the views read."""
+        """The trace columns the views draw."""
         return tuple(dict.fromkeys(self.plots.columns() + self.simplex.columns()))
 
     def update_from(

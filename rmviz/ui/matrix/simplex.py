@@ -52,7 +52,7 @@ from rmviz.present.simplex import (
 )
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.plot_layout import PlotLayout, set_points
-from rmviz.ui.common.style import style_plot
+from rmviz.ui.common.style import set_title, style_plot
 
 
 class FadingPath:
@@ -168,8 +168,10 @@ class SimplexView(PlotLayout):
         self.rings: list[tuple[str, int, pg.TargetItem]] = []  # (panel kind, player, ring)
         self.paths: list[tuple[str, int, pg.PlotDataItem, FadingPath]] = []
         self.stars: list[tuple[str, int, pg.PlotDataItem]] = []  # (panel kind, player, marker)
+        # a face of more than three actions: its plot and corner names, named anew in place
+        self.corners: dict[int, tuple[pg.PlotItem, list[pg.TextItem]]] = {}
         self.faces: dict[int, tuple[int, int, int]] = {}  # chosen by the person
-        self.played: dict[int, tuple[int, ...]] = {}  # else the most played (_follow_play)
+        self.played: dict[int, tuple[int, ...]] = {}  # else the most played (choose)
         self.square = False
         self.scale = scale
         self.fields: list[tuple[str, int, FieldItems]] = []  # (panel kind, player, items)
@@ -178,6 +180,7 @@ class SimplexView(PlotLayout):
         self.field_on = False
         self.field_step: float | None = None
         self._columns: Mapping[Column, np.ndarray] = {}
+        self._chosen: tuple[object, list[Column]] = (None, [])  # chosen_from's, by shape
         self._field_key: object = None
         self._paths_at = 0.0
         self._field_pending = False
@@ -201,25 +204,49 @@ class SimplexView(PlotLayout):
             i for i in range(min(self.game.n_players, MAX_PLAYERS)) if actions[i] > 3 and i not in self.faces
         ]
 
-    def _follow_play(self, columns: Mapping[Column, np.ndarray]) -> None:
+    def chosen_from(self) -> list[Column]:
+        """The columns :meth:`choose` reads: each followed player's average strategy (made
+        once per game's shape and players followed: asked at every redraw)."""
+        if self.game is None:
+            return []
+        actions, followed = tuple(self.game.num_actions), tuple(self._followed())
+        if self._chosen[0] != (actions, followed):
+            columns = [Column("average", player=i, action=a) for i in followed for a in range(actions[i])]
+            self._chosen = ((actions, followed), columns)
+        return self._chosen[1]
+
+    def choose(self, columns: Mapping[Column, np.ndarray]) -> None:
         """Of each player of more than three actions without a face chosen, draw the face of
-        the three actions most played at the trace's last point, as the figures do: rebuilt,
-        and ``face_followed`` fired, when that changes."""
-        assert self.game is not None
+        the three actions most played at the trace's last point (``columns``: the newest
+        point of :meth:`chosen_from`'s will do), as the figures do: rebuilt, and
+        ``face_followed`` fired, when that changes. Call before :meth:`columns`."""
+        if self.game is None:
+            return
         actions = self.game.num_actions
         followed = self._followed()
         averages = last_averages(columns, actions) if followed else []
         played = {i: face(actions[i], None, averages[i]) for i in followed}
         if played != self.played:
             self.played = played
-            self.set_game(self.game, self.equilibrium, keep_faces=True)
+            self._refaced()
             self.face_followed.emit(dict(played))
 
     def set_face(self, player: int, actions: tuple[int, int, int]) -> None:
         """Draw ``player``'s strategy on the face of these three actions (redraw afterwards)."""
         assert self.game is not None and len(set(actions)) == 3
         self.faces[player] = tuple(actions)  # type: ignore[assignment]
-        self.set_game(self.game, self.equilibrium, keep_faces=True)
+        self._refaced()
+
+    def _refaced(self) -> None:
+        """The faces drawn changed: their titles and corners named again and the stars moved,
+        in place (a 200-action player's followed face changed at most redraws early in a run,
+        and rebuilding the panels cost ~150 ms); the paths move at the next redraw."""
+        assert self.game is not None
+        for player, (plot, corners) in self.corners.items():
+            set_title(plot, self._title(self.game, player), self.scale)
+            for text, action in zip(corners, self.face(player), strict=True):
+                text.setText(self.game.action_names[player][action])
+        self.set_equilibrium(self.equilibrium)
 
     def set_game(
         self,
@@ -230,6 +257,7 @@ class SimplexView(PlotLayout):
         """Rebuild the panels for ``game`` (``equilibrium``: one profile, starred)."""
         self.clear()
         self.paths, self.stars, self.rings, self.fields = [], [], [], []
+        self.corners = {}
         self._field_key = None
         self.game = game
         if not keep_faces:
@@ -345,14 +373,18 @@ class SimplexView(PlotLayout):
         self._star(plot, "square", 0)
         self._ring(plot, "square", 0)
 
+    def _title(self, game: NormalFormGame, player: int) -> str:
+        title = game.player_names[player]
+        if game.num_actions[player] > 3:
+            names = ", ".join(game.action_names[player][a] for a in self.face(player))
+            title += f" (face {names} of {game.num_actions[player]})"
+        return title
+
     def _panel(self, game: NormalFormGame, player: int) -> None:
         face = self.face(player)
         actions = [game.action_names[player][a] for a in face]
-        title = game.player_names[player]
-        if game.num_actions[player] > 3:
-            title += f" (face {', '.join(actions)} of {game.num_actions[player]})"
         plot = self.addPlot()
-        style_plot(plot, title, self.scale)
+        style_plot(plot, self._title(game, player), self.scale)
         plot.setAspectLocked(True)
         plot.hideAxis("left")
         plot.hideAxis("bottom")
@@ -372,10 +404,13 @@ class SimplexView(PlotLayout):
         else:
             outline = np.vstack([CORNERS, CORNERS[:1]])
             plot.plot(outline[:, 0], outline[:, 1], pen=pg.mkPen("#888888", width=1.5 * self.scale))
+            corners = []
             for corner, label, anchor in zip(CORNERS, actions, ((1, 0), (0, 0), (0.5, 1)), strict=True):
-                text = self._label(label, anchor)
-                plot.addItem(text)
-                text.setPos(*corner)
+                corners.append(self._label(label, anchor))
+                plot.addItem(corners[-1])
+                corners[-1].setPos(*corner)
+            if game.num_actions[player] > 3:
+                self.corners[player] = (plot, corners)
             plot.setRange(xRange=(-0.25, 1.25), yRange=(-0.2, 1.06), padding=0)  # room for labels
             kind = "triangle"
             if game.num_actions[player] == 3:
@@ -402,7 +437,6 @@ class SimplexView(PlotLayout):
         paths, the points at ``drawn`` (the current strategies' trail is short)."""
         if self.game is None:
             return
-        self._follow_play(columns)
         self._columns = columns
         self._draw_field()
         for kind, player, current, average in self.paths:
@@ -441,12 +475,7 @@ class SimplexView(PlotLayout):
             for a in self.face(i)
             for quantity in ("average", "current")
         )
-        followed = tuple(  # which face to draw (_follow_play)
-            Column("average", player=i, action=a)
-            for i in self._followed()
-            for a in range(self.game.num_actions[i])
-        )
-        drawn = tuple(dict.fromkeys(drawn + followed))
+        drawn = tuple(dict.fromkeys(drawn))
         if not (self.field_on and self.fields) or sum(self.game.num_actions) > MAX_FIELD_ACTIONS:
             return drawn
         everyone = tuple(

@@ -32,7 +32,8 @@ EXPLOITABILITY = Column("exploitability")
 
 
 class TreePlots(PlotLayout):
-    """The gap plot and the chosen information set's plot; :meth:`set_infoset`, then
+    """The gap plot and the chosen information set's plot; :meth:`set_infoset`, then at each
+    redraw :meth:`choose` with the trace's newest point of :meth:`chosen_from` and
     :meth:`update_from` with the trace's :meth:`columns`."""
 
     def __init__(self, parent: object = None) -> None:
@@ -89,16 +90,20 @@ class TreePlots(PlotLayout):
             line.column: curve for line, curve in self.strategy.curves.items() if line.column in traced
         }
 
-    def _choose(self, columns: Mapping[Column, np.ndarray]) -> None:
+    def chosen_from(self) -> list[Column]:
+        """The columns :meth:`choose` reads: a set of more than
+        :data:`~rmviz.present.panels.MAX_ACTIONS` moves' traced columns, else none."""
+        return self._chosen
+
+    def choose(self, newest: Mapping[Column, np.ndarray]) -> None:
         """Of a set of more than :data:`~rmviz.present.panels.MAX_ACTIONS` moves, draw those
-        most played at the trace's last point (as the figures do): the plot retargeted when
-        that changes."""
-        if self._infoset is None or self.strategy is None:
-            return
+        most played at the trace's newest point (``newest``: :meth:`chosen_from`'s columns,
+        the newest value last, as the figures read them): the plot retargeted when that
+        changes. Call before :meth:`columns`, which names the moves drawn."""
+        if self._infoset is None or self.strategy is None or not self._chosen:
+            return  # every move drawn: no choice
         tree, infoset, _, players = self._infoset
-        if not self._chosen:  # every move drawn: no choice
-            return
-        average = last_values(columns, self._chosen)
+        average = last_values(newest, self._chosen)
         shown = shown_actions(int(tree.infoset_size[infoset]), average)
         if shown != self._shown:
             self._shown = shown
@@ -128,9 +133,10 @@ class TreePlots(PlotLayout):
 
     def columns(self) -> tuple[Column, ...]:
         """The trace columns drawn (a Leduc trace has one per move, 2,191: only these are
-        copied at each redraw)."""
+        copied at each redraw; a wide set's moves are chosen from the newest point alone,
+        :meth:`choose`)."""
         assert self.gaps is not None
-        return tuple(dict.fromkeys((*self.gaps.panel.columns(), *self.strategy_curves, *self._chosen)))
+        return tuple(dict.fromkeys((*self.gaps.panel.columns(), *self.strategy_curves)))
 
     def update_from(self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray]) -> None:
         """Redraw the curves from the trace, thinned evenly over log T."""
@@ -140,6 +146,5 @@ class TreePlots(PlotLayout):
         assert self.gaps is not None
         self.gaps.update(tables)
         if self.strategy is not None:
-            self._choose(columns)
             traced = [line for line in self.strategy.panel.lines if line.column in self.strategy_curves]
             self.strategy.update(tables, lines=traced)

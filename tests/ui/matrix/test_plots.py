@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from rmviz.games import catalog_game
 from rmviz.runner.record import record_run
+from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
@@ -173,7 +174,8 @@ def test_a_big_games_plots_draw_the_actions_played_and_follow_the_run(qtbot):
     """Live, as on paper (tests/present/test_shown_actions.py): the strategy and regret plots
     of a 15x15 game draw the ten actions each player plays most at the trace's last point,
     the title naming the most played first, and draw others when that changes, each curve
-    from its own action's column."""
+    from its own action's column. The choice reads the newest point alone: the columns drawn
+    are the ten's, not all fifteen (a 200x200 game's 400 columns were copied at each redraw)."""
     from rmviz.loading import load_with_progress
     from rmviz.present.panels import last_averages, shown_actions
 
@@ -182,13 +184,15 @@ def test_a_big_games_plots_draw_the_actions_played_and_follow_the_run(qtbot):
     plots = ConvergencePlots()
     qtbot.addWidget(plots)
     plots.set_game(game)
-    assert {Column("average", player=1, action=a) for a in range(15)} <= set(plots.columns())
+    every = {Column("average", player=1, action=a) for a in range(15)}
+    assert every <= set(plots.chosen_from()) and not every <= set(plots.columns())  # drawn: ten
     strategies = list(plots.rows[0])
     assert all(plot.plot.toolTip().endswith("(first 10 of 15 actions)") for plot in strategies)
     regrets = next(plot for plot in plots.rows[1] if plot.panel.name == "regrets")
     for points in (trace.iterations.size, 1):  # the whole run, then its first point (uniform)
         iterations = trace.iterations[:points]
         columns = {c: v[:points] for c, v in trace.columns.items()}
+        plots.choose(TraceData(iterations[-1:], {c: v[-1:] for c, v in columns.items()}))  # the newest point
         plots.update_from(iterations, columns)
         shown = [shown_actions(15, a) for a in last_averages(columns, [15, 15])]
         assert (shown[0] == tuple(range(10))) == (points == 1)

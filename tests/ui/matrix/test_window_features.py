@@ -220,6 +220,34 @@ def test_a_big_games_simplex_draws_the_most_played_face_until_one_is_chosen(wind
     assert window.simplex.face(0)[0] == 14 and window.figure_extras()["faces"][0] == window.simplex.face(0)
 
 
+def test_a_followed_face_is_named_anew_in_place_from_the_newest_point(window):
+    """A face that follows the run is drawn again in place when the most played change: the
+    same plots and paths (rebuilding a 200-action game's panels took ~150 ms, at most
+    redraws early in a run), the title and the corners naming the new face, the star moved
+    onto it; the choice reads the trace's newest point alone."""
+    from rmviz.runner.trace import TraceData
+
+    window.load_random("zero-sum", (6, 6))
+    simplex = window.simplex
+    plots, paths = [item for item, _ in simplex.corners.values()], list(simplex.paths)
+    assert simplex.face(0) == (0, 1, 2) and set(simplex.corners) == {0, 1}
+    newest = {column: np.array([0.0]) for column in simplex.chosen_from()}
+    for a, p in ((5, 0.5), (3, 0.3), (4, 0.2)):
+        newest[Column("average", player=0, action=a)] = np.array([p])
+    simplex.set_equilibrium(((0, 0, 0, 0.2, 0.3, 0.5), (1, 0, 0, 0, 0, 0)))
+    simplex.choose(TraceData(np.array([7]), newest).columns)
+    assert simplex.face(0) == (3, 4, 5) and simplex.face(1) == (0, 1, 2)  # player 2: ties by index
+    assert [item for item, _ in simplex.corners.values()] == plots and simplex.paths == paths
+    names = window.document.game.action_names[0]
+    plot, corners = simplex.corners[0]
+    assert f"(face {names[3]}, {names[4]}, {names[5]} of 6)" in plot.titleLabel.text
+    assert [text.toPlainText() for text in corners] == [names[3], names[4], names[5]]
+    star = next(item for _kind, player, item in simplex.stars if player == 0)
+    np.testing.assert_allclose(np.ravel(star.getData()), project(3, np.array([[0.2, 0.3, 0.5]]))[0])
+    assert Column("average", player=0, action=5) in simplex.columns()
+    assert Column("average", player=0, action=0) not in simplex.columns()  # the old face's
+
+
 def test_compare_mode_runs_every_checked_algorithm(window, qtbot):
     window.tabs.setCurrentWidget(window.compare)
     window.compare.set_checked(["rm", "rm+", "greedy-rm"])
