@@ -40,6 +40,7 @@ from rmviz.present.simplex import (
     CURRENT_TRAIL,
     FLOW_COLOUR,
     STEPS_COLOUR,
+    face_title,
     fade_pieces,
     project,
     simplex_panels,
@@ -224,11 +225,8 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
     for i, ax in zip(players, axes, strict=True):
         face = simplex_face(game.num_actions[i], run.faces.get(i), averages[i])
         names = [game.action_names[i][a] for a in face]
-        title = game.player_names[i]
-        if game.num_actions[i] > 3:
-            title += f"\n(face {', '.join(names)} of {game.num_actions[i]})"
         # the top corner's label sits above the triangle: the title clears it at any size
-        ax.set_title(title, color=player_colour(i), pad=6 + 1.4 * style.small)
+        ax.set_title(face_title(game, i, face, "\n"), color=player_colour(i), pad=6 + 1.4 * style.small)
         ax.set_aspect("equal", adjustable="datalim")  # the box keeps its layout, the data fit in
         ax.axis("off")
         outline = np.vstack([CORNERS, CORNERS[:1]]) if len(face) == 3 else np.array([[0.0, 0.0], [1.0, 0.0]])

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rmviz.games.normal_form import NormalFormGame
 from rmviz.present.panels import MAX_PLAYERS, most_played
 
 CURRENT_TRAIL, FADE_STEPS = 60, 8  # recent current strategies; pieces of the average path
@@ -44,6 +45,15 @@ def face(actions: int, chosen: tuple[int, ...] | None, average: np.ndarray | Non
     if chosen:
         return tuple(chosen)
     return (0, 1, 2) if average is None else tuple(sorted(most_played(average, 3)))
+
+
+def face_title(game: NormalFormGame, player: int, face: tuple[int, ...], gap: str) -> str:
+    """A player's simplex panel's title: the player and, of more than three actions, the face
+    drawn after ``gap`` (a new line on paper, a space live)."""
+    if game.num_actions[player] <= 3:
+        return game.player_names[player]
+    names = ", ".join(game.action_names[player][a] for a in face)
+    return f"{game.player_names[player]}{gap}(face {names} of {game.num_actions[player]})"
 
 
 def project(face_size: int, p: np.ndarray) -> np.ndarray:

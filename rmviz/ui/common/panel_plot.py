@@ -39,6 +39,7 @@ from rmviz.ui.common.plot_layout import live_points, set_points
 from rmviz.ui.common.style import curve_pen, log_axes, pen, style_plot
 
 MAX_NAMED = 6  # actions named in a title
+CURVE_Z = 1e-3  # a curve's z value per line before it (the reference over all: below the marks)
 DASH_GLYPHS = {"solid": "—", "dashed": "- -", "dotted": "···"}  # the regret title's players
 GLYPHS = {"solid": "&#9644;", "dashed": "- -", "dotted": "···"}  # a line named in a title
 WIDTH = 2.0  # a line of relative width 1, in pixels at text scale 1
@@ -131,9 +132,10 @@ class PanelPlot:
             legend.setLabelTextSize(f"{8 * scale:.0f}pt")
             self.plot.vb.sigResized.connect(self._fit_legend)
         self.curves: dict[Line, pg.PlotDataItem] = {}
-        for line in panel.lines:
+        for k, line in enumerate(panel.lines):
             # faint curves jump every iteration: drawn without antialiasing, half the cost
             curve = GrowingCurve(pen=line_pen(line, scale), antialias=line.alpha == 1.0)
+            curve.setZValue(k * CURVE_Z)  # later lines over earlier ones, as on paper
             self.plot.addItem(curve)
             self.curves[line] = curve
             if legend is not None and line.legend:
@@ -146,6 +148,7 @@ class PanelPlot:
         self.reference: pg.PlotDataItem | None = None
         if panel.reference is not None:
             self.reference = self.plot.plot(pen=curve_pen(panel.reference, scale))
+            self.reference.setZValue(len(panel.lines) * CURVE_Z)  # over the curves
             if legend is not None:
                 legend.addItem(self.reference, panel.reference.label)
         self.ranges: tuple[object, object, float] | None = None
@@ -174,10 +177,25 @@ class PanelPlot:
         """Draw ``panel`` in place of this plot's panel, with as many lines and levels (a
         panel whose actions or moves shown changed: :func:`~rmviz.present.panels.shown_actions`):
         each curve and level keeps its place and takes the new one's column, value, pen and
-        name; nothing is rebuilt (redraw afterwards)."""
-        self.curves = dict(zip(panel.lines, self.curves.values(), strict=True))
-        for line, curve in self.curves.items():
-            curve.setPen(line_pen(line, self._scale))
+        name; nothing is rebuilt (redraw afterwards). A curve whose column the new panel
+        draws too keeps it, its points and its stroke (a 200-action game's ten most played
+        change at about every redraw, and one new action restroked all twenty curves); the
+        others take the new columns, a faint curve a faint line's."""
+        assert len(panel.lines) == len(self.curves)
+        kept = {line.column: curve for line, curve in self.curves.items()}
+        columns = {line.column for line in panel.lines}
+        free = [curve for line, curve in self.curves.items() if line.column not in columns]
+        self.curves = {}
+        for k, line in enumerate(panel.lines):
+            curve = kept.get(line.column)
+            if curve is None:
+                curve = next(c for c in free if c.opts["antialias"] == (line.alpha == 1.0))
+                free.remove(curve)
+            self.curves[line] = curve
+            curve.setZValue(k * CURVE_Z)
+            wanted = line_pen(line, self._scale)
+            if curve.opts["pen"] != wanted:
+                curve.setPen(wanted)
         for item, level in zip(self.levels, panel.levels, strict=True):
             item.setValue(level.y)
             item.setPen(pen(level.colour, WIDTH * LEVEL_WIDTH * self._scale, level.dash))

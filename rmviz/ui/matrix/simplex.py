@@ -45,6 +45,7 @@ from rmviz.present.simplex import (
     FLOW_COLOUR,
     STEPS_COLOUR,
     face,
+    face_title,
     fade_pieces,
     project,
     simplex_panels,
@@ -243,7 +244,7 @@ class SimplexView(PlotLayout):
         and rebuilding the panels cost ~150 ms); the paths move at the next redraw."""
         assert self.game is not None
         for player, (plot, corners) in self.corners.items():
-            set_title(plot, self._title(self.game, player), self.scale)
+            set_title(plot, face_title(self.game, player, self.face(player), " "), self.scale)
             for text, action in zip(corners, self.face(player), strict=True):
                 text.setText(self.game.action_names[player][action])
         self.set_equilibrium(self.equilibrium)
@@ -373,18 +374,11 @@ class SimplexView(PlotLayout):
         self._star(plot, "square", 0)
         self._ring(plot, "square", 0)
 
-    def _title(self, game: NormalFormGame, player: int) -> str:
-        title = game.player_names[player]
-        if game.num_actions[player] > 3:
-            names = ", ".join(game.action_names[player][a] for a in self.face(player))
-            title += f" (face {names} of {game.num_actions[player]})"
-        return title
-
     def _panel(self, game: NormalFormGame, player: int) -> None:
         face = self.face(player)
         actions = [game.action_names[player][a] for a in face]
         plot = self.addPlot()
-        style_plot(plot, self._title(game, player), self.scale)
+        style_plot(plot, face_title(game, player, face, " "), self.scale)
         plot.setAspectLocked(True)
         plot.hideAxis("left")
         plot.hideAxis("bottom")

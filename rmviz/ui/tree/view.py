@@ -39,7 +39,7 @@ whole tree, the arrows move the selection to the parent (up), first child (down)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -120,9 +120,7 @@ class TreeView(QGraphicsView):
         self.record = None
         self.traversal = 0
         self.strategies: tuple[np.ndarray, np.ndarray] | None = None
-        self.bars: list[tuple[QGraphicsRectItem, int, int]] = []
-        # each bar's row (0 current, 1 average), slot and width drawn (scene units)
-        self._bar_rows, self._bar_slots, self._bar_widths = np.empty((3, 0))
+        self.bars = StrategyBars()
         self.cfv_labels: dict[int, QGraphicsSimpleTextItem] = {}  # decision node -> its cfv
         self.far_arcs: dict[int, list[QGraphicsPathItem]] = {}  # arcs across the tree, by set
         self.zoomed = False  # the person zoomed (wheel): no automatic fit until F
@@ -177,7 +175,7 @@ class TreeView(QGraphicsView):
         scene = self.scene()
         scene.clear()
         self.node_items = {}
-        self.bars = []  # (bar item, 0 current / 1 average, slot): updated in place when running
+        self.bars = StrategyBars()  # updated in place when running
         self.cfv_labels = {}
         self.far_arcs = {}
         if self.tree is None or self.game is None:
@@ -200,8 +198,7 @@ class TreeView(QGraphicsView):
             parent = int(tree.parent[h])
             if parent >= 0:
                 self._edge(h, parent, here, small, reach)
-        keys = np.array([(row, slot, bar.rect().width()) for bar, row, slot in self.bars]).reshape(-1, 3)
-        self._bar_rows, self._bar_slots, self._bar_widths = keys[:, 0], keys[:, 1].astype(int), keys[:, 2]
+        self.bars.drawn()
         self._infoset_links(nodes)
         for h in sorted(nodes, key=lambda h: tree.child_count[h] > 0):  # payoffs claim their place first
             self._node(h, self.positions[h], small, trace)
@@ -265,7 +262,7 @@ class TreeView(QGraphicsView):
                     QPen(Qt.PenStyle.NoPen),
                     QBrush(fill),
                 )
-                self.bars.append((bar, row, slot))
+                self.bars.add(bar, row, slot)
 
     def _infoset_links(self, nodes: list[int]) -> None:
         """The information sets' arcs: those of neighbours drawn, the others kept hidden in
@@ -386,22 +383,7 @@ class TreeView(QGraphicsView):
         if not had_bars:
             self.rebuild()
             return
-        self._set_bars()
-
-    def _set_bars(self) -> None:
-        """Each bar as wide as its probability, to :data:`BAR_PIXELS` on screen at this zoom:
-        only the bars off by more are set again (a 1,000-move node's average strategy moves
-        every bar a little at every redraw: 2,000 bars set took 6 ms)."""
-        if self.strategies is None or not self.bars:
-            return
-        current, average = (np.asarray(s)[self._bar_slots] for s in self.strategies)
-        widths = BAR_WIDTH * self.spread * np.where(self._bar_rows == 0, current, average)
-        off = np.flatnonzero(np.abs(widths - self._bar_widths) > BAR_PIXELS / self.transform().m11())
-        for k in off.tolist():
-            bar = self.bars[k][0]
-            rect = bar.rect()
-            bar.setRect(rect.x(), rect.y(), float(widths[k]), rect.height())
-        self._bar_widths[off] = widths[off]
+        self.bars.set(self.strategies, BAR_WIDTH * self.spread, self.transform().m11())
 
     def highlight(self, h: int | None) -> None:
         """Ring node ``h`` (the traversal animation); expands its ancestors."""
@@ -461,7 +443,7 @@ class TreeView(QGraphicsView):
             else:
                 self.centerOn(self.positions[0])
         self.zoomed = False
-        self._set_bars()
+        self.bars.set(self.strategies, BAR_WIDTH * self.spread, self.transform().m11())
 
     def _center_with_root(self, h: int) -> None:
         """Node ``h`` in view, and the view as near the root as that allows: both where they
@@ -530,7 +512,7 @@ class TreeView(QGraphicsView):
         factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
         self.scale(factor, factor)
         self.zoomed = True
-        self._set_bars()  # to a quarter pixel at the new zoom
+        self.bars.set(self.strategies, BAR_WIDTH * self.spread, self.transform().m11())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -562,6 +544,47 @@ class TreeView(QGraphicsView):
             self.select(target)
         else:
             super().keyPressEvent(event)
+
+
+class StrategyBars:
+    """A tree's strategy bars: each item, its row (0 current, 1 average strategy), slot and
+    the width drawn; iterates as ``(item, row, slot)``."""
+
+    def __init__(self) -> None:
+        self.items: list[QGraphicsRectItem] = []
+        self.keys: list[tuple[int, int]] = []
+        self.rows, self.slots, self.widths = np.empty(0), np.empty(0, dtype=int), np.empty(0)
+
+    def add(self, item: QGraphicsRectItem, row: int, slot: int) -> None:
+        self.items.append(item)
+        self.keys.append((row, slot))
+
+    def drawn(self) -> None:
+        """Every bar added, at the width its item has."""
+        keys = np.array(self.keys, dtype=int).reshape(-1, 2)
+        self.rows, self.slots = keys[:, 0], keys[:, 1]
+        self.widths = np.array([item.rect().width() for item in self.items])
+
+    def set(self, strategies: tuple[np.ndarray, np.ndarray] | None, full: float, zoom: float) -> None:
+        """Each bar ``full`` times its probability in ``strategies`` (current, average) wide,
+        to :data:`BAR_PIXELS` on screen at ``zoom``: only the bars off by more are set again
+        (a 1,000-move node's average strategy moves every bar a little at every redraw:
+        2,000 bars set took 6 ms)."""
+        if strategies is None or not self.items:
+            return
+        current, average = (np.asarray(s)[self.slots] for s in strategies)
+        widths = full * np.where(self.rows == 0, current, average)
+        off = np.flatnonzero(np.abs(widths - self.widths) > BAR_PIXELS / zoom)
+        for k in off.tolist():
+            rect = self.items[k].rect()
+            self.items[k].setRect(rect.x(), rect.y(), float(widths[k]), rect.height())
+        self.widths[off] = widths[off]
+
+    def __iter__(self) -> Iterator[tuple[QGraphicsRectItem, int, int]]:
+        return ((item, row, slot) for item, (row, slot) in zip(self.items, self.keys, strict=True))
+
+    def __len__(self) -> int:
+        return len(self.items)
 
 
 class _Taken:

@@ -1,0 +1,55 @@
+"""A live panel's curves across a change of the actions it draws (``PanelPlot.retarget``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rmviz.present.panels import strategy_panel
+from rmviz.runner.trace import TraceData
+from rmviz.solvers.columns import Column
+from rmviz.ui.common.panel_plot import PanelPlot, line_pen
+from rmviz.ui.common.plot_layout import PlotLayout
+
+ACTIONS = [f"a{k}" for k in range(15)]
+
+
+def trace(points: int = 60) -> TraceData:
+    """Every column of a 15-action player's strategies, action k's average k / 105."""
+    iterations = np.arange(1, points + 1)
+    columns = {
+        Column(quantity, player=0, action=k): np.full(points, k / 105)
+        for quantity in ("average", "current")
+        for k in range(15)
+    }
+    return TraceData(iterations, columns)
+
+
+def test_a_retargeted_plot_keeps_each_curve_on_the_column_it_still_draws(qtbot):
+    """Of a 15-action player's ten most played, one leaves and another comes in first: the nine
+    kept keep their curves (their points and strokes: one new action restroked every curve
+    of three plots at about every redraw of a 200x200 game), the newcomer takes the freed
+    curve of its kind, every curve has its line's pen, and later lines lie over earlier
+    ones as on paper."""
+    layout = PlotLayout()
+    qtbot.addWidget(layout)
+    before = np.arange(15) / 105  # a5..a14 most played
+    plot = PanelPlot(layout.ci, strategy_panel(0, "P1", ACTIONS, before), 0, 0)
+    plot.update({None: trace()})
+    old = {line.column: (curve, curve.xData.copy()) for line, curve in plot.curves.items()}
+    after = before.copy()
+    after[2] = 0.2  # a2 comes in first, a5 (tenth) leaves: the other nine move down one place
+    panel = strategy_panel(0, "P1", ACTIONS, after)
+    plot.retarget(panel)
+    assert list(plot.curves) == list(panel.lines)
+    for k, (line, curve) in enumerate(plot.curves.items()):
+        if line.column.action != 2:
+            kept, points = old[line.column]
+            assert curve is kept and np.array_equal(curve.xData, points)  # untouched
+        else:
+            assert curve is old[Column(line.column.quantity, player=0, action=5)][0]  # a5's, freed
+        assert curve.opts["pen"] == line_pen(line, 1.0)
+        assert curve.opts["antialias"] == (line.alpha == 1.0)
+        assert curve.zValue() == k * 1e-3
+    plot.update({None: trace()})
+    for line, curve in plot.curves.items():
+        np.testing.assert_array_equal(curve.yData, trace().columns[line.column])
