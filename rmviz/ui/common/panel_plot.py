@@ -51,6 +51,11 @@ def line_pen(line: Line, scale: float) -> pg.mkPen:
     return pen(line.colour, WIDTH * line.width * scale, line.dash, round(255 * line.alpha))
 
 
+def _stroke(line: Line) -> tuple[str, float, str, float]:
+    """What :func:`line_pen` makes of ``line``."""
+    return line.colour, line.width, line.dash, line.alpha
+
+
 def live_title(panel: Panel, scale: float, key: str, drawn: Collection[Line] | None = None) -> str:
     """The title drawn live. With ``key`` ``"names"`` the lines are named in the title, each
     in its colour and dash (the first :data:`MAX_NAMED`), instead of a legend over plots that
@@ -182,6 +187,7 @@ class PanelPlot:
         change at about every redraw, and one new action restroked all twenty curves); the
         others take the new columns, a faint curve a faint line's."""
         assert len(panel.lines) == len(self.curves)
+        drew = {curve: line for line, curve in self.curves.items()}
         kept = {line.column: curve for line, curve in self.curves.items()}
         columns = {line.column for line in panel.lines}
         free = [curve for line, curve in self.curves.items() if line.column not in columns]
@@ -193,9 +199,8 @@ class PanelPlot:
                 free.remove(curve)
             self.curves[line] = curve
             curve.setZValue(k * CURVE_Z)
-            wanted = line_pen(line, self._scale)
-            if curve.opts["pen"] != wanted:
-                curve.setPen(wanted)
+            if _stroke(drew[curve]) != _stroke(line):
+                curve.setPen(line_pen(line, self._scale))
         for item, level in zip(self.levels, panel.levels, strict=True):
             item.setValue(level.y)
             item.setPen(pen(level.colour, WIDTH * LEVEL_WIDTH * self._scale, level.dash))
