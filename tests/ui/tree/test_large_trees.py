@@ -69,3 +69,29 @@ def test_a_large_tree_draws_at_most_max_drawn_nodes_with_a_note(view, monkeypatc
     assert folded not in view.folded and int(tree.child_start[folded]) in view.node_items
     view.toggle(folded)
     assert folded in view.folded and folded in view.collapsed
+
+
+def test_a_click_on_a_drawn_node_rings_it_in_place(view):
+    """Selecting a drawn node (or the animation's highlight moving) sets the two rings anew
+    and keeps every other item: each click on a node of a 1,000-move fan drew its 8,000
+    items again (0.2-0.4 s). A node below a folded one is opened and the tree drawn again."""
+    game = chain(1500)
+    tree = compile_tree(game)
+    view.set_game(game, tree)
+    drawn = sorted(view.node_items)
+    items = set(view.scene().items())
+    view.select(drawn[1])
+    view.highlight(drawn[2])
+    view.select(drawn[3])
+    assert set(view.scene().items()) == items  # nothing drawn again
+    spread = view.spread
+    for h in drawn:
+        expected = tree_view.ring_pen(h, drawn[3], drawn[2], spread)
+        assert view.node_items[h].pen() == expected
+    assert expected != tree_view.ring_pen(drawn[3], drawn[3], None, spread)  # pens that differ
+    view.highlight(None)
+    assert view.node_items[drawn[2]].pen() == tree_view.ring_pen(drawn[2], drawn[3], None, spread)
+    deeper = int(tree.depth_ranges[40][0])
+    view.select(deeper)  # below the fold: opened and drawn again
+    assert deeper in view.node_items and not set(view.scene().items()) & items
+    assert view.node_items[deeper].pen() == tree_view.ring_pen(deeper, deeper, None, spread)
