@@ -225,12 +225,7 @@ def chosen_from(actions: Sequence[int]) -> list[Column]:
     """The columns :func:`shown_actions` chooses a matrix game's actions from: every average
     strategy of each of the first :data:`MAX_PLAYERS` players (of ``actions[i]`` actions)
     with more than :data:`MAX_ACTIONS`; what a view asks of the trace beside its panels'."""
-    return [
-        Column("average", player=i, action=a)
-        for i, n in enumerate(actions[:MAX_PLAYERS])
-        if n > MAX_ACTIONS
-        for a in range(n)
-    ]
+    return [c for i, n in enumerate(actions[:MAX_PLAYERS]) if n > MAX_ACTIONS for c in average_columns(i, n)]
 
 
 def moves_chosen_from(tree: CompiledTree, infoset: int) -> list[Column]:

@@ -44,7 +44,6 @@ class ConvergencePlots(PlotLayout):
     def __init__(self, parent: object = None, panels: tuple[str, ...] = PANELS, scale: float = 1.0) -> None:
         super().__init__(parent)
         self.panels = panels
-        self._chosen: tuple[tuple[int, ...], list[Column]] = ((), [])  # chosen_from's, by shape
         self.scale = scale
         self.game: NormalFormGame | None = None
         self.rows: list[list[PanelPlot]] = []  # the strategy row, then the others'
@@ -94,14 +93,10 @@ class ConvergencePlots(PlotLayout):
         self.shown = [shown_actions(len(names)) for names in game.action_names]
 
     def chosen_from(self) -> list[Column]:
-        """The columns :meth:`choose` reads (:func:`~rmviz.present.panels.chosen_from`, made
-        once per game's shape: asked at every redraw)."""
+        """The columns :meth:`choose` reads (:func:`~rmviz.present.panels.chosen_from`)."""
         if self.game is None or not {"strategies", "regrets"} & set(self.panels):
             return []
-        actions = tuple(self.game.num_actions)
-        if self._chosen[0] != actions:
-            self._chosen = (actions, chosen_from(actions))
-        return self._chosen[1]
+        return chosen_from(self.game.num_actions)
 
     def choose(self, table: TraceData) -> None:
         """Of a player with more actions than a plot draws, draw those most played at the

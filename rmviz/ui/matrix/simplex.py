@@ -35,7 +35,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present import dynamics
 from rmviz.present.definitions import EQUILIBRIUM_COLOUR, player_colour
-from rmviz.present.panels import MAX_PLAYERS, last_averages
+from rmviz.present.panels import MAX_PLAYERS, average_columns, last_averages
 from rmviz.present.simplex import (
     ARROW_COLOUR,
     ARROW_OPACITIES,
@@ -181,7 +181,6 @@ class SimplexView(PlotLayout):
         self.field_on = False
         self.field_step: float | None = None
         self._columns: Mapping[Column, np.ndarray] = {}
-        self._chosen: tuple[object, list[Column]] = (None, [])  # chosen_from's, by shape
         self._field_key: object = None
         self._paths_at = 0.0
         self._field_pending = False
@@ -206,20 +205,15 @@ class SimplexView(PlotLayout):
         ]
 
     def chosen_from(self) -> list[Column]:
-        """The columns :meth:`choose` reads: each followed player's average strategy (made
-        once per game's shape and players followed: asked at every redraw)."""
+        """The columns :meth:`choose` reads: each followed player's average strategy."""
         if self.game is None:
             return []
-        actions, followed = tuple(self.game.num_actions), tuple(self._followed())
-        if self._chosen[0] != (actions, followed):
-            columns = [Column("average", player=i, action=a) for i in followed for a in range(actions[i])]
-            self._chosen = ((actions, followed), columns)
-        return self._chosen[1]
+        return [c for i in self._followed() for c in average_columns(i, self.game.num_actions[i])]
 
     def choose(self, columns: Mapping[Column, np.ndarray]) -> None:
         """Of each player of more than three actions without a face chosen, draw the face of
         the three actions most played at the trace's last point (``columns``: the newest
-        point of :meth:`chosen_from`'s will do), as the figures do: rebuilt, and
+        point of :meth:`chosen_from`'s will do), as the figures do: named anew in place, and
         ``face_followed`` fired, when that changes. Call before :meth:`columns`."""
         if self.game is None:
             return
