@@ -245,24 +245,7 @@ class TreeView(QGraphicsView):
         self._taken.claim(label, tree.move_label[h], place)
         slot = int(tree.edge_slot[h])
         if slot >= 0 and self.strategies is not None:
-            current, average = self.strategies
-            colour = QColor(player_colour(int(tree.player[parent])))
-            for row, (value, fill) in enumerate(
-                ((current[slot], colour), (average[slot], QColor("#757575")))
-            ):
-                top = middle.y() + (2 + row * 5) * g
-                left = middle.x() - BAR_WIDTH * g / 2
-                scene.addRect(
-                    QRectF(left, top, BAR_WIDTH * g, 4 * g),
-                    QPen(QColor("#bdbdbd"), 0.5),
-                    QBrush(Qt.BrushStyle.NoBrush),
-                )
-                bar = scene.addRect(
-                    QRectF(left, top, BAR_WIDTH * g * float(value), 4 * g),
-                    QPen(Qt.PenStyle.NoPen),
-                    QBrush(fill),
-                )
-                self.bars.add(bar, row, slot)
+            self.bars.draw(scene, middle, g, player_colour(int(tree.player[parent])), slot, self.strategies)
 
     def _infoset_links(self, nodes: list[int]) -> None:
         """The information sets' arcs: those of neighbours drawn, the others kept hidden in
@@ -368,18 +351,29 @@ class TreeView(QGraphicsView):
 
     # -- numbers ---------------------------------------------------------------------------------
     def show_record(self, record: object, traversal: int = 0) -> None:
-        """Reach probabilities and values of one traversal of a recorded CFR iteration."""
+        """Reach probabilities and values of one traversal of a recorded CFR iteration (none:
+        the tree drawn again only if one was shown; each *Run* drew a 1,000-move node anew)."""
+        if record is None and self.record is None:
+            return
         self.record, self.traversal = record, traversal
         self.rebuild()
 
     def show_strategies(self, current: np.ndarray, average: np.ndarray) -> None:
-        """Probability bars under each decision move (per slot). When the bars are drawn
-        already, only their widths change: a running Leduc tree, fully expanded, would
-        otherwise be rebuilt item by item (0.7 s) ten times a second."""
-        had_bars = self.strategies is not None and bool(self.bars)
+        """Probability bars under each decision move (per slot). The first strategies add the
+        bars to the tree drawn (rebuilding it drew a 1,000-move node a second time as its
+        window opened: 0.3-0.7 s); after, only their widths change (a running Leduc tree,
+        fully expanded, was rebuilt item by item, 0.7 s, ten times a second)."""
         self.strategies = (current, average)
-        if not had_bars:
-            self.rebuild()
+        if not self.bars:
+            tree = self.tree
+            assert tree is not None
+            for h in self.node_items:
+                parent, slot = int(tree.parent[h]), int(tree.edge_slot[h])
+                if parent >= 0 and slot >= 0:
+                    middle = (self.positions[parent] + self.positions[h]) / 2
+                    colour = player_colour(int(tree.player[parent]))
+                    self.bars.draw(self.scene(), middle, self.spread, colour, slot, self.strategies)
+            self.bars.drawn()
             return
         self.bars.set(self.strategies, BAR_WIDTH * self.spread, self.transform().m11())
 
@@ -569,9 +563,25 @@ class StrategyBars:
         self.keys: list[tuple[int, int]] = []
         self.rows, self.slots, self.widths = np.empty(0), np.empty(0, dtype=int), np.empty(0)
 
-    def add(self, item: QGraphicsRectItem, row: int, slot: int) -> None:
-        self.items.append(item)
-        self.keys.append((row, slot))
+    def draw(
+        self,
+        scene: QGraphicsScene,
+        middle: QPointF,
+        spread: float,
+        colour: str,
+        slot: int,
+        strategies: tuple[np.ndarray, np.ndarray],
+    ) -> None:
+        """The two bars of the move at ``slot`` under its edge's ``middle``, each in a frame:
+        the current strategy in ``colour`` (its player's), the average in grey."""
+        for row, (values, fill) in enumerate(zip(strategies, (colour, "#757575"), strict=True)):
+            top = middle.y() + (2 + row * 5) * spread
+            left = middle.x() - BAR_WIDTH * spread / 2
+            frame = QRectF(left, top, BAR_WIDTH * spread, 4 * spread)
+            scene.addRect(frame, QPen(QColor("#bdbdbd"), 0.5), QBrush(Qt.BrushStyle.NoBrush))
+            frame.setWidth(BAR_WIDTH * spread * float(values[slot]))
+            self.items.append(scene.addRect(frame, QPen(Qt.PenStyle.NoPen), QBrush(QColor(fill))))
+            self.keys.append((row, slot))
 
     def drawn(self) -> None:
         """Every bar added, at the width its item has."""

@@ -134,3 +134,34 @@ def test_the_tables_columns_fit_the_rows_scrolled_into_view(qtbot):
         assert not clipped_cells(table) and not window.errors
     finally:
         window.shutdown()
+
+
+def test_a_wide_node_is_drawn_once_as_its_window_opens_and_runs(qtbot, monkeypatch):
+    """The scene of 1,000 edges was drawn three times: as the window opened, again when the
+    run's first strategies came (to add the bars, 0.3-0.7 s) and again at *Run* (clearing a
+    record none had shown). The bars are now added to the scene drawn, and widened as the
+    run goes, each to its probability."""
+    from rmviz.ui.tree.view import BAR_PIXELS, BAR_WIDTH, TreeView
+
+    built = []
+    rebuild = TreeView.rebuild
+    monkeypatch.setattr(TreeView, "rebuild", lambda view: (built.append(1), rebuild(view)))
+    window = make_tree_window(qtbot, wide_game())
+    try:
+        loop = shown_after(qtbot, window, 20)
+        window.run.redraw(force=True)
+        window.run.toggle()  # Run
+        qtbot.waitUntil(lambda: loop.latest()[1].iteration > 200, timeout=60_000)
+        window.run.toggle()
+        qtbot.waitUntil(lambda: not loop.running, timeout=60_000)
+        window.run.redraw(force=True)
+        assert len(built) == 1
+        view = window.view
+        assert len(view.bars) == 2 * MOVES  # current and average of each move
+        snapshot = loop.latest()[1]
+        quarter = BAR_PIXELS / view.transform().m11()
+        for bar, row, slot in view.bars:
+            expected = (snapshot.current_strategy, snapshot.average_strategy)[row][slot]
+            assert abs(bar.rect().width() - BAR_WIDTH * view.spread * expected) <= quarter
+    finally:
+        window.shutdown()
