@@ -47,13 +47,14 @@ DROP_PIXELS, DROP_Z = 9.0, 100  # a drop's mark (at text scale 1), above the cur
 IN_TITLE = ("names", "players")  # keys drawn in the title live: the whole title in its tooltip
 
 
-def line_pen(line: Line, scale: float) -> pg.mkPen:
-    return pen(line.colour, WIDTH * line.width * scale, line.dash, round(255 * line.alpha))
-
-
 def _stroke(line: Line) -> tuple[str, float, str, float]:
-    """What :func:`line_pen` makes of ``line``."""
+    """What :func:`line_pen` makes of ``line``: its colour, width, dash and opacity."""
     return line.colour, line.width, line.dash, line.alpha
+
+
+def line_pen(line: Line, scale: float) -> pg.mkPen:
+    colour, width, dash, alpha = _stroke(line)
+    return pen(colour, WIDTH * width * scale, dash, round(255 * alpha))
 
 
 def live_title(panel: Panel, scale: float, key: str, drawn: Collection[Line] | None = None) -> str:

@@ -54,6 +54,11 @@ COLUMNS = (
 LABEL_CHARACTERS = 28  # the information-set list's label column, and any table column, at most this wide
 
 
+def label_width(widget: QWidget) -> int:
+    """:data:`LABEL_CHARACTERS` in ``widget``'s font, in pixels."""
+    return LABEL_CHARACTERS * widget.fontMetrics().averageCharWidth()
+
+
 class InfosetList(QWidget):
     """Every information set, filtered by player and label; ``chosen`` carries its index."""
 
@@ -118,8 +123,7 @@ class InfosetList(QWidget):
         # a label column as wide as OpenSpiel's 120-character labels pushed the player and
         # moves off the list: at most LABEL_CHARACTERS wide, the rest cut ("…"), the side
         # panel naming the chosen set whole
-        widest = LABEL_CHARACTERS * self.list.fontMetrics().averageCharWidth()
-        self.list.setColumnWidth(0, min(self.list.columnWidth(0), widest))
+        self.list.setColumnWidth(0, min(self.list.columnWidth(0), label_width(self.list)))
 
     def _filter(self) -> None:
         """Show the sets of the chosen player whose labels hold the search text; only the rows
@@ -230,7 +234,7 @@ class ModelTable(QTableView):
         header = self.horizontalHeader()
         header.setSectionResizeMode(FITTED)
         header.setResizeContentsPrecision(MEASURED_ROWS)
-        header.setMaximumSectionSize(LABEL_CHARACTERS * self.fontMetrics().averageCharWidth())
+        header.setMaximumSectionSize(label_width(self))
         # fitted to the rows in view: again when others scroll into view (paused: no redraw)
         self.verticalScrollBar().valueChanged.connect(lambda _: header.resizeSections(FITTED))
 

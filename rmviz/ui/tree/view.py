@@ -198,7 +198,8 @@ class TreeView(QGraphicsView):
             parent = int(tree.parent[h])
             if parent >= 0:
                 self._edge(h, parent, here, small, reach)
-        self.bars.drawn()
+        if self.strategies is not None:
+            self.show_strategies(*self.strategies)  # the bars, over the edges and under the nodes
         self._infoset_links(nodes)
         for h in sorted(nodes, key=lambda h: tree.child_count[h] > 0):  # payoffs claim their place first
             self._node(h, self.positions[h], small, trace)
@@ -243,9 +244,6 @@ class TreeView(QGraphicsView):
         # where it would come within the gap of another label or a node (Leduc's chance fans
         # read "Qh (1/5)Ks (1/5)"), the move alone, else none (the bars still show the strategy)
         self._taken.claim(label, tree.move_label[h], place)
-        slot = int(tree.edge_slot[h])
-        if slot >= 0 and self.strategies is not None:
-            self.bars.draw(scene, middle, g, player_colour(int(tree.player[parent])), slot, self.strategies)
 
     def _infoset_links(self, nodes: list[int]) -> None:
         """The information sets' arcs: those of neighbours drawn, the others kept hidden in
@@ -361,13 +359,14 @@ class TreeView(QGraphicsView):
     def show_strategies(self, current: np.ndarray, average: np.ndarray) -> None:
         """Probability bars under each decision move (per slot). The first strategies add the
         bars to the tree drawn (rebuilding it drew a 1,000-move node a second time as its
-        window opened: 0.3-0.7 s); after, only their widths change (a running Leduc tree,
-        fully expanded, was rebuilt item by item, 0.7 s, ten times a second)."""
+        window opened: 0.3-0.7 s); after, only their widths change, to :data:`BAR_PIXELS` at
+        the view's zoom (a running Leduc tree, fully expanded, was rebuilt item by item,
+        0.7 s, ten times a second)."""
         self.strategies = (current, average)
         if not self.bars:
             tree = self.tree
             assert tree is not None
-            for h in self.node_items:
+            for h in self.positions:  # the nodes drawn
                 parent, slot = int(tree.parent[h]), int(tree.edge_slot[h])
                 if parent >= 0 and slot >= 0:
                     middle = (self.positions[parent] + self.positions[h]) / 2
@@ -442,7 +441,8 @@ class TreeView(QGraphicsView):
             else:
                 self.centerOn(self.positions[0])
         self.zoomed = False
-        self.bars.set(self.strategies, BAR_WIDTH * self.spread, self.transform().m11())
+        if self.strategies is not None:
+            self.show_strategies(*self.strategies)  # to a quarter pixel at this zoom
 
     def _center_with_root(self, h: int) -> None:
         """Node ``h`` in view, and the view as near the root as that allows: both where they
@@ -510,7 +510,8 @@ class TreeView(QGraphicsView):
         factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
         self.scale(factor, factor)
         self.zoomed = True
-        self.bars.set(self.strategies, BAR_WIDTH * self.spread, self.transform().m11())
+        if self.strategies is not None:
+            self.show_strategies(*self.strategies)  # to a quarter pixel at the new zoom
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -589,13 +590,11 @@ class StrategyBars:
         self.rows, self.slots = keys[:, 0], keys[:, 1]
         self.widths = np.array([item.rect().width() for item in self.items])
 
-    def set(self, strategies: tuple[np.ndarray, np.ndarray] | None, full: float, zoom: float) -> None:
+    def set(self, strategies: tuple[np.ndarray, np.ndarray], full: float, zoom: float) -> None:
         """Each bar ``full`` times its probability in ``strategies`` (current, average) wide,
         to :data:`BAR_PIXELS` on screen at ``zoom``: only the bars off by more are set again
         (a 1,000-move node's average strategy moves every bar a little at every redraw:
         2,000 bars set took 6 ms)."""
-        if strategies is None or not self.items:
-            return
         current, average = (np.asarray(s)[self.slots] for s in strategies)
         widths = full * np.where(self.rows == 0, current, average)
         off = np.flatnonzero(np.abs(widths - self.widths) > BAR_PIXELS / zoom)

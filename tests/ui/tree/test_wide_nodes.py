@@ -153,7 +153,8 @@ def test_a_wide_node_is_drawn_once_as_its_window_opens_and_runs(qtbot, monkeypat
         window.run.toggle()  # Run
         qtbot.waitUntil(lambda: loop.latest()[1].iteration > 200, timeout=60_000)
         window.run.toggle()
-        qtbot.waitUntil(lambda: not loop.running, timeout=60_000)
+        loop.exclusive(lambda solver: None)  # the chunk in flight ends and is published first
+        qtbot.waitUntil(lambda: loop.latest()[1].iteration == loop.solver.iteration, timeout=60_000)
         window.run.redraw(force=True)
         assert len(built) == 1
         view = window.view
