@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rmviz.games.normal_form import NormalFormGame
 from rmviz.present.panels import MAX_PLAYERS, most_played
+
+if TYPE_CHECKING:
+    from rmviz.games.normal_form import NormalFormGame
 
 CURRENT_TRAIL, FADE_STEPS = 60, 8  # recent current strategies; pieces of the average path
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
