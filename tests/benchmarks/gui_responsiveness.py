@@ -8,7 +8,8 @@ and maximum after the first second (start-up: the window's first layout, numba l
 kernels), the worst probe of that first second on a line of its own, the redraws per
 second, the GUI thread's CPU time per redraw (the redraw, the repaint it causes and the
 garbage collector's pauses, which this thread alone runs: rmviz.ui.common.collector; each
-pause's CPU time is reported too), and the growth of the process's resident memory from
+pause's CPU time is reported too) and its parts (the redraw's own work, each view's
+repaints), and the growth of the process's resident memory from
 the first second to the end of the run (the trace and snapshots must stay bounded).
 
 Targets (issue 4): p99 latency < 50 ms, memory growth < 50 MB over 1e7 iterations; issue 34:
@@ -25,6 +26,7 @@ table and plot showing its N moves (issue 33's node of 1,000 moves).
 from __future__ import annotations
 
 import argparse
+import collections
 import gc
 import os
 import resource
@@ -69,6 +71,7 @@ def main() -> int:
 
 def measure(args: argparse.Namespace) -> int:
 
+    import pyqtgraph as pg
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -91,9 +94,22 @@ def measure(args: argparse.Namespace) -> int:
     def counted_redraw(force: bool = False) -> None:
         nonlocal redraws
         redraws += 1
+        began = time.thread_time()
         original_redraw(force)
+        parts["redraw"].append((time.perf_counter() - state["start"], time.thread_time() - began))
 
     window.run.redraw = counted_redraw  # the run control's timer calls self.redraw()
+    parts: dict[str, list[tuple[float, float]]] = collections.defaultdict(list)  # (when, CPU s)
+    paint_event = pg.GraphicsView.paintEvent
+
+    def timed_paint(view: pg.GraphicsView, event: object) -> None:
+        began = time.thread_time()
+        paint_event(view, event)
+        parts[f"painting {type(view).__name__}"].append(
+            (time.perf_counter() - state["start"], time.thread_time() - began)
+        )
+
+    pg.GraphicsView.paintEvent = timed_paint  # each view's repaints, as redraw_cost.py times them
     pauses: list[float] = []  # CPU ms of each collection (the GUI thread's: the collector's timer)
     started: list[float] = []
 
@@ -151,6 +167,13 @@ def measure(args: argparse.Namespace) -> int:
     cpu, drawn = state.get("cpu", (time.thread_time(), redraws))
     per_redraw = (time.thread_time() - cpu) * 1000 / max(1, redraws - drawn)
     print(f"GUI thread CPU per redraw (with its repaint and the collector) after 1 s: {per_redraw:.1f} ms")
+    for part, timed in parts.items():  # the redraw's own work, then each view's repaints
+        cost = np.array([cpu for when, cpu in timed if when > 1.0]) * 1000
+        if cost.size:
+            print(
+                f"  {part}: CPU ms median {np.median(cost):.1f}, p90 {np.percentile(cost, 90):.1f}, "
+                f"max {cost.max():.1f} over {cost.size}"
+            )
     if pauses:
         median, most = np.median(pauses), max(pauses)
         print(f"garbage collector: {len(pauses)} pauses, CPU ms median {median:.2f}, max {most:.1f}")

@@ -115,11 +115,11 @@ def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
         plot = live(qtbot, panel, tables, scale, shared)
         # the curves: the same points, colours, dashes and relative widths
         paper_curves = [a for a in ax.get_lines() if len(a.get_xdata()) and not _is_guide(a, panel)]
-        live_curves = [(line, c) for line, c in plot.curves.items() if c.xData is not None and len(c.xData)]
+        live_curves = [(line, c) for line, c in plot.curves.items() if c.getOriginalDataset()[0].size]
         assert len(paper_curves) == len(live_curves), name
         for artist, (line, curve) in zip(paper_curves, live_curves, strict=True):
-            np.testing.assert_array_equal(artist.get_xdata(), curve.xData, err_msg=name)
-            np.testing.assert_array_equal(artist.get_ydata(), curve.yData, err_msg=name)
+            np.testing.assert_array_equal(artist.get_xdata(), curve.getOriginalDataset()[0], err_msg=name)
+            np.testing.assert_array_equal(artist.get_ydata(), curve.getOriginalDataset()[1], err_msg=name)
             qt = curve.opts["pen"]
             assert artist.get_color() == line.colour and qt.color().name() == line.colour.lower(), name
             assert (artist.get_linestyle(), qt.style()) == DASHES[line.dash], name
@@ -138,7 +138,8 @@ def test_every_panel_is_drawn_alike_on_paper_and_live(runs, qtbot):
         levels += len(panel.levels)
         if panel.reference is not None and plot.reference is not None:
             (guide,) = [a for a in ax.get_lines() if a.get_label() == panel.reference.tex]
-            np.testing.assert_array_equal(guide.get_ydata(), plot.reference.yData, err_msg=name)
+            _, guide_y = plot.reference.getOriginalDataset()
+            np.testing.assert_array_equal(guide.get_ydata(), guide_y, err_msg=name)
         # the axes: scales and ranges
         (x0, x1), (y0, y1) = plot.plot.vb.viewRange()
         low, high = ax.get_xlim()

@@ -34,8 +34,8 @@ from rmviz.present.panels import (
     y_range,
 )
 from rmviz.runner.trace import TraceData
-from rmviz.ui.common.live_curve import GrowingCurve
-from rmviz.ui.common.plot_layout import live_points, set_points
+from rmviz.ui.common.live_curve import LiveCurve
+from rmviz.ui.common.plot_layout import live_points
 from rmviz.ui.common.style import curve_pen, log_axes, pen, style_plot
 
 MAX_NAMED = 6  # actions named in a title
@@ -137,10 +137,10 @@ class PanelPlot:
             legend = self.legend = self.plot.addLegend(offset=(-5, 5))
             legend.setLabelTextSize(f"{8 * scale:.0f}pt")
             self.plot.vb.sigResized.connect(self._fit_legend)
-        self.curves: dict[Line, pg.PlotDataItem] = {}
+        self.curves: dict[Line, LiveCurve] = {}
         for k, line in enumerate(panel.lines):
             # faint curves jump every iteration: drawn without antialiasing, half the cost
-            curve = GrowingCurve(pen=line_pen(line, scale), antialias=line.alpha == 1.0)
+            curve = LiveCurve(line_pen(line, scale), antialias=line.alpha == 1.0)
             curve.setZValue(k * CURVE_Z)  # later lines over earlier ones, as on paper
             self.plot.addItem(curve)
             self.curves[line] = curve
@@ -151,9 +151,10 @@ class PanelPlot:
                 pen=pen(key.colour, WIDTH * key.width * scale, "solid", round(255 * key.alpha))
             )
             legend.addItem(sample, key.label)
-        self.reference: pg.PlotDataItem | None = None
+        self.reference: LiveCurve | None = None
         if panel.reference is not None:
-            self.reference = self.plot.plot(pen=curve_pen(panel.reference, scale))
+            self.reference = LiveCurve(curve_pen(panel.reference, scale), dot=False)
+            self.plot.addItem(self.reference)
             self.reference.setZValue(len(panel.lines) * CURVE_Z)  # over the curves
             if legend is not None:
                 legend.addItem(self.reference, panel.reference.label)
@@ -234,7 +235,7 @@ class PanelPlot:
             self._mark_drops(line, drops(self.panel, line, tables))
             found = points(self.panel, line, drawn, scale)
             if found is not None:
-                set_points(self.curves[line], *found)
+                self.curves[line].setData(*found)
                 shown |= bool(found[0].size)
                 if found[0].size:
                     named.add(line)

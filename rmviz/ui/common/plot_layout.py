@@ -64,20 +64,3 @@ class PlotLayout(pg.GraphicsLayoutWidget):
     def __init__(self, parent: object = None, **options: object) -> None:
         super().__init__(parent, **options)
         self.scene().setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
-
-
-def set_points(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> None:
-    """``curve.setData(x, y)``, drawn as a dot in the curve's colour while it has a single
-    point (a ring for a faint curve, such as the current strategies'): a line through one
-    point draws nothing, so after *Step 1* every plot was empty although the status bar
-    gave the first iteration's numbers."""
-    lone = len(x) == 1 and bool(np.isfinite(y).all())
-    if lone != (curve.opts["symbol"] is not None):
-        colour = pg.mkPen(curve.opts["pen"]).color()
-        faint = colour.alpha() < 255
-        colour.setAlpha(255)
-        curve.setSymbol("o" if lone else None)
-        curve.setSymbolPen(pg.mkPen(colour, width=1.5))
-        curve.setSymbolBrush(None if faint else colour)
-        curve.setSymbolSize(7)
-    curve.setData(x, y)

@@ -52,7 +52,8 @@ from rmviz.present.simplex import (
     unproject,
 )
 from rmviz.solvers.columns import Column
-from rmviz.ui.common.plot_layout import PlotLayout, set_points
+from rmviz.ui.common.live_curve import LiveCurve
+from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import set_title, style_plot
 
 
@@ -68,7 +69,8 @@ class FadingPath:
         for _start, _stop, opacity in fade_pieces(FADE_STEPS):
             shade = QColor(colour)
             shade.setAlphaF(opacity)
-            self.pieces.append(plot.plot(pen=pg.mkPen(shade, width=width)))
+            self.pieces.append(LiveCurve(pg.mkPen(shade, width=width), dot=False))
+            plot.addItem(self.pieces[-1])
         self.end = plot.plot(
             pen=None, symbol="o", symbolSize=2.5 * width, symbolBrush=colour, symbolPen=colour
         )
@@ -100,6 +102,13 @@ class FadingPath:
         x = np.concatenate([parts[0][0], *(p[0][1:] for p in parts[1:])])
         y = np.concatenate([parts[0][1], *(p[1][1:] for p in parts[1:])])
         return x, y
+
+
+def current_trail(plot: pg.PlotItem, scale: float) -> LiveCurve:
+    """The current strategies' short grey trail on ``plot`` (a ring while it has one point)."""
+    trail = LiveCurve(pg.mkPen((120, 120, 120, 90), width=scale))
+    plot.addItem(trail)
+    return trail
 
 
 PANEL_SIZES = {"point": 1, "segment": 2, "triangle": 3}  # actions drawn by each kind of panel
@@ -167,7 +176,7 @@ class SimplexView(PlotLayout):
         self.equilibrium: tuple[tuple[float, ...], ...] | None = None
         self.start: Mapping[int, np.ndarray] = {}
         self.rings: list[tuple[str, int, pg.TargetItem]] = []  # (panel kind, player, ring)
-        self.paths: list[tuple[str, int, pg.PlotDataItem, FadingPath]] = []
+        self.paths: list[tuple[str, int, LiveCurve, FadingPath]] = []
         self.stars: list[tuple[str, int, pg.PlotDataItem]] = []  # (panel kind, player, marker)
         # a face of more than three actions: its plot and corner names, named anew in place
         self.corners: dict[int, tuple[pg.PlotItem, list[pg.TextItem]]] = {}
@@ -362,7 +371,7 @@ class SimplexView(PlotLayout):
         plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.05)
         plot.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], pen=pg.mkPen("#888888", width=self.scale))
         self.fields.append(("square", 0, FieldItems(plot, self.scale)))
-        current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
+        current = current_trail(plot, self.scale)
         average = FadingPath(plot, player_colour(0), 2.5 * self.scale)
         self.paths.append(("square", 0, current, average))
         self._star(plot, "square", 0)
@@ -403,7 +412,7 @@ class SimplexView(PlotLayout):
             kind = "triangle"
             if game.num_actions[player] == 3:
                 self.fields.append((kind, player, FieldItems(plot, self.scale)))
-        current = plot.plot(pen=pg.mkPen((120, 120, 120, 90), width=self.scale))
+        current = current_trail(plot, self.scale)
         average = FadingPath(plot, player_colour(player), 2.5 * self.scale)
         self.paths.append((kind, player, current, average))
         self._star(plot, kind, player)
@@ -438,7 +447,7 @@ class SimplexView(PlotLayout):
                     if x is None or y is None:
                         continue
                     if keep:
-                        set_points(curve, x[-keep:], y[-keep:])
+                        curve.setData(x[-keep:], y[-keep:])
                     else:
                         curve.setData(x, y, drawn)
                 continue
@@ -448,7 +457,7 @@ class SimplexView(PlotLayout):
                     continue
                 points = project(PANEL_SIZES[kind], np.column_stack(parts))
                 if keep:
-                    set_points(curve, points[-keep:, 0], points[-keep:, 1])
+                    curve.setData(points[-keep:, 0], points[-keep:, 1])
                 else:
                     curve.setData(points[:, 0], points[:, 1], drawn)
 

@@ -35,7 +35,7 @@ def test_a_retargeted_plot_keeps_each_curve_on_the_column_it_still_draws(qtbot):
     before = np.arange(15) / 105  # a5..a14 most played
     plot = PanelPlot(layout.ci, strategy_panel(0, "P1", ACTIONS, before), 0, 0)
     plot.update({None: trace()})
-    old = {line.column: (curve, curve.xData.copy()) for line, curve in plot.curves.items()}
+    old = {line.column: (curve, curve.getOriginalDataset()[0]) for line, curve in plot.curves.items()}
     after = before.copy()
     after[2] = 0.2  # a2 comes in first, a5 (tenth) leaves: the other nine move down one place
     panel = strategy_panel(0, "P1", ACTIONS, after)
@@ -44,7 +44,7 @@ def test_a_retargeted_plot_keeps_each_curve_on_the_column_it_still_draws(qtbot):
     for k, (line, curve) in enumerate(plot.curves.items()):
         if line.column.action != 2:
             kept, points = old[line.column]
-            assert curve is kept and np.array_equal(curve.xData, points)  # untouched
+            assert curve is kept and np.array_equal(curve.getOriginalDataset()[0], points)  # untouched
         else:
             assert curve is old[Column(line.column.quantity, player=0, action=5)][0]  # a5's, freed
         assert curve.opts["pen"] == line_pen(line, 1.0)
@@ -52,4 +52,4 @@ def test_a_retargeted_plot_keeps_each_curve_on_the_column_it_still_draws(qtbot):
         assert curve.zValue() == k * 1e-3
     plot.update({None: trace()})
     for line, curve in plot.curves.items():
-        np.testing.assert_array_equal(curve.yData, trace().columns[line.column])
+        np.testing.assert_array_equal(curve.getOriginalDataset()[1], trace().columns[line.column])

@@ -33,13 +33,13 @@ def test_staggered_updates_alternate_rows_and_thin_the_points(qtbot):
     iterations, columns = trace_of(100_000)
     assert iterations.size > LIVE_POINTS
     plots.update_from(iterations, columns, stagger=True)  # the strategy row first
-    drawn = plots.curves[AVERAGE_00].xData
+    drawn = plots.curves[AVERAGE_00].getOriginalDataset()[0]
     assert len(drawn) <= LIVE_POINTS + 1
     np.testing.assert_array_equal(drawn, iterations[live_points(iterations)])
     assert drawn[0] == iterations[0] and drawn[-1] == 100_000  # the newest point is always drawn
-    assert plots.curves[EXPLOITABILITY].xData is None
+    assert plots.curves[EXPLOITABILITY].getOriginalDataset()[0].size == 0
     plots.update_from(iterations, columns, stagger=True)  # then the others
-    assert plots.curves[EXPLOITABILITY].xData is not None
+    assert plots.curves[EXPLOITABILITY].getOriginalDataset()[0].size
 
 
 @pytest.mark.parametrize("budget", [50, 300])
@@ -71,7 +71,7 @@ def test_exports_draw_every_point_and_axes_end_at_the_data(qtbot):
     plots.update_from(iterations, columns)
     curve = plots.curves[EXPLOITABILITY]
     keep = columns[EXPLOITABILITY] > 0
-    np.testing.assert_array_equal(curve.xData, iterations[keep])
+    np.testing.assert_array_equal(curve.getOriginalDataset()[0], iterations[keep])
     plot, _ = plots.plot_items[0]
     (x0, x1), (y0, y1) = plot.vb.viewRange()
     # log10: from 1 to 20,000 rounded up to a tenth of a decade (4.4), padding 2%
@@ -91,13 +91,11 @@ def test_after_one_iteration_every_curve_shows_its_point_and_the_gap_axis_a_labe
     drawn = [curve for column, curve in plots.curves.items() if column in columns]
     assert len(drawn) > 10
     for curve in drawn:  # a line through one point draws nothing: a dot (a ring when faint)
-        assert len(curve.xData) == 1 and curve.opts["symbol"] == "o"
-        assert curve.opts["symbolPen"].color().alpha() == 255
+        assert len(curve.xData) == 1 and curve.lone
+        assert curve.dot.opts["pen"].color().alpha() == 255
     current = plots.curves[Column("current", player=0, action=0)]
     hollow = Qt.BrushStyle.NoBrush
-    assert (
-        current.opts["symbolBrush"].style() == hollow != plots.curves[AVERAGE_00].opts["symbolBrush"].style()
-    )
+    assert current.dot.opts["brush"].style() == hollow != plots.curves[AVERAGE_00].dot.opts["brush"].style()
     plot = next(plot for plot, log_y in plots.plot_items if log_y)
     (y0, y1) = plot.vb.viewRange()[1]
     assert y1 - y0 >= 2  # a decade's labels sit at the axis's ends, where pyqtgraph drops them
@@ -106,7 +104,7 @@ def test_after_one_iteration_every_curve_shows_its_point_and_the_gap_axis_a_labe
     assert any(y0 + 0.1 < decade < y1 - 0.1 for decade in axis.labelled)  # one label inside
     iterations, columns = trace_of(3)
     plots.update_from(iterations, columns)
-    assert all(len(curve.xData) == 3 and curve.opts["symbol"] is None for curve in drawn)
+    assert all(len(curve.xData) == 3 and not curve.lone for curve in drawn)
 
 
 def test_log_axes_label_decades_only_and_never_overprint(qtbot):
@@ -156,15 +154,16 @@ def test_a_lone_point_that_is_not_a_number_gets_no_dot(qtbot):
     simplex the strategy puts no mass on, a welfare not defined)."""
     import pyqtgraph as pg
 
-    from rmviz.ui.common.plot_layout import set_points
+    from rmviz.ui.common.live_curve import LiveCurve
     from rmviz.ui.matrix.simplex import FadingPath
 
     plot = pg.PlotItem()
-    curve = plot.plot()
-    set_points(curve, np.array([1.0]), np.array([np.nan]))
-    assert curve.opts["symbol"] is None
-    set_points(curve, np.array([1.0]), np.array([0.5]))
-    assert curve.opts["symbol"] == "o"
+    curve = LiveCurve(pg.mkPen("#0072B2"))
+    plot.addItem(curve)
+    curve.setData(np.array([1.0]), np.array([np.nan]))
+    assert not curve.lone
+    curve.setData(np.array([1.0]), np.array([0.5]))
+    assert curve.lone
     path = FadingPath(plot, "#0072B2", 2.0)
     path.setData(np.array([0.1, 0.2, np.nan]), np.array([0.3, 0.4, np.nan]))
     np.testing.assert_array_equal(np.ravel(path.end.getData()), [0.2, 0.4])
@@ -208,5 +207,5 @@ def test_a_big_games_plots_draw_the_actions_played_and_follow_the_run(qtbot):
             assert drawn == sorted(shown[i])
         for plot in (*strategies, regrets):
             for line, curve in plot.curves.items():
-                np.testing.assert_array_equal(curve.yData, columns[line.column])
+                np.testing.assert_array_equal(curve.getOriginalDataset()[1], columns[line.column])
                 assert plots.curves[line.column] is curve

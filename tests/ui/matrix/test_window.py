@@ -64,8 +64,7 @@ def test_snapshots_reach_the_plots_and_the_simplex(window, qtbot):
     qtbot.waitUntil(
         lambda: (
             window.iteration_label.text() == "iteration 500"
-            and window.plots.curves[AVERAGE_00].xData is not None
-            and len(window.plots.curves[AVERAGE_00].xData) > 20
+            and len(window.plots.curves[AVERAGE_00].getOriginalDataset()[0]) > 20
         ),
         timeout=60_000,
     )
@@ -167,20 +166,20 @@ def test_without_an_opener_a_game_tree_file_is_refused(window, tmp_path):
 def test_payoff_edits_keep_the_views_and_start_them_afresh(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path, game="rps")
     window.run.step(300)
-    qtbot.waitUntil(lambda: window.plots.curves[AVERAGE_00].xData is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: window.plots.curves[AVERAGE_00].getOriginalDataset()[0].size > 0, timeout=60_000)
     items = (window.plots.plot_items, window.simplex.paths, window.joint.image)
     assert window.simplex.stars[0][2].getData()[0].size == 1  # the catalog's equilibrium, starred
 
     window.model.setData(window.model.index(0, 1), "-2, 2")  # same shape: nothing rebuilt
     assert (window.plots.plot_items, window.simplex.paths, window.joint.image) == items
-    assert window.plots.curves[AVERAGE_00].xData is None  # the old run's curves are gone
+    assert window.plots.curves[AVERAGE_00].getOriginalDataset()[0].size == 0  # the old run's curves are gone
     assert window.simplex.paths[0][3].getData()[0].size == 0
     assert window.joint.image.image.max() == 0 and window.joint.labels[0][0].textItem.toPlainText() == ""
     assert window.dashboard.plots.game is window.document.game
     window.run.step(50)
     qtbot.waitUntil(lambda: iteration(window) == 50, timeout=60_000)
-    qtbot.waitUntil(lambda: window.plots.curves[AVERAGE_00].xData is not None, timeout=60_000)
-    assert window.plots.curves[AVERAGE_00].xData.max() <= 50  # drawn from the new run only
+    qtbot.waitUntil(lambda: window.plots.curves[AVERAGE_00].getOriginalDataset()[0].size > 0, timeout=60_000)
+    assert window.plots.curves[AVERAGE_00].getOriginalDataset()[0].max() <= 50  # drawn from the new run only
 
     window.document.undo()  # the catalog game again: its star is back, still nothing rebuilt
     assert window.simplex.stars[0][2].getData()[0].size == 1

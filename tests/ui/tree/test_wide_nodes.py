@@ -81,8 +81,9 @@ def test_a_wide_sets_plot_draws_the_moves_played_as_its_figure_does(qtbot):
         assert [label.text for _, label in strategy.legend.items] == played
         columns = window.run.thread.loop.trace_data(window.plots.columns()).columns
         for line, curve in strategy.curves.items():
-            np.testing.assert_array_equal(curve.yData, columns[line.column][-len(curve.yData) :])
-            assert curve.yData[-1] > 0.006  # 1/143 each
+            drawn = curve.getOriginalDataset()[1]
+            np.testing.assert_array_equal(drawn, columns[line.column][-len(drawn) :])
+            assert drawn[-1] > 0.006  # 1/143 each
         figure = make_figure("strategies", window.export.run_data(), style="paper")
         (ax,) = [ax for ax in figure.axes if ax.get_legend() is not None or ax.get_lines()][:1]
         assert f"({MAX_ACTIONS} most played of {MOVES:,})" in ax.get_title()
