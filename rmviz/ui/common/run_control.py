@@ -9,7 +9,9 @@ painting is. The :class:`StatusLine` says "Preparing the solvers..." while kerne
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
@@ -115,6 +117,31 @@ class StatusLine:
             self.bar.clearMessage()
 
 
+CHOOSE_EVERY_S = 1.0  # a running window chooses a big game's actions drawn anew at most this often
+
+
+class ChoiceClock:
+    """When a window's redraw chooses anew which of a big game's actions (or a wide set's
+    moves) it draws, the most played at the trace's newest point
+    (:func:`~rmviz.present.panels.shown_actions`): at once when the run is not running or
+    the redraw is forced, so a still window draws what the figure of its iteration draws;
+    while it runs, at most every :data:`CHOOSE_EVERY_S` seconds. A 200-action game's ten
+    most played changed at about every redraw: the legend reshuffled 2-3 times a second and
+    each change restroked curves, a third of a redraw's own CPU. ``clock``: seconds."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.last = -math.inf
+
+    def due(self, running: bool, force: bool = False) -> bool:
+        """Whether this redraw chooses (and, if so, the next choice counts from now)."""
+        now = self.clock()
+        if force or not running or now - self.last >= CHOOSE_EVERY_S:
+            self.last = now
+            return True
+        return False
+
+
 class RunControl:
     """The single run of a :class:`~.run_window.RunWindow` (``window``, typed loosely: its
     module imports this one). ``thread``: the run, ``None`` between runs; ``timer``: the
@@ -131,6 +158,7 @@ class RunControl:
         self.timer.timeout.connect(self._tick)
         self._tick_started = 0.0
         self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
+        self.choices = ChoiceClock()  # a big game's actions drawn: chosen anew when due
 
     def restart(self, run: bool | None = None) -> None:
         """Stop any run and start a fresh solver on the current game and settings (the one
@@ -158,6 +186,7 @@ class RunControl:
         QTimer.singleShot(1, lambda: loop.gui_drawing(False))
         self.thread.start()
         self.seen_version = -1
+        self.choices = ChoiceClock()  # the fresh run's first redraw chooses
         window.compare.set_game(window.document.game, window.panel.config())
         if self.comparing():
             window.compare.activate()

@@ -248,7 +248,8 @@ class MatrixWindow(RunWindow):
         """The dashboard from the newest snapshot (the joint) and the trace. Each tick draws
         one row of plots: when the run stops, the next tick draws the other row from the same
         snapshot, so nothing is left a publication behind."""
-        self.dashboard.choose(loop.trace_data(self.dashboard.chosen_from(), newest=True))
+        if self.run.choices.due(loop.running, force):
+            self.dashboard.choose(loop.trace_data(self.dashboard.chosen_from(), newest=True))
         trace = loop.trace_data(self.dashboard.columns())
         iterations, columns = trace.iterations, trace.columns
         if (

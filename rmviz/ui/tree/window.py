@@ -364,7 +364,8 @@ class TreeWindow(RunWindow):
             self.run.seen_version = -1  # not due yet: this snapshot's bars on a later tick
         if self.side_tabs.currentWidget() is self.average_table:
             self.average_table.set_strategy(self.document.game, self.tree, snapshot.average_strategy)
-        self.plots.choose(loop.trace_data(self.plots.chosen_from(), newest=True).columns)
+        if self.run.choices.due(loop.running, force):
+            self.plots.choose(loop.trace_data(self.plots.chosen_from(), newest=True).columns)
         trace = loop.trace_data(self.plots.columns())
         self.plots.update_from(trace.iterations, trace.columns)
         if self.animation_timer.isActive():
