@@ -141,6 +141,10 @@ class ChoiceClock:
             return True
         return False
 
+    def expire(self) -> None:
+        """The next redraw chooses (a view now draws another set or face)."""
+        self.last = -math.inf
+
 
 class RunControl:
     """The single run of a :class:`~.run_window.RunWindow` (``window``, typed loosely: its
@@ -186,7 +190,7 @@ class RunControl:
         QTimer.singleShot(1, lambda: loop.gui_drawing(False))
         self.thread.start()
         self.seen_version = -1
-        self.choices = ChoiceClock()  # the fresh run's first redraw chooses
+        self.choices.expire()  # the fresh run's first redraw chooses
         window.compare.set_game(window.document.game, window.panel.config())
         if self.comparing():
             window.compare.activate()

@@ -268,6 +268,7 @@ class MatrixWindow(RunWindow):
 
     def _face_changed(self) -> None:
         self.run.seen_version = -1  # redraw on the next tick
+        self.run.choices.expire()
 
     def figure_extras(self) -> dict[str, Any]:
         """The simplex faces chosen for players with more than three actions, and the field of

@@ -395,6 +395,7 @@ class TreeWindow(RunWindow):
             self.traversal.setCurrentIndex(self._traversal_of(infoset))  # redraws through _show_record
         self._show_infoset(self._snapshot())
         self.run.seen_version = -1
+        self.run.choices.expire()  # the set's moves drawn chosen at the next redraw
 
     def _traversal_of(self, infoset: int) -> int:
         """The traversal of the last record in which ``infoset``'s player updated."""

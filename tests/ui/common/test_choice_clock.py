@@ -31,6 +31,8 @@ def test_a_choice_is_due_at_once_when_still_or_forced_and_once_a_second_while_ru
     clock.now += CHOOSE_EVERY_S
     assert choices.due(running=True)
     assert not choices.due(running=True)
+    choices.expire()  # a view now draws another set or face
+    assert choices.due(running=True)
 
 
 @pytest.mark.parametrize("kind", ["matrix", "tree"])
@@ -55,9 +57,17 @@ def test_the_windows_choose_when_due_and_a_fresh_run_at_once(qtbot, tmp_path, ki
         clock.now += CHOOSE_EVERY_S
         window.draw(loop, loop.latest()[1], False)
         assert len(chosen) == 3
+        if kind == "tree":  # another information set: its moves drawn chosen with no wait
+            window.choose_infoset(1)
+            views = window.plots
+            views.choose = chosen.append
+        else:  # another simplex face
+            window._face_changed()
+        window.draw(loop, loop.latest()[1], False)
+        assert len(chosen) == 4
         window.run.restart(run=True)  # a fresh run chooses at its first redraw, with no wait
         loop = window.run.thread.loop
         window.draw(loop, loop.latest()[1], False)
-        assert len(chosen) == 4
+        assert len(chosen) == 5
     finally:
         window.shutdown()
