@@ -97,7 +97,11 @@ def log_axes() -> dict[str, DecadeAxis]:
 
 
 def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
-    """Title, grid and fonts of a plot; ``scale`` enlarges fonts (presentation mode)."""
+    """Title, grid and fonts of a plot; ``scale`` enlarges fonts (presentation mode). The
+    right-click menu keeps the view's entries (*View All*, the axes' ranges, *Export...*) but
+    not pyqtgraph's *Plot Options*: its log, FFT, derivative, downsampling and alpha
+    transforms redraw a panel against its definition (a log y axis under probabilities), and
+    the live curves (:class:`~rmviz.ui.common.live_curve.LiveCurve`) take none of them."""
     from PySide6.QtGui import QFont
     from PySide6.QtWidgets import QGraphicsItem
 
@@ -107,6 +111,7 @@ def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
         label.setText = types.MethodType(_set_title, label)
         label.resizeEvent = types.MethodType(_fit_title, label)
     set_title(plot, title, scale)
+    plot.setMenuEnabled(False, enableViewBoxMenu=None)
     plot.showGrid(x=True, y=True, alpha=0.2)
     font = QFont()
     font.setPointSizeF(8 * scale)

@@ -53,3 +53,16 @@ def test_a_retargeted_plot_keeps_each_curve_on_the_column_it_still_draws(qtbot):
     plot.update({None: trace()})
     for line, curve in plot.curves.items():
         np.testing.assert_array_equal(curve.getOriginalDataset()[1], trace().columns[line.column])
+
+
+def test_the_right_click_menu_keeps_the_views_entries_but_not_plot_options(qtbot):
+    """pyqtgraph's *Plot Options* (log, FFT, derivative, downsampling, alpha) redrew a panel
+    against its definition, and a live curve takes none of them: FFT raised in the slot."""
+    layout = PlotLayout()
+    qtbot.addWidget(layout)
+    plot = PanelPlot(layout.ci, strategy_panel(0, "P1", ACTIONS, np.arange(15) / 105), 0, 0)
+    plot.update({None: trace()})
+    assert plot.plot.getContextMenus(None) is None  # no Plot Options
+    assert plot.plot.vb.menuEnabled()  # View All, the axes, Export...
+    menu = plot.plot.vb.getMenu(None)
+    assert "View All" in [action.text() for action in menu.actions()]
