@@ -11,19 +11,12 @@ from rmviz.cli import main
 from rmviz.formats import efg_records, write_game_file
 from rmviz.games.trees import kuhn_poker, leduc_poker
 from rmviz.loading import LoadProgress, load_with_progress
+from tests.clock import Clock
 
 
 class Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_terminal_gets_a_live_line_after_a_second_then_the_final_count():

@@ -7,20 +7,14 @@ import pytest
 
 from rmviz.games import catalog_game
 from rmviz.ui.common.run_control import CHOOSE_EVERY_S, ChoiceClock
+from tests.clock import Clock
 from tests.ui.matrix.conftest import make_window
 from tests.ui.tree.conftest import make_tree_window
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_a_choice_is_due_at_once_when_still_or_forced_and_once_a_second_while_running():
-    clock = FakeClock()
+    clock = Clock()
+    clock.now = 100.0  # 100.9 + 1.0 - 100.9 is 1.0 exactly: the interval's edge is due
     choices = ChoiceClock(clock)
     assert choices.due(running=True)  # the run's first redraw
     assert not choices.due(running=True)
@@ -48,7 +42,7 @@ def test_the_windows_choose_when_due_and_a_fresh_run_at_once(qtbot, tmp_path, ki
         chosen = []
         views = window.dashboard if kind == "matrix" else window.plots
         views.choose = chosen.append
-        clock = FakeClock()
+        clock = Clock()
         window.run.choices = ChoiceClock(clock)
         for _ in range(3):
             window.draw(loop, loop.latest()[1], False)
