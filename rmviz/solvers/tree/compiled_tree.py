@@ -383,25 +383,29 @@ class TreePasses:
         sequence. One pass over the terminals and the information sets: linear in the
         tree's size (one reach pass, then :func:`_best_response_sums`).
         """
-        return self.best_responses(self._contributions(self.edge_probabilities(strategy)))
+        return self.best_responses(self.sequence_sums(self.edge_probabilities(strategy)))
 
-    def _contributions(self, edge_probability: np.ndarray) -> np.ndarray:
-        """``pi_{-p}(z) u_p(z)`` per player and terminal ``(n, K)``, from one reach pass."""
+    def sequence_sums(self, edge_probability: np.ndarray) -> np.ndarray:
+        """Each player p's ``sum_{z after s} pi_{-p}(z) u_p(z)`` by p's last sequence s before
+        the terminal z (``(n, n_slots + 1)``: column 0 the empty sequence, column ``s + 1``
+        slot s), from one reach pass; the terminals added in node order."""
         tree = self.tree
         reach = self.reach(edge_probability)[:, self.terminals]
-        contributions = tree.terminal_payoffs()
+        payoffs = tree.terminal_payoffs()
+        sums = np.empty((tree.n_players, tree.n_slots + 1))
         for p in range(tree.n_players):
-            contributions[p] *= np.prod(np.delete(reach, p, axis=0), axis=0)
-        return contributions
+            contribution = payoffs[p] * np.prod(np.delete(reach, p, axis=0), axis=0)
+            sums[p] = np.bincount(self.terminal_sequence[p] + 1, contribution, minlength=tree.n_slots + 1)
+        return sums
 
-    def best_responses(self, contributions: np.ndarray) -> np.ndarray:
-        """Each player's best-response value from ``contributions[p, z] = pi_{-p}(z) u_p(z)``
-        (``(n, K)``, the terminals in node order): :meth:`best_response_values`' second half."""
+    def best_responses(self, sums: np.ndarray) -> np.ndarray:
+        """Each player's best-response value from the sequence sums (:meth:`sequence_sums`,
+        which it adds the information sets' values into): :meth:`best_response_values`'
+        second half."""
         tree = self.tree
         out = np.empty(tree.n_players)
         for p in range(tree.n_players):
-            # q[0]: the empty sequence, q[s + 1]: slot s
-            q = np.bincount(self.terminal_sequence[p] + 1, contributions[p], minlength=tree.n_slots + 1)
+            q = sums[p]
             out[p] = _best_response_sums(
                 q,
                 self.deepest_first[p],
@@ -415,7 +419,7 @@ class TreePasses:
         """``NashConv = sum_i [BR_i - v_i]`` of a behaviour profile, and the values ``v_i``."""
         probabilities = self.edge_probabilities(strategy)
         values = self.values(probabilities)[:, 0].copy()  # not (n, N) kept
-        return self.nash_conv_of(values, self.best_responses(self._contributions(probabilities)))
+        return self.nash_conv_of(values, self.best_responses(self.sequence_sums(probabilities)))
 
     @staticmethod
     def nash_conv_of(values: np.ndarray, best: np.ndarray) -> tuple[float, np.ndarray]:

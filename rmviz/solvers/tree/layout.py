@@ -139,26 +139,28 @@ def _parent_sequences(depth, edge, actor, slot_infoset, infosets, n):  # pragma:
 
 
 def profile_sums(
-    layout: DepthFirst, strategy: np.ndarray, position: np.ndarray
+    layout: DepthFirst, strategy: np.ndarray, position: np.ndarray, sequence: np.ndarray, n_slots: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """What a profile's NashConv needs, by one walk of the layout: each player's expected
-    payoff ``v_i`` (``(n,)``) and, per terminal z, ``pi_{-p}(z) u_p(z)`` for each player p
-    (``(n, K)``, column ``position[t]`` for the layout's t-th terminal: the compiled tree's
-    terminal order), without the NumPy passes' ``(n+1, N)`` reach and ``(n, N)`` values (a
-    snapshot's metrics on a big tree). The contributions are their floats (reach multiplied
-    down the path, the others' reach in row order); the values sum each history's children
-    in order from 0, as the CFR kernel's walk does, where ``np.add.reduceat`` groups them
-    its own way: equal to rounding."""
+    payoff ``v_i`` (``(n,)``) and the sequence sums ``q_p(s) = sum_{z after s}
+    pi_{-p}(z) u_p(z)`` of each player p's last sequence before each terminal z (``(n,
+    n_slots + 1)``: column 0 the empty sequence, column ``s + 1`` slot s; ``sequence``: the
+    compiled tree's ``terminal_sequence``, ``position[t]`` the layout's t-th terminal's
+    column there), without the NumPy passes' ``(n+1, N)`` reach and ``(n, N)`` values or a
+    per-terminal array (a snapshot's metrics on a big tree). Each term is its float (reach
+    multiplied down the path, the others' reach in row order), added in the layout's
+    terminal order; the values sum each history's children in order from 0, as the CFR
+    kernel's walk does: both equal to rounding to the passes' (:meth:`.TreePasses.sequence_sums`)."""
     n = layout.payoffs.shape[1]
     values = np.zeros(n)
-    contributions = np.empty((n, layout.payoffs.shape[0]))
+    sums = np.zeros((n, n_slots + 1))
     columns = (layout.depth, layout.edge, layout.actor, layout.chance, layout.payoffs)
-    _profile_walk(columns, strategy, position, layout.levels, contributions, values)
-    return values, contributions
+    _profile_walk(columns, strategy, position, sequence, layout.levels, sums, values)
+    return values, sums
 
 
 @jit
-def _profile_walk(columns, strategy, position, levels, contributions, values):  # pragma: no cover - compiled
+def _profile_walk(columns, strategy, position, sequence, levels, sums, values):  # pragma: no cover - compiled
     """:func:`profile_sums`' walk: a frame per level (reach, edge probability, values);
     leaving a history adds ``sigma(edge) v(h)`` to its parent's values."""
     depth, edge, actor, chance, payoffs = columns
@@ -193,7 +195,7 @@ def _profile_walk(columns, strategy, position, levels, contributions, values):  
                 for q in range(n + 1):
                     if q != i:
                         product *= reach[d, q]
-                contributions[i, z] = product * payoffs[t, i]
+                sums[i, sequence[i, z] + 1] += product * payoffs[t, i]
                 value[d, i] = payoffs[t, i]
             t += 1
         else:

@@ -299,8 +299,11 @@ class CFRSolver:
         layout = self.metrics_layout
         if layout is None:
             return self.passes.nash_conv(strategy)
-        values, contributions = profile_sums(layout, strategy, self.tree.outcome_terminal)
-        return self.passes.nash_conv_of(values, self.passes.best_responses(contributions))
+        passes = self.passes
+        values, sums = profile_sums(
+            layout, strategy, self.tree.outcome_terminal, passes.terminal_sequence, self.tree.n_slots
+        )
+        return passes.nash_conv_of(values, passes.best_responses(sums))
 
     def metrics(self) -> TreeMetrics:
         """NashConv (exact best responses), exploitability = NashConv / n, value, bounds, in

@@ -207,10 +207,11 @@ def test_the_layouts_metrics_are_the_passes_to_rounding(build, algorithm):
     """With numba, a snapshot's NashConv walks a depth-first layout once (the kernel's where
     it runs, one of its own for Monte-Carlo CFR: :func:`~rmviz.solvers.tree.layout.profile_sums`)
     instead of the NumPy passes' per-depth
-    arrays: each terminal's ``pi_{-p}(z) u_p(z)`` is their float exactly (the best responses
-    then the same function's), the values and NashConv equal to rounding (the children's
-    values are summed in another grouping than ``np.add.reduceat``'s), strategies with moves
-    of probability 0 included."""
+    arrays: each terminal's ``pi_{-p}(z) u_p(z)`` is their float exactly, added to its
+    sequence's sum in the walk's order (the best responses then the same function's), the
+    sums, values and NashConv equal to rounding (the passes add the terminals in node order
+    and the children's values in ``np.add.reduceat``'s grouping), strategies with moves of
+    probability 0 included."""
     solver = make_solver(build(), algorithm)
     passes, tree = solver.passes, solver.tree
     assert solver.metrics_layout is not None
@@ -228,8 +229,16 @@ def test_the_layouts_metrics_are_the_passes_to_rounding(build, algorithm):
             np.prod(np.delete(reach, p, axis=0), axis=0) * tree.payoffs[p, passes.terminals]
             for p in range(tree.n_players)
         ]
-        values, contributions = profile_sums(solver.metrics_layout, strategy, tree.outcome_terminal)
-        np.testing.assert_array_equal(contributions, np.array(expected))
+        order = tree.outcome_terminal  # the node-order terminal of the layout's t-th
+        values, sums = profile_sums(
+            solver.metrics_layout, strategy, order, passes.terminal_sequence, tree.n_slots
+        )
+        in_walk_order = np.zeros_like(sums)
+        for p in range(tree.n_players):  # each term added where it belongs, in the walk's order
+            np.add.at(in_walk_order[p], passes.terminal_sequence[p, order] + 1, expected[p][order])
+        np.testing.assert_array_equal(sums, in_walk_order)
+        by_passes = passes.sequence_sums(passes.edge_probabilities(strategy))
+        np.testing.assert_allclose(sums, by_passes, rtol=0, atol=1e-14 * largest)
         nash_conv, reference_values = passes.nash_conv(strategy)
         walked, walked_values = solver.nash_conv(strategy)
         np.testing.assert_array_equal(walked_values, values)
