@@ -662,7 +662,11 @@ class RecordReader:
         """Each information set's label (:func:`information_set_labels`), in the builder's order."""
         names = {(player, int(number)): entry[0] for (player, number), entry in self.infosets.items()}
         labels = information_set_labels(names, set(self.named))
-        return [labels[(player + 1, int(number))] for player, number in self.builder.infoset_ids]  # type: ignore[call-overload]
+        builder = self.builder
+        return [
+            labels[(player + 1, int(number))]  # type: ignore[call-overload]
+            for player, number in zip(builder.infoset_player, builder.infoset_key, strict=True)
+        ]
 
 
 def _after(region: str, records: int) -> str:

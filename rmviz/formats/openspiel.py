@@ -198,6 +198,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
     with no_cycle_collection():
         codes, payoffs, pairs, made_sets = _walk_records(game, builder, spec, max_nodes, progress)
         builder.new_infosets(made_sets)
+        del made_sets  # freed now, before the collector is back: it need not visit them
     _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
     return _finished(builder, game, spec, n)
 

@@ -27,7 +27,7 @@ import math
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, compress
 
 import numpy as np
 
@@ -91,6 +91,12 @@ class FlatTree:
         )
 
 
+def _ids_of(players: tuple[int, ...], keys: tuple[object, ...], player: int, start: int) -> dict[object, int]:
+    """``{key: start + i}`` over the entries ``i`` of ``player`` (in order)."""
+    mine = list(map(player.__eq__, players))
+    return dict(zip(compress(keys, mine), compress(range(start, start + len(keys)), mine), strict=True))
+
+
 class FlatTreeBuilder:
     """Appends histories in prefix order: each new history is the next child of the nearest
     history above it whose moves are not all filled yet; the tree is complete when the
@@ -115,13 +121,13 @@ class FlatTreeBuilder:
         self.payoffs = array("d")
         self.labels: dict[int, str] = {}
         self.movesets: dict[tuple[str, ...], int] = {}
+        self.moveset_moves: list[tuple[str, ...]] = []  # each move list by its index
         self.widths = array("i")  # of each move list
         self.chance_sets: dict[tuple[float, ...], int] = {}
-        self.infoset_ids: dict[tuple[int, object], int] = {}
+        self.infoset_ids: dict[int, dict[object, int]] = {}  # player -> key -> id (no key tuples)
         self.infoset_player = array("q")
         self.infoset_key: list[object] = []
         self.infoset_moveset = array("i")
-        self.infoset_moves: list[tuple[str, ...]] = []
         self.infoset_first_slot = array("q")
         self.slots = 0
         self.terminals = 0
@@ -136,6 +142,7 @@ class FlatTreeBuilder:
         known = self.movesets.get(moves)
         if known is None:
             known = self.movesets[moves] = len(self.movesets)
+            self.moveset_moves.append(moves)
             self.widths.append(len(moves))
         return known
 
@@ -164,13 +171,13 @@ class FlatTreeBuilder:
 
     def infoset(self, player: int, key: object, moves: tuple[str, ...]) -> int:
         """The id of ``player``'s information set ``key``, made with ``moves`` when new."""
-        info = self.infoset_ids.get((player, key))
+        ids = self.infoset_ids.get(player)
+        info = None if ids is None else ids.get(key)
         if info is None:
             self.infoset_player.append(player)  # first: a player out of range is refused here
-            info = self.infoset_ids[(player, key)] = len(self.infoset_key)
+            info = self.infoset_ids.setdefault(player, {})[key] = len(self.infoset_key)
             self.infoset_key.append(key)
             self.infoset_moveset.append(self.intern_moves(moves))
-            self.infoset_moves.append(moves)
             self.infoset_first_slot.append(self.slots)
             self.slots += len(moves)
         return info
@@ -183,15 +190,22 @@ class FlatTreeBuilder:
             return
         players, keys, moves = zip(*sets, strict=True)
         start = len(self.infoset_key)
-        ids = dict(zip(zip(players, keys, strict=True), range(start, start + len(sets)), strict=True))
-        if len(ids) < len(sets) or not self.infoset_ids.keys().isdisjoint(ids):
+        fresh = {player: _ids_of(players, keys, player, start) for player in set(players)}
+        if any(
+            len(ids) < players.count(player) or not self.infoset_ids.get(player, {}).keys().isdisjoint(ids)
+            for player, ids in fresh.items()
+        ):
             raise ValueError("an information set made twice")
         slots = list(accumulate(map(len, moves), initial=self.slots))
         self.infoset_player.extend(players)
-        self.infoset_ids.update(ids)
+        for player, ids in fresh.items():
+            self.infoset_ids.setdefault(player, {}).update(ids)
         self.infoset_key.extend(keys)
-        self.infoset_moveset.extend(map(self.intern_moves, moves))
-        self.infoset_moves.extend(moves)
+        try:  # a walk interns them as it meets them
+            numbers = list(map(self.movesets.__getitem__, moves))
+        except KeyError:
+            numbers = list(map(self.intern_moves, moves))
+        self.infoset_moveset.extend(numbers)
         self.infoset_first_slot.extend(slots[:-1])
         self.slots = slots[-1]
 
@@ -207,7 +221,7 @@ class FlatTreeBuilder:
         self._pending += len(moves) - 1
         self.complete = self._pending == 0
         moveset = self.infoset_moveset[info]
-        first = self.infoset_moves[info]
+        first = self.moveset_moves[moveset]
         if moves is not first and moves != first:
             moveset = self.intern_moves(moves)
         node = len(self.kind)

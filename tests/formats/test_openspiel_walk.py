@@ -4,7 +4,9 @@ table equal (tests/formats/reference_flat_walk.py); its parts agree with their d
 
 from __future__ import annotations
 
+import contextlib
 import gc
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -183,9 +185,31 @@ def test_information_sets_made_at_once_are_those_made_one_at_a_time():
     assert ids == [1, 2, 3, 4] and many.infoset_ids == one.infoset_ids
     for (
         name
-    ) in "infoset_player infoset_key infoset_moveset infoset_moves infoset_first_slot slots movesets".split():
+    ) in "infoset_player infoset_key infoset_moveset moveset_moves infoset_first_slot slots movesets".split():
         assert getattr(many, name) == getattr(one, name), name
     for twice in ([(0, "a", ("x",))], [(0, "d", ("x",)), (0, "d", ("x",))]):
         with pytest.raises(ValueError, match="made twice"):
             many.new_infosets(twice)
     assert many.infoset_key == one.infoset_key  # nothing made
+
+
+def test_the_walk_leaves_the_collector_nothing_per_information_set(monkeypatch):
+    """Objects made while the collector is paused and still alive when it resumes are all
+    in its youngest generation, and its first pass visits each (tic-tac-toe's 295,000
+    information sets: ~0.15 s). The walk drops its list of new sets before it resumes, and the
+    builder keeps its keys in a dictionary per player and each move list once, not a tuple
+    per information set."""
+    paused = openspiel.no_cycle_collection
+    young: list[int] = []
+
+    @contextlib.contextmanager
+    def counted() -> Iterator[None]:
+        with paused():
+            yield
+            young.append(len(gc.get_objects(generation=0)))
+
+    monkeypatch.setattr(openspiel, "no_cycle_collection", counted)
+    game = load_pyspiel_game("leduc_poker")
+    gc.collect()
+    openspiel._walk(game, "leduc", 10**6, None)
+    assert young[0] < 936 / 4  # Leduc's information sets; before: 3 tuples for each
