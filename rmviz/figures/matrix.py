@@ -371,8 +371,10 @@ def draw_joint(target: Target, run: RunData, style: Style) -> None:
                     fontsize=style.small,
                     gid="rmviz-cell",  # hidden when cells are too small for them (style.arrange)
                 )
+    # the bar as tall as the cells: an inset follows the box that the cells' aspect leaves
+    # (a bar taken from the axes' space spans the box before the aspect shrinks it)
     bar = cast("FigureBase", ax.get_figure(root=False)).colorbar(
-        mesh, ax=ax, label="probability", shrink=0.85
+        mesh, cax=ax.inset_axes((1.04, 0.0, 0.05, 1.0)), label="probability"
     )
     if bar.solids is not None:
         bar.solids.set_edgecolor("face")  # the colour bar's steps: the same seams

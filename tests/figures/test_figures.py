@@ -257,3 +257,23 @@ def test_the_joint_heatmaps_cells_meet_without_seams_in_a_pdf(tmp_path):
     down = (grey[1:-1] > grey[:-2] + 40) & (grey[1:-1] > grey[2:] + 40) & dark[:-2] & dark[2:]
     longest = max(int(across.sum(axis=0).max()), int(down.sum(axis=1).max()))
     assert longest < 0.1 * grey.shape[0], f"a seam {longest} pixels long"
+
+
+@pytest.mark.parametrize("name", ["joint", "dashboard"])
+@pytest.mark.parametrize("game", ["rps-crash", "random:general-sum:7x3", "random:general-sum:12x2"])
+def test_the_joint_heatmaps_colour_bar_is_as_tall_as_its_cells(name, game):
+    """The colour bar spans the heatmap's cells, top to bottom. Taken from the axes' room, it
+    spanned the axes' box before the cells' equal aspect shrank it: taller than the cells in
+    the dashboard, shorter in the figure of its own."""
+    from matplotlib.axes import Axes
+
+    from rmviz.formats import load_game
+
+    figure = make_figure(name, record(load_game(game), "rm", iterations=50), "paper")
+    figure.canvas.draw()
+    (heatmap,) = [ax for ax in figure.findobj(Axes) if ax.collections and ax.child_axes]
+    (bar,) = heatmap.child_axes
+    assert bar.get_ylabel() == "probability"
+    cells, scale = heatmap.get_position(), bar.get_position()
+    assert (scale.y0, scale.y1) == pytest.approx((cells.y0, cells.y1), abs=1e-6)
+    assert scale.x0 > cells.x1  # beside the cells, not over them

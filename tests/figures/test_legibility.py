@@ -86,7 +86,7 @@ def test_joint_tick_labels_are_thinned_to_fit(size):
     run = record(load_with_progress("random:general-sum:30x30:seed=3"), "rm", iterations=100)
     fig = make_figure("joint", run, "paper", size)
     drawn(fig)
-    (ax, _) = fig.axes  # the heatmap and its colour bar
+    (ax,) = fig.axes  # the heatmap; its colour bar is an inset of it
     shown = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
     assert 2 < len(shown) < 30 and shown[0] in ("2", "5", "10")  # every k-th action
     columns = [t for t in ax.get_xticklabels() if t.get_text()]
