@@ -36,10 +36,10 @@ from rmviz.present.panels import (
 from rmviz.present.simplex import (
     ARROW_COLOUR,
     ARROW_OPACITIES,
-    CORNERS,
     CURRENT_TRAIL,
     FLOW_COLOUR,
     STEPS_COLOUR,
+    face_corners,
     face_title,
     fade_pieces,
     project,
@@ -229,14 +229,14 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
         ax.set_title(face_title(game, i, face, "\n"), color=player_colour(i), pad=6 + 1.4 * style.small)
         ax.set_aspect("equal", adjustable="datalim")  # the box keeps its layout, the data fit in
         ax.axis("off")
-        outline = np.vstack([CORNERS, CORNERS[:1]]) if len(face) == 3 else np.array([[0.0, 0.0], [1.0, 0.0]])
+        places = face_corners(len(face))
+        outline = np.vstack([places, places[:1]]) if len(face) == 3 else places
         ax.plot(outline[:, 0], outline[:, 1], color=FRAME_COLOUR, linewidth=1.0)
-        corners = CORNERS if len(face) == 3 else np.array([[1.0, 0.0], [0.0, 0.0]])
         # clear of the paths' thick lines, which run along the edges (a segment's through its
         # labels' tops)
         clear = 1.5 * style.line_width
         for corner, name, (ha, va) in zip(
-            corners, names, (("right", "top"), ("left", "top"), ("center", "bottom")), strict=False
+            places, names, (("right", "top"), ("left", "top"), ("center", "bottom")), strict=False
         ):
             away = (0, clear if va == "bottom" else -clear)
             ax.annotate(

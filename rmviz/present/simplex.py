@@ -59,12 +59,21 @@ def face_title(game: NormalFormGame, player: int, face: tuple[int, ...], gap: st
     return f"{game.player_names[player]}{gap}(face {names} of {game.num_actions[player]})"
 
 
+def face_corners(face_size: int) -> np.ndarray:
+    """Where each action of a face of ``face_size`` actions sits, in order: the triangle's
+    :data:`CORNERS` (the first action bottom left, the second bottom right, the third on
+    top); two actions on the triangle's bottom edge, the first on the left; one in the
+    middle of that edge."""
+    return CORNERS[:face_size] if face_size > 1 else np.array([[0.5, 0.0]])
+
+
 def project(face_size: int, p: np.ndarray) -> np.ndarray:
-    """Strategies restricted to a face of ``face_size`` actions (n, k) -> plane points."""
+    """Strategies restricted to a face of ``face_size`` actions (n, k) -> plane points
+    (the face's :func:`face_corners` weighted by the strategy)."""
     if face_size == 1:
         return np.column_stack([np.full(len(p), 0.5), np.zeros(len(p))])
     if face_size == 2:
-        return np.column_stack([p[:, 0], np.zeros(len(p))])
+        return np.column_stack([p[:, 1], np.zeros(len(p))])
     return to_triangle(p)
 
 
@@ -73,12 +82,19 @@ def unproject(face_size: int, point: tuple[float, float]) -> np.ndarray:
     :func:`project`; points outside the face are clipped to its edge)."""
     x, y = point
     if face_size == 2:
-        p = np.array([x, 1.0 - x])
+        p = np.array([1.0 - x, x])
     else:  # barycentric coordinates on CORNERS: p2 from the height, then p1 from x
         p2 = y / CORNERS[2, 1]
         p = np.array([1.0 - x - p2 / 2, x - p2 / 2, p2])
     p = np.clip(p, 0.0, None)
     return p / p.sum() if p.sum() > 0 else np.full(face_size, 1.0 / face_size)
+
+
+def unproject_square(point: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Both players' strategies at a point of the 2x2 square (``p`` = P(the row player's
+    first action) across, ``q`` the column player's up), clipped to the square."""
+    p, q = (min(max(v, 0.0), 1.0) for v in point)
+    return np.array([p, 1.0 - p]), np.array([q, 1.0 - q])
 
 
 def fade_pieces(length: int) -> list[tuple[int, int, float]]:

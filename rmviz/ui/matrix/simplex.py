@@ -7,10 +7,10 @@
   ring that can be dragged to choose another (:attr:`SimplexView.start_dragged`);
 * 2x2 games: one square with p = P(row plays action 1) across and q = P(column plays
   action 1) up;
-* 2 actions (other games): a segment; more than 3 actions: a face of three actions chosen
-  with :meth:`SimplexView.set_face` (by default the run's three most played, followed as it
-  goes: :attr:`SimplexView.face_followed`), the strategy restricted to it and renormalised
-  (the panel title says which).
+* 2 actions (other games): a segment, the triangle's bottom edge; more than 3 actions: a
+  face of three actions chosen with :meth:`SimplexView.set_face` (by default the run's
+  three most played, followed as it goes: :attr:`SimplexView.face_followed`), the strategy
+  restricted to it and renormalised (the panel title says which).
 
 Under the paths, the field of the run's continuous-time dynamic (:meth:`SimplexView.show_field`;
 :mod:`rmviz.present.dynamics`): on the square, and on the triangle of a player with three
@@ -45,11 +45,13 @@ from rmviz.present.simplex import (
     FLOW_COLOUR,
     STEPS_COLOUR,
     face,
+    face_corners,
     face_title,
     fade_pieces,
     project,
     simplex_panels,
     unproject,
+    unproject_square,
 )
 from rmviz.solvers.columns import Column
 from rmviz.ui.common.live_curve import LiveCurve
@@ -354,7 +356,7 @@ class SimplexView(PlotLayout):
         position = ring.pos()
         x, y = float(position.x()), float(position.y())
         if kind == "square":
-            chosen = {0: unproject(2, (x, 0.0)), 1: unproject(2, (y, 0.0))}
+            chosen = dict(enumerate(unproject_square((x, y))))
         else:
             chosen = {player: unproject(PANEL_SIZES[kind], (x, y))}
         self.start_dragged.emit(chosen)
@@ -392,10 +394,10 @@ class SimplexView(PlotLayout):
             kind = "point"
         elif len(actions) == 2:
             plot.plot([0, 1], [0, 0], pen=pg.mkPen("#888888", width=2 * self.scale))
-            for x, label in ((0, actions[1]), (1, actions[0])):
+            for (x, y), label in zip(face_corners(2), actions, strict=True):
                 text = self._label(label, (0.5, -0.3))
                 plot.addItem(text)
-                text.setPos(x, 0)
+                text.setPos(x, y)
             plot.setRange(xRange=(-0.3, 1.3), yRange=(-0.3, 0.3), padding=0)  # room for labels
             kind = "segment"
         else:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from rmviz.errors import ConfigError
 from rmviz.games import catalog_game
-from rmviz.present.simplex import project, unproject
+from rmviz.present.simplex import CORNERS, face_corners, project, to_triangle, unproject, unproject_square
 from rmviz.solvers.matrix.config import preset
 from rmviz.solvers.matrix.solver import RegretMinimizer
 from rmviz.solvers.matrix.start import parse_start, rounded, start_text
@@ -69,7 +69,17 @@ def test_a_dragged_point_is_the_strategy_drawn_there(weights):
 
 def test_a_point_outside_the_simplex_is_clipped_to_its_edge():
     assert np.allclose(unproject(3, (-1.0, -1.0)), [1, 0, 0])
-    assert np.allclose(unproject(2, (1.7, 0.0)), [1, 0])
+    assert np.allclose(unproject(2, (-0.7, 0.0)), [1, 0])
+    assert np.allclose(unproject(2, (1.7, 0.0)), [0, 1])
+    assert [p.tolist() for p in unproject_square((1.3, -0.5))] == [[1, 0], [0, 1]]
+
+
+def test_a_segment_is_the_triangles_bottom_edge():
+    """Two actions sit where a triangle puts its first two: the first on the left."""
+    p = np.array([[1.0, 0.0], [0.25, 0.75], [0.0, 1.0]])
+    assert np.allclose(project(2, p), to_triangle(np.column_stack([p, np.zeros(3)])))
+    assert np.allclose(project(2, np.eye(2)), face_corners(2))
+    assert np.array_equal(face_corners(2), CORNERS[:2])
 
 
 def test_the_solver_starts_from_the_parsed_start():

@@ -233,3 +233,25 @@ def test_drag_the_starting_ring_on_the_simplex(qtbot, tmp_path):
         lambda: window.run.thread.loop.solver.config.start == {1: [0.5, 0.5, 0.0]}, timeout=60_000
     )
     window.shutdown()
+
+
+def test_a_two_action_players_segment_is_the_triangles_bottom_edge(qtbot, tmp_path):
+    """The row player's segment of a 2x3 game puts its first action on the left, as the
+    column player's triangle beside it does (its bottom edge, first action bottom left); a
+    ring dragged along it starts there."""
+    from pyqtgraph import TextItem
+
+    window = make_window(qtbot, tmp_path)
+    window.load_random("general-sum", (2, 3))
+    (ring,) = [ring for kind, _, ring in window.simplex.rings if kind == "segment"]
+    names = window.simplex.game.action_names[0]
+    labels = {
+        item.textItem.toPlainText(): item.pos().x()
+        for item in ring.parentItem().childItems()
+        if isinstance(item, TextItem)
+    }
+    assert labels == {names[0]: 0.0, names[1]: 1.0}
+    ring.setPos(0.2, 0.0)
+    ring.sigPositionChangeFinished.emit(ring)
+    qtbot.waitUntil(lambda: window.run.thread.loop.solver.config.start == {0: [0.8, 0.2]}, timeout=60_000)
+    window.shutdown()
