@@ -393,8 +393,9 @@ class SimplexView(PlotLayout):
             label.setPos(0.5, 0)
             kind = "point"
         elif len(actions) == 2:
-            plot.plot([0, 1], [0, 0], pen=pg.mkPen("#888888", width=2 * self.scale))
-            for (x, y), label in zip(face_corners(2), actions, strict=True):
+            ends = face_corners(2)
+            plot.plot(ends[:, 0], ends[:, 1], pen=pg.mkPen("#888888", width=2 * self.scale))
+            for (x, y), label in zip(ends, actions, strict=True):
                 text = self._label(label, (0.5, -0.3))
                 plot.addItem(text)
                 text.setPos(x, y)
