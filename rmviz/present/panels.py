@@ -669,12 +669,17 @@ def y_range(panel: Panel, arrays: Sequence[np.ndarray], scale: float = 1.0) -> t
 def x_range(tables: Tables, step: float = 0.0) -> tuple[float, float]:
     """The iteration axis (log): from the first iteration drawn to the last (over every run
     of ``tables``), one decade at least. Figures end at the data; live plots pass
-    ``step=``:data:`X_STEP` to round the end up to a tenth of a decade, so the axis is laid
-    out again at most ten times a decade, not at every frame."""
+    ``step=``:data:`X_STEP` to round the end up to a multiple of ``step * 2**k``, the largest
+    such grid no coarser than a tenth of the axis's span (``k >= 0``): the axis is laid out
+    again at most ten times a decade, and 10-20 times over its span, not at every frame
+    (each time, every curve of the row is stroked afresh). The grids are nested, so the end
+    never moves back as the span grows."""
     kept = [t.iterations for t in tables.values() if t.iterations.size]
     first = max(1.0, min((float(i[0]) for i in kept), default=1.0))
     last = max((float(i[-1]) for i in kept), default=1.0)
     end = max(math.log10(max(last, 1.0)), math.log10(first) + 1.0)
     if step:
+        span = end - math.log10(first)
+        step *= 2.0 ** max(0, math.floor(math.log2(span / (10 * step))))
         end = math.ceil(end / step - 1e-9) * step
     return first, 10.0**end

@@ -65,8 +65,8 @@ def main() -> int:
     draw = window.draw
 
     def recording_draw(loop, snapshot, force):  # type: ignore[no-untyped-def]
-        drawn.append(loop)
-        draw(loop, snapshot, force)
+        yield from draw(loop, snapshot, force)
+        drawn.append(loop)  # every part drawn
 
     window.draw = recording_draw
 

@@ -53,7 +53,7 @@ def settle(qtbot) -> None:
 
 def wait_drawn(window, qtbot) -> None:
     """Wait until the window has drawn the paused run's newest snapshot."""
-    qtbot.waitUntil(lambda: window.run.seen_version == window.run.thread.loop.latest()[0], timeout=60_000)
+    qtbot.waitUntil(window.run.drawn, timeout=60_000)
 
 
 # -- sizes ----------------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def shown(windows, qtbot, kind: str, size: tuple[int, int], mode: str):
     for _ in range(2):  # the matrix dashboard draws its two rows of plots in turn
         window.run.redraw(force=True)
         QApplication.processEvents()
-    qtbot.waitUntil(lambda: window.run.seen_version == window.run.thread.loop.latest()[0], timeout=10_000)
+    qtbot.waitUntil(window.run.drawn, timeout=10_000)
     QApplication.processEvents()
     assert not window.errors
     return window

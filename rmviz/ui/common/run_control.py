@@ -2,16 +2,19 @@
 timer and the status line. A :class:`RunControl` starts a fresh solver in a
 :class:`~rmviz.runner.worker.SolverThread` when the game or the settings change, steps and
 runs it, and each timer tick draws the visible tab from the newest snapshot (never a live
-solver array: the compiled kernels mutate those without the GIL); the interval stretches to
-1.5 times what a redraw and its repaint took, so the event loop stays free however slow
-painting is. The :class:`StatusLine` says "Preparing the solvers..." while kernels compile.
+solver array: the compiled kernels mutate those without the GIL), a view or a plot at a time
+with the event loop let through between them (each part's repaint runs, then any click or
+timer due, then the next part: a redraw of the whole tab held the loop for 40-70 ms of CPU
+with other processes busy beside the window); the interval stretches to 1.5 times what a
+redraw and its repaints took, so the event loop stays free however slow painting is. The
+:class:`StatusLine` says "Preparing the solvers..." while kernels compile.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
@@ -161,6 +164,7 @@ class RunControl:
         self.timer = QTimer(window)
         self.timer.timeout.connect(self._tick)
         self._tick_started = 0.0
+        self._parts: Iterator[None] | None = None  # the tick's redraw parts not drawn yet
         self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
         self.choices = ChoiceClock()  # a big game's actions drawn: chosen anew when due
 
@@ -252,7 +256,8 @@ class RunControl:
         self.window.controls.show_running(self.thread is not None and self.thread.loop.running)
 
     def stop(self) -> None:
-        """Shut the run's thread down (idempotent)."""
+        """Shut the run's thread down (idempotent); a tick's parts not drawn yet are dropped."""
+        self._drop_parts()
         if self.thread is not None:
             self.thread.shutdown()
             self.thread = None
@@ -268,19 +273,45 @@ class RunControl:
 
     # -- drawing -------------------------------------------------------------------------------
     def _tick(self) -> None:
-        """The redraw timer's slot. Redrawing and the repaint it causes take the GUI thread
-        for a while (C, smoothed over recent ticks); the timer then waits at least 1.5 C."""
+        """The redraw timer's slot: draws the first part of the redraw, and the others each
+        after the repaint of the one before (:meth:`_next_part`). Redrawing and the repaints
+        it causes take the GUI thread for a while (C, smoothed over recent ticks); the timer
+        then waits at least 1.5 C. A tick while the last one's parts are still being drawn
+        (a slow repaint) is skipped."""
+        if self._parts is not None:
+            return
         self._tick_started = time.perf_counter()
         for loop in self.loops():
             loop.gui_drawing(True)
         self.window.status_line.show_preparing(compiling_kernels())
         self.window.sessions.follow_catch_up()
-        self.redraw()
-        # a 1 ms timer fires after the posted (low-priority) repaint the redraw queued;
-        # a 0 ms one would be a posted call and run before it. The window is its context:
-        # closed and deleted within that millisecond, the call is dropped (not made on a
-        # deleted QTabWidget, as tests/ui/test_app.py saw now and then)
-        QTimer.singleShot(1, self.window, self._pace)
+        self._parts = self._drawing()
+        self._next_part(self._parts)
+
+    def _next_part(self, parts: Iterator[None]) -> None:
+        """Draw the next of ``parts`` unless a redraw, a new run or a stop dropped them. A
+        1 ms timer fires after the posted (low-priority) repaint the part queued, and after
+        the clicks and timers due; a 0 ms one would be a posted call and run before the
+        repaint. The window is its context: closed and deleted within that millisecond,
+        the call is dropped (not made on a deleted QTabWidget, as tests/ui/test_app.py saw
+        now and then)."""
+        if parts is not self._parts:
+            return
+        self._parts = None  # until this part is drawn: an error in it ends the redraw
+        try:
+            next(parts)
+        except StopIteration:
+            QTimer.singleShot(1, self.window, self._pace)
+            return
+        self._parts = parts
+        QTimer.singleShot(1, self.window, lambda: self._next_part(parts))
+
+    def _drop_parts(self) -> None:
+        """Drop the parts of a tick not drawn yet (their trace is stale, or their views are
+        about to be rebuilt)."""
+        if self._parts is not None:
+            self._parts = None
+            self._pace()
 
     def _pace(self) -> None:
         for loop in self.loops():
@@ -302,7 +333,19 @@ class RunControl:
 
     def redraw(self, force: bool = False) -> None:
         """Draw the visible tab from the newest snapshot, if there is a new one (or
-        ``force``)."""
+        ``force``), at once; a tick's parts not drawn yet are dropped."""
+        self._drop_parts()
+        for _ in self._drawing(force):
+            pass
+
+    def drawn(self) -> bool:
+        """Whether the single run's newest snapshot is drawn, every part of its redraw."""
+        if self._parts is not None or self.thread is None:
+            return False
+        return self.seen_version == self.thread.loop.latest()[0]
+
+    def _drawing(self, force: bool = False) -> Iterator[None]:
+        """The parts of a redraw (:meth:`~.run_window.RunWindow.draw`)."""
         if self.comparing():
             self.window.compare.redraw()
             self.window.show_compare_status()
@@ -314,7 +357,7 @@ class RunControl:
         self.update_buttons()
         if version != self.seen_version or force:
             self.seen_version = version
-            self.window.draw(loop, snapshot, force)
+            yield from self.window.draw(loop, snapshot, force)
         self._report_run_error()  # last: its dialog runs a nested event loop
 
     def shutdown(self) -> None:

@@ -21,7 +21,7 @@ it at iteration 0, paused.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -189,8 +189,10 @@ class RunWindow(QMainWindow):
         """The *Step 1* button."""
         self.run.step(1)
 
-    def draw(self, loop: RunLoop, snapshot: Snapshot, force: bool) -> None:
-        """Draw the run tab from ``snapshot`` and ``loop``'s trace."""
+    def draw(self, loop: RunLoop, snapshot: Snapshot, force: bool) -> Iterator[None]:
+        """Draw the run tab from ``snapshot`` and ``loop``'s trace: a generator of the
+        redraw's parts, a view or a plot each (the run control lets the event loop repaint
+        each before the next is drawn)."""
         raise NotImplementedError
 
     def show_compare_status(self) -> None:

@@ -9,7 +9,7 @@ algorithm's steps beside the flow (:class:`FieldControls`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
@@ -119,20 +119,22 @@ class Dashboard(QSplitter):
         """The trace columns the views draw."""
         return tuple(dict.fromkeys(self.plots.columns() + self.simplex.columns()))
 
-    def update_from(
+    def drawing(
         self,
         iterations: np.ndarray,
         columns: Mapping[Column, np.ndarray],
         joint: np.ndarray | None,
-        stagger: bool = True,
-    ) -> bool:
-        """Draw the trace (with ``stagger``, one row of plots per call, see
-        :meth:`ConvergencePlots.update_from`; without, all of them, as after the plots were
-        rebuilt) and the newest joint distribution; True when one row only was drawn."""
-        left = self.plots.update_from(iterations, columns, stagger=stagger)
-        self.simplex.update_from(columns, live_points(iterations) if stagger else slice(None))
+        row: int | None,
+        thin: bool,
+    ) -> Iterator[None]:
+        """Draw the trace (of the plots, ``row``: :meth:`ConvergencePlots.next_row`; None, all
+        of them, as after the plots were rebuilt) and the newest joint distribution: a
+        generator that yields after each plot and view (:meth:`ConvergencePlots.drawing`).
+        ``thin``: the points thinned evenly over log T (the live window)."""
+        yield from self.plots.drawing(iterations, columns, row, thin)
+        self.simplex.update_from(columns, live_points(iterations) if thin else slice(None))
+        yield
         self.joint.update_from(joint)
-        return left
 
     def _face_selectors(self, game: NormalFormGame) -> None:
         """For players with more than 3 actions, choose the face of the simplex drawn."""

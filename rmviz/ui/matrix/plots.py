@@ -7,7 +7,7 @@ run's trace, as the exported figures draw them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import pyqtgraph as pg
@@ -139,25 +139,40 @@ class ConvergencePlots(PlotLayout):
     def update_from(
         self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray], stagger: bool = False
     ) -> bool:
-        """Redraw the curves from the trace. With ``stagger`` (the live window), each call
-        redraws one row of plots in turn, so one repaint never holds the event loop for the
-        whole dashboard (docs/performance.md, GUI responsiveness), and the points are thinned
-        evenly over log T; True when this call drew one row only."""
+        """Redraw the curves from the trace at once (:meth:`drawing`'s parts in a row); True
+        when this call drew one row only."""
+        row = self.next_row(stagger, iterations)
+        for _ in self.drawing(iterations, columns, row, thin=stagger):
+            pass
+        return row is not None
+
+    def next_row(self, stagger: bool, iterations: np.ndarray) -> int | None:
+        """The row of plots a staggered redraw draws next (the live window: each redraw draws
+        one row in turn, the strategies' and the others', so one repaint never holds the
+        event loop for the whole dashboard: docs/performance.md, GUI responsiveness), or
+        None: every row (``stagger`` False, no points, or a single row)."""
+        if not (stagger and iterations.size and len(self.rows) == 2):
+            return None
+        if not any(p.panel.name == "strategies" for p in self.rows[0]):
+            return None
+        self._row = 1 - self._row
+        return self._row
+
+    def drawing(
+        self, iterations: np.ndarray, columns: Mapping[Column, np.ndarray], row: int | None, thin: bool
+    ) -> Iterator[None]:
+        """Redraw the curves of ``row`` (None: every row) from the trace, one plot per part:
+        a generator that yields after each plot, so that the live window lets the event loop
+        repaint each before it draws the next (:class:`~rmviz.ui.common.run_control.RunControl`).
+        ``thin``: the points thinned evenly over log T (the live window)."""
         if iterations.size == 0:
-            for row in self.rows:
-                for plot in row:
+            for plots in self.rows:
+                for plot in plots:
                     plot.clear()
-            return False
-        staggered = (
-            stagger and len(self.rows) == 2 and any(p.panel.name == "strategies" for p in self.rows[0])
-        )
-        if staggered:
-            self._row = 1 - self._row
+            return
         tables = {None: TraceData(iterations, columns)}
         scale = max(1.0, float(np.abs(self.game.payoffs).max())) if self.game is not None else 1.0
-        for r, row in enumerate(self.rows):
-            if staggered and r != self._row:
-                continue
-            for plot in row:
-                plot.update(tables, scale, thin=stagger)
-        return staggered
+        for plots in self.rows if row is None else self.rows[row : row + 1]:
+            for plot in plots:
+                plot.update(tables, scale, thin=thin)
+                yield

@@ -18,7 +18,7 @@ for lectures (the plots alone, see :mod:`~rmviz.ui.common.presentation`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -244,21 +244,23 @@ class MatrixWindow(RunWindow):
         self.start_edit.set_players(strategies)
         self.panel.refresh()
 
-    def draw(self, loop: RunLoop, snapshot: MatrixSnapshot, force: bool) -> None:
-        """The dashboard from the newest snapshot (the joint) and the trace. Each tick draws
-        one row of plots: when the run stops, the next tick draws the other row from the same
-        snapshot, so nothing is left a publication behind."""
+    def draw(self, loop: RunLoop, snapshot: MatrixSnapshot, force: bool) -> Iterator[None]:
+        """The dashboard from the newest snapshot (the joint) and the trace, one plot or view
+        per part (:meth:`Dashboard.drawing`). Each tick draws one row of plots: when the run
+        stops, the next tick draws the other row from the same snapshot, so nothing is left
+        a publication behind."""
         if self.run.choices.due(loop.running, force):
             self.dashboard.choose(loop.trace_data(self.dashboard.chosen_from(), newest=True))
         trace = loop.trace_data(self.dashboard.columns())
-        iterations, columns = trace.iterations, trace.columns
-        if (
-            self.dashboard.update_from(iterations, columns, snapshot.joint, stagger=not force)
-            and self._rows_of != self.run.seen_version
-        ):
+        row = self.dashboard.plots.next_row(not force, trace.iterations)
+        if row is not None and self._rows_of != self.run.seen_version:
             self._rows_of, self.run.seen_version = self.run.seen_version, -1  # the other row next tick
+        yield from self.dashboard.drawing(
+            trace.iterations, trace.columns, snapshot.joint, row, thin=not force
+        )
         if self.tabs.currentWidget() is self.step_panel:
             self.step_panel.update_from(loop.solver, snapshot.iteration, loop.running)
+        # last: the status names the iteration every view now draws
         self.iteration_label.setText(f"iteration {snapshot.iteration:,}")
         self.rate_label.setText(f"{loop.iterations_per_second:,.0f} it/s" if loop.running else "paused")
 

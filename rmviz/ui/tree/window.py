@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
@@ -349,8 +350,9 @@ class TreeWindow(RunWindow):
         self.record = None
         self.view.show_record(None)
 
-    def draw(self, loop: RunLoop, snapshot: TreeSnapshot, force: bool) -> None:
-        """Strategy bars, the information-set panel, plots and the status."""
+    def draw(self, loop: RunLoop, snapshot: TreeSnapshot, force: bool) -> Iterator[None]:
+        """Strategy bars, the information-set panel, plots and the status; the bars and the
+        plots in parts of their own (:meth:`RunWindow.draw`)."""
         assert self.tree is not None
         now = time.perf_counter()
         # a big expanded tree takes long to repaint: its bars update less often (0.1 s per
@@ -360,6 +362,7 @@ class TreeWindow(RunWindow):
             self.view.show_strategies(snapshot.current_strategy, snapshot.average_strategy)
             self._show_infoset(snapshot)
             self._bars_drawn = now
+            yield
         elif self.record is None:
             self.run.seen_version = -1  # not due yet: this snapshot's bars on a later tick
         if self.side_tabs.currentWidget() is self.average_table:

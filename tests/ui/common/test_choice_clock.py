@@ -45,11 +45,11 @@ def test_the_windows_choose_when_due_and_a_fresh_run_at_once(qtbot, tmp_path, ki
         clock = Clock()
         window.run.choices = ChoiceClock(clock)
         for _ in range(3):
-            window.draw(loop, loop.latest()[1], False)
+            list(window.draw(loop, loop.latest()[1], False))
         assert len(chosen) == 1  # the first redraw only
-        window.draw(loop, loop.latest()[1], True)  # forced
+        list(window.draw(loop, loop.latest()[1], True))  # forced
         clock.now += CHOOSE_EVERY_S
-        window.draw(loop, loop.latest()[1], False)
+        list(window.draw(loop, loop.latest()[1], False))
         assert len(chosen) == 3
         if kind == "tree":  # another information set: its moves drawn chosen with no wait
             window.choose_infoset(1)
@@ -57,11 +57,11 @@ def test_the_windows_choose_when_due_and_a_fresh_run_at_once(qtbot, tmp_path, ki
             views.choose = chosen.append
         else:  # another simplex face
             window._face_changed()
-        window.draw(loop, loop.latest()[1], False)
+        list(window.draw(loop, loop.latest()[1], False))
         assert len(chosen) == 4
         window.run.restart(run=True)  # a fresh run chooses at its first redraw, with no wait
         loop = window.run.thread.loop
-        window.draw(loop, loop.latest()[1], False)
+        list(window.draw(loop, loop.latest()[1], False))
         assert len(chosen) == 5
     finally:
         window.shutdown()

@@ -708,7 +708,7 @@ def test_an_edit_clears_the_previous_games_curves_and_numbers(kuhn, qtbot):
     kuhn.side_tabs.setCurrentWidget(kuhn.average_table)
     assert cell(kuhn, 0, 3) != 0  # the cumulative regret after 200 iterations
     assert kuhn.attempt(lambda: kuhn.document.set_payoffs(("J", "Q", "p", "p"), [5, -5]))
-    qtbot.waitUntil(lambda: kuhn.run.seen_version == kuhn.run.thread.loop.latest()[0], timeout=60_000)
+    qtbot.waitUntil(kuhn.run.drawn, timeout=60_000)
     assert kuhn.run.thread.loop.latest()[1].iteration == 0  # the fresh run, paused
     for curve in [kuhn.plots.gap_curve, *kuhn.plots.strategy_curves.values()]:
         assert len(curve.getOriginalDataset()[0]) <= 1
