@@ -39,6 +39,9 @@ from rmviz.present.simplex import (
     CURRENT_TRAIL,
     FLOW_COLOUR,
     STEPS_COLOUR,
+    TRAIL_COLOUR,
+    TRAIL_OPACITY,
+    TRAIL_WIDTH,
     face_corners,
     face_title,
     fade_pieces,
@@ -118,6 +121,13 @@ def fading_path(ax: Axes, points: np.ndarray, colour: str, style: Style) -> None
         )
     if len(points):
         ax.plot(*points[-1], "o", color=colour, markersize=style.line_width * 2.5)
+
+
+def current_trail(ax: Axes, points: np.ndarray, style: Style) -> None:
+    """The last :data:`CURRENT_TRAIL` current strategies, a faint line over the frame."""
+    trail = points[-CURRENT_TRAIL:]
+    width = style.line_width * TRAIL_WIDTH
+    ax.plot(trail[:, 0], trail[:, 1], color=TRAIL_COLOUR, alpha=TRAIL_OPACITY, linewidth=width, zorder=2.5)
 
 
 def equilibrium_marker(ax: Axes, point: np.ndarray, style: Style) -> None:
@@ -251,10 +261,7 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
                 continue
             points = project(len(face), np.column_stack(cast(list[np.ndarray], parts)))
             if quantity == "current":
-                trail = points[-CURRENT_TRAIL:]
-                ax.plot(
-                    trail[:, 0], trail[:, 1], color="#777777", alpha=0.5, linewidth=style.line_width * 0.35
-                )
+                current_trail(ax, points, style)
             else:
                 fading_path(ax, points, player_colour(i), style)
         if run.equilibrium is not None:
@@ -297,13 +304,7 @@ def square_panel(ax: Axes, run: RunData, style: Style, title: str = "") -> None:
         if x is None or y is None:
             continue
         if quantity == "current":
-            ax.plot(
-                x[-CURRENT_TRAIL:],
-                y[-CURRENT_TRAIL:],
-                color="#777777",
-                alpha=0.5,
-                linewidth=style.line_width * 0.35,
-            )
+            current_trail(ax, np.column_stack([x, y]), style)
         else:
             fading_path(ax, np.column_stack([x, y]), player_colour(0), style)
     if run.equilibrium is not None:

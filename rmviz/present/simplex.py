@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from rmviz.games.normal_form import NormalFormGame
 
 CURRENT_TRAIL, FADE_STEPS = 60, 8  # recent current strategies; pieces of the average path
+# The recent current strategies' trail, faint beside the average path: its grey, its opacity
+# and its width as a fraction of the path's (the window and the figures alike)
+TRAIL_COLOUR, TRAIL_OPACITY, TRAIL_WIDTH = "#777777", 0.4, 0.4
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
 
 

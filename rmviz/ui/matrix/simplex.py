@@ -34,7 +34,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present import dynamics
-from rmviz.present.definitions import EQUILIBRIUM_COLOUR, player_colour
+from rmviz.present.definitions import EQUILIBRIUM_COLOUR, FRAME_COLOUR, player_colour
 from rmviz.present.panels import MAX_PLAYERS, average_columns, last_averages
 from rmviz.present.simplex import (
     ARROW_COLOUR,
@@ -44,6 +44,9 @@ from rmviz.present.simplex import (
     FADE_STEPS,
     FLOW_COLOUR,
     STEPS_COLOUR,
+    TRAIL_COLOUR,
+    TRAIL_OPACITY,
+    TRAIL_WIDTH,
     face,
     face_corners,
     face_title,
@@ -107,12 +110,18 @@ class FadingPath:
 
 
 def current_trail(plot: pg.PlotItem, scale: float) -> LiveCurve:
-    """The current strategies' short grey trail on ``plot`` (a ring while it has one point)."""
-    trail = LiveCurve(pg.mkPen((120, 120, 120, 90), width=scale))
+    """The current strategies' short trail on ``plot``, over the frame (a ring while it has
+    one point)."""
+    from PySide6.QtGui import QColor
+
+    colour = QColor(TRAIL_COLOUR)
+    colour.setAlphaF(TRAIL_OPACITY)
+    trail = LiveCurve(pg.mkPen(colour, width=TRAIL_WIDTH * PATH_WIDTH * scale))
     plot.addItem(trail)
     return trail
 
 
+PATH_WIDTH = 2.5  # the average paths' pen, in pixels at text scale 1
 PANEL_SIZES = {"point": 1, "segment": 2, "triangle": 3}  # actions drawn by each kind of panel
 MAX_FIELD_ACTIONS = 40  # the others' strategies a field is drawn against: the trace's columns
 PATHS_EVERY = 0.5  # seconds between recomputed flows and steps while a run moves the point
@@ -371,10 +380,10 @@ class SimplexView(PlotLayout):
         )
         plot.setAspectLocked(True)
         plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.05)
-        plot.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], pen=pg.mkPen("#888888", width=self.scale))
+        plot.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], pen=pg.mkPen(FRAME_COLOUR, width=self.scale))
         self.fields.append(("square", 0, FieldItems(plot, self.scale)))
         current = current_trail(plot, self.scale)
-        average = FadingPath(plot, player_colour(0), 2.5 * self.scale)
+        average = FadingPath(plot, player_colour(0), PATH_WIDTH * self.scale)
         self.paths.append(("square", 0, current, average))
         self._star(plot, "square", 0)
         self._ring(plot, "square", 0)
@@ -394,7 +403,7 @@ class SimplexView(PlotLayout):
             kind = "point"
         elif len(actions) == 2:
             ends = face_corners(2)
-            plot.plot(ends[:, 0], ends[:, 1], pen=pg.mkPen("#888888", width=2 * self.scale))
+            plot.plot(ends[:, 0], ends[:, 1], pen=pg.mkPen(FRAME_COLOUR, width=2 * self.scale))
             for (x, y), label in zip(ends, actions, strict=True):
                 text = self._label(label, (0.5, -0.3))
                 plot.addItem(text)
@@ -403,7 +412,7 @@ class SimplexView(PlotLayout):
             kind = "segment"
         else:
             outline = np.vstack([CORNERS, CORNERS[:1]])
-            plot.plot(outline[:, 0], outline[:, 1], pen=pg.mkPen("#888888", width=1.5 * self.scale))
+            plot.plot(outline[:, 0], outline[:, 1], pen=pg.mkPen(FRAME_COLOUR, width=1.5 * self.scale))
             corners = []
             for corner, label, anchor in zip(CORNERS, actions, ((1, 0), (0, 0), (0.5, 1)), strict=True):
                 corners.append(self._label(label, anchor))
@@ -416,7 +425,7 @@ class SimplexView(PlotLayout):
             if game.num_actions[player] == 3:
                 self.fields.append((kind, player, FieldItems(plot, self.scale)))
         current = current_trail(plot, self.scale)
-        average = FadingPath(plot, player_colour(player), 2.5 * self.scale)
+        average = FadingPath(plot, player_colour(player), PATH_WIDTH * self.scale)
         self.paths.append((kind, player, current, average))
         self._star(plot, kind, player)
         self._ring(plot, kind, player)

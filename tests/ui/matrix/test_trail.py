@@ -1,0 +1,34 @@
+"""The current strategies' trail looks the same in the window's simplex and in the exported
+figure: one grey, opacity and width (rmviz.present.simplex.TRAIL_*), the width relative to
+the average path's in each."""
+
+from __future__ import annotations
+
+import matplotlib.colors as mcolors
+import pytest
+
+from rmviz.figures import make_figure, record
+from rmviz.figures.style import STYLES
+from rmviz.games import catalog_game
+from rmviz.present.simplex import CURRENT_TRAIL, TRAIL_COLOUR, TRAIL_OPACITY, TRAIL_WIDTH
+
+
+@pytest.mark.parametrize("game", ["rps-crash", "matching-pennies"])  # triangles; the 2x2 square
+def test_the_trail_is_drawn_alike_live_and_on_paper(window, qtbot, game):
+    window.load_catalog(game)
+    window.run.step(100)
+    qtbot.waitUntil(lambda: not window.run.thread.loop.busy and window.run.drawn(), timeout=60_000)
+    for _kind, _player, current, average in window.simplex.paths:
+        pen, path = current.opts["pen"], average.pieces[-1].opts["pen"]
+        assert pen.color().name() == TRAIL_COLOUR.lower()
+        assert pen.color().alphaF() == pytest.approx(TRAIL_OPACITY, abs=1 / 255)
+        assert pen.widthF() == pytest.approx(TRAIL_WIDTH * path.widthF())
+        assert len(current.getOriginalDataset()[0]) == min(CURRENT_TRAIL, 100 + 1)
+    fig = make_figure("simplex", record(catalog_game(game), "rm", 100), "paper")
+    trails = [line for ax in fig.axes for line in ax.lines if line.get_alpha() == TRAIL_OPACITY]
+    assert len(trails) == len(window.simplex.paths)
+    for line in trails:
+        assert mcolors.to_hex(line.get_color()) == TRAIL_COLOUR.lower()
+        assert line.get_linewidth() == pytest.approx(TRAIL_WIDTH * STYLES["paper"].line_width)
+        assert line.get_zorder() > 2  # over the frame
+        assert len(line.get_xdata()) == CURRENT_TRAIL
