@@ -8,9 +8,10 @@ and maximum after the first second (start-up: the window's first layout, numba l
 kernels), the worst probe of that first second on a line of its own, the redraws per
 second, the GUI thread's CPU time per redraw (the redraw, the repaint it causes and the
 garbage collector's pauses, which this thread alone runs: rmviz.ui.common.collector; each
-pause's CPU time is reported too) and its parts (the redraw's own work, each view's
-repaints), and the growth of the process's resident memory from
-the first second to the end of the run (the trace and snapshots must stay bounded).
+pause's CPU time is reported too) and its parts (the redraw's own work, summed over the
+parts the window draws it in, and each view's repaints), and the growth of the process's
+resident memory from the first second to the end of the run (the trace and snapshots must
+stay bounded).
 
 Targets (issue 4): p99 latency < 50 ms, memory growth < 50 MB over 1e7 iterations; issue 34:
 the same with ``--busy 2`` (two processes spinning on the cores beside the window), and no
