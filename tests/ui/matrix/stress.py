@@ -56,13 +56,13 @@ class EditStorm:
         self._until = 0.0
         self._min_edits = 0
         self._on_done: Callable[[], None] = lambda: None
-        original = window.run.redraw  # the run control draws (RunWindow's parts)
+        original = window.draw  # the run control draws the window's parts, tick or forced
 
         def counted(*args, **kwargs):
             self.redraws += 1
             return original(*args, **kwargs)
 
-        window.run.redraw = counted
+        window.draw = counted
 
     def start(self, until: float, on_done: Callable[[], None], min_edits: int = 0) -> None:
         """Edit until ``time.perf_counter()`` reaches ``until`` and at least ``min_edits`` are
