@@ -308,9 +308,10 @@ class RunControl:
 
     def _drop_parts(self) -> None:
         """Drop the parts of a tick not drawn yet (their trace is stale, or their views are
-        about to be rebuilt)."""
+        about to be rebuilt): their snapshot is not drawn whole, so the next redraw draws."""
         if self._parts is not None:
             self._parts = None
+            self.seen_version = -1
             self._pace()
 
     def _pace(self) -> None:

@@ -57,3 +57,13 @@ def test_a_forced_redraw_drops_the_parts_left_and_frees_the_worker(logged, qtbot
     QTimer.singleShot(1, lambda: later.append(True))  # after the dropped tick's next part was due
     qtbot.waitUntil(lambda: bool(later), timeout=10_000)
     assert log.count("part") == parts
+
+
+def test_a_redraw_after_dropped_parts_draws_the_same_snapshot_whole(logged, qtbot):
+    window, log = logged  # paused: the snapshot does not change (as --screenshot's last redraw)
+    window.run.timer.stop()
+    window.run.seen_version = -1
+    window.run.timer.timeout.emit()  # the tick draws its first part only
+    assert log == ["part"]
+    window.run.redraw()  # not forced: the snapshot is the one the dropped parts were drawing
+    assert log.count("end") == 1 and window.run.drawn()
