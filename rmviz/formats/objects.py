@@ -28,7 +28,7 @@ from rmviz.formats.efg import read_efg, write_efg
 from rmviz.formats.nfg import read_nfg, write_nfg
 from rmviz.formats.openspiel import INSTALL_HINT, PREFIX, checked_pyspiel_game, pyspiel_game_tree
 from rmviz.games.extensive_form import ExtensiveFormGame
-from rmviz.games.flat_tree import CHANCE_KIND, TERMINAL_KIND
+from rmviz.games.flat_tree import CHANCE_KIND, DECISION_KIND, TERMINAL_KIND
 from rmviz.games.normal_form import NormalFormGame, check_size
 
 Game = NormalFormGame | ExtensiveFormGame
@@ -189,7 +189,7 @@ def _walk_openspiel(
             if kind != TERMINAL_KIND:
                 raise match.refused(k, "OpenSpiel's history is terminal, rmviz's is not")
             returns = np.asarray(state.returns(), dtype=np.float64)
-            if not np.allclose(returns, flat.payoffs[flat.terminal[k]], rtol=0.0, atol=TOLERANCE * scale):
+            if not np.allclose(returns, flat.payoffs[flat.ref[k]], rtol=0.0, atol=TOLERANCE * scale):
                 raise match.refused(k, f"payoffs differ ({returns.tolist()})")
             k += 1
             continue
@@ -230,7 +230,7 @@ class _Matching:
         flat = self.flat
         if int(flat.kind[k]) != CHANCE_KIND:
             raise self.refused(k, "the other's is a chance history, rmviz's is not")
-        ours = flat.chance_probabilities[int(flat.chance_set[k])]
+        ours = flat.chance_probabilities[int(flat.ref[k])]
         if len(ours) != len(probabilities) or not all(
             math.isclose(float(p), q, rel_tol=0.0, abs_tol=TOLERANCE)
             for p, q in zip(probabilities, ours, strict=True)
@@ -239,7 +239,7 @@ class _Matching:
 
     def decision(self, k: int, player: int, moves: int, key: Any, actions: Any) -> None:
         flat = self.flat
-        infoset = int(flat.infoset[k])
+        infoset = int(flat.ref[k]) if int(flat.kind[k]) == DECISION_KIND else -1
         if infoset < 0 or int(flat.infoset_player[infoset]) != player:
             raise self.refused(k, f"the other has player {player + 1} move, rmviz does not")
         if self._moves(k) != moves:

@@ -251,9 +251,7 @@ def nodes_of(flat: FlatTree) -> Node:
     """The tree of nodes of flat arrays (built bottom-up with a stack, no recursion)."""
     kinds = flat.kind.tolist()
     movesets = flat.moveset.tolist()
-    chance_sets = flat.chance_set.tolist()
-    infosets = flat.infoset.tolist()
-    terminals = flat.terminal.tolist()
+    refs = flat.ref.tolist()  # by kind: chance distribution, information set, payoff row
     payoffs = flat.payoffs.tolist()
     players = flat.infoset_player.tolist()
     labels = flat.labels
@@ -262,7 +260,7 @@ def nodes_of(flat: FlatTree) -> Node:
         kind = kinds[index]
         label = labels.get(index, "")
         if kind == TERMINAL_KIND:
-            node = Node(TERMINAL, payoffs=tuple(payoffs[terminals[index]]), label=label)
+            node = Node(TERMINAL, payoffs=tuple(payoffs[refs[index]]), label=label)
         else:
             moves = flat.movesets[movesets[index]]
             children = tuple(built.pop() for _ in moves)
@@ -271,11 +269,11 @@ def nodes_of(flat: FlatTree) -> Node:
                     CHANCE,
                     moves,
                     children,
-                    probabilities=flat.chance_probabilities[chance_sets[index]],
+                    probabilities=flat.chance_probabilities[refs[index]],
                     label=label,
                 )
             else:
-                info = infosets[index]
+                info = refs[index]
                 node = Node(DECISION, moves, children, players[info], flat.infoset_label[info], label=label)
         built.append(node)
     return built[0]

@@ -45,13 +45,16 @@ class FlatTree:
 
     Per history: ``kind`` (0 chance, 1 decision, 2 terminal), ``parent`` (-1 at the root),
     ``depth``, ``move_index`` (which of the parent's moves leads here, -1 at the root),
-    ``moveset`` (index into ``movesets``; -1 at terminals), ``chance_set`` (index into
-    ``chance_probabilities``; -1 unless chance), ``infoset`` (index into the information-set
-    tables; -1 unless decision), ``own_before`` (decision histories: the builder's slot of
-    the player's last own move above, -1 if none), ``terminal`` (row of ``payoffs``; -1
-    unless terminal). Information sets are numbered in the order first met; their slots (one
-    per move) are numbered ``infoset_first_slot[i] + k`` in that order. The per-history
+    ``moveset`` (index into ``movesets``; -1 at terminals), ``ref`` (by kind: the index into
+    ``chance_probabilities``, into the information-set tables, or the row of ``payoffs``),
+    ``own_before`` (decision histories: the builder's slot of the player's last own move
+    above, -1 if none). Information sets are numbered in the order first met; their slots
+    (one per move) are numbered ``infoset_first_slot[i] + k`` in that order. The per-history
     columns are int32 (``kind`` int8), the per-information-set tables int64.
+
+    ``chance_set``, ``infoset`` and ``terminal`` are ``ref`` where the kind is chance,
+    decision or terminal and -1 elsewhere, made on each read (one column is kept instead of
+    three: 8 bytes per history); a reader of one history reads ``ref``.
     """
 
     n_players: int
@@ -60,10 +63,8 @@ class FlatTree:
     depth: np.ndarray
     move_index: np.ndarray
     moveset: np.ndarray
-    chance_set: np.ndarray
-    infoset: np.ndarray
+    ref: np.ndarray
     own_before: np.ndarray
-    terminal: np.ndarray
     payoffs: np.ndarray  # (terminals, n_players)
     movesets: tuple[tuple[str, ...], ...]
     chance_probabilities: tuple[tuple[float, ...], ...]
@@ -81,13 +82,26 @@ class FlatTree:
     def n_infosets(self) -> int:
         return int(self.infoset_player.shape[0])
 
+    def _of_kind(self, kind: int) -> np.ndarray:
+        return np.where(self.kind == kind, self.ref, np.int32(-1))
+
+    @property
+    def chance_set(self) -> np.ndarray:
+        return self._of_kind(CHANCE_KIND)
+
+    @property
+    def infoset(self) -> np.ndarray:
+        return self._of_kind(DECISION_KIND)
+
+    @property
+    def terminal(self) -> np.ndarray:
+        return self._of_kind(TERMINAL_KIND)
+
     def nbytes(self) -> int:
         """The arrays' bytes (the interned tables not counted)."""
         return sum(
             getattr(self, name).nbytes
-            for name in (
-                "kind parent depth move_index moveset chance_set infoset own_before terminal payoffs".split()
-            )
+            for name in ("kind parent depth move_index moveset ref own_before payoffs".split())
         )
 
 
@@ -333,10 +347,8 @@ class FlatTreeBuilder:
             depth=depth,
             move_index=move_index,
             moveset=moveset,
-            chance_set=np.where(kind == CHANCE_KIND, ref, np.int32(-1)),
-            infoset=np.where(kind == DECISION_KIND, ref, np.int32(-1)),
+            ref=ref,
             own_before=own_before,
-            terminal=np.where(kind == TERMINAL_KIND, ref, np.int32(-1)),
             payoffs=np.frombuffer(self.payoffs, dtype=np.float64).reshape(-1, self.n) + 0.0,  # no -0.0
             movesets=tuple(self.movesets),  # dicts keep insertion order: index order
             chance_probabilities=tuple(self.chance_sets),
@@ -496,7 +508,7 @@ def check(
     decisions = np.flatnonzero(kind == DECISION_KIND)
     if decisions.size == 0:
         return None  # nothing to solve
-    info = flat.infoset[decisions]
+    info = flat.ref[decisions]
     own = flat.own_before[decisions]
     if (own == -2).any():
         return None  # a player out of range
@@ -528,7 +540,7 @@ def _chance_ok(flat: FlatTree, chance: np.ndarray, widths: np.ndarray) -> bool:
     to 1 within 1e-9 (``sum`` as the per-node validation adds them)."""
     if not chance.any():
         return True
-    pairs = np.unique(np.stack([flat.moveset[chance], flat.chance_set[chance]]), axis=1)
+    pairs = np.unique(np.stack([flat.moveset[chance], flat.ref[chance]]), axis=1)
     for moves, distribution in pairs.T.tolist():
         probabilities = flat.chance_probabilities[distribution]
         if len(probabilities) != widths[moves]:

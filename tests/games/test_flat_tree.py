@@ -133,6 +133,21 @@ def test_built_in_trees_round_trip(build):
     assert flat.nbytes() < 80 * flat.n_nodes
 
 
+@pytest.mark.parametrize("build", [kuhn_poker, leduc_poker, lambda: binary_tree(5)])
+def test_one_reference_column_per_history(build):
+    """Memory: the flat tree keeps seven per-history columns (``kind`` int8, six int32) and the
+    payoff rows; ``chance_set``, ``infoset`` and ``terminal`` are ``ref`` by kind, -1 elsewhere."""
+    flat = build().flat
+    n = flat.n_nodes
+    columns = [v for v in vars(flat).values() if isinstance(v, np.ndarray) and v.shape[:1] == (n,)]
+    assert sum(c.nbytes for c in columns) == n * (1 + 6 * 4)
+    assert flat.nbytes() == n * (1 + 6 * 4) + flat.payoffs.nbytes
+    for kind, name in enumerate(("chance_set", "infoset", "terminal")):
+        column = getattr(flat, name)
+        assert column.dtype == np.int32
+        assert column.tolist() == [r if k == kind else -1 for k, r in zip(flat.kind, flat.ref, strict=True)]
+
+
 def test_shared_nodes_and_refusals_keep_their_messages():
     leaf = Node(TERMINAL, payoffs=(1.0,))
     shared = Node(DECISION, ("a", "b"), (leaf, leaf), player=0, infoset="i")

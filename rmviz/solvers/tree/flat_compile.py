@@ -66,7 +66,7 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
     del parent_pre
     kind = flat.kind[pre_of].astype(NODE_KIND, copy=False)
     decision = kind == DECISION_KIND
-    node_infoset = np.where(decision, compiled_of[np.maximum(flat.infoset[pre_of], 0)], -1)
+    node_infoset = np.where(decision, compiled_of[np.where(decision, flat.ref[pre_of], 0)], -1)
     player = np.where(decision, infoset_player[np.maximum(node_infoset, 0)], -1)
     moveset = flat.moveset[pre_of]
     child_count = widths[moveset]
@@ -91,14 +91,14 @@ def compile_flat(flat: FlatTree) -> dict[str, Any]:
         tables = flat.chance_probabilities
         offsets = np.concatenate([[0], np.cumsum([len(t) for t in tables])[:-1]]).astype(np.int64)
         values = np.fromiter((p for t in tables for p in t), dtype=np.float64)
-        chance_of_parent = flat.chance_set[pre_of[parent[from_chance]]]
+        chance_of_parent = flat.ref[pre_of[parent[from_chance]]]
         chance_edge_probability = values[offsets[chance_of_parent] + move[from_chance]]
 
     del move, moveset
 
     # the flat game lists one payoff row per terminal, in prefix order: each row's terminal
     # among the terminals in breadth-first order
-    row = flat.terminal[pre_of[kind == TERMINAL_KIND]]
+    row = flat.ref[pre_of[kind == TERMINAL_KIND]]
     outcome_terminal = np.empty(row.size, dtype=NODE_INDEX)
     outcome_terminal[row] = np.arange(row.size, dtype=NODE_INDEX)
     del row
@@ -146,7 +146,7 @@ def _own_depths(flat: FlatTree, order: np.ndarray, compiled_of: np.ndarray) -> n
     size = flat.n_infosets
     decisions = np.flatnonzero(flat.kind == DECISION_KIND)
     first = np.full(size, -1, dtype=np.int64)
-    first[flat.infoset[decisions][::-1]] = decisions[::-1]
+    first[flat.ref[decisions][::-1]] = decisions[::-1]
     before = flat.own_before[first].tolist()
     # the information set owning each builder slot
     widths = np.array([len(flat.movesets[m]) for m in flat.infoset_moveset.tolist()], dtype=np.int64)
