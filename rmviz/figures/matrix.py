@@ -40,6 +40,8 @@ from rmviz.present.simplex import (
     FLOW_COLOUR,
     STEPS_COLOUR,
     TRAIL_COLOUR,
+    TRAIL_DOT,
+    TRAIL_DOT_OPACITY,
     TRAIL_OPACITY,
     TRAIL_WIDTH,
     face_corners,
@@ -124,10 +126,14 @@ def fading_path(ax: Axes, points: np.ndarray, colour: str, style: Style) -> None
 
 
 def current_trail(ax: Axes, points: np.ndarray, style: Style) -> None:
-    """The last :data:`CURRENT_TRAIL` current strategies, a faint line over the frame."""
+    """The last :data:`CURRENT_TRAIL` current strategies, a faint line and a dot at each, over
+    the frame."""
     trail = points[-CURRENT_TRAIL:]
     width = style.line_width * TRAIL_WIDTH
     ax.plot(trail[:, 0], trail[:, 1], color=TRAIL_COLOUR, alpha=TRAIL_OPACITY, linewidth=width, zorder=2.5)
+    dot = style.line_width * TRAIL_DOT
+    dots = ax.plot(*trail.T, "o", color=TRAIL_COLOUR, alpha=TRAIL_DOT_OPACITY, markersize=dot, zorder=2.6)
+    dots[0].set_markeredgewidth(0)
 
 
 def equilibrium_marker(ax: Axes, point: np.ndarray, style: Style) -> None:

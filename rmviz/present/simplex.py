@@ -20,8 +20,12 @@ if TYPE_CHECKING:
 
 CURRENT_TRAIL, FADE_STEPS = 60, 8  # recent current strategies; pieces of the average path
 # The recent current strategies' trail, faint beside the average path: its grey, its opacity
-# and its width as a fraction of the path's (the window and the figures alike)
+# and its width as a fraction of the path's (the window and the figures alike); and a dot at
+# each strategy, in that grey, its diameter a fraction of the path's width and its opacity:
+# regret matching's current strategies are often pure for one player, on the frame, where a
+# line alone would not show
 TRAIL_COLOUR, TRAIL_OPACITY, TRAIL_WIDTH = "#777777", 0.4, 0.4
+TRAIL_DOT, TRAIL_DOT_OPACITY = 1.0, 0.7
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
 
 

@@ -13,6 +13,7 @@ from rmviz.cli import main
 from rmviz.figures import make_figure, record
 from rmviz.games import catalog_game
 from rmviz.present.dynamics import step_count
+from rmviz.present.simplex import STEPS_COLOUR
 
 
 def _field_lines(fig) -> list:
@@ -39,7 +40,7 @@ def test_the_steps_beside_the_flow_start_at_the_newest_current_strategy(hedge_rp
     fig = make_figure("simplex", run)
     ax = fig.axes[0]
     dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
-    dotted = [line for line in ax.lines if line.get_marker() == "o" and len(line.get_xdata()) > 2]
+    dotted = [line for line in ax.lines if line.get_marker() == "o" and line.get_color() == STEPS_COLOUR]
     assert len(dashed) == 1 and len(dotted) == 1
     assert len(dotted[0].get_xdata()) == step_count(1.0) + 1
     np.testing.assert_allclose(dashed[0].get_xydata()[0], dotted[0].get_xydata()[0])

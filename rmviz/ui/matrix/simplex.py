@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -45,6 +46,8 @@ from rmviz.present.simplex import (
     FLOW_COLOUR,
     STEPS_COLOUR,
     TRAIL_COLOUR,
+    TRAIL_DOT,
+    TRAIL_DOT_OPACITY,
     TRAIL_OPACITY,
     TRAIL_WIDTH,
     face,
@@ -109,14 +112,29 @@ class FadingPath:
         return x, y
 
 
-def current_trail(plot: pg.PlotItem, scale: float) -> LiveCurve:
-    """The current strategies' short trail on ``plot``, over the frame (a ring while it has
-    one point)."""
-    from PySide6.QtGui import QColor
+class CurrentTrail(LiveCurve):
+    """The current strategies' short trail, over the frame: a faint line through them and a
+    dot at each (:data:`~rmviz.present.simplex.TRAIL_DOT`)."""
 
-    colour = QColor(TRAIL_COLOUR)
-    colour.setAlphaF(TRAIL_OPACITY)
-    trail = LiveCurve(pg.mkPen(colour, width=TRAIL_WIDTH * PATH_WIDTH * scale))
+    def __init__(self, scale: float) -> None:
+        from PySide6.QtGui import QColor
+
+        line, dot = QColor(TRAIL_COLOUR), QColor(TRAIL_COLOUR)
+        line.setAlphaF(TRAIL_OPACITY)
+        dot.setAlphaF(TRAIL_DOT_OPACITY)
+        self.dots = pg.ScatterPlotItem(size=TRAIL_DOT * PATH_WIDTH * scale, pen=None, brush=dot)
+        super().__init__(pg.mkPen(line, width=TRAIL_WIDTH * PATH_WIDTH * scale), dot=False)
+        self.dots.setParentItem(self)
+
+    def setData(self, x: Any = (), y: Any = ()) -> None:  # type: ignore[override]
+        super().setData(x, y)
+        shown = np.isfinite(self.xData) & np.isfinite(self.yData)
+        self.dots.setData(self.xData[shown], self.yData[shown])
+
+
+def current_trail(plot: pg.PlotItem, scale: float) -> CurrentTrail:
+    """The current strategies' short trail on ``plot``."""
+    trail = CurrentTrail(scale)
     plot.addItem(trail)
     return trail
 

@@ -1,6 +1,7 @@
 """The current strategies' trail looks the same in the window's simplex and in the exported
 figure: one grey, opacity and width (rmviz.present.simplex.TRAIL_*), the width relative to
-the average path's in each."""
+the average path's in each, and a dot at each strategy (legible where the line runs along
+the frame: regret matching's current strategies are often pure for one player)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ import pytest
 from rmviz.figures import make_figure, record
 from rmviz.figures.style import STYLES
 from rmviz.games import catalog_game
-from rmviz.present.simplex import CURRENT_TRAIL, TRAIL_COLOUR, TRAIL_OPACITY, TRAIL_WIDTH
+from rmviz.present.simplex import (
+    CURRENT_TRAIL,
+    TRAIL_COLOUR,
+    TRAIL_DOT,
+    TRAIL_DOT_OPACITY,
+    TRAIL_OPACITY,
+    TRAIL_WIDTH,
+)
 
 
 @pytest.mark.parametrize("game", ["rps-crash", "matching-pennies"])  # triangles; the 2x2 square
@@ -24,6 +32,12 @@ def test_the_trail_is_drawn_alike_live_and_on_paper(window, qtbot, game):
         assert pen.color().alphaF() == pytest.approx(TRAIL_OPACITY, abs=1 / 255)
         assert pen.widthF() == pytest.approx(TRAIL_WIDTH * path.widthF())
         assert len(current.getOriginalDataset()[0]) == min(CURRENT_TRAIL, 100 + 1)
+        x, y = current.dots.getData()
+        assert (x.tolist(), y.tolist()) == (current.xData.tolist(), current.yData.tolist())
+        dot = current.dots.opts
+        assert dot["size"] == pytest.approx(TRAIL_DOT * path.widthF())
+        assert dot["brush"].color().name() == TRAIL_COLOUR.lower()
+        assert dot["brush"].color().alphaF() == pytest.approx(TRAIL_DOT_OPACITY, abs=1 / 255)
     fig = make_figure("simplex", record(catalog_game(game), "rm", 100), "paper")
     trails = [line for ax in fig.axes for line in ax.lines if line.get_alpha() == TRAIL_OPACITY]
     assert len(trails) == len(window.simplex.paths)
@@ -32,3 +46,11 @@ def test_the_trail_is_drawn_alike_live_and_on_paper(window, qtbot, game):
         assert line.get_linewidth() == pytest.approx(TRAIL_WIDTH * STYLES["paper"].line_width)
         assert line.get_zorder() > 2  # over the frame
         assert len(line.get_xdata()) == CURRENT_TRAIL
+    dots = [line for ax in fig.axes for line in ax.lines if line.get_zorder() == 2.6]
+    assert len(dots) == len(trails)
+    for line, trail in zip(dots, trails, strict=True):
+        assert mcolors.to_hex(line.get_color()) == TRAIL_COLOUR.lower()
+        assert line.get_alpha() == TRAIL_DOT_OPACITY
+        assert line.get_markersize() == pytest.approx(TRAIL_DOT * STYLES["paper"].line_width)
+        assert line.get_linestyle() == "None"
+        assert list(line.get_xdata()) == list(trail.get_xdata())
