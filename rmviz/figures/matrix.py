@@ -39,6 +39,7 @@ from rmviz.present.simplex import (
     CURRENT_TRAIL,
     FLOW_COLOUR,
     STEPS_COLOUR,
+    STEPS_COLOUR_NAME,
     TRAIL_COLOUR,
     TRAIL_DOT,
     TRAIL_DOT_OPACITY,
@@ -207,7 +208,8 @@ def field_note(run: RunData, dynamic: dynamics.Dynamic | None) -> str:
     if dynamic is None:
         return ""
     steps = (
-        f"\ndashed: its flow from the newest point; dots: steps of size {run.dynamics_step:g}"
+        f"\ndashed: its flow from the newest point; {STEPS_COLOUR_NAME} dots: steps of size "
+        f"{run.dynamics_step:g}"
         if run.dynamics_step is not None
         else ""
     )

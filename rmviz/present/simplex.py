@@ -118,6 +118,7 @@ def fade_pieces(length: int) -> list[tuple[int, int, float]]:
 ARROW_COLOUR = "#6b7785"  # lighter than the paths, which the arrows lie under
 ARROW_OPACITIES = (0.3, 0.45, 0.6, 0.75)  # by speed: faster arrows are darker
 FLOW_COLOUR, STEPS_COLOUR = "#222222", "#CC79A7"  # the flow from the current point; the steps
+STEPS_COLOUR_NAME = "pink"  # the figures' note tells the steps' dots from the trail's grey ones
 
 
 @dataclass(frozen=True)

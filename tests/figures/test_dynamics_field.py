@@ -13,7 +13,7 @@ from rmviz.cli import main
 from rmviz.figures import make_figure, record
 from rmviz.games import catalog_game
 from rmviz.present.dynamics import step_count
-from rmviz.present.simplex import STEPS_COLOUR
+from rmviz.present.simplex import STEPS_COLOUR, STEPS_COLOUR_NAME
 
 
 def _field_lines(fig) -> list:
@@ -44,6 +44,8 @@ def test_the_steps_beside_the_flow_start_at_the_newest_current_strategy(hedge_rp
     assert len(dashed) == 1 and len(dotted) == 1
     assert len(dotted[0].get_xdata()) == step_count(1.0) + 1
     np.testing.assert_allclose(dashed[0].get_xydata()[0], dotted[0].get_xydata()[0])
+    # named by colour: the current strategies' trail has dots too, grey ones
+    assert f"{STEPS_COLOUR_NAME} dots: steps of size 1" in fig._suptitle.get_text()
 
 
 def test_the_square_of_matching_pennies_with_regret_matching():
