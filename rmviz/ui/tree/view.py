@@ -30,7 +30,7 @@ between that and the whole tree, however small.
 Large trees stay usable: beyond :data:`COLLAPSE_DEPTH` subtrees start collapsed when the
 tree has more than :data:`COLLAPSE_ABOVE` nodes, and at most :data:`MAX_DRAWN` nodes are
 drawn whatever the tree (expanded breadth first: the nodes whose children do not fit are
-drawn collapsed, and a note above the root says how many nodes are shown). Every walk over
+drawn collapsed, and a note over the view's top edge says how many nodes are shown). Every walk over
 the tree is a loop, never a recursion, so a chain thousands of levels deep draws like any
 other tree. Double-click a node (or press Enter) to collapse or expand it (a node expanded
 by hand is drawn expanded past the limit), the wheel zooms, dragging pans, F toggles the
@@ -63,6 +63,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
+    QLabel,
 )
 
 from rmviz.games.extensive_form import ExtensiveFormGame
@@ -90,6 +91,7 @@ LEGIBLE_POINTS = 7.0  # nor a large one shrunk so far that its labels fall below
 # screen (times the square root of the text scale: at any text size, leaves stay ~43 px apart)
 COLLAPSE_ABOVE, COLLAPSE_DEPTH = 300, 3
 HIGHLIGHT = "#ffb300"
+NOTE_COLOUR = "#616161"  # the note of how many nodes are drawn
 MAX_DRAWN = 2_000  # nodes drawn at most (a scene item costs ~50 us to build and to paint)
 
 
@@ -126,6 +128,16 @@ class TreeView(QGraphicsView):
         self.zoomed = False  # the person zoomed (wheel): no automatic fit until F
         self.whole = False  # F: the whole tree in view, however small its labels
         self.text_scale = 1.0
+        # how many nodes are drawn, over the view's top edge (not in the scene: above Leduc's
+        # root it ran past the view's right edge at 1280x720, and scrolled away); a child of
+        # the view, not of its viewport, whose scrolling moves its children
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet(
+            f"QLabel {{ color: {NOTE_COLOUR}; background: rgba(255, 255, 255, 220); padding: 2px 4px; }}"
+        )
+        self.note.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.note.hide()
 
     # -- the game ------------------------------------------------------------------------------
     def set_game(self, game: ExtensiveFormGame, tree: CompiledTree) -> None:
@@ -203,17 +215,33 @@ class TreeView(QGraphicsView):
         self._infoset_links(nodes)
         for h in sorted(nodes, key=lambda h: tree.child_count[h] > 0):  # payoffs claim their place first
             self._node(h, self.positions[h], small, trace)
-        if len(nodes) < tree.n_nodes:
-            note = scene.addSimpleText(
-                f"showing {len(nodes):,} of {tree.n_nodes:,} nodes: +n marks a folded subtree "
-                "(double-click it to expand)"
-            )
-            note.setBrush(QBrush(QColor("#616161")))
-            note.setFont(small)
-            lift = 2.2 * RADIUS * self.spread + note.boundingRect().height() + 12
-            note.setPos(self.positions[0] + QPointF(-note.boundingRect().width() / 2, -lift))
+        self._set_note(
+            f"showing {len(nodes):,} of {tree.n_nodes:,} nodes: +n marks a folded subtree "
+            "(double-click it to expand)"
+            if len(nodes) < tree.n_nodes
+            else ""
+        )
         margin = 24 * self.spread
-        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-margin, -margin, margin, margin))
+        top = margin if self.note.isHidden() else 2 * margin  # the root clear of the note
+        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-margin, -top, margin, margin))
+
+    def _set_note(self, text: str) -> None:
+        """The note over the view's top edge (hidden when empty), in the labels' text size."""
+        self.note.setText(text)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 0.9 * self.text_scale)
+        self.note.setFont(font)
+        self.note.setVisible(bool(text))
+        self._place_note()
+
+    def _place_note(self) -> None:
+        """The note across the viewport's top, wrapped to its width."""
+        shown = self.viewport().geometry()
+        width = max(1, shown.width() - 8)
+        self.note.setFixedWidth(width)
+        self.note.setFixedHeight(self.note.heightForWidth(width))
+        self.note.move(shown.left() + 4, shown.top() + 4)
+        self.note.raise_()
 
     def _edge(self, h: int, parent: int, here: QPointF, font: QFont, reach: np.ndarray | None) -> None:
         tree, scene = self.tree, self.scene()
@@ -515,6 +543,7 @@ class TreeView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._place_note()
         if not self.zoomed:  # keep the whole tree in view until the person zooms
             self.fit()
 

@@ -62,7 +62,7 @@ def test_a_large_tree_draws_at_most_max_drawn_nodes_with_a_note(view, monkeypatc
     view.set_game(game, tree)
     assert 1 + 4 + 16 <= len(view.node_items) <= 100  # breadth first: the top levels
     texts = [item.text() for item in view.scene().items() if hasattr(item, "text")]
-    assert any(f"of {tree.n_nodes:,} nodes" in text for text in texts)
+    assert f"of {tree.n_nodes:,} nodes" in view.note.text() and not view.note.isHidden()
     folded = next(iter(view.folded))
     assert f"+{int(view.sizes[folded]) - 1}" in texts
     view.toggle(folded)  # expanded by hand: past the limit

@@ -808,9 +808,7 @@ def test_no_label_covers_another_or_a_node(qtbot, build):
         window.step_recorded()
         view = window.view
         texts = [
-            i.sceneBoundingRect()
-            for i in view.scene().items()
-            if isinstance(i, QGraphicsSimpleTextItem) and not i.text().startswith("showing ")
+            i.sceneBoundingRect() for i in view.scene().items() if isinstance(i, QGraphicsSimpleTextItem)
         ]
         nodes = [item.sceneBoundingRect() for item in view.node_items.values()]
         texts.sort(key=lambda r: r.left())
@@ -889,3 +887,37 @@ def test_a_fresh_run_chooses_its_information_set_once(qtbot):
         assert chosen == [window.infoset]
     finally:
         window.shutdown()
+
+
+def test_the_folded_tree_note_stays_whole_in_view_while_scrolling(qtbot):
+    """Leduc's "showing 97 of 9,457 nodes" note sat above the root in the scene: at 1280x720
+    it ran past the view's right edge and scrolled away. It is over the view's top edge,
+    wrapped to its width, wherever the view is scrolled; a tree drawn whole has none."""
+    window = make_tree_window(qtbot, leduc_poker())
+    try:
+        window.resize(1280, 720)
+        window.show()
+        qtbot.waitExposed(window)
+        view, note = window.view, window.view.note
+        shown = view.viewport().geometry()
+
+        def whole() -> None:
+            assert note.isVisible() and note.text().startswith("showing ")
+            assert shown.contains(note.geometry()), (note.geometry(), shown)
+            assert note.height() >= note.heightForWidth(note.width())  # every line of it
+
+        whole()
+        for bar in (view.horizontalScrollBar(), view.verticalScrollBar()):
+            bar.setValue(bar.maximum())
+        whole()
+        view.resize(360, view.height())  # narrow: wrapped, still inside
+        shown = view.viewport().geometry()
+        whole()
+        assert note.height() > note.fontMetrics().height() * 1.5  # over two lines at least
+    finally:
+        window.shutdown()
+    kuhn = make_tree_window(qtbot, kuhn_poker())
+    try:
+        assert not kuhn.view.note.isVisible() and kuhn.view.note.isHidden()
+    finally:
+        kuhn.shutdown()
