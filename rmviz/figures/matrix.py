@@ -25,6 +25,7 @@ from rmviz.present.definitions import (
     player_colour,
 )
 from rmviz.present.panels import (
+    PROBABILITY_TICKS,
     Panel,
     gap_panel,
     last_averages,
@@ -319,6 +320,8 @@ def square_panel(ax: Axes, run: RunData, style: Style, title: str = "") -> None:
         equilibrium_marker(ax, np.array([run.equilibrium[0][0], run.equilibrium[1][0]]), style)
     ax.set_xlim(-0.03, 1.03)
     ax.set_ylim(-0.03, 1.03)
+    ax.set_xticks(PROBABILITY_TICKS)  # the strategy panels' (and the window's square's)
+    ax.set_yticks(PROBABILITY_TICKS)
     ax.set_xlabel(f"P({game.player_names[0]} plays {game.action_names[0][0]})")
     ax.set_ylabel(f"P({game.player_names[1]} plays {game.action_names[1][0]})")
     if title:

@@ -36,7 +36,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present import dynamics
 from rmviz.present.definitions import EQUILIBRIUM_COLOUR, FRAME_COLOUR, player_colour
-from rmviz.present.panels import MAX_PLAYERS, average_columns, last_averages
+from rmviz.present.panels import MAX_PLAYERS, PROBABILITY_TICKS, average_columns, last_averages
 from rmviz.present.simplex import (
     ARROW_COLOUR,
     ARROW_OPACITIES,
@@ -398,6 +398,12 @@ class SimplexView(PlotLayout):
         )
         plot.setAspectLocked(True)
         plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.05)
+        # the aspect is locked: a wide panel showed the x axis from -1.5 to 2.5, probabilities
+        # that do not exist, and grid lines across them. Ticks on the square only, no grid
+        ticks = [[(t, f"{t:g}") for t in PROBABILITY_TICKS], []]
+        for side in ("bottom", "left"):
+            plot.getAxis(side).setTicks(ticks)
+        plot.showGrid(x=False, y=False)
         plot.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], pen=pg.mkPen(FRAME_COLOUR, width=self.scale))
         self.fields.append(("square", 0, FieldItems(plot, self.scale)))
         current = current_trail(plot, self.scale)

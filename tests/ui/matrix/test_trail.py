@@ -54,3 +54,35 @@ def test_the_trail_is_drawn_alike_live_and_on_paper(window, qtbot, game):
         assert line.get_markersize() == pytest.approx(TRAIL_DOT * STYLES["paper"].line_width)
         assert line.get_linestyle() == "None"
         assert list(line.get_xdata()) == list(trail.get_xdata())
+
+
+def test_the_square_shows_probabilities_only(window, qtbot):
+    """The 2x2 square's aspect is locked, so a wide panel showed its x axis from -1.5 to 2.5
+    with grid lines there: its ticks are the strategy panels' (``PROBABILITY_TICKS``), in
+    the window (at any width) and in the figure, and the window draws no grid beside it."""
+    from rmviz.present.panels import PROBABILITY_TICKS
+
+    window.resize(1280, 720)
+    window.show()
+    window.load_catalog("matching-pennies")
+    qtbot.waitExposed(window)
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage, QPainter
+
+    (plot,) = [item for item in window.simplex.ci.items if isinstance(item, pg.PlotItem)]
+    low, high = plot.getViewBox().viewRange()[0]
+    assert high - low > 1.5  # the panel is wider than the square: the case in point
+    canvas = QImage(8, 8, QImage.Format.Format_ARGB32)
+    for side in ("bottom", "left"):
+        axis = plot.getAxis(side)
+        painter = QPainter(canvas)
+        try:
+            _, ticks, texts = axis.generateDrawSpecs(painter)
+        finally:
+            painter.end()
+        assert [text for _, _, text in texts] == ["0", "0.5", "1"], side
+        assert len(ticks) == len(PROBABILITY_TICKS)
+        assert axis.grid is False
+    fig = make_figure("simplex", record(catalog_game("matching-pennies"), "rm", 100), "paper")
+    (ax,) = fig.axes
+    assert list(ax.get_xticks()) == list(ax.get_yticks()) == list(PROBABILITY_TICKS)
