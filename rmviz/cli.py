@@ -306,7 +306,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="save each slide as FILE with -01, -02, ... before its suffix once its run is there, then quit",
     )
     deck.add_argument(
-        "--size", type=window_options.window_size, metavar="WxH", help="the slides' size, e.g. 1280x720"
+        "--size",
+        type=window_options.window_size,
+        metavar="WxH",
+        help="the slides' size, e.g. 1920x1080 (default: full screen; with --screenshot, "
+        f"{window_options.HEADLESS_SIZE[0]}x{window_options.HEADLESS_SIZE[1]})",
     )
     deck.add_argument("--slide", type=_positive_int, metavar="N", help="the slide to start on (from 1)")
 

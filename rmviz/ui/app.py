@@ -43,7 +43,7 @@ from rmviz.ui import preflight
 from rmviz.ui.common import warmup
 from rmviz.ui.common.run_window import RunWindow, StartOptions
 from rmviz.ui.matrix.window import MatrixWindow
-from rmviz.ui.options import family_problem, parse_window_args
+from rmviz.ui.options import HEADLESS_SIZE, family_problem, parse_window_args
 from rmviz.ui.tree.window import TreeWindow
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ def main(argv: list[str]) -> int:
                 steps=args.steps or 0,
                 run=args.run or args.solving,
                 infoset=args.infoset,
-                size=args.size,
+                size=args.size or (HEADLESS_SIZE if headless else None),
                 field=args.field or args.field_step is not None,
                 field_step=args.field_step,
             )

@@ -65,6 +65,9 @@ def pixel_size(low: int, high: int) -> Callable[[str], tuple[int, int]]:
 
 
 window_size = pixel_size(200, 10_000)
+# --screenshot's and --export's window without --size: a projector's size, not the offscreen
+# platform's 800x600 screen, where the run panel was clipped ("j..." for the joint's title)
+HEADLESS_SIZE = (1280, 720)
 
 
 def after_seconds(text: str) -> float:
@@ -163,7 +166,8 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         "--size",
         type=window_size,
         metavar="WxH",
-        help="the window's size in pixels, e.g. 1280x720 (presentation mode keeps it, not full screen)",
+        help="the window's size in pixels, e.g. 1920x1080 (presentation mode keeps it, not full screen; "
+        f"with --screenshot or --export, {HEADLESS_SIZE[0]}x{HEADLESS_SIZE[1]} by default)",
     )
     parser.add_argument(
         "--steps",

@@ -72,6 +72,17 @@ def test_the_app_starts_the_first_starts_warm_up_and_ends_it_when_it_quits(qtbot
     calls.clear()
     assert app.main(["kuhn", "--screenshot", str(tmp_path / "kuhn.png"), "--after", "0"]) == 0
     assert "start" not in calls and (tmp_path / "kuhn.png").exists()
+    # without --size, a screenshot is of a 1280x720 window (offscreen's 800x600 screen
+    # clipped the run panel); --size wins
+    from PySide6.QtGui import QImage
+
+    from rmviz.ui.options import HEADLESS_SIZE
+
+    shot = QImage(str(tmp_path / "kuhn.png"))
+    assert (shot.width(), shot.height()) == HEADLESS_SIZE
+    assert app.main(["rps", "--screenshot", str(tmp_path / "rps.png"), "--size", "900x700"]) == 0
+    shot = QImage(str(tmp_path / "rps.png"))
+    assert (shot.width(), shot.height()) == (900, 700)
 
 
 def test_export_writes_figures_as_file_export_does_and_says_errors_in_a_line(

@@ -30,6 +30,7 @@ from rmviz.ui.common import warmup
 from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.deck.controller import DeckController
 from rmviz.ui.deck.presenter import PresenterView
+from rmviz.ui.options import HEADLESS_SIZE
 
 POLL_MS = 50  # how often a screenshot run looks whether the slide is ready
 
@@ -64,7 +65,7 @@ def run_deck(args: argparse.Namespace) -> int:
         {family: {"autosave_folder": Path(tempfile.mkdtemp())} for family in WINDOWS} if headless else {}
     )
     registry = WindowRegistry(options)
-    controller = DeckController(deck, registry, args.size)
+    controller = DeckController(deck, registry, args.size or (HEADLESS_SIZE if headless else None))
     failed: list[str] = []
     if headless:
         _shoot(controller, screenshot_files(args.screenshot, len(deck.slides)), failed)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import struct
 import subprocess
 import sys
 
@@ -23,6 +24,7 @@ from rmviz.ui.common.run_window import RunWindow
 from rmviz.ui.deck.controller import DeckController
 from rmviz.ui.deck.main import run_deck
 from rmviz.ui.deck.presenter import PresenterView
+from rmviz.ui.options import HEADLESS_SIZE
 from rmviz.ui.tree.window import TreeWindow
 from tests.runner.test_session import assert_same_snapshot
 
@@ -185,7 +187,7 @@ def test_the_shipped_deck_pages_through_under_screenshot_one_picture_per_slide(t
     (deck,) = [e for e in examples("decks") if e.filename == "seeds.toml"]
     with example_path(deck) as path:
         slides = len(read_deck(path).slides)
-        command = ["deck", str(path), "--screenshot", str(tmp_path / "s.png"), "--size", "1280x720"]
+        command = ["deck", str(path), "--screenshot", str(tmp_path / "s.png")]  # HEADLESS_SIZE
         result = subprocess.run(
             [sys.executable, "-m", "rmviz.cli", *command],
             capture_output=True,
@@ -198,6 +200,9 @@ def test_the_shipped_deck_pages_through_under_screenshot_one_picture_per_slide(t
     pictures = sorted(p.name for p in tmp_path.iterdir())
     assert pictures == [f"s-{n:02d}.png" for n in range(1, slides + 1)]
     assert all((tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in pictures)
+    # without --size, 1280x720 (not offscreen's 800x600 full screen): the IHDR's width, height
+    sizes = {struct.unpack(">II", (tmp_path / name).read_bytes()[16:24]) for name in pictures}
+    assert sizes == {HEADLESS_SIZE}
 
 
 def test_a_bad_deck_is_one_line_and_exit_status_2(tmp_path):
