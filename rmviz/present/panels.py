@@ -113,8 +113,10 @@ class Key:
     alpha: float = 1.0
 
 
-# no longer a label: the dashboard's legend at 1024x768 has no room for one
-LAST_KEY = Key(LAST_LABEL, LAST_LABEL, TEXT_COLOUR, LAST_WIDTH, LAST_ALPHA)
+# no longer a label: the dashboard's legend at 1024x768 has no room for one. "faint:" says
+# that the lighter curves in each average's own colour are these (a grey key alone read as
+# no curve drawn, and the teal last iterates as the CE gap); the compare tab's key too
+LAST_KEY = Key(f"faint: {LAST_LABEL}", f"faint: {LAST_LABEL}", TEXT_COLOUR, LAST_WIDTH, LAST_ALPHA)
 
 
 class Table(Protocol):

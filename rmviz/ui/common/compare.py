@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.errors import RmvizError
-from rmviz.present.panels import LAST_LABEL, Tables, compare_panels, compared_last, untracked_lines, values
+from rmviz.present.panels import LAST_KEY, Tables, compare_panels, compared_last, untracked_lines, values
 from rmviz.runner.trace import SavedRun, TraceData
 from rmviz.runner.worker import SolverThread
 from rmviz.solvers.checkpoint import NotCapturable
@@ -218,7 +218,7 @@ class CompareView(QWidget):
             swatch.fill(QColor(colours.get(item.text(), Qt.GlobalColor.transparent)))
             item.setIcon(QIcon(swatch))
         self.algorithms.blockSignals(False)
-        self.key = [f"faint: {LAST_LABEL}"] if last else []
+        self.key = [LAST_KEY.label] if last else []
         self.status.setText("\n".join(self.problems + self.key))
 
     def traces(self) -> dict[str, TraceData]:
