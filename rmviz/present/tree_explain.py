@@ -384,8 +384,10 @@ def sections(step: InfosetStep) -> list[tuple[str, str]]:
 
 
 def heading(label: str, name: str, player: int) -> str:
-    """The explanation's heading: information set ``label`` of player ``player`` (0-based)."""
-    return f"Information set J = {html.escape(label)} of {html.escape(name)} (i = {player + 1})"
+    """The explanation's heading: information set ``label`` of player ``player`` (0-based),
+    the label quoted: the lecture's symbol J is Kuhn poker's Jack ("J = J") and Leduc's labels
+    end in a colon ("J = Qs: of")."""
+    return f"Information set J = “{html.escape(label)}” of {html.escape(name)} (i = {player + 1})"
 
 
 def explanation_html(step: InfosetStep) -> str:

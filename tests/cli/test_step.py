@@ -160,7 +160,7 @@ def test_step_explains_cfr_on_a_game_tree(capsys):
     start strategy, as the lecture's pseudo-code computes."""
     code, out, err = run(capsys, "step", "teaching-tree", "-a", "cfr", "-n", "2", "--infoset", "2X")
     assert code == 0, err
-    assert out.count("Information set J = 2X of Player 2 (i = 2)") == 2
+    assert out.count("Information set J = “2X” of Player 2 (i = 2)") == 2
     assert (
         "P(h | π_{-i}) = 0.5 at h = [X; L], where the strategies of the iteration's start π^T give 0.25"
         in out

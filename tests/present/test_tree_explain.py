@@ -101,7 +101,7 @@ def test_the_html_and_the_text_are_one_explanation():
     j = solver.tree.infoset_label.index("Qpb")
     step = explain_infoset(solver.tree, solver.config, solver.game.player_names, record, j)
     page = explanation_html(step)
-    assert page.startswith("<h3>Information set J = Qpb of Player 1 (i = 1)</h3>")
+    assert page.startswith("<h3>Information set J = “Qpb” of Player 1 (i = 1)</h3>")
     text = explanation_text(step)
     for title, body in sections(step):
         assert f"<b>{title}</b> {body}" in page if title else body in page

@@ -105,7 +105,7 @@ def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
             )
             assert cell(kuhn, row, 5) == pytest.approx(expected.strategy_after[s], rel=1e-3, abs=1e-4)
         text = kuhn.detail.explain.toPlainText()
-        assert f"Information set J = {label}" in text and "Regret matching" in text
+        assert f"Information set J = “{label}”" in text and "Regret matching" in text
     # every decision node shows its counterfactual value P(h | pi_-i) U_i(pi | h)
     assert kuhn.view.record is record
     trace = record.traversals[kuhn.view.traversal]  # the traversal of the chosen set's player
