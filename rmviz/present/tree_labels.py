@@ -395,10 +395,12 @@ def _move_label(
     measure: Measure,
     edges: LabelSpace,
 ) -> _Candidate:
-    """The label of the edge into ``h``: the move with its probability, else the move alone,
-    at places that meet no other edge of ``edges`` (its own it may sit on)."""
+    """The label of the edge into ``h``: the move over its probability, else both on one line
+    (where two lines do not fit between a fan's rows: Kuhn's second moves showed no number),
+    else the move alone, at places that meet no other edge of ``edges`` (its own it may sit
+    on)."""
     lines = edge_label_lines(tree, h, strategy)
-    texts = [lines, lines[:1]] if len(lines) > 1 else [lines]
+    texts = [lines, [" ".join(lines)], lines[:1]] if len(lines) > 1 else [lines]
     a, b = xy[int(tree.parent[h])], xy[h]
     places = []
     for text in texts:

@@ -98,6 +98,19 @@ def test_kuhn_draws_its_information_sets_and_every_chance_label():
     assert len(arcs(fig)) >= 6  # J, Q, K, and the pass-bet sets: neighbours in their rows
 
 
+def test_a_move_too_tall_for_two_lines_keeps_its_probability_on_one():
+    """Where a move's label and its probability do not fit as two lines (Kuhn's last bets,
+    in a 1600x900 figure: "b" alone under a pass) they are tried on one line ("b 0.53")
+    before the move is drawn alone; 39 of Kuhn's 48 moves showed their probability, 45 now."""
+    import re
+
+    fig = make_figure("tree", record(catalog_game("kuhn"), "cfr", 1000), "slides", (1600 / 150, 900 / 150))
+    moves = [t.get_text() for t in fig.axes[0].texts if re.fullmatch(r"[pb]([ \n][0-9.]+)?", t.get_text())]
+    assert len(moves) == 48
+    assert sum(" " in move for move in moves) >= 1
+    assert sum(any(c.isdigit() for c in move) for move in moves) >= 45
+
+
 def test_a_label_takes_the_first_free_place_and_never_crosses_a_line():
     space = LabelSpace(cell=1.0, gap=0.1)
     space.take(Box(0, 0, 1, 1))
