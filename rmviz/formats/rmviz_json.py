@@ -307,17 +307,43 @@ def _loads_deep(text: str, reject_constant: Callable[[str], float] | None = None
             value, pos = container, pos + 1
 
 
+def _json_type(data: Any) -> str:
+    """JSON's name for the type of a parsed value (an array, a string...)."""
+    names = {
+        list: "array",
+        str: "string",
+        bool: "boolean",
+        type(None): "null",
+        int: "number",
+        float: "number",
+    }
+    return names.get(type(data), type(data).__name__)
+
+
+def _short_repr(value: Any) -> str:
+    """``repr(value)``, cut to 40 characters."""
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
 def check_header(data: Any, filename: str, name: str, versions: int | range, what: str) -> int:
     """The ``"version"`` of a file whose ``"format"`` is ``name``; refuse, naming ``filename``,
     any other file or a version not in ``versions`` (one version, or the range of those this
     rmviz reads: sessions read every version up to the one they write). The header every rmviz
     JSON file starts with; ``what``: "game", "session"."""
-    if not isinstance(data, dict) or data.get("format") != name:
-        raise ReadError(filename, f'not an rmviz {what} file (its "format" is not {name!r})')
     readable = range(versions, versions + 1) if isinstance(versions, int) else versions
+    if not isinstance(data, dict) or data.get("format") != name:
+        if not isinstance(data, dict):
+            why = f"its top level is a JSON {_json_type(data)}, not an object"
+        elif "format" not in data:
+            why = 'it has no "format"'
+        else:
+            why = f'its "format" is {_short_repr(data["format"])}'
+        start = f'{{"format": "{name}", "version": {readable[-1]}, ...}}'
+        raise ReadError(filename, f"not an rmviz {what} file: {why} (one is a JSON object {start})")
     found = data.get("version")
     if not isinstance(found, int | float) or found not in readable:
-        shown = repr(found) if len(repr(found)) <= 40 else repr(found)[:37] + "..."
+        shown = _short_repr(found)
         known = f"version {readable[0]}"
         if len(readable) > 1:
             known = f"versions {readable[0]} to {readable[-1]}"

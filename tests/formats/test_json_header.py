@@ -15,5 +15,27 @@ from rmviz.formats import read_game_file
 def test_a_format_that_is_not_a_string_is_refused(tmp_path, value):
     path = tmp_path / "g.json"
     path.write_text(json.dumps({"format": value, "version": 1}))
-    with pytest.raises(FormatError, match='its "format" is not'):
+    with pytest.raises(FormatError, match='not an rmviz game file: its "format" is '):
         read_game_file(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('{"players": ["A", "B"]}', 'it has no "format"'),  # a hand-written game, the header forgotten
+        ("[1, 2]", "its top level is a JSON array, not an object"),
+        ('"rmviz-game"', "its top level is a JSON string, not an object"),
+        ('{"format": "gambit"}', "its \"format\" is 'gambit'"),
+    ],
+)
+def test_a_file_that_is_not_a_game_file_is_told_what_one_starts_with(tmp_path, text, why):
+    """A JSON file without the header said only `its "format" is not 'rmviz-game'`: now what
+    it has instead, and what a game file starts with."""
+    path = tmp_path / "g.json"
+    path.write_text(text)
+    with pytest.raises(FormatError) as raised:
+        read_game_file(path)
+    assert str(raised.value) == (
+        f"{path}: not an rmviz game file: {why} "
+        '(one is a JSON object {"format": "rmviz-game", "version": 1, ...})'
+    )

@@ -198,7 +198,7 @@ def with_options(**options):
 
 HOSTILE = {
     "not JSON": ("{", "line 1: not valid JSON"),
-    "a list": ("[1, 2]", "not an rmviz session file (its \"format\" is not 'rmviz-session')"),
+    "a list": ("[1, 2]", "not an rmviz session file: its top level is a JSON array, not an object"),
     "a game file": (
         json.dumps({"format": "rmviz-game", "version": 1}),
         "not an rmviz session file",

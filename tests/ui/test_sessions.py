@@ -336,8 +336,8 @@ def test_the_app_opens_a_session_file_from_the_command_line(tmp_path):
     result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300, env=env)
     assert result.returncode == 2
     assert (
-        result.stderr.strip()
-        == f"rmviz: {path}: not an rmviz session file (its \"format\" is not 'rmviz-session')"
+        result.stderr.strip() == f"rmviz: {path}: not an rmviz session file: its \"format\" is 'rmviz-game' "
+        '(one is a JSON object {"format": "rmviz-session", "version": 3, ...})'
     )
     old_monte_carlo_session(path, 20)  # opens, and says on stderr that it replays a new run
     result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300, env=env)
