@@ -17,6 +17,11 @@ from typing import Any, NoReturn
 from rmviz.errors import one_line
 
 EXIT_USAGE = 2
+# what names a game on every command line (rmviz.formats.load_game reads them)
+GAME_HELP = (
+    "a catalog id (rmviz games lists them), a file (.json, .nfg, .efg), random:KIND:SHAPE[:seed=N], "
+    "openspiel:NAME(PARAMS) or reduced:TREE (a game tree's reduced strategic form, a matrix game)"
+)
 
 
 class Parser(argparse.ArgumentParser):

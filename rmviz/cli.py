@@ -36,7 +36,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from rmviz.arguments import EXIT_USAGE, Parser, finite_float, length_inches, whole_number
+from rmviz.arguments import EXIT_USAGE, GAME_HELP, Parser, finite_float, length_inches, whole_number
 from rmviz.atomic import atomic_write_text
 from rmviz.crash import EXIT_BUG, bug_line, memory_line, output_line
 from rmviz.errors import ConfigError, RmvizError, one_line
@@ -124,8 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         usage=USAGE,
         description="Watch regret minimisation find equilibria. Plain rmviz opens the desktop app\n"
         f"on GAME (default {window_options.DEFAULT_GAME}); the commands run the same engine "
-        "without a window.\nGAME: a built-in game's name, a file (.json, .nfg, .efg), "
-        "random:KIND:SHAPE or\nopenspiel:NAME(PARAMS) (rmviz games lists them).",
+        "without a window.\n\n" + textwrap.fill(f"GAME: {GAME_HELP}.", 79),
         epilog=window_options.window_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -180,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a joint distribution's CE and CCE constraints, the welfare-maximising CE and CCE (LP); "
         "a zero-sum game tree's value and equilibrium (sequence-form LP)",
     )
-    equilibria.add_argument("game", help="a catalog id, a game file or random:KIND:SHAPE[:seed=N]")
+    equilibria.add_argument("game", help=GAME_HELP)
     equilibria.add_argument(
         "--joint",
         default=None,
@@ -239,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     convert = commands.add_parser("convert", help="write a game as .json, .nfg, .efg, or LaTeX (.tex)")
-    convert.add_argument("game")
+    convert.add_argument("game", help=GAME_HELP)
     convert.add_argument("out", type=Path)
 
     bench = commands.add_parser("bench", help="iterations per second, measured side by side")
@@ -328,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The game and solver arguments that ``solve`` and ``export`` share."""
-    parser.add_argument("game", help="a catalog id, a file (.json, .nfg, .efg) or random:KIND:SHAPE[:seed=N]")
+    parser.add_argument("game", help=GAME_HELP)
     parser.add_argument(
         "--algorithm",
         "-a",

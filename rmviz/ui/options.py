@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from rmviz.arguments import Parser, finite_float, whole_number
+from rmviz.arguments import GAME_HELP, Parser, finite_float, whole_number
 from rmviz.errors import ConfigError
 from rmviz.present.definitions import FIGURE_NAMES
 
@@ -132,8 +132,7 @@ def app_parser(standalone: bool = True) -> argparse.ArgumentParser:
         nargs="?",
         default=DEFAULT_GAME,
         metavar="GAME",
-        help="a catalog id (rmviz games), a .json/.nfg/.efg file, random:KIND:SHAPE, "
-        "or a session file (.rmviz-session.json: the game, settings and iteration saved)",
+        help=f"{GAME_HELP}, or a session file (.rmviz-session.json: the game, settings and iteration saved)",
     )
     parser.add_argument(
         "--screenshot",

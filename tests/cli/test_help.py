@@ -27,6 +27,19 @@ def test_help_shows_the_window_usage_and_options(capsys):
         assert f"    {command} " in text
 
 
+@pytest.mark.parametrize("command", [[], ["solve"], ["step"], ["export"], ["convert"], ["equilibria"]])
+def test_every_game_argument_names_every_kind_of_game(capsys, command):
+    """The unknown-game error offered a ``reduced:`` spec that no --help mentioned; each
+    command that takes a game says what may name one, in the same words (GAME_HELP)."""
+    from rmviz.arguments import GAME_HELP
+
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert " ".join(GAME_HELP.split()) in text
+    assert all(spec in GAME_HELP for spec in ("random:KIND:SHAPE", "openspiel:NAME", "reduced:TREE", ".efg"))
+
+
 def test_version(capsys):
     with pytest.raises(SystemExit):
         main(["--version"])
