@@ -44,6 +44,7 @@ DASH_GLYPHS = {"solid": "—", "dashed": "- -", "dotted": "···"}  # the regre
 GLYPHS = {"solid": "&#9644;", "dashed": "- -", "dotted": "···"}  # a line named in a title
 WIDTH = 2.0  # a line of relative width 1, in pixels at text scale 1
 DROP_PIXELS, DROP_Z = 9.0, 100  # a drop's mark (at text scale 1), above the curves
+LEGEND_BACKING = (255, 255, 255, 215)  # behind a corner legend (key "ends")
 IN_TITLE = ("names", "players")  # keys drawn in the title live: the whole title in its tooltip
 
 
@@ -134,7 +135,9 @@ class PanelPlot:
         ]
         self.legend: pg.LegendItem | None = None  # the plot's own (key "ends"), fitted to its height
         if key == "ends":
-            legend = self.legend = self.plot.addLegend(offset=(-5, 5))
+            # on a white backing: the curves it covers pass under it, its names stay legible
+            # (Kuhn's "b" sat on the p curve at 0.8)
+            legend = self.legend = self.plot.addLegend(offset=(-5, 5), brush=pg.mkBrush(LEGEND_BACKING))
             legend.setLabelTextSize(f"{8 * scale:.0f}pt")
             self.plot.vb.sigResized.connect(self._fit_legend)
         self.curves: dict[Line, LiveCurve] = {}

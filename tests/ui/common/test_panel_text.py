@@ -16,7 +16,7 @@ from rmviz.present.panels import NOT_TRACED, infoset_panel
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import MAX_TRACED_SLOTS
 from rmviz.solvers.tree.compiled_tree import compile_tree
-from rmviz.ui.common.panel_plot import PanelPlot
+from rmviz.ui.common.panel_plot import LEGEND_BACKING, PanelPlot
 from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import style_plot
 from tests.solvers.tree.builders import binary_tree
@@ -158,7 +158,7 @@ def test_a_title_names_only_the_lines_a_run_draws(qtbot):
 def test_a_short_plot_lays_its_legend_out_in_columns(qtbot):
     """A panel keyed at its lines' ends draws pyqtgraph's legend in the plot: in a short plot
     its entries take as many columns as they need to fit (goofspiel's six bids showed three
-    in a plot 100 pixels high), one column again when tall."""
+    in a plot 100 pixels high), one column again when tall; on a white backing."""
     from rmviz.games.extensive_form import ExtensiveFormGame, decision, terminal
 
     moves = [(f"Bid: {k}", terminal(k, -k)) for k in range(6)]
@@ -167,6 +167,8 @@ def test_a_short_plot_lays_its_legend_out_in_columns(qtbot):
     qtbot.addWidget(view)
     plot = PanelPlot(view.ci, infoset_panel(tree, 0, ("A", "B")), 0, 0)
     assert plot.legend is not None and len(plot.legend.items) == 6
+    # on a white backing: a curve under an entry passes under it (Kuhn's "b" sat on p's curve)
+    assert pg.mkBrush(plot.legend.opts["brush"]).color().getRgb() == LEGEND_BACKING
     view.resize(600, 150)
     view.show()
     qtbot.waitExposed(view)
