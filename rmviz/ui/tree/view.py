@@ -235,7 +235,9 @@ class TreeView(QGraphicsView):
         self._place_note()
 
     def _place_note(self) -> None:
-        """The note across the viewport's top, wrapped to its width."""
+        """The note across the viewport's top, wrapped to its width (none: nothing to place)."""
+        if self.note.isHidden():
+            return
         shown = self.viewport().geometry()
         width = max(1, shown.width() - 8)
         self.note.setFixedWidth(width)
