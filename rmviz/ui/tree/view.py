@@ -95,6 +95,43 @@ NOTE_COLOUR = "#616161"  # the note of how many nodes are drawn
 MAX_DRAWN = 2_000  # nodes drawn at most (a scene item costs ~50 us to build and to paint)
 
 
+class FoldNote(QLabel):
+    """How many nodes a folded tree draws, over the view's top edge: not in the scene, where
+    above Leduc's root it ran past the view's right edge at 1280x720 and scrolled away. A
+    child of the view, not of its viewport, whose scrolling moves its children."""
+
+    def __init__(self, view: QGraphicsView) -> None:
+        super().__init__(view)
+        self.view = view
+        self.setWordWrap(True)
+        self.setStyleSheet(
+            f"QLabel {{ color: {NOTE_COLOUR}; background: rgba(255, 255, 255, 220); padding: 2px 4px; }}"
+        )
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.hide()
+
+    def say(self, text: str, text_scale: float) -> None:
+        """Show ``text`` (hidden when empty) in the labels' text size."""
+        self.setText(text)
+        font = self.view.font()
+        font.setPointSizeF(font.pointSizeF() * 0.9 * text_scale)
+        self.setFont(font)
+        self.setVisible(bool(text))
+        self.place()
+
+    def place(self) -> None:
+        """Across the viewport's top, wrapped to its width (hidden: an empty label's height
+        for a width is -1, which Qt refuses)."""
+        if self.isHidden():
+            return
+        shown = self.view.viewport().geometry()
+        width = max(1, shown.width() - 8)
+        self.setFixedWidth(width)
+        self.setFixedHeight(self.heightForWidth(width))
+        self.move(shown.left() + 4, shown.top() + 4)
+        self.raise_()
+
+
 class TreeView(QGraphicsView):
     """Draws a game tree; ``node_selected`` fires with a node id when one is chosen."""
 
@@ -128,16 +165,7 @@ class TreeView(QGraphicsView):
         self.zoomed = False  # the person zoomed (wheel): no automatic fit until F
         self.whole = False  # F: the whole tree in view, however small its labels
         self.text_scale = 1.0
-        # how many nodes are drawn, over the view's top edge (not in the scene: above Leduc's
-        # root it ran past the view's right edge at 1280x720, and scrolled away); a child of
-        # the view, not of its viewport, whose scrolling moves its children
-        self.note = QLabel(self)
-        self.note.setWordWrap(True)
-        self.note.setStyleSheet(
-            f"QLabel {{ color: {NOTE_COLOUR}; background: rgba(255, 255, 255, 220); padding: 2px 4px; }}"
-        )
-        self.note.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.note.hide()
+        self.note = FoldNote(self)  # how many nodes are drawn, over the view's top edge
 
     # -- the game ------------------------------------------------------------------------------
     def set_game(self, game: ExtensiveFormGame, tree: CompiledTree) -> None:
@@ -215,35 +243,16 @@ class TreeView(QGraphicsView):
         self._infoset_links(nodes)
         for h in sorted(nodes, key=lambda h: tree.child_count[h] > 0):  # payoffs claim their place first
             self._node(h, self.positions[h], small, trace)
-        self._set_note(
+        self.note.say(
             f"showing {len(nodes):,} of {tree.n_nodes:,} nodes: +n marks a folded subtree "
             "(double-click it to expand)"
             if len(nodes) < tree.n_nodes
-            else ""
+            else "",
+            self.text_scale,
         )
         margin = 24 * self.spread
         top = margin if self.note.isHidden() else 2 * margin  # the root clear of the note
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-margin, -top, margin, margin))
-
-    def _set_note(self, text: str) -> None:
-        """The note over the view's top edge (hidden when empty), in the labels' text size."""
-        self.note.setText(text)
-        font = self.font()
-        font.setPointSizeF(font.pointSizeF() * 0.9 * self.text_scale)
-        self.note.setFont(font)
-        self.note.setVisible(bool(text))
-        self._place_note()
-
-    def _place_note(self) -> None:
-        """The note across the viewport's top, wrapped to its width (none: nothing to place)."""
-        if self.note.isHidden():
-            return
-        shown = self.viewport().geometry()
-        width = max(1, shown.width() - 8)
-        self.note.setFixedWidth(width)
-        self.note.setFixedHeight(self.note.heightForWidth(width))
-        self.note.move(shown.left() + 4, shown.top() + 4)
-        self.note.raise_()
 
     def _edge(self, h: int, parent: int, here: QPointF, font: QFont, reach: np.ndarray | None) -> None:
         tree, scene = self.tree, self.scene()
@@ -545,7 +554,7 @@ class TreeView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._place_note()
+        self.note.place()
         if not self.zoomed:  # keep the whole tree in view until the person zooms
             self.fit()
 
