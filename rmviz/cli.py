@@ -54,6 +54,7 @@ from rmviz.runner.record import record_run, record_traces, write_run_data
 from rmviz.runner.session import Session, View, session_config, session_path, write_session
 from rmviz.runner.trace import SavedRun, Trace
 from rmviz.solvers.family import DEVIATIONS, EXPLORATION, PLAY_MODES, SCHEDULES, Family
+from rmviz.solvers.jit import loaded as kernels_loaded
 from rmviz.solvers.jit import prepare
 from rmviz.solvers.matrix.config import DTYPES
 from rmviz.solvers.matrix.start import default_start_note, parse_probability
@@ -851,6 +852,7 @@ def _report(spec: str, solver: Solver, snap: Any, seconds: float) -> dict[str, A
         "exploitability_convention": "NashConv / number of players",
         "seconds": seconds,
         "iterations_per_second": snap.iteration / seconds if seconds > 0 else None,
+        "compiled": kernels_loaded(),  # False: a short run took the array code (jit.SHORT_RUN)
         **solver.report(snap),
     }
 
