@@ -276,3 +276,26 @@ def test_the_shipped_decks_read():
         with example_path(example) as path:
             deck = read_deck(path)
         assert len(deck.slides) >= 5 and all(slide.notes for slide in deck.slides)
+
+
+def test_the_shipped_decks_crash_slide_quotes_its_own_runs_regret_bound():
+    """Its notes promised "2 max R / T is below 0.03, as the snippet prints" at 500
+    iterations, where the slide's run reads 0.068: the notes quote the run's own bound, and
+    when regret matching passes the snippet's 0.03."""
+    from rmviz.solvers.matrix.config import preset
+    from rmviz.solvers.matrix.solver import RegretMinimizer
+
+    (deck,) = [e for e in examples("decks") if e.filename == "seeds.toml"]
+    with example_path(deck) as path:
+        slides = read_deck(path).slides
+    (crash,) = [s for s in slides if s.title.startswith("RPS with Crash")]
+    solver = RegretMinimizer(crash.session.game, crash.session.config)
+    assert crash.session.config == preset("rm") and crash.session.iteration == 500
+    solver.step(500)
+    notes = " ".join(crash.notes.split())
+    assert f"reads {solver.metrics().eps_bound:.3f}" in notes
+    assert "passes 0.03 only between 2,000 and 3,000 iterations" in notes
+    solver.step(1500)
+    assert solver.metrics().eps_bound > 0.03
+    solver.step(1000)
+    assert solver.metrics().eps_bound < 0.03
