@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from rmviz.present.number_text import fraction
-from rmviz.present.step_text import TABLE_COLUMNS, table_rows
+from rmviz.present.step_text import TABLE_COLUMNS, table_headers, table_rows
 
 if TYPE_CHECKING:
     from rmviz.solvers.matrix.explain import IterationStep, PlayerStep
@@ -25,6 +25,13 @@ HEADERS = {
     "R^t(a)": r"$R^t(a)$",
     "pi^t+1": r"$\pi^{t+1}$",
     "average": r"$\bar{\pi}^t$",
+    # internal regrets (step_text.table_headers): the swap regrets' column sums or row b
+    "sum_b r^t(b,a)": r"$\sum_b r^t(b, a)$",
+    "sum_b R^t-1(b,a)": r"$\sum_b R^{t-1}(b, a)$",
+    "sum_b R^t(b,a)": r"$\sum_b R^t(b, a)$",
+    "r^t(b,a)": r"$r^t(b, a)$",
+    "R^t-1(b,a)": r"$R^{t-1}(b, a)$",
+    "R^t(b,a)": r"$R^t(b, a)$",
 }
 SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -71,7 +78,7 @@ def step_tabular(step: IterationStep) -> str:
         f"% iteration {step.iteration} of {step.algorithm} ({step.play} play), rmviz",
         r"\begin{tabular}{l" + "r" * (width - 1) + "}",
         r"\toprule",
-        " & ".join(HEADERS[name] for name in TABLE_COLUMNS) + r" \\",
+        " & ".join(HEADERS[name] for name in table_headers(step.players[0])) + r" \\",
     ]
     for player in step.players:
         lines.append(r"\midrule")

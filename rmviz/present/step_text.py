@@ -25,6 +25,37 @@ def vector(values: np.ndarray) -> str:
 
 
 TABLE_COLUMNS = ("action", "pi^t", "U(a)", "r^t(a)", "R^t-1(a)", "R^t(a)", "pi^t+1", "average")
+REGRET_COLUMNS = slice(3, 6)  # the columns named for the regrets they hold (table_headers)
+
+
+# the heads as the window types them (the text's are ASCII, LaTeX's step_latex.HEADERS): the
+# tree window's superscripts, so "pi^t+1" does not read as pi^t plus one
+TYPESET = str.maketrans({"^": None, "t": "ᵗ", "-": "⁻", "+": "⁺", "1": "¹"})
+
+
+def typeset_header(name: str) -> str:
+    """A head of :func:`table_headers` with Unicode superscripts: ``pi^t+1`` -> ``πᵗ⁺¹``,
+    ``sum_b R^t-1(b,a)`` -> ``Σ_b Rᵗ⁻¹(b,a)``, ``average`` -> ``π̄ᵗ``."""
+    if name == "average":
+        return "π̄ᵗ"
+    if "^" not in name:
+        return name
+    head, _, tail = name.partition("^")
+    power, bracket, rest = tail.partition("(")
+    head = head.replace("sum_b ", "Σ_b ").replace("pi", "π")
+    return head + power.translate(TYPESET) + bracket + rest
+
+
+def table_headers(player: PlayerStep) -> tuple[str, ...]:
+    """:data:`TABLE_COLUMNS` as a player's table heads them: with internal regrets the regret
+    columns hold the swap regrets' column sums (expected play) or the drawn action's row
+    (sampled: b is the action drawn), not regrets that pi^t+1 matches (a student applied
+    regret matching to "R^t(a)" beside internal RM's stationary pi^t+1)."""
+    if player.regret.ndim == 1:
+        return TABLE_COLUMNS
+    sums = "sum_b " if player.action is None else ""
+    regrets = tuple(f"{sums}{name.removesuffix('(a)')}(b,a)" for name in TABLE_COLUMNS[REGRET_COLUMNS])
+    return (*TABLE_COLUMNS[: REGRET_COLUMNS.start], *regrets, *TABLE_COLUMNS[REGRET_COLUMNS.stop :])
 
 
 def table_rows(player: PlayerStep) -> list[tuple[str, ...]]:
@@ -86,7 +117,7 @@ def format_step(step: IterationStep) -> str:
         drawn = f", drew {player.actions[player.action]}" if player.action is not None else ""
         fixed = "" if player.learning else " (fixed: does not learn)"
         lines.append(f"  {player.name}{fixed}: payoff u = {fraction(player.value)}{drawn}")
-        rows = [TABLE_COLUMNS, *table_rows(player)]
+        rows = [table_headers(player), *table_rows(player)]
         widths = [max(len(row[c]) for row in rows) for c in range(len(TABLE_COLUMNS))]
         lines += [
             "    " + "  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)) for row in rows

@@ -41,6 +41,39 @@ def test_internal_regret_shows_the_swap_matrix():
     assert "    swap regrets R^t(b, a): Cinema ->  0 -5/4; Dancing ->  5/4 0" in format_step(step)
 
 
+def test_internal_regret_heads_its_regret_columns_by_what_they_hold():
+    """With internal regrets the table's regret columns hold the swap regrets' column sums
+    (expected play; each the external regret of a) or the drawn action's row (sampled), and
+    pi^t+1 is the chain's stationary distribution, not their regret matching: "R^t(a)"
+    beside it read as the regrets pi^t+1 matches. Heads, values (exact fractions) and the
+    LaTeX table's heads; external regrets keep TABLE_COLUMNS."""
+    from fractions import Fraction
+
+    from rmviz.present.step_latex import step_tabular
+    from rmviz.present.step_text import table_headers, typeset_header
+
+    solver = RegretMinimizer(catalog_game("rps-crash"), preset("internal-rm", device="cpu"))
+    solver.step(1)
+    step = step_explained(solver)
+    player = step.players[0]
+    heads = table_headers(player)
+    assert heads[3:6] == ("sum_b r^t(b,a)", "sum_b R^t-1(b,a)", "sum_b R^t(b,a)")
+    assert heads[:3] + heads[6:] == TABLE_COLUMNS[:3] + TABLE_COLUMNS[6:]
+    assert format_step(step).splitlines()[2].split() == " ".join(heads).split()
+    swap = [[Fraction(c) for c in row[1:]] for row in swap_rows(player)]
+    for a, row in enumerate(table_rows(player)):
+        assert Fraction(row[5]) == sum(swap[b][a] for b in range(3))  # the column sum of R^t
+    assert r"$\sum_b R^t(b, a)$ & $\pi^{t+1}$" in step_tabular(step)
+    sampled = RegretMinimizer(catalog_game("rps-crash"), preset("internal-rm", device="cpu", play="sampled"))
+    step = step_explained(sampled)
+    assert table_headers(step.players[0])[3:6] == ("r^t(b,a)", "R^t-1(b,a)", "R^t(b,a)")
+    assert r"$R^t(b, a)$" in step_tabular(step)
+    rm = step_explained(RegretMinimizer(catalog_game("rps-crash"), preset("rm", device="cpu")))
+    assert table_headers(rm.players[0]) == TABLE_COLUMNS
+    # the window's heads: the same, typeset
+    assert [typeset_header(h) for h in heads[3:6]] == ["Σ_b rᵗ(b,a)", "Σ_b Rᵗ⁻¹(b,a)", "Σ_b Rᵗ(b,a)"]
+
+
 def mixed(cells) -> bool:
     """Whether a column writes some entries as fractions and others as decimals."""
     return any("/" in c for c in cells) and any(("." in c or "e" in c) and "/" not in c for c in cells)

@@ -41,7 +41,14 @@ from rmviz.errors import ConfigError, RmvizError
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present.number_text import fraction
 from rmviz.present.step_latex import step_tabular
-from rmviz.present.step_text import TABLE_COLUMNS, formulas, table_rows, weights_line
+from rmviz.present.step_text import (
+    TABLE_COLUMNS,
+    formulas,
+    table_headers,
+    table_rows,
+    typeset_header,
+    weights_line,
+)
 from rmviz.solvers.matrix.explain import IterationStep, Replay
 from rmviz.solvers.matrix.script import (
     DRAW,
@@ -350,7 +357,7 @@ class StepPanel(QWidget):
             title.setText(f"<b>{player.name}</b>{fixed}: payoff u = {fraction(player.value)}{drawn}")
             rows = table_rows(player)
             table.setColumnCount(len(TABLE_COLUMNS))
-            table.setHorizontalHeaderLabels(list(TABLE_COLUMNS))
+            table.setHorizontalHeaderLabels([typeset_header(name) for name in table_headers(player)])
             table.setRowCount(len(rows))
             for r, row in enumerate(rows):
                 for c, cell in enumerate(row):

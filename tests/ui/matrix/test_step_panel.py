@@ -37,6 +37,9 @@ def test_step_once_shows_the_engines_numbers(window, qtbot):
     assert [panel.cell(0, a, "U(a)") for a in range(2)] == ["6", "7/2"]
     assert [panel.cell(0, a, "r^t(a)") for a in range(2)] == ["5/4", "-5/4"]
     np.testing.assert_allclose(snapshot.current_strategy[0], [1.0, 0.0])
+    # heads typeset as the tree window's ("pi^t+1" read as pi^t plus one)
+    heads = [panel.tables[0].horizontalHeaderItem(c).text() for c in range(panel.tables[0].columnCount())]
+    assert heads == ["action", "πᵗ", "U(a)", "rᵗ(a)", "Rᵗ⁻¹(a)", "Rᵗ(a)", "πᵗ⁺¹", "π̄ᵗ"]
     text = panel.explanation.toPlainText()
     assert "r^t(a) = U(a) - u^t = (5/4, -5/4)" in text
     assert "pi^t+1(a) = [R^t(a)]_+ / (5/4) = (1, 0)" in text
