@@ -281,8 +281,11 @@ class TreeView(QGraphicsView):
             )
 
         # where it would come within the gap of another label or a node (Leduc's chance fans
-        # read "Qh (1/5)Ks (1/5)"), the move alone, else none (the bars still show the strategy)
-        self._taken.claim(label, tree.move_label[h], place)
+        # read "Qh (1/5)Ks (1/5)"), on one line (two lines on a short edge reached the node
+        # above: a thick MCCFR edge read "Q" without its 1/3), else the move alone, else none
+        # (the bars still show the strategy): the figures' rule (tree_labels._move_label)
+        lines = text.split("\n")
+        self._taken.claim(label, *([" ".join(lines)] if len(lines) > 1 else []), lines[0], place=place)
 
     def _infoset_links(self, nodes: list[int]) -> None:
         """The information sets' arcs: those of neighbours drawn, the others kept hidden in
@@ -665,12 +668,12 @@ class _Taken:
         self.space.take(_box(rect))
 
     def claim(
-        self, label: QGraphicsSimpleTextItem, short: str, place: Callable[[], None] | None = None
+        self, label: QGraphicsSimpleTextItem, *shorter: str, place: Callable[[], None] | None = None
     ) -> bool:
         """Keep ``label`` where it is clear of every node and label drawn before it: as it
-        is, else shortened to ``short``, else not at all (removed: False). ``place``
+        is, else as each of ``shorter`` in turn, else not at all (removed: False). ``place``
         positions it again after its text changes (one whose width moves it)."""
-        for text in (label.text(), short):
+        for text in (label.text(), *shorter):
             label.setText(text)
             if place is not None:
                 place()

@@ -16,6 +16,7 @@ from PySide6.QtGui import QKeyEvent
 from rmviz.formats import write_json
 from rmviz.games.trees import kuhn_poker, leduc_poker, teaching_tree
 from rmviz.present.tree_labels import short_label
+from rmviz.present.tree_layout import format_probability
 from rmviz.runner.record import read_run_game
 from rmviz.solvers.columns import Column
 from rmviz.solvers.tree.config import preset as cfr_preset
@@ -776,6 +777,30 @@ def test_move_labels_clear_every_edge_however_thick(qtbot):
             box = label.sceneBoundingRect()
             for edge in edges:
                 assert not edge.mapToScene(edge.shape()).intersects(box), label.text()
+    finally:
+        window.shutdown()
+
+
+def test_a_chance_label_too_tall_for_its_edge_keeps_its_probability_on_one_line(qtbot):
+    """External-sampling MCCFR's sampled deal draws its edge thick, and the root's short edge
+    had no room for "Q" over "1/3": it read "Q". A label tries one line ("Q 1/3") before the
+    move alone, as the figures do; every chance edge of Kuhn shows its probability."""
+    window = make_tree_window(qtbot, kuhn_poker())
+    try:
+        panel = window.panel
+        panel.algorithm.setCurrentIndex(panel.algorithm.findData("mccfr-external"))
+        window.resize(1280, 720)
+        window.show()
+        qtbot.waitExposed(window)
+        window.view.set_text_scale(1.5)  # presentation mode's (a deck's slide)
+        for _ in range(30):  # deals: each one thickens another chance edge
+            window.step_recorded()
+            view, tree = window.view, window.tree
+            texts = {i.text() for i in view.scene().items() if hasattr(i, "text")}
+            for h in range(1, tree.n_nodes):
+                if tree.kind[int(tree.parent[h])] == 0:  # a chance move: its probability shown
+                    move, chance = tree.move_label[h], format_probability(float(tree.chance_probability[h]))
+                    assert {f"{move}\n{chance}", f"{move} {chance}"} & texts, (move, chance)
     finally:
         window.shutdown()
 
