@@ -20,11 +20,13 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -67,7 +69,11 @@ class CompareView(QWidget):
             item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
             self.algorithms.addItem(item)
         self.algorithms.itemChanged.connect(lambda _item: self.restart())
-        self.algorithms.setMaximumWidth(190)
+        # as wide as its longest name at the window's text size ("greedy-internal-rm" was cut
+        # at a fixed 190 pixels in presentation mode, under a horizontal scroll bar)
+        self.algorithms.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+        self.algorithms.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.algorithms.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Expanding)
         self.run_button = QPushButton("Run all")
         self.run_button.clicked.connect(self.toggle_run)
         reset = QPushButton("Reset")

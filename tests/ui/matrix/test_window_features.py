@@ -391,3 +391,20 @@ def test_players_past_the_third_are_named_as_not_drawn(window):
     assert "first 3 of 5 players" in note.text() and "Player 4, Player 5" in note.text()
     window.load_catalog("rps")
     assert not note.isVisibleTo(window)
+
+
+@pytest.mark.parametrize("steps", [0, 4])
+def test_the_compare_list_shows_every_name_whole_at_any_text_size(window, qtbot, steps):
+    """The algorithm list was 190 pixels at most: "greedy-internal-rm" and "optimistic-hedge"
+    were cut under a horizontal scroll bar in presentation mode. It is as wide as its longest
+    name, at the normal text size and four Ctrl+= up."""
+    window.resize(1280, 720)
+    window.show()
+    window.tabs.setCurrentWidget(window.compare)
+    window.presentation.set_text_steps(steps)
+    listed = window.compare.algorithms
+    qtbot.waitUntil(lambda: listed.isVisible() and listed.viewport().width() > 0)
+    widest = max(listed.visualItemRect(listed.item(k)).width() for k in range(listed.count()))
+    needed = max(listed.sizeHintForColumn(0), widest)
+    qtbot.waitUntil(lambda: listed.viewport().width() >= needed)
+    assert not listed.horizontalScrollBar().isVisible()
