@@ -174,6 +174,8 @@ class TreeWindow(RunWindow):
         layout.addWidget(self.controls)
         layout.addWidget(body, stretch=1)
         self.setCentralWidget(main)
+        self._tree_sizes = list(CENTRE)  # the centre's sizes on the Tree tab (_compare_layout)
+        self.tabs.currentChanged.connect(self._compare_layout)
         self.status = QLabel()
         self.status_line.add(self.status, stretch=1)
         self._menus()
@@ -204,6 +206,26 @@ class TreeWindow(RunWindow):
         super().start(options)
 
     # -- menus -----------------------------------------------------------------------------
+    def _compare_layout(self) -> None:
+        """The *Compare algorithms* tab takes the information-set panel's and the bottom
+        plots' room, which show the window's own run (its three plots were ~120 pixels wide
+        at 1280x720, their x axes down to one label), and gives it back on the *Tree* tab."""
+        tree_shown = not self.run.comparing()
+        if tree_shown == self.side_tabs.isVisibleTo(self):
+            return
+        if not tree_shown:  # the room goes to the tabs, not to the solver panel beside them
+            self._tree_sizes = self.centre.sizes()
+        self.side_tabs.setVisible(tree_shown)
+        self.plots.setVisible(tree_shown)
+        self.centre.setSizes(self._folded(self._tree_sizes))
+
+    def _folded(self, sizes: list[int]) -> list[int]:
+        """The centre's ``sizes`` (left, tabs, side), the side's share given to the tabs while
+        the side is hidden (:meth:`_compare_layout`)."""
+        if self.side_tabs.isVisibleTo(self):
+            return sizes
+        return [sizes[0], sizes[1] + sizes[2], 0]
+
     def _menus(self) -> None:
         keys = QKeySequence.StandardKey
         file_menu = self.menuBar().addMenu("&File")
@@ -513,7 +535,8 @@ class TreeWindow(RunWindow):
             and not (self.presentation.on or self._split_chosen)
         ):
             handles = (self.centre.count() - 1) * self.centre.handleWidth()
-            self.centre.setSizes(centre_sizes(event.size().width() - handles))
+            self._tree_sizes = centre_sizes(event.size().width() - handles)
+            self.centre.setSizes(self._folded(self._tree_sizes))
         return super().eventFilter(watched, event)
 
     def set_plot_scale(self, scale: float) -> None:

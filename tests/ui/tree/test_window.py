@@ -951,3 +951,22 @@ def test_the_folded_tree_note_stays_whole_in_view_while_scrolling(qtbot, qtlog):
         kuhn.shutdown()
     # the hidden note is not sized (an empty label's height for a width is -1: Qt warned)
     assert [r.message for r in qtlog.records if "Negative sizes" in r.message] == []
+
+
+def test_the_compare_tab_takes_the_side_panels_room_and_gives_it_back(kuhn, qtbot):
+    """At 1280x720 the compare tab's three plots were ~120 pixels wide beside the
+    information-set panel and over the bottom plots, which show the window's own run: on
+    the compare tab those are hidden and their room is the plots'; the Tree tab has them
+    back at the sizes it had."""
+    kuhn.resize(1280, 720)
+    kuhn.show()
+    qtbot.waitExposed(kuhn)
+    tree_sizes = kuhn.centre.sizes()
+    tabs_width = kuhn.tabs.width()
+    kuhn.tabs.setCurrentWidget(kuhn.compare)
+    qtbot.waitUntil(lambda: kuhn.tabs.width() >= tabs_width + tree_sizes[2])
+    assert kuhn.side_tabs.isHidden() and kuhn.plots.isHidden()
+    assert kuhn.centre.sizes()[0] == tree_sizes[0]  # the solver panel keeps its width
+    kuhn.tabs.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: kuhn.side_tabs.isVisible() and kuhn.plots.isVisible())
+    assert kuhn.centre.sizes() == tree_sizes
