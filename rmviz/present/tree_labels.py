@@ -206,6 +206,13 @@ def edge_label_lines(tree: CompiledTree, h: int, strategy: np.ndarray | None = N
     return lines
 
 
+def edge_label_texts(lines: list[str]) -> list[list[str]]:
+    """An edge label's texts, the first that fits drawn: the move over its probability, both on
+    one line (where two lines do not fit between a fan's rows, or below the node above a short
+    edge), the move alone (the window's and the figures' rule)."""
+    return [lines, [" ".join(lines)], lines[:1]] if len(lines) > 1 else [lines]
+
+
 def arc_lifts(span: float, row: float) -> list[float]:
     """The heights tried for an information set's arc over ``span`` columns, rows ``row``
     apart: the usual one first (higher the wider), then every 20th of a row above up to
@@ -399,8 +406,7 @@ def _move_label(
     (where two lines do not fit between a fan's rows: Kuhn's second moves showed no number),
     else the move alone, at places that meet no other edge of ``edges`` (its own it may sit
     on)."""
-    lines = edge_label_lines(tree, h, strategy)
-    texts = [lines, [" ".join(lines)], lines[:1]] if len(lines) > 1 else [lines]
+    texts = edge_label_texts(edge_label_lines(tree, h, strategy))
     a, b = xy[int(tree.parent[h])], xy[h]
     places = []
     for text in texts:

@@ -69,7 +69,7 @@ from PySide6.QtWidgets import (
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.numbers import format_number
 from rmviz.present.definitions import CHANCE_COLOUR, TERMINAL_COLOUR, player_colour
-from rmviz.present.tree_labels import Box, LabelSpace, edge_label_lines, short_label
+from rmviz.present.tree_labels import Box, LabelSpace, edge_label_lines, edge_label_texts, short_label
 from rmviz.present.tree_layout import (
     folded_nodes,
     infoset_links,
@@ -262,9 +262,10 @@ class TreeView(QGraphicsView):
         width = (1.2 if reach is None else 1.0 + 7.0 * float(reach[h])) * g
         colour = QColor("#9e9e9e") if reach is not None and reach[h] == 0 else QColor("#424242")
         scene.addLine(start.x(), start.y(), here.x(), here.y(), QPen(colour, width))
-        text = "\n".join(edge_label_lines(tree, h))  # a chance move's probability under it
+        # the move, a chance move's probability under it; then the shorter texts
+        first, *shorter = ("\n".join(lines) for lines in edge_label_texts(edge_label_lines(tree, h)))
         middle = (start + here) / 2
-        label = scene.addSimpleText(text, font)
+        label = scene.addSimpleText(first, font)
         label.setBrush(QBrush(QColor("#212121")))
         # beside the edge's midpoint on its upper side, clear of the line however thick (its
         # width grows with the reach): a label centred on the midpoint was struck through by
@@ -281,11 +282,9 @@ class TreeView(QGraphicsView):
             )
 
         # where it would come within the gap of another label or a node (Leduc's chance fans
-        # read "Qh (1/5)Ks (1/5)"), on one line (two lines on a short edge reached the node
-        # above: a thick MCCFR edge read "Q" without its 1/3), else the move alone, else none
-        # (the bars still show the strategy): the figures' rule (tree_labels._move_label)
-        lines = text.split("\n")
-        self._taken.claim(label, *([" ".join(lines)] if len(lines) > 1 else []), lines[0], place=place)
+        # read "Qh (1/5)Ks (1/5)"), shorter (edge_label_texts: a thick MCCFR edge had no room
+        # for "Q" over "1/3" below the root), else none (the bars still show the strategy)
+        self._taken.claim(label, *shorter, place=place)
 
     def _infoset_links(self, nodes: list[int]) -> None:
         """The information sets' arcs: those of neighbours drawn, the others kept hidden in
