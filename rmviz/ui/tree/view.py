@@ -110,11 +110,12 @@ class FoldNote(QLabel):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.hide()
 
-    def say(self, text: str, text_scale: float) -> None:
-        """Show ``text`` (hidden when empty) in the labels' text size."""
+    def say(self, text: str) -> None:
+        """Show ``text`` (hidden when empty) a little smaller than the window's text (whose
+        size presentation mode and Ctrl+= set)."""
         self.setText(text)
         font = self.view.font()
-        font.setPointSizeF(font.pointSizeF() * 0.9 * text_scale)
+        font.setPointSizeF(font.pointSizeF() * 0.9)
         self.setFont(font)
         self.setVisible(bool(text))
         self.place()
@@ -247,8 +248,7 @@ class TreeView(QGraphicsView):
             f"showing {len(nodes):,} of {tree.n_nodes:,} nodes: +n marks a folded subtree "
             "(double-click it to expand)"
             if len(nodes) < tree.n_nodes
-            else "",
-            self.text_scale,
+            else ""
         )
         margin = 24 * self.spread
         top = margin if self.note.isHidden() else 2 * margin  # the root clear of the note
