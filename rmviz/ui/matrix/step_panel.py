@@ -64,7 +64,7 @@ from rmviz.solvers.protocol import Solver
 
 NEEDS_SAMPLED = (
     "Choosing each iteration's draws (as rmviz step --actions) needs sampled play with "
-    "simultaneous updates: Play and Updates on the Solver panel."
+    "simultaneous updates: Play and Updates on the Solver panel (hidden in presentation mode: F5 leaves it)."
 )
 
 
