@@ -482,17 +482,27 @@ def _parse_profile(game: NormalFormGame, specs: list[str], flag: str) -> dict[in
 
 # -- commands ------------------------------------------------------------------------------
 def cmd_games(out: TextIO) -> int:
-    matrices = [e for e in CATALOG.values() if not e.is_tree]
-    width = max(len(e.id) for e in matrices)
-    for entry in matrices:
-        game = entry.build()
-        out.write(f"{entry.id:<{width}}  {game.n_players}p {game.shape_label:<6} {entry.description}\n")
+    """The catalog, a game a line: its id, players and size, description (each column as wide
+    as its widest entry, so the descriptions line up: Leduc's "468+468 infosets" ran past)."""
+    width = max(len(e.id) for e in CATALOG.values())
+
+    def lines(rows: list[tuple[str, str, str]]) -> None:
+        size = max(len(r[1]) for r in rows)
+        for name, shape, description in rows:
+            out.write(f"{name:<{width}}  {shape:<{size}}  {description}\n")
+
+    matrices = [(e, e.build()) for e in CATALOG.values() if not e.is_tree]
+    lines([(e.id, f"{g.n_players}p {g.shape_label}", e.description) for e, g in matrices])
     tree_algorithms = ", ".join(TREE.presets)
     out.write(f"\ngame trees (algorithms: {tree_algorithms}):\n")
-    for entry in [e for e in CATALOG.values() if e.is_tree]:
-        tree = entry.build()
-        counts = "+".join(str(len(labels)) for labels in tree.infosets) + " infosets"
-        out.write(f"{entry.id:<{width}}  {tree.n_players}p {counts:<14} {entry.description}\n")
+    trees = [(e, e.build()) for e in CATALOG.values() if e.is_tree]
+    counts = ["+".join(str(len(labels)) for labels in t.infosets) for _, t in trees]
+    lines(
+        [
+            (e.id, f"{t.n_players}p {c} infosets", e.description)
+            for (e, t), c in zip(trees, counts, strict=True)
+        ]
+    )
     out.write("\nrandom games: random:KIND:SHAPE[:seed=N], KIND zero-sum | general-sum | cooperative\n")
     from rmviz.formats.openspiel import fitting_games
 

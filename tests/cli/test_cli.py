@@ -47,6 +47,16 @@ def test_games_lists_the_catalog(capsys):
     ):
         assert game_id in out
     assert "random:KIND:SHAPE" in out
+    # each section's descriptions start in one column (Leduc's "468+468 infosets" pushed its
+    # description one column right of the other trees')
+    from rmviz.games.catalog import CATALOG
+
+    for ids in ([e for e in CATALOG.values() if not e.is_tree], [e for e in CATALOG.values() if e.is_tree]):
+        rows = {
+            line.split()[0]: line for line in out.splitlines() if line.split()[:1] in ([e.id] for e in ids)
+        }
+        starts = {rows[e.id].index(e.description) for e in ids}
+        assert len(rows) == len(ids) and len(starts) == 1, starts
 
 
 def test_solve_json_has_the_documented_fields(capsys):
