@@ -13,7 +13,8 @@ left out (the rule of :mod:`rmviz.present.tree_labels`, the figures' too).
 
 With a CFR iteration shown (:meth:`TreeView.show_record`): edge width grows with the reach
 probability of the history below it (all players and chance, Zinkevich et al. 2007), and each
-decision node shows its expected value for the acting player. With strategies shown
+decision node shows the acting player's counterfactual value P(h | pi_-i) U_i(pi | h) in the
+player's colour, keyed once in the note over the view (:class:`ViewNote`). With strategies shown
 (:meth:`TreeView.show_strategies`), every decision edge has two bars under its label: the
 current strategy (player colour) and the average strategy (grey).
 
@@ -30,7 +31,7 @@ between that and the whole tree, however small.
 Large trees stay usable: beyond :data:`COLLAPSE_DEPTH` subtrees start collapsed when the
 tree has more than :data:`COLLAPSE_ABOVE` nodes, and at most :data:`MAX_DRAWN` nodes are
 drawn whatever the tree (expanded breadth first: the nodes whose children do not fit are
-drawn collapsed, and a note over the view's top edge says how many nodes are shown). Every walk over
+drawn collapsed, and the note over the view says how many nodes are shown). Every walk over
 the tree is a loop, never a recursion, so a chain thousands of levels deep draws like any
 other tree. Double-click a node (or press Enter) to collapse or expand it (a node expanded
 by hand is drawn expanded past the limit), the wheel zooms, dragging pans, F toggles the
@@ -91,14 +92,19 @@ LEGIBLE_POINTS = 7.0  # nor a large one shrunk so far that its labels fall below
 # screen (times the square root of the text scale: at any text size, leaves stay ~43 px apart)
 COLLAPSE_ABOVE, COLLAPSE_DEPTH = 300, 3
 HIGHLIGHT = "#ffb300"
-NOTE_COLOUR = "#616161"  # the note of how many nodes are drawn
+NOTE_COLOUR = "#616161"  # the note over the view: the numbers' key, how many nodes are drawn
+# what the coloured number beside a decision node is, said once (with an iteration shown)
+CFV_KEY = (
+    "coloured number by a decision node: the acting player's counterfactual value (hover for its factors)"
+)
 MAX_DRAWN = 2_000  # nodes drawn at most (a scene item costs ~50 us to build and to paint)
 
 
-class FoldNote(QLabel):
-    """How many nodes a folded tree draws, over the view's top edge: not in the scene, where
-    above Leduc's root it ran past the view's right edge at 1280x720 and scrolled away. A
-    child of the view, not of its viewport, whose scrolling moves its children."""
+class ViewNote(QLabel):
+    """The view's note over its top edge: the key of the numbers drawn and how many nodes a
+    folded tree draws. Not in the scene, where above Leduc's root it ran past the view's
+    right edge at 1280x720 and scrolled away; a child of the view, not of its viewport,
+    whose scrolling moves its children."""
 
     def __init__(self, view: QGraphicsView) -> None:
         super().__init__(view)
@@ -166,7 +172,7 @@ class TreeView(QGraphicsView):
         self.zoomed = False  # the person zoomed (wheel): no automatic fit until F
         self.whole = False  # F: the whole tree in view, however small its labels
         self.text_scale = 1.0
-        self.note = FoldNote(self)  # how many nodes are drawn, over the view's top edge
+        self.note = ViewNote(self)  # the numbers' key and how many nodes are drawn
 
     # -- the game ------------------------------------------------------------------------------
     def set_game(self, game: ExtensiveFormGame, tree: CompiledTree) -> None:
@@ -244,14 +250,16 @@ class TreeView(QGraphicsView):
         self._infoset_links(nodes)
         for h in sorted(nodes, key=lambda h: tree.child_count[h] > 0):  # payoffs claim their place first
             self._node(h, self.positions[h], small, trace)
-        self.note.say(
-            f"showing {len(nodes):,} of {tree.n_nodes:,} nodes: +n marks a folded subtree "
-            "(double-click it to expand)"
-            if len(nodes) < tree.n_nodes
-            else ""
-        )
+        notes = [CFV_KEY] if trace is not None else []
+        if len(nodes) < tree.n_nodes:
+            notes.append(
+                f"showing {len(nodes):,} of {tree.n_nodes:,} nodes: +n marks a folded subtree "
+                "(double-click it to expand)"
+            )
+        self.note.say("\n".join(notes))
         margin = 24 * self.spread
-        top = margin if self.note.isHidden() else 2 * margin  # the root clear of the note
+        # the root clear of the note, at the zoom the view has (a fit keeps it near)
+        top = margin + (0 if self.note.isHidden() else self.note.height() / max(self.transform().m11(), 0.1))
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-margin, -top, margin, margin))
 
     def _edge(self, h: int, parent: int, here: QPointF, font: QFont, reach: np.ndarray | None) -> None:
@@ -347,15 +355,15 @@ class TreeView(QGraphicsView):
                 reach = float(trace.reach[others, h].prod())
                 value = float(trace.values[player, h])
                 number = format_number(reach * value, ".3g")
-                text = scene.addSimpleText(f"cfv={number}", font)
+                text = scene.addSimpleText(number, font)
                 text.setBrush(QBrush(QColor(player_colour(player))))
                 # under the information set's label, beside the node: lower, it ran into the
-                # payoffs under a neighbouring terminal node
+                # payoffs under a neighbouring terminal node. The number alone, keyed once in
+                # the note (CFV_KEY): a "cfv=" that did not fit was dropped at some nodes of a
+                # row and kept at others; none where it would cover another node or label
+                # (Leduc's rows a column apart): the node's tooltip has it
                 text.setPos(label.pos() + QPointF(0, label.boundingRect().height() + LABEL_GAP * g))
-                # the number alone where "cfv=" would cover another node or label (Kuhn's
-                # deepest decisions, 1.5 columns from a terminal square), else none (Leduc's
-                # rows a column apart): the node's tooltip has it
-                if self._taken.claim(text, number):
+                if self._taken.claim(text):
                     self.cfv_labels[h] = text
                 tip += (
                     f"\nreach of the others and chance P(h | pi_-i) = {format_number(reach, '.4g')}"

@@ -91,6 +91,33 @@ def centre_sizes(width: int) -> list[int]:
     return [CENTRE[0], CENTRE[1] + extra, CENTRE[2]]
 
 
+class CompareRoom:
+    """The *Compare algorithms* tab takes the information-set panel's (``side``) and the bottom
+    plots' room, which show the window's own run (its three plots were ~120 pixels wide at
+    1280x720, their x axes down to one label), and gives it back on the *Tree* tab: the
+    ``centre`` splitter's (left, tabs, side) sizes, the side's share the tabs' while hidden."""
+
+    def __init__(self, centre: QSplitter, side: QWidget, plots: QWidget) -> None:
+        self.centre, self.side, self.plots = centre, side, plots
+        self.tree_sizes = list(CENTRE)  # the centre's sizes on the Tree tab
+
+    def show_tree(self, shown: bool) -> None:
+        """The side panel and the plots shown (the Tree tab) or hidden (comparing)."""
+        if shown == self.side.isVisibleTo(self.side.window()):
+            return
+        if not shown:  # the room goes to the tabs, not to the solver panel beside them
+            self.tree_sizes = self.centre.sizes()
+        self.side.setVisible(shown)
+        self.plots.setVisible(shown)
+        self.set_sizes(self.tree_sizes)
+
+    def set_sizes(self, sizes: list[int]) -> None:
+        """The centre at the Tree tab's ``sizes``, folded while the side is hidden."""
+        self.tree_sizes = sizes
+        hidden = not self.side.isVisibleTo(self.side.window())
+        self.centre.setSizes([sizes[0], sizes[1] + sizes[2], 0] if hidden else sizes)
+
+
 class TreeWindow(RunWindow):
     """A window on one game tree (``read_only``: the tree cannot be edited; unsaved edits are
     autosaved in ``autosave_folder``, by default the user's)."""
@@ -174,8 +201,8 @@ class TreeWindow(RunWindow):
         layout.addWidget(self.controls)
         layout.addWidget(body, stretch=1)
         self.setCentralWidget(main)
-        self._tree_sizes = list(CENTRE)  # the centre's sizes on the Tree tab (_compare_layout)
-        self.tabs.currentChanged.connect(self._compare_layout)
+        self.room = CompareRoom(centre, self.side_tabs, self.plots)
+        self.tabs.currentChanged.connect(lambda _k: self.room.show_tree(not self.run.comparing()))
         self.status = QLabel()
         self.status_line.add(self.status, stretch=1)
         self._menus()
@@ -206,26 +233,6 @@ class TreeWindow(RunWindow):
         super().start(options)
 
     # -- menus -----------------------------------------------------------------------------
-    def _compare_layout(self) -> None:
-        """The *Compare algorithms* tab takes the information-set panel's and the bottom
-        plots' room, which show the window's own run (its three plots were ~120 pixels wide
-        at 1280x720, their x axes down to one label), and gives it back on the *Tree* tab."""
-        tree_shown = not self.run.comparing()
-        if tree_shown == self.side_tabs.isVisibleTo(self):
-            return
-        if not tree_shown:  # the room goes to the tabs, not to the solver panel beside them
-            self._tree_sizes = self.centre.sizes()
-        self.side_tabs.setVisible(tree_shown)
-        self.plots.setVisible(tree_shown)
-        self.centre.setSizes(self._folded(self._tree_sizes))
-
-    def _folded(self, sizes: list[int]) -> list[int]:
-        """The centre's ``sizes`` (left, tabs, side), the side's share given to the tabs while
-        the side is hidden (:meth:`_compare_layout`)."""
-        if self.side_tabs.isVisibleTo(self):
-            return sizes
-        return [sizes[0], sizes[1] + sizes[2], 0]
-
     def _menus(self) -> None:
         keys = QKeySequence.StandardKey
         file_menu = self.menuBar().addMenu("&File")
@@ -535,8 +542,7 @@ class TreeWindow(RunWindow):
             and not (self.presentation.on or self._split_chosen)
         ):
             handles = (self.centre.count() - 1) * self.centre.handleWidth()
-            self._tree_sizes = centre_sizes(event.size().width() - handles)
-            self.centre.setSizes(self._folded(self._tree_sizes))
+            self.room.set_sizes(centre_sizes(event.size().width() - handles))
         return super().eventFilter(watched, event)
 
     def set_plot_scale(self, scale: float) -> None:

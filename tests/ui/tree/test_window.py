@@ -24,7 +24,7 @@ from rmviz.solvers.tree.solver import CFRSolver
 from rmviz.ui.common.plot_layout import LIVE_POINTS, live_points
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.tree.editor import parse_numbers
-from rmviz.ui.tree.view import BAR_PIXELS, BAR_WIDTH
+from rmviz.ui.tree.view import BAR_PIXELS, BAR_WIDTH, CFV_KEY
 from tests.solvers.tree.builders import long_label, long_labels
 from tests.ui.tree.conftest import cell, clipped_cells, make_tree_window, rows_asked, shown_after
 
@@ -115,26 +115,28 @@ def test_one_step_shows_the_numbers_step_recorded_returns(kuhn):
     others = [q for q in range(tree.n_players + 1) if q != player]
     labels = kuhn.view.cfv_labels
     assert sorted(labels) == np.flatnonzero(tree.kind == 1).tolist()
-    assert labels[h].text() == f"cfv={trace.reach[others, h].prod() * trace.values[player, h] + 0.0:.3g}"
+    assert labels[h].text() == f"{trace.reach[others, h].prod() * trace.values[player, h] + 0.0:.3g}"
+    assert kuhn.view.note.text() == CFV_KEY  # the numbers keyed once, not "cfv=" at each node
 
 
 def test_counterfactual_values_never_cover_another_node_or_label(kuhn):
     """Kuhn's deepest decisions sit 1.5 columns from a terminal node: "cfv=-0.125" reached
-    across its square, so there the number stands alone (its colour and tooltip say what)."""
+    across its square, so there the number stood alone while others kept "cfv=" (one rule
+    per row read as two). Every value is the number alone, keyed once in the view's note,
+    and each is drawn: none covers another node or label."""
     from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
     kuhn.step_recorded()
     view = kuhn.view
     cfv = set(view.cfv_labels.values())
     texts = [i for i in view.scene().items() if isinstance(i, QGraphicsSimpleTextItem) and i not in cfv]
-    short = 0
     for h, label in view.cfv_labels.items():
         box = label.sceneBoundingRect()
         others = [item for node, item in view.node_items.items() if node != h]
         assert not any(box.intersects(item.sceneBoundingRect()) for item in others), label.text()
         assert not any(box.intersects(text.sceneBoundingRect()) for text in texts), label.text()
-        short += not label.text().startswith("cfv=")
-    assert 0 < short < len(view.cfv_labels)  # the prefix is dropped only where it does not fit
+        float(label.text())  # the number alone
+    assert len(view.cfv_labels) == int(np.sum(kuhn.tree.kind == 1))
 
 
 def test_the_explanation_adds_up_on_the_teaching_tree(qtbot):
@@ -555,10 +557,9 @@ def test_bars_are_set_again_where_they_move_a_quarter_pixel_at_any_zoom(kuhn, mo
 
 def test_running_after_a_step_drops_the_stale_iteration_numbers(kuhn, qtbot):
     kuhn.step_recorded()
-    texts = lambda: [i.text() for i in kuhn.view.scene().items() if hasattr(i, "text")]  # noqa: E731
-    assert any(t.startswith("cfv=") for t in texts()) and kuhn.view.cfv_labels
+    assert kuhn.view.cfv_labels and kuhn.view.note.text() == CFV_KEY
     kuhn.run.toggle()
-    assert kuhn.view.record is None and not any(t.startswith("cfv=") for t in texts())
+    assert kuhn.view.record is None and kuhn.view.note.isHidden()
     assert not kuhn.view.cfv_labels
     kuhn.run.toggle()
 
