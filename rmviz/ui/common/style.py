@@ -96,7 +96,7 @@ def log_axes() -> dict[str, DecadeAxis]:
     return {"bottom": DecadeAxis("bottom"), "left": DecadeAxis("left")}
 
 
-def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
+def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0, colour: str | None = None) -> None:
     """Title, grid and fonts of a plot; ``scale`` enlarges fonts (presentation mode). The
     right-click menu keeps the view's entries (*View All*, the axes' ranges, *Export...*) but
     not pyqtgraph's *Plot Options*: its log, FFT, derivative, downsampling and alpha
@@ -110,7 +110,7 @@ def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
         label.updateMin = types.MethodType(_title_minimum, label)
         label.setText = types.MethodType(_set_title, label)
         label.resizeEvent = types.MethodType(_fit_title, label)
-    set_title(plot, title, scale)
+    set_title(plot, title, scale, colour)
     plot.setMenuEnabled(False, enableViewBoxMenu=None)
     plot.showGrid(x=True, y=True, alpha=0.2)
     font = QFont()
@@ -124,9 +124,9 @@ def style_plot(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
         axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
-def set_title(plot: pg.PlotItem, title: str, scale: float = 1.0) -> None:
-    """A plot's title in the titles' type (:func:`style_plot`)."""
-    plot.setTitle(title, size=f"{9 * scale:.0f}pt")
+def set_title(plot: pg.PlotItem, title: str, scale: float = 1.0, colour: str | None = None) -> None:
+    """A plot's title in the titles' type (:func:`style_plot`), in ``colour`` if given."""
+    plot.setTitle(title, size=f"{9 * scale:.0f}pt", **({"color": colour} if colour else {}))
 
 
 def _title_minimum(label: pg.LabelItem) -> None:

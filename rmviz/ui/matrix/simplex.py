@@ -276,7 +276,9 @@ class SimplexView(PlotLayout):
         and rebuilding the panels cost ~150 ms); the paths move at the next redraw."""
         assert self.game is not None
         for player, (plot, corners) in self.corners.items():
-            set_title(plot, face_title(self.game, player, self.face(player), " "), self.scale)
+            set_title(
+                plot, face_title(self.game, player, self.face(player), " "), self.scale, player_colour(player)
+            )
             for text, action in zip(corners, self.face(player), strict=True):
                 text.setText(self.game.action_names[player][action])
         self.set_equilibrium(self.equilibrium)
@@ -416,7 +418,9 @@ class SimplexView(PlotLayout):
         face = self.face(player)
         actions = [game.action_names[player][a] for a in face]
         plot = self.addPlot()
-        style_plot(plot, face_title(game, player, face, " "), self.scale)
+        # in the player's colour, as the figures' (and the path's): in the text's grey, "Row"
+        # over the top corner's "Scissors" read as one label
+        style_plot(plot, face_title(game, player, face, " "), self.scale, player_colour(player))
         plot.setAspectLocked(True)
         plot.hideAxis("left")
         plot.hideAxis("bottom")

@@ -86,3 +86,22 @@ def test_the_square_shows_probabilities_only(window, qtbot):
     fig = make_figure("simplex", record(catalog_game("matching-pennies"), "rm", 100), "paper")
     (ax,) = fig.axes
     assert list(ax.get_xticks()) == list(ax.get_yticks()) == list(PROBABILITY_TICKS)
+
+
+def test_each_simplex_is_titled_in_its_players_colour_live_and_on_paper(window, qtbot):
+    """In presentation mode the title "Row" sat on the top corner's "Scissors" in the same
+    grey and read as one label: the window titles each simplex in its player's colour, as
+    the figure always did."""
+    import pyqtgraph as pg
+
+    from rmviz.present.definitions import player_colour
+
+    window.load_catalog("rps-crash")
+    plots = [item for item in window.simplex.ci.items if isinstance(item, pg.PlotItem)]
+    assert [p.titleLabel.opts["color"] for p in plots] == [player_colour(0), player_colour(1)]
+    fig = make_figure("simplex", record(catalog_game("rps-crash"), "rm", 100), "paper")
+    titled = [ax for ax in fig.axes if ax.get_title()]
+    assert [mcolors.to_hex(ax.title.get_color()) for ax in titled] == [
+        player_colour(0).lower(),
+        player_colour(1).lower(),
+    ]
