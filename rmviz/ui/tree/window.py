@@ -103,7 +103,7 @@ class CompareRoom:
 
     def show_tree(self, shown: bool) -> None:
         """The side panel and the plots shown (the Tree tab) or hidden (comparing)."""
-        if shown == self.side.isVisibleTo(self.side.window()):
+        if shown != self.side.isHidden():
             return
         if not shown:  # the room goes to the tabs, not to the solver panel beside them
             self.tree_sizes = self.centre.sizes()
@@ -114,8 +114,7 @@ class CompareRoom:
     def set_sizes(self, sizes: list[int]) -> None:
         """The centre at the Tree tab's ``sizes``, folded while the side is hidden."""
         self.tree_sizes = sizes
-        hidden = not self.side.isVisibleTo(self.side.window())
-        self.centre.setSizes([sizes[0], sizes[1] + sizes[2], 0] if hidden else sizes)
+        self.centre.setSizes([sizes[0], sizes[1] + sizes[2], 0] if self.side.isHidden() else sizes)
 
 
 class TreeWindow(RunWindow):
@@ -188,6 +187,7 @@ class TreeWindow(RunWindow):
         centre.addWidget(self.tabs)
         centre.addWidget(self.side_tabs)
         centre.setSizes(list(CENTRE))
+        self.room = CompareRoom(centre, self.side_tabs, self.plots)  # before the filter reads it
         centre.installEventFilter(self)
         centre.splitterMoved.connect(lambda *_: setattr(self, "_split_chosen", True))
         self._split_chosen = False  # the person moved the centre's handles: theirs kept
@@ -201,7 +201,6 @@ class TreeWindow(RunWindow):
         layout.addWidget(self.controls)
         layout.addWidget(body, stretch=1)
         self.setCentralWidget(main)
-        self.room = CompareRoom(centre, self.side_tabs, self.plots)
         self.tabs.currentChanged.connect(lambda _k: self.room.show_tree(not self.run.comparing()))
         self.status = QLabel()
         self.status_line.add(self.status, stretch=1)
