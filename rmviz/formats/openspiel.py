@@ -43,8 +43,8 @@ PREFIX = "openspiel:"
 MAX_NODES = 1_000_000
 """The most histories (nodes) a game may have. A history costs about 60 bytes in the flat
 arrays the walk fills (:mod:`rmviz.games.flat_tree`) and about 0.3 kB compiled for CFR;
-loading takes about 1.9-2.6 microseconds of CPU per history where OpenSpiel's own calls take
-1.3-1.7 (``rmviz bench``; tic-tac-toe, a new information set at every decision: 4.3). Leduc
+loading takes about 2.3-3.1 microseconds of CPU per history where OpenSpiel's own calls take
+1.5-2.0 (``rmviz bench``; tic-tac-toe, a new information set at every decision: 3.7-3.8). Leduc
 poker has 9,457 histories, Liar's dice with one six-sided die each 294,883, tic-tac-toe
 549,946, goofspiel with 6 cards and imperfect information 969,523."""
 PROGRESS_EVERY = 10_000  # histories between two progress calls (a fraction of a second)
@@ -189,16 +189,13 @@ def tree_of(
 def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> ExtensiveFormGame:
     """The depth-first walk (:func:`_walk_records`), its records handed to the builder at the
     end (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.append_records`). Python's cyclic
-    garbage collector is paused meanwhile and while the builder makes the information sets:
-    neither makes cycles, and the collector's passes over their growing tables cost a fifth
-    of a walk with many information sets (tic-tac-toe: 4.33 against 3.41 us per history;
-    the information sets' 295,000 keys 0.2 us more)."""
+    garbage collector is paused meanwhile: the walk makes no cycles, and the collector's
+    passes over its growing tables cost a fifth of a walk with many information sets
+    (tic-tac-toe: 4.33 against 3.41 us per history)."""
     n = game.num_players()
     builder = FlatTreeBuilder(n)
     with no_cycle_collection():
-        codes, payoffs, pairs, made_sets = _walk_records(game, builder, spec, max_nodes, progress)
-        builder.new_infosets(made_sets)
-        del made_sets  # freed now, before the collector is back: it need not visit them
+        codes, payoffs, pairs = _walk_records(game, builder, spec, max_nodes, progress)
     _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
     return _finished(builder, game, spec, n)
 
@@ -216,11 +213,13 @@ def _finished(builder: FlatTreeBuilder, game: Any, spec: str, n: int) -> Extensi
 
 def _walk_records(
     game: Any, builder: FlatTreeBuilder, spec: str, max_nodes: int, progress: Progress | None
-) -> tuple[array[int], array[float], dict[tuple[int, int], int], list[tuple[int, str, tuple[str, ...]]]]:
+) -> tuple[array[int], array[float], dict[tuple[int, int], int]]:
     """The histories of ``game`` in prefix order (:func:`_prefix_order`): each one's code and
-    the terminals' returns, the chance (move list, distribution) pairs and the information
-    sets ``(player, label, moves)`` in the order first met; an information-state string met
-    again reuses its information set, a chance history met again its code."""
+    the terminals' returns, and the chance (move list, distribution) pairs; each information
+    set is made in the builder when first met (:meth:`~rmviz.games.flat_tree.FlatTreeBuilder.infoset`:
+    its moves interned then, so move lists are numbered in the order first met). An
+    information-state string met again reuses its information set, a chance history met
+    again its code."""
     n = game.num_players()
     pyspiel = _pyspiel()
     chance_player = pyspiel.PlayerId.CHANCE
@@ -231,9 +230,8 @@ def _walk_records(
     code, payoff, intern_moves = codes.append, payoffs.extend, builder.intern_moves
     pairs: dict[tuple[int, int], int] = {}  # chance (move list, distribution) -> c
     chances: dict[tuple[tuple[str, ...], tuple[tuple[int, float], ...]], int] = {}  # -> code
-    raws: list[dict[str, str]] = [{} for _ in range(n)]  # label -> the string it was made from
     seen: list[dict[str, tuple[int, list[int]]]] = [{} for _ in range(n)]  # (2 i, actions)
-    made_sets: list[tuple[int, str, tuple[str, ...]]] = []  # information set i: (player, label, moves)
+    infoset, made_sets = builder.infoset, builder.infoset_key  # the sets made so far, in order
     every = PROGRESS_EVERY
     made, found, report = 0, 1, every  # histories built; known (built, or listed by a parent)
     walk = _prefix_order(game, spec)
@@ -270,16 +268,13 @@ def _walk_records(
             actions = state.legal_actions(player)
             known = seen[player].get(raw)
             if known is None:
-                label = infoset_label(raw)
-                if raws[player].setdefault(label, raw) != raw:
+                label, new = infoset_label(raw), len(made_sets)
+                if infoset(player, label, _labels(state, player, actions)) != new:
                     raise RmvizError(
                         f"{spec!r}: two information-state strings of player {player + 1} read "
                         f"{label!r} on one line"
                     )
-                moves = _labels(state, player, actions)
-                intern_moves(moves)  # now: move lists are numbered in the order first met
-                made_sets.append((player, label, moves))
-                known = seen[player][raw] = (2 * len(made_sets) - 2, actions)
+                known = seen[player][raw] = (2 * new, actions)
             elif known[1] != actions:
                 raise RmvizError(
                     f"{spec!r}: information set {infoset_label(raw)!r} of player {player + 1} "
@@ -293,7 +288,7 @@ def _walk_records(
             state = send(actions)
         except StopIteration:  # the last history (a chance or decision one without moves)
             break
-    return codes, payoffs, pairs, made_sets
+    return codes, payoffs, pairs
 
 
 def _records(

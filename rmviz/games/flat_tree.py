@@ -27,7 +27,6 @@ import math
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, compress
 
 import numpy as np
 
@@ -103,12 +102,6 @@ class FlatTree:
             getattr(self, name).nbytes
             for name in ("kind parent depth move_index moveset ref own_before payoffs".split())
         )
-
-
-def _ids_of(players: tuple[int, ...], keys: tuple[object, ...], player: int, start: int) -> dict[object, int]:
-    """``{key: start + i}`` over the entries ``i`` of ``player`` (in order)."""
-    mine = list(map(player.__eq__, players))
-    return dict(zip(compress(keys, mine), compress(range(start, start + len(keys)), mine), strict=True))
 
 
 class FlatTreeBuilder:
@@ -195,33 +188,6 @@ class FlatTreeBuilder:
             self.infoset_first_slot.append(self.slots)
             self.slots += len(moves)
         return info
-
-    def new_infosets(self, sets: Sequence[tuple[int, object, tuple[str, ...]]]) -> None:
-        """Information sets ``(player, key, moves)`` at once, numbered on from the last, as
-        :meth:`infoset` would make them one at a time; refused (``ValueError``, nothing made)
-        when one is known already or listed twice."""
-        if not sets:
-            return
-        players, keys, moves = zip(*sets, strict=True)
-        start = len(self.infoset_key)
-        fresh = {player: _ids_of(players, keys, player, start) for player in set(players)}
-        if any(
-            len(ids) < players.count(player) or not self.infoset_ids.get(player, {}).keys().isdisjoint(ids)
-            for player, ids in fresh.items()
-        ):
-            raise ValueError("an information set made twice")
-        slots = list(accumulate(map(len, moves), initial=self.slots))
-        self.infoset_player.extend(players)
-        for player, ids in fresh.items():
-            self.infoset_ids.setdefault(player, {}).update(ids)
-        self.infoset_key.extend(keys)
-        try:  # a walk interns them as it meets them
-            numbers = list(map(self.movesets.__getitem__, moves))
-        except KeyError:
-            numbers = list(map(self.intern_moves, moves))
-        self.infoset_moveset.extend(numbers)
-        self.infoset_first_slot.extend(slots[:-1])
-        self.slots = slots[-1]
 
     def decision(self, player: int, key: object, moves: tuple[str, ...], label: str = "") -> int:
         """A decision history of ``player`` (0-based) in the information set ``key``."""

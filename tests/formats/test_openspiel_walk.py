@@ -175,30 +175,12 @@ def test_the_collector_is_back_as_it_was_after_the_walk_even_when_it_fails():
         gc.enable()
 
 
-def test_information_sets_made_at_once_are_those_made_one_at_a_time():
-    sets = [(0, "a", ("x", "y")), (1, "a", ("x", "y")), (0, "b", ("z",)), (1, "c", ("x", "y", "z"))]
-    one, many = FlatTreeBuilder(2), FlatTreeBuilder(2)
-    for builder in (one, many):
-        builder.infoset(1, "first", ("z",))
-    ids = [one.infoset(*entry) for entry in sets]
-    many.new_infosets(sets)
-    assert ids == [1, 2, 3, 4] and many.infoset_ids == one.infoset_ids
-    for (
-        name
-    ) in "infoset_player infoset_key infoset_moveset moveset_moves infoset_first_slot slots movesets".split():
-        assert getattr(many, name) == getattr(one, name), name
-    for twice in ([(0, "a", ("x",))], [(0, "d", ("x",)), (0, "d", ("x",))]):
-        with pytest.raises(ValueError, match="made twice"):
-            many.new_infosets(twice)
-    assert many.infoset_key == one.infoset_key  # nothing made
-
-
 def test_the_walk_leaves_the_collector_nothing_per_information_set(monkeypatch):
     """Objects made while the collector is paused and still alive when it resumes are all
     in its youngest generation, and its first pass visits each (tic-tac-toe's 295,000
-    information sets: ~0.15 s). The walk drops its list of new sets before it resumes, and the
-    builder keeps its keys in a dictionary per player and each move list once, not a tuple
-    per information set."""
+    information sets: ~0.15 s). The walk makes each set in the builder as it meets it, which
+    keeps its keys in a dictionary per player and each move list once, not a tuple per
+    information set."""
     paused = openspiel.no_cycle_collection
     young: list[int] = []
 
