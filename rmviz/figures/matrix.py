@@ -37,6 +37,7 @@ from rmviz.present.panels import (
 from rmviz.present.simplex import (
     ARROW_COLOUR,
     ARROW_OPACITIES,
+    CORNER_NAME_SIDES,
     CURRENT_TRAIL,
     FLOW_COLOUR,
     STEPS_COLOUR,
@@ -251,15 +252,17 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
         places = face_corners(len(face))
         outline = np.vstack([places, places[:1]]) if len(face) == 3 else places
         ax.plot(outline[:, 0], outline[:, 1], color=FRAME_COLOUR, linewidth=1.0)
-        # clear of the paths' thick lines, which run along the edges (a segment's through its
-        # labels' tops)
+        # clear of the paths' thick lines, which run along the edges and end in the corners
         clear = 1.5 * style.line_width
-        for corner, name, (ha, va) in zip(
-            places, names, (("right", "top"), ("left", "top"), ("center", "bottom")), strict=False
-        ):
-            away = (0, clear if va == "bottom" else -clear)
+        for corner, name, (dx, dy) in zip(places, names, CORNER_NAME_SIDES, strict=False):
             ax.annotate(
-                name, corner, xytext=away, textcoords="offset points", ha=ha, va=va, fontsize=style.small
+                name,
+                corner,
+                xytext=(dx * clear, dy * clear),
+                textcoords="offset points",
+                ha=("right", "center", "left")[dx + 1],
+                va=("top", "center", "bottom")[dy + 1],
+                fontsize=style.small,
             )
         if dynamic is not None and len(face) == 3 and game.num_actions[i] == 3:
             step, predictive = run.dynamics_step, run.config.predictive

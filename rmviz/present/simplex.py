@@ -27,6 +27,12 @@ CURRENT_TRAIL, FADE_STEPS = 60, 8  # recent current strategies; pieces of the av
 TRAIL_COLOUR, TRAIL_OPACITY, TRAIL_WIDTH = "#777777", 0.4, 0.4
 TRAIL_DOT, TRAIL_DOT_OPACITY = 1.0, 0.7
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
+CORNER_NAME_SIDES = ((-1, 0), (1, 0), (0, 1))
+"""Where each corner's action name lies from its corner, as ``(x, y)`` directions (-1 left
+or below, 1 right or above, 0 centred): the bottom corners' (a segment's ends too) beside
+them, level with the bottom edge, the top corner's above it; the window and the figures
+alike. The names reach past the triangle's sides whichever way they hang, so beside costs
+no width, where below cost the height of a line: a row of triangles is short and wide."""
 
 
 def simplex_panels(num_actions: tuple[int, ...]) -> tuple[bool, range]:

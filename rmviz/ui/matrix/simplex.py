@@ -40,6 +40,7 @@ from rmviz.present.panels import MAX_PLAYERS, PROBABILITY_TICKS, average_columns
 from rmviz.present.simplex import (
     ARROW_COLOUR,
     ARROW_OPACITIES,
+    CORNER_NAME_SIDES,
     CORNERS,
     CURRENT_TRAIL,
     FADE_STEPS,
@@ -63,6 +64,28 @@ from rmviz.solvers.columns import Column
 from rmviz.ui.common.live_curve import LiveCurve
 from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import set_title, style_plot
+
+
+def fit_face(view: pg.ViewBox, names: list[pg.TextItem], clear: float) -> None:
+    """Range ``view`` so that its face (a triangle of :data:`CORNERS`, or a segment: its
+    bottom edge) is as large as the panel allows, with its corner ``names`` where
+    :data:`CORNER_NAME_SIDES` puts them, ``clear`` pixels from their corners: the names' room
+    reckoned in pixels, as they are drawn, so the face grows with the panel (a room in data
+    units took a third of a short panel's height and was too little in a narrow one)."""
+    sizes = [name.textItem.boundingRect() for name in names]  # pixels
+    left, right = (size.width() + clear for size in sizes[:2])
+    below = max(size.height() for size in sizes[:2]) / 2
+    top = sizes[2].height() + clear if len(sizes) == 3 else below
+    height = CORNERS[2, 1] if len(sizes) == 3 else 0.0
+    across = max(view.width() - left - right, 1.0)  # pixels per unit, the face as wide as it may be
+    per_unit = min(across, max(view.height() - top - below, 1.0) / height) if height else across
+    for name, corner, (dx, dy) in zip(names, CORNERS, CORNER_NAME_SIDES, strict=False):
+        name.setPos(corner[0] + dx * clear / per_unit, corner[1] + dy * clear / per_unit)
+    view.setRange(
+        xRange=(-left / per_unit, 1 + right / per_unit),
+        yRange=(-below / per_unit, height + top / per_unit),
+        padding=0,
+    )
 
 
 class FadingPath:
@@ -140,6 +163,7 @@ def current_trail(plot: pg.PlotItem, scale: float) -> CurrentTrail:
 
 
 PATH_WIDTH = 2.5  # the average paths' pen, in pixels at text scale 1
+NAME_CLEAR = 8  # pixels at text scale 1 between a corner and its name: clear of a star or ring
 PANEL_SIZES = {"point": 1, "segment": 2, "triangle": 3}  # actions drawn by each kind of panel
 MAX_FIELD_ACTIONS = 40  # the others' strategies a field is drawn against: the trace's columns
 PATHS_EVERY = 0.5  # seconds between recomputed flows and steps while a run moves the point
@@ -201,6 +225,7 @@ class SimplexView(PlotLayout):
 
     def __init__(self, parent: object = None, scale: float = 1.0) -> None:
         super().__init__(parent)
+        self.ci.setContentsMargins(2, 2, 2, 2)  # the height is short: the triangles take it
         self.game: NormalFormGame | None = None
         self.equilibrium: tuple[tuple[float, ...], ...] | None = None
         self.start: Mapping[int, np.ndarray] = {}
@@ -281,6 +306,7 @@ class SimplexView(PlotLayout):
             )
             for text, action in zip(corners, self.face(player), strict=True):
                 text.setText(self.game.action_names[player][action])
+            fit_face(plot.vb, corners, NAME_CLEAR * self.scale)
         self.set_equilibrium(self.equilibrium)
 
     def set_game(
@@ -429,27 +455,21 @@ class SimplexView(PlotLayout):
             plot.addItem(label)
             label.setPos(0.5, 0)
             kind = "point"
-        elif len(actions) == 2:
-            ends = face_corners(2)
-            plot.plot(ends[:, 0], ends[:, 1], pen=pg.mkPen(FRAME_COLOUR, width=2 * self.scale))
-            for (x, y), label in zip(ends, actions, strict=True):
-                text = self._label(label, (0.5, -0.3))
-                plot.addItem(text)
-                text.setPos(x, y)
-            plot.setRange(xRange=(-0.3, 1.3), yRange=(-0.3, 0.3), padding=0)  # room for labels
-            kind = "segment"
         else:
-            outline = np.vstack([CORNERS, CORNERS[:1]])
-            plot.plot(outline[:, 0], outline[:, 1], pen=pg.mkPen(FRAME_COLOUR, width=1.5 * self.scale))
-            corners = []
-            for corner, label, anchor in zip(CORNERS, actions, ((1, 0), (0, 0), (0.5, 1)), strict=True):
-                corners.append(self._label(label, anchor))
-                plot.addItem(corners[-1])
-                corners[-1].setPos(*corner)
+            places = face_corners(len(actions))
+            outline = np.vstack([places, places[:1]]) if len(actions) == 3 else places
+            frame = (1.5 if len(actions) == 3 else 2.0) * self.scale
+            plot.plot(outline[:, 0], outline[:, 1], pen=pg.mkPen(FRAME_COLOUR, width=frame))
+            names = []
+            for label, (dx, dy) in zip(actions, CORNER_NAME_SIDES, strict=False):
+                names.append(self._label(label, ((1 - dx) / 2, (1 + dy) / 2)))  # placed by fit_face
+                plot.addItem(names[-1])
             if game.num_actions[player] > 3:
-                self.corners[player] = (plot, corners)
-            plot.setRange(xRange=(-0.25, 1.25), yRange=(-0.2, 1.06), padding=0)  # room for labels
-            kind = "triangle"
+                self.corners[player] = (plot, names)
+            clear = NAME_CLEAR * self.scale
+            plot.vb.sigResized.connect(lambda view, names=names: fit_face(view, names, clear))
+            fit_face(plot.vb, names, clear)
+            kind = "segment" if len(actions) == 2 else "triangle"
             if game.num_actions[player] == 3:
                 self.fields.append((kind, player, FieldItems(plot, self.scale)))
         current = current_trail(plot, self.scale)
@@ -462,6 +482,7 @@ class SimplexView(PlotLayout):
         from PySide6.QtGui import QFont
 
         item = pg.TextItem(text, anchor=anchor, color="#333333")
+        item.textItem.document().setDocumentMargin(0)  # its corner's clearance is NAME_CLEAR
         font = QFont()
         font.setPointSizeF(9 * self.scale)
         item.setFont(font)
