@@ -10,7 +10,7 @@ dotted). Labels come twice where mathematics reads better typeset: ``label`` is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -55,13 +55,15 @@ def action_colour(action: int) -> str:
 @dataclass(frozen=True)
 class Curve:
     """How one metric is drawn: plain and mathtext label, colour, ``dash`` (``"solid"``,
-    ``"dashed"`` or ``"dotted"``) and a width relative to the style's line width."""
+    ``"dashed"`` or ``"dotted"``), a width relative to the style's line width, and what the
+    number is (``meaning``: the live legend's tooltip)."""
 
     label: str
     tex: str
     colour: str
     dash: str = "solid"
     width: float = 1.0
+    meaning: str = ""
 
 
 # In a two-player zero-sum game, with the average profile the joint's marginals, NashConv is
@@ -72,24 +74,79 @@ ZERO_SUM_NOTE = " (≤ CCE gap in two-player zero-sum)"
 
 # The distances to equilibrium of each family, in drawing order: exploitability first and
 # widest, so the dashed CCE gap drawn over it leaves it visible where the two are equal.
+EXPLOITABILITY_MEANING = (
+    "NashConv / n of the average profile: the mean over the n players of what a best response "
+    "to the others' average strategies gains (OpenSpiel's convention)"
+)
+CCE_MEANING = (
+    "the most one player gains by committing to another pure strategy before play, against "
+    "the empirical joint distribution of play (average external regret; Zhang, Lerer & Brown 2022)"
+)
 MATRIX_GAPS = {
-    "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
-    "cce_gap": Curve("CCE gap", "CCE gap", "#E69F00", "dashed"),
-    "ce_gap": Curve("CE gap", "CE gap", "#009E73"),
-    "eps_bound": Curve("2 max R/T", r"regret bound $2\,\mathrm{max}_i\,R_i^T/T$", "#000000", "dotted"),
+    "exploitability": Curve(
+        "exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6, meaning=EXPLOITABILITY_MEANING
+    ),
+    "cce_gap": Curve("CCE gap", "CCE gap", "#E69F00", "dashed", meaning=CCE_MEANING),
+    "ce_gap": Curve(
+        "CE gap",
+        "CE gap",
+        "#009E73",
+        meaning="the most one player gains by one swap, playing a' whenever the joint told it b: the "
+        "largest of the correlated-equilibrium constraints, taken pair by pair (Hart & Mas-Colell 2000; "
+        "average internal regret, Zhang, Lerer & Brown 2022). A CCE deviation may add up to k such "
+        "swaps, so this can lie below the CCE gap",
+    ),
+    "eps_bound": Curve(
+        "2 max R/T",
+        r"regret bound $2\,\mathrm{max}_i\,R_i^T/T$",
+        "#000000",
+        "dotted",
+        meaning="twice the largest average external regret of any player and action; in two-player "
+        "zero-sum games it bounds NashConv",
+    ),
 }
 # A tree's device (the weighted mixture of the profiles played: solvers/tree/correlation.py)
 # has three gaps, nested CCE <= EFCCE <= EFCE, often two of them equal: drawn from the largest
 # down, each over a wider one, so equal curves both show. The EFCE gap keeps the CE gap's
 # colour (the notion it refines) and the CCE gap the matrix games' dashed orange, on top.
 TREE_GAPS = {
-    "exploitability": Curve("exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6),
-    "efce_gap": Curve("EFCE gap", "EFCE gap", "#009E73", width=0.8),
-    "efcce_gap": Curve("EFCCE gap", "EFCCE gap", "#CC79A7", width=1.3),
+    "exploitability": MATRIX_GAPS["exploitability"],
+    "efce_gap": Curve(
+        "EFCE gap",
+        "EFCE gap",
+        "#009E73",
+        width=0.8,
+        meaning="the most one player gains by leaving the recommendations at an information set "
+        "after seeing the move recommended there, then playing its best below (von Stengel & "
+        "Forges 2008): at least the EFCCE gap",
+    ),
+    "efcce_gap": Curve(
+        "EFCCE gap",
+        "EFCCE gap",
+        "#CC79A7",
+        width=1.3,
+        meaning="the most one player gains by leaving the recommendations at an information set "
+        "before seeing the move recommended there (Farina, Bianchi & Sandholm 2020): at least "
+        "the CCE gap",
+    ),
     "cce_gap": MATRIX_GAPS["cce_gap"],
-    "eps_bound": Curve("sum R+/T", r"regret bound $\sum_I R^{T,+}(I)/T$", "#000000", "dotted"),
+    "eps_bound": Curve(
+        "sum R+/T",
+        r"regret bound $\sum_I R^{T,+}(I)/T$",
+        "#000000",
+        "dotted",
+        meaning="the positive average counterfactual regrets summed over every information set; "
+        "in two-player zero-sum games it bounds NashConv (Zinkevich et al. 2007, Theorem 3)",
+    ),
 }
-REFERENCE = Curve("1/sqrt(T)", r"$\propto 1/\sqrt{T}$", "#999999", "dotted", width=0.8)
+REFERENCE = Curve(
+    "1/sqrt(T)",
+    r"$\propto 1/\sqrt{T}$",
+    "#999999",
+    "dotted",
+    width=0.8,
+    meaning="a line falling as 1/sqrt(T), the worst-case rate of regret matching and CFR, for scale",
+)
 
 
 @cache
@@ -116,8 +173,8 @@ def gap_curves(family: Family | str, zero_sum: bool) -> dict[str, Curve]:
     curves = dict(_gap_table()[family])
     if zero_sum and "cce_gap" in curves:
         first = curves["exploitability"]
-        curves["exploitability"] = Curve(
-            first.label + ZERO_SUM_NOTE, first.tex + ZERO_SUM_NOTE, first.colour, first.dash, first.width
+        curves["exploitability"] = replace(
+            first, label=first.label + ZERO_SUM_NOTE, tex=first.tex + ZERO_SUM_NOTE
         )
     return curves
 

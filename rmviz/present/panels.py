@@ -75,8 +75,9 @@ class Axis:
 class Line:
     """One curve: the trace column it draws, its label (plain and mathtext; ``legend`` False:
     not named), colour, dash (``"solid"``, ``"dashed"``, ``"dotted"``), width relative to the
-    renderer's line width, opacity, and the run it is drawn from (``source``: None, the run;
-    compare panels: the algorithm's name)."""
+    renderer's line width, opacity, the run it is drawn from (``source``: None, the run;
+    compare panels: the algorithm's name), and what it is (``meaning``: the live legend's
+    tooltip, :attr:`~rmviz.present.definitions.Curve.meaning`)."""
 
     column: Column
     label: str
@@ -87,6 +88,7 @@ class Line:
     alpha: float = 1.0
     legend: bool = True
     source: str | None = None
+    meaning: str = ""
 
 
 @dataclass(frozen=True)
@@ -103,20 +105,29 @@ class Level:
 @dataclass(frozen=True)
 class Key:
     """A legend entry that names a kind of line rather than one line (plain and mathtext
-    label, colour, width relative to the renderer's line width, opacity): the last
-    iterates, each drawn lighter in its own average's colour, keyed once in grey."""
+    label, colour, width relative to the renderer's line width, opacity, what it keys as
+    the live legend's tooltip): the last iterates, each drawn lighter in its own average's
+    colour, keyed once in grey."""
 
     label: str
     tex: str
     colour: str
     width: float = 1.0
     alpha: float = 1.0
+    meaning: str = ""
 
 
 # no longer a label: the dashboard's legend at 1024x768 has no room for one. "faint:" says
 # that the lighter curves in each average's own colour are these (a grey key alone read as
 # no curve drawn, and the teal last iterates as the CE gap); the compare tab's key too
-LAST_KEY = Key(f"faint: {LAST_LABEL}", f"faint: {LAST_LABEL}", TEXT_COLOUR, LAST_WIDTH, LAST_ALPHA)
+LAST_KEY = Key(
+    f"faint: {LAST_LABEL}",
+    f"faint: {LAST_LABEL}",
+    TEXT_COLOUR,
+    LAST_WIDTH,
+    LAST_ALPHA,
+    "each distance of the current (last) profile rather than the average, in that distance's colour",
+)
 
 
 class Table(Protocol):
@@ -293,7 +304,15 @@ def gap_panel(family: Family, zero_sum: bool, last: bool = True) -> Panel:
     publishes: :func:`last_lines`)."""
     text = PANEL_TEXT["gaps"]
     lines = tuple(
-        Line(Column(metric), curve.label, curve.tex, curve.colour, curve.dash, curve.width)
+        Line(
+            Column(metric),
+            curve.label,
+            curve.tex,
+            curve.colour,
+            curve.dash,
+            curve.width,
+            meaning=curve.meaning,
+        )
         for metric, curve in gap_curves(family, zero_sum).items()
     )
     drawn_last = last_lines(family) if last else ()

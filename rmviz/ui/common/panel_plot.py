@@ -53,6 +53,23 @@ def _stroke(line: Line) -> tuple[str, float, str, float]:
     return line.colour, line.width, line.dash, line.alpha
 
 
+def keyed(legend: pg.LegendItem, item: pg.GraphicsObject, label: str, meaning: str) -> None:
+    """``item`` named ``label`` in ``legend``, its sample and name saying ``meaning`` on hover
+    (what the number is: a distance's definition, said in :mod:`rmviz.present.definitions`)."""
+    legend.addItem(item, label)
+    for part in legend.items[-1]:
+        part.setToolTip(meaning)
+
+
+def hover_text(panel: Panel) -> str:
+    """A panel keyed in its title, on hover: the whole title (cut short on screen) and what
+    each line it names is, where its definition says (:func:`keyed`'s texts)."""
+    named = [f"{line.label}: {line.meaning}" for line in panel.lines if line.legend and line.meaning]
+    if panel.reference is not None and panel.reference.meaning:
+        named.append(f"{panel.reference.label}: {panel.reference.meaning}")
+    return "\n".join([panel.title, *named])
+
+
 def line_pen(line: Line, scale: float) -> pg.mkPen:
     colour, width, dash, alpha = _stroke(line)
     return pen(colour, WIDTH * width * scale, dash, round(255 * alpha))
@@ -113,7 +130,7 @@ class PanelPlot:
         self.plot = layout.addPlot(row=row, col=col, axisItems=log_axes())
         style_plot(self.plot, live_title(panel, scale, key), scale)
         if key in IN_TITLE:
-            self.plot.setToolTip(panel.title)
+            self.plot.setToolTip(hover_text(panel))
         self._title_style: dict[str, str] = {"size": f"{9 * scale:.0f}pt"}
         if panel.title_colour is not None:
             self._title_style["color"] = panel.title_colour
@@ -148,19 +165,19 @@ class PanelPlot:
             self.plot.addItem(curve)
             self.curves[line] = curve
             if legend is not None and line.legend:
-                legend.addItem(curve, line.label)
+                keyed(legend, curve, line.label, line.meaning)
         for key in panel.keys if legend is not None else ():  # a sample of a kind of line, not drawn
             sample = pg.PlotDataItem(
                 pen=pen(key.colour, WIDTH * key.width * scale, "solid", round(255 * key.alpha))
             )
-            legend.addItem(sample, key.label)
+            keyed(legend, sample, key.label, key.meaning)
         self.reference: LiveCurve | None = None
         if panel.reference is not None:
             self.reference = LiveCurve(curve_pen(panel.reference, scale), dot=False)
             self.plot.addItem(self.reference)
             self.reference.setZValue(len(panel.lines) * CURVE_Z)  # over the curves
             if legend is not None:
-                legend.addItem(self.reference, panel.reference.label)
+                keyed(legend, self.reference, panel.reference.label, panel.reference.meaning)
         self.ranges: tuple[object, object, float] | None = None
         self.note: pg.LabelItem | None = None  # ``panel.empty``, shown while nothing is drawn
         self.drops: dict[Line, tuple[pg.PlotDataItem, np.ndarray]] = {}  # marks and iterations
@@ -213,11 +230,11 @@ class PanelPlot:
             self.legend.clear()
             for line, curve in self.curves.items():
                 if line.legend:
-                    self.legend.addItem(curve, line.label)
+                    keyed(self.legend, curve, line.label, line.meaning)
             self._fit_legend()
         self.panel, self.drawn = panel, set()
         if self.key in IN_TITLE:
-            self.plot.setToolTip(panel.title)
+            self.plot.setToolTip(hover_text(panel))
         self._retitle()
 
     def update(

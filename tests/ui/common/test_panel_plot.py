@@ -1,12 +1,17 @@
-"""A live panel's curves across a change of the actions it draws (``PanelPlot.retarget``)."""
+"""A live panel's curves across a change of the actions it draws (``PanelPlot.retarget``); its
+legend's hover text."""
 
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
+import pytest
 
-from rmviz.present.panels import strategy_panel
+from rmviz.present.definitions import REFERENCE, gap_curves
+from rmviz.present.panels import LAST_KEY, gap_panel, strategy_panel
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
+from rmviz.solvers.registry import MATRIX, TREE
 from rmviz.ui.common.panel_plot import PanelPlot, line_pen
 from rmviz.ui.common.plot_layout import PlotLayout
 
@@ -66,3 +71,35 @@ def test_the_right_click_menu_keeps_the_views_entries_but_not_plot_options(qtbot
     assert plot.plot.vb.menuEnabled()  # View All, the axes, Export...
     menu = plot.plot.vb.getMenu(None)
     assert "View All" in [action.text() for action in menu.actions()]
+
+
+@pytest.mark.parametrize("family", [MATRIX, TREE], ids=["matrix", "tree"])
+@pytest.mark.parametrize("zero_sum", [False, True])
+def test_every_distance_in_a_live_legend_says_what_it_is_on_hover(qtbot, family, zero_sum):
+    """The gaps' legend (below the plots, the matrix window's; its own, the compare tab's
+    key "ends") names each distance and, on hover, its definition: the one said with its
+    curve (``Curve.meaning``), so a CE gap below the CCE gap is explained where it shows. Keyed
+    in the title instead (the tree window; a short matrix window), the plot says them all."""
+    layout = PlotLayout()
+    qtbot.addWidget(layout)
+    panel = gap_panel(family, zero_sum)
+    legend = pg.LegendItem()
+    layout.ci.addItem(legend, row=1, col=0)
+    PanelPlot(layout.ci, panel, 0, 0, legend=legend)
+    meanings = {line.label: line.meaning for line in panel.lines if line.legend}
+    meanings |= {key.label: key.meaning for key in panel.keys}
+    meanings[REFERENCE.label] = REFERENCE.meaning
+    shown = {label.text: (sample.toolTip(), label.toolTip()) for sample, label in legend.items}
+    assert set(shown) == set(meanings)
+    for name, meaning in meanings.items():
+        assert len(meaning) > 40 and shown[name] == (meaning, meaning), name
+    curves = gap_curves(family, zero_sum)
+    assert all(meanings[curve.label] == curve.meaning for curve in curves.values())
+    if family is MATRIX:  # the classroom question: why the CE gap may lie below the CCE gap
+        assert "below the CCE gap" in meanings["CE gap"]
+    titled = PanelPlot(layout.ci, panel, 2, 0, key="names")  # a short window keys them in the title
+    hover = titled.plot.toolTip().splitlines()
+    assert hover[0] == panel.title
+    assert set(hover[1:]) == {
+        f"{name}: {meaning}" for name, meaning in meanings.items() if name != LAST_KEY.label
+    }
