@@ -160,11 +160,14 @@ class RunLoop:
         with self._condition:
             return self._version, self._latest
 
-    def trace_data(self, columns: Sequence[Column], newest: bool = False) -> TraceData:
+    def trace_data(
+        self, columns: Sequence[Column], newest: bool = False, at: Snapshot | None = None
+    ) -> TraceData:
         """The kept iterations and the values of ``columns`` (copies; ``newest``: the newest
-        point alone, :meth:`Trace.data`)."""
+        point alone; ``at``: as the trace was when that snapshot was published, :meth:`Trace.data`)."""
+        point = None if at is None else (at.iteration, at.trace_values())
         with self._condition:
-            return self.trace.data(columns, newest)
+            return self.trace.data(columns, newest, point)
 
     # -- the worker thread -----------------------------------------------------------------
     def serve(self) -> None:

@@ -114,21 +114,38 @@ class Trace:
             return kept.copy()
         return np.append(kept, self._latest[1][index])
 
-    def data(self, columns: Sequence[Column] | None = None, newest: bool = False) -> TraceData:
+    def data(
+        self,
+        columns: Sequence[Column] | None = None,
+        newest: bool = False,
+        at: tuple[int, np.ndarray] | None = None,
+    ) -> TraceData:
         """The kept iterations and ``columns`` (default: every column), newest point included;
         copies, so the trace goes on growing. The columns are copied at once, each a row of
         one new array: a wide set's 1,005 columns one by one cost 16 ms a redraw. With
         ``newest``, the newest point alone (what a view chooses the moves it draws from:
-        copying a 1,000-move set's whole columns to read their last values cost 4-7 ms)."""
+        copying a 1,000-move set's whole columns to read their last values cost 4-7 ms).
+
+        ``at``: an iteration and its row of every column, as :meth:`add` took them: the trace
+        as it was when that point was its newest, the kept points before it, then it (none
+        at iteration 0, which a trace never holds). The run loop adds the point of each
+        snapshot it publishes and records on between publications, so a view drawn from a
+        snapshot and from the trace at it shows one moment (a screenshot's plots ended at
+        226,000 iterations under a status bar that said 199,096)."""
         wanted = self.columns if columns is None else columns
         index = [self._index[column] for column in wanted]
-        kept = self._data[: self._size]
+        size, latest = self._size, self._latest
+        if at is not None:
+            size = int(np.searchsorted(self._iterations[:size], at[0]))
+            latest = (at[0], np.asarray(at[1], dtype=np.float64)) if at[0] >= 1 else None
+        kept = self._data[:size]
         if newest:
-            kept = kept[:0] if self._latest is not None else kept[-1:]
+            kept = kept[:0] if latest is not None else kept[-1:]
         rows = kept[:, index]
-        if self._latest is not None:
-            rows = np.vstack([rows, self._latest[1][index]])
-        iterations = self.iterations()[len(self) - len(rows) :]
+        iterations = self._iterations[size - len(kept) : size].copy()
+        if latest is not None:
+            rows = np.vstack([rows, latest[1][index]])
+            iterations = np.append(iterations, latest[0])
         return TraceData(iterations, dict(zip(wanted, np.ascontiguousarray(rows.T), strict=True)))
 
     def kept(self) -> tuple[np.ndarray, np.ndarray]:

@@ -228,7 +228,9 @@ def main(argv: list[str]) -> int:
             window.close()
 
         def shoot() -> None:
-            window.run.redraw()
+            # every row of plots from one snapshot (a live tick redraws one row: a picture
+            # showed the strategies and the distances at two iterations), as a deck's slides
+            window.run.redraw(force=True)
             # one moment of the run for every figure and the screenshot: the run goes on
             # while they are written (three figures of one run read T = 8,126, 11,415, 12,235)
             run = window.export.run_data() if args.export else None

@@ -101,3 +101,25 @@ def test_data_of_the_newest_point_alone(newest_off_grid):
     assert newest.iterations[0] == (40 if newest_off_grid else 39)
     for column in (B, A):
         np.testing.assert_array_equal(newest.columns[column], whole.columns[column][-1:])
+
+
+def test_the_trace_at_a_published_point_is_the_trace_as_it_was_then():
+    """The loop adds each published snapshot's point, then records on between publications;
+    the trace at that point is the trace as it was then, point included, though the point
+    was only the newest and is gone from the grid (a screenshot's plots ended at 226,000
+    iterations under a status bar that said 199,096)."""
+    columns = [Column("exploitability"), Column("cce_gap")]
+    trace = Trace(columns, points_per_decade=10)
+    published = {}
+    for t in range(1, 500):
+        trace.add(t, [1.0 / t, 2.0 / t])
+        if t in (123, 126, 200):  # off the grid, on it (10 a decade: 126), and on it
+            published[t] = trace.data(columns[::-1])
+    for t, then in published.items():
+        now = trace.data(columns[::-1], at=(t, np.array([1.0 / t, 2.0 / t])))
+        assert now.iterations.tolist() == then.iterations.tolist() and now.iterations[-1] == t
+        for column in columns:
+            assert now.columns[column].tolist() == then.columns[column].tolist()
+    newest = trace.data(columns, newest=True, at=(123, np.array([1 / 123, 2 / 123])))
+    assert newest.iterations.tolist() == [123]
+    assert trace.data(columns, at=(0, np.zeros(2))).iterations.size == 0  # a reset's snapshot

@@ -31,8 +31,9 @@ class RunExport:
         thread = self.window.run.thread
         assert thread is not None
         loop = thread.loop
-        trace = loop.trace_data(loop.solver.columns)  # the schema: fixed
-        return RunData.of(loop.solver, trace, loop.latest()[1], **self.window.figure_extras())
+        snapshot = loop.latest()[1]
+        trace = loop.trace_data(loop.solver.columns, at=snapshot)  # the schema: fixed
+        return RunData.of(loop.solver, trace, snapshot, **self.window.figure_extras())
 
     def figure(
         self,

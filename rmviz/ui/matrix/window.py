@@ -251,7 +251,7 @@ class MatrixWindow(RunWindow):
         a publication behind."""
         if self.run.choices.due(loop.running, force):
             self.dashboard.choose(loop.trace_data(self.dashboard.chosen_from(), newest=True))
-        trace = loop.trace_data(self.dashboard.columns())
+        trace = loop.trace_data(self.dashboard.columns(), at=snapshot)  # one moment, the status's
         row = self.dashboard.plots.next_row(not force, trace.iterations)
         if row is not None and self._rows_of != self.run.seen_version:
             self._rows_of, self.run.seen_version = self.run.seen_version, -1  # the other row next tick

@@ -397,7 +397,7 @@ class TreeWindow(RunWindow):
             self.average_table.set_strategy(self.document.game, self.tree, snapshot.average_strategy)
         if self.run.choices.due(loop.running, force):
             self.plots.choose(loop.trace_data(self.plots.chosen_from(), newest=True).columns)
-        trace = loop.trace_data(self.plots.columns())
+        trace = loop.trace_data(self.plots.columns(), at=snapshot)  # one moment, the status's
         self.plots.update_from(trace.iterations, trace.columns)
         if self.animation_timer.isActive():
             return  # the status line tells where the animation is
