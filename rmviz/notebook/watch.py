@@ -237,7 +237,7 @@ class _Live:
             self.loop.gui_drawing(True)  # as the window's redraw: a GIL-bound chunk waits
             started = time.perf_counter()
             try:
-                png = self.frames.draw(self.loop.trace_data(self.frames.columns), snapshot)
+                png = self.frames.draw(self.loop.trace_data(self.frames.columns, at=snapshot), snapshot)
             finally:
                 self.loop.gui_drawing(False)
             self.draw_seconds = time.perf_counter() - started
