@@ -37,8 +37,11 @@ def matrix_summary(report: dict[str, Any], game: NormalFormGame) -> str:
     rate = report["iterations_per_second"]
     parts.append(
         f"{report['algorithm']}: {report['iterations']} iterations in {report['seconds']:.3f} s"
-        f" ({rate:,.0f} it/s{_code_note(report)}) on {report['device']}\n\n"
+        f" ({rate:,.0f} it/s{_code_note(report)}) on {report['device']}\n"
     )
+    if report.get("start_note"):  # a start nobody chose that is not uniform: said, as rmviz step does
+        parts.append(f"pi^1: {report['start_note']} (--start chooses another)\n")
+    parts.append("\n")
     for i, (name, actions) in enumerate(zip(game.player_names, game.action_names, strict=True)):
         parts.append(f"{name}  (payoff of the average profile {format_number(report['value'][i], '.6g')})\n")
         width = max(len(a) for a in actions)

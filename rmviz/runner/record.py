@@ -17,8 +17,7 @@ name: [values]}}``; the CSV file has the same keys first, one ``# key: JSON valu
 from __future__ import annotations
 
 import csv
-import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -61,17 +60,6 @@ def record_traces(
             progress(solver.iteration)
 
 
-def _plain(value: Any) -> Any:
-    """A config field as JSON: mappings with string keys, sequences and arrays as lists."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 FORMAT_NAME = "rmviz-run-data"
 FORMAT_VERSION = 1
 
@@ -87,7 +75,7 @@ def run_metadata(solver: Solver) -> dict[str, Any]:
         "title": game.title,
         "players": list(game.player_names),
         "game": game_to_dict(game),
-        "config": {f.name: _plain(getattr(config, f.name)) for f in dataclasses.fields(config)},
+        "config": solver.config_record(),
         "seed": config.seed,
     }
 

@@ -9,6 +9,7 @@ game or an algorithm belongs to. Adding a family is a new package and one regist
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,15 @@ PARAMETER_LABELS = {
     "step_size": ("step size", "~1/sqrt(t)"),
     "exploration": ("exploration", f"{EXPLORATION:g}"),
 }
+
+
+# Every option a config of some family takes, for the nearest name to a mistyped one
+KNOWN_OPTIONS = (*CHOICES, *PARAMETER_LABELS, "last_iterate", "track_ce", "track_joint", "track_correlation")
+
+
+def _said(option: str) -> str:
+    """An option as a person reads it: a parameter's label (weight floor), else its name."""
+    return PARAMETER_LABELS[option][0] if option in PARAMETER_LABELS else option.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -114,13 +124,35 @@ class Family:
 
     def config(self, algorithm: str | None = None, **options: Any) -> Config:
         """The validated config of ``algorithm`` (default: the first preset) with a person's
-        ``options``; an option this family does not have is refused, naming the family."""
+        ``options``. Refused in one line: an option no config has (a mistyped name, with the
+        nearest one), one this family does not have (naming the family), and a parameter set
+        away from the preset's value that this algorithm does not use (RM's ``--alpha 3``
+        was taken and ignored: it is discounted RM's)."""
+        name = algorithm or self.default_algorithm
+        for option in ("start", "fixed_strategies"):  # JSON's player numbers ("0"): a record read back
+            value = options.get(option)
+            if isinstance(value, Mapping):
+                options[option] = {
+                    int(p) if isinstance(p, str) and p.isdigit() else p: s for p, s in value.items()
+                }
         for option, value in options.items():
+            if option not in KNOWN_OPTIONS:
+                near = difflib.get_close_matches(option, KNOWN_OPTIONS, n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else f" (options: {', '.join(self.accepted)})"
+                raise ConfigError(f"unknown option {option!r}{hint}")
             if value is not None and value != {} and value != [] and option not in self.accepted:
-                name = algorithm or self.default_algorithm
-                said = PARAMETER_LABELS[option][0] if option in PARAMETER_LABELS else option.replace("_", " ")
-                raise ConfigError(f"{said} does not apply to {self.title} ({name})")
-        return self.preset(algorithm or self.default_algorithm, **options)
+                raise ConfigError(f"{_said(option)} does not apply to {self.title} ({name})")
+        config = self.preset(name, **options)
+        preset, used = self.preset(name), config.parameters()
+        for option in options:
+            if (
+                option in self.parameters
+                and option not in used
+                and getattr(config, option) != getattr(preset, option)
+            ):
+                uses = ", ".join(_said(p) for p in used) or "no numerical parameter"
+                raise ConfigError(f"{_said(option)} does not apply to {name}: it uses {uses}")
+        return config
 
     def describe(self, config: Config) -> str:
         """``config``'s preset described with the values of the parameters it uses, as set

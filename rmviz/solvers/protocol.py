@@ -130,3 +130,8 @@ class Solver(Protocol):
     def report(self, snapshot: Any) -> dict[str, Any]:
         """JSON-ready strategies, device and config of one of this solver's snapshots."""
         ...
+
+    def config_record(self) -> dict[str, Any]:
+        """The run's whole configuration as JSON, defaults as resolved
+        (:mod:`rmviz.solvers.config_record`)."""
+        ...

@@ -82,6 +82,14 @@ def family_of_algorithm(algorithm: str) -> Family:
     raise ConfigError(f"unknown algorithm {algorithm!r}; choose one of {names}")
 
 
+def used_options(algorithm: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` less the numerical parameters ``algorithm`` does not use: a sweep's shared
+    options, each algorithm given those it uses (its grid refuses one that none uses)."""
+    used = family_of_algorithm(algorithm).preset(algorithm).parameters()
+    numerical = {name for family in FAMILIES for name in family.parameters}
+    return {name: value for name, value in options.items() if name not in numerical or name in used}
+
+
 def solving_family(own: Family, algorithm: str) -> Family:
     """The family whose solver runs ``algorithm`` on a game of family ``own``: the
     algorithm's own (a matrix game given a tree algorithm is solved as its game tree); a game

@@ -40,7 +40,14 @@ from rmviz.errors import ConfigError, ReadError, RmvizError
 from rmviz.formats import game_kind, load_game
 from rmviz.formats.files import read_toml_file
 from rmviz.games.generators import MAX_SEED, read_random_spec
-from rmviz.solvers.registry import FAMILIES, family_named, family_of_algorithm, make_solver, solving_family
+from rmviz.solvers.registry import (
+    FAMILIES,
+    family_named,
+    family_of_algorithm,
+    make_solver,
+    solving_family,
+    used_options,
+)
 
 KEYS = ("name", "games", "algorithms", "seeds", "iterations", "metrics", "options", "granularity", "retries")
 GRANULARITIES = ("game", "cell")  # one task per game, or per game x algorithm x seed
@@ -295,13 +302,16 @@ def check_grid(
     if last is not None and not isinstance(last, bool):
         raise ConfigError("options.last_iterate: true or false (the current profile's distances too)")
     options = {name: value for name, value in options.items() if name != "last_iterate"}  # not a config's
+    for name, value in options.items():  # each algorithm takes the parameters it uses (used_options)
+        if value is not None and all(name not in used_options(a, {name: value}) for a in algorithms):
+            raise ConfigError(f"options.{name}: no algorithm of the sweep uses it ({', '.join(algorithms)})")
     for algorithm in algorithms:
         uses_seed = set()
         for kind, game in examples.items():
             cell = f"{algorithm} on {game}"
             try:
                 family = solving_family(family_named(kind), algorithm)
-                config = family.config(algorithm, seed=seeds[0], **options)
+                config = family.config(algorithm, seed=seeds[0], **used_options(algorithm, options))
             except ConfigError as error:
                 raise ConfigError(f"{cell}: {error}") from None
             for metric in metrics or ():
@@ -329,7 +339,7 @@ def _check_strategies_on_games(
         game = load_game(spec)
         for algorithm in algorithms:
             try:
-                make_solver(game, algorithm, seed=seeds[0], **options)
+                make_solver(game, algorithm, seed=seeds[0], **used_options(algorithm, options))
             except ConfigError as error:
                 raise ConfigError(f"{algorithm} on {spec}: {error}") from None
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from rmviz.errors import RmvizError
 from rmviz.formats import load_game
-from rmviz.solvers.registry import family_of, make_solver
+from rmviz.solvers.registry import family_of, make_solver, used_options
 from rmviz.sweep.config import Task
 from rmviz.version import version
 
@@ -53,7 +53,7 @@ def run_task(task: Task) -> tuple[int, dict[str, list[Any]]]:
         for algorithm in task.algorithms:
             names = None
             for seed in task.seeds_of(algorithm):  # one seed where runs ignore it
-                solver = make_solver(game, algorithm, seed=seed, **task.options)
+                solver = make_solver(game, algorithm, seed=seed, **used_options(algorithm, task.options))
                 solver.step(0)  # load the compiled kernel before the clock starts,
                 solver.reset()  # and leave that time out of ``seconds``
                 if names is None:  # a matrix game solved by CFR has the tree family's metrics

@@ -160,13 +160,15 @@ def warm_up(cells: tuple[Cell, ...]) -> tuple[float, list[str]]:
     loading from numba's cache) the kernels it calls; the seconds it took and the cells that
     failed (a stand-in that an option does not fit is skipped: its task compiles instead)."""
     from rmviz.games.catalog import catalog_game
-    from rmviz.solvers.registry import make_solver
+    from rmviz.solvers.registry import make_solver, used_options
 
     start = time.perf_counter()
     failed = []
     for game, algorithm, options in cells:
         try:
-            solver = make_solver(catalog_game(game), algorithm, seed=0, **json.loads(options))
+            solver = make_solver(
+                catalog_game(game), algorithm, seed=0, **used_options(algorithm, json.loads(options))
+            )
             solver.step(2)
             solver.snapshot(metrics=True)
         except Exception as error:  # a warm-up never stops a worker

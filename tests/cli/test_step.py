@@ -127,7 +127,7 @@ def test_every_algorithm_steps_in_text(capsys):
 def test_start_on_solve(capsys):
     code, out, err = run(capsys, "solve", "rps", "-n", "10", "--start", "1=1,0,0", "--json")
     assert code == 0, err
-    assert json.loads(out)["config"]["start"]["1"] == [1.0, 0.0, 0.0]
+    assert json.loads(out)["config"]["start"]["0"] == [1.0, 0.0, 0.0]  # the API's numbers
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ title = "A lecture"
 title = "RPS"
 notes = "line one\\nline two"
 game = "rps"
-algorithm = "rm+"
+algorithm = "discounted-rm"
 iterations = 100
 tab = "compare"
 compared = ["rm", "rm+"]
@@ -59,7 +59,8 @@ def test_a_deck_becomes_one_session_per_slide(tmp_path):
     assert deck.title == "A lecture" and [s.title for s in deck.slides] == ["RPS", "Kuhn"]
     rps, kuhn = (slide.session for slide in deck.slides)
     assert deck.slides[0].notes == "line one\nline two"
-    assert rps.config == MATRIX.config("rm+", play="sampled", seed=7, alpha=2.0, start={0: (0.5, 0.25, 0.25)})
+    config = MATRIX.config("discounted-rm", play="sampled", seed=7, alpha=2.0, start={0: (0.5, 0.25, 0.25)})
+    assert rps.config == config
     assert rps.iteration == 100 and rps.game.title == catalog_game("rps").title
     assert rps.view.tab == "compare" and rps.view.compared == ("rm", "rm+") and rps.view.presentation
     assert rps.view.text_steps == 1 and rps.view.joint == "1, 0, 0, 0, 1, 0, 0, 0, 1"

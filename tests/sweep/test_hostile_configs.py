@@ -33,7 +33,9 @@ GRID = {"games": ["rps", "random:zero-sum:4x4"], "algorithms": ["rm", "cfr"], "i
     ],
 )
 def test_options_are_checked_whole_before_the_sweep(options, message):
-    grid = {**GRID, "algorithms": ["rm"] if "exploration" not in options else ["mccfr-outcome"]}
+    users = {"alpha": "discounted-rm", "greedy_floor": "greedy-rm", "inertia": "internal-rm"}
+    algorithm = next((users[name] for name in options if name in users), "rm")
+    grid = {**GRID, "algorithms": [algorithm] if "exploration" not in options else ["mccfr-outcome"]}
     with pytest.raises(ConfigError, match=message):
         config_from({**grid, "options": options})
 
@@ -64,3 +66,16 @@ def test_a_pipe_or_a_device_is_refused_unread(tmp_path):
 def test_the_api_checks_option_types_too():
     with pytest.raises(ConfigError, match="beta must be a number"):
         preset("discounted-rm", beta="1.5")
+
+
+def test_a_parameter_goes_to_the_algorithms_that_use_it_and_none_is_refused():
+    """A sweep's options are shared: each algorithm takes the parameters it uses (alpha:
+    discounted RM's, not RM's), and one that no algorithm of the sweep uses is refused
+    (RM's alpha was taken and ignored)."""
+    grid = {**GRID, "games": ["rps"], "algorithms": ["rm", "discounted-rm"]}
+    sweep = config_from({**grid, "options": {"alpha": 3.0}})
+    assert sweep.options == {"alpha": 3.0}
+    with pytest.raises(
+        ConfigError, match=r"options.inertia: no algorithm of the sweep uses it \(rm, discounted-rm\)"
+    ):
+        config_from({**grid, "options": {"inertia": 0.1}})

@@ -40,6 +40,7 @@ from rmviz.solvers.backend import AUTO_GPU_MIN_ENTRIES, get_backend
 from rmviz.solvers.checkpoint import Checkpoint, capture
 from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import STRATEGY_QUANTITIES, Column, metric_columns
+from rmviz.solvers.config_record import config_record
 from rmviz.solvers.jit import short_run
 from rmviz.solvers.matrix import device, kernels
 from rmviz.solvers.matrix.config import MatrixConfig
@@ -56,7 +57,7 @@ from rmviz.solvers.matrix.metrics import (
     nash_conv,
     regret_bound,
 )
-from rmviz.solvers.matrix.start import validated_fixed, validated_start
+from rmviz.solvers.matrix.start import default_start_note, validated_fixed, validated_start
 from rmviz.solvers.matrix.state import MatrixState
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import (
@@ -312,24 +313,21 @@ class RegretMinimizer:
             "current_strategy": [s.tolist() for s in snapshot.current_strategy],
             "joint": snapshot.joint.tolist() if snapshot.joint is not None else None,
             "device": self.backend.describe(),
-            "config": {
-                "play": config.play,
-                "updates": config.updates,
-                "regret": config.regret,
-                "weighting": config.weighting,
-                "averaging": config.averaging or config.weighting,
-                "rule": config.rule,
-                "regulariser": config.regulariser if config.rule == "ftrl" else None,
-                "step_size": config.step_size if config.rule == "ftrl" else None,
-                "plus": config.plus,
-                "predictive": config.predictive,
-                "seed": config.seed,
-                "dtype": config.dtype,
-                "greedy_floor": self.greedy_floor if config.weighting == "greedy" else None,
-                "fixed": {str(i + 1): s.tolist() for i, s in self.fixed.items()},
-                "start": {str(i + 1): s.tolist() for i, s in self.start.items()},
-            },
+            "config": self.config_record(),
+            # where a start nobody chose comes from (a catalog game's): the summary says it
+            "start_note": None if config.start is not None else default_start_note(self.game, [*self.fixed]),
         }
+
+    def config_record(self) -> dict[str, Any]:
+        """The run's whole configuration as JSON (:mod:`rmviz.solvers.config_record`): the
+        start every player began from, the fixed players, the weight floor as resolved."""
+        config = self.config
+        return config_record(
+            config,
+            start={i: s for i, s in self.start.items() if i not in self.fixed},  # a fixed one: below
+            fixed_strategies=self.fixed,
+            greedy_floor=self.greedy_floor if config.weighting == "greedy" else config.greedy_floor,
+        )
 
     # -- quantities ----------------------------------------------------------------------
     def _weighted_joint(self) -> np.ndarray:

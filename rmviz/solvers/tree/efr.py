@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -27,7 +26,7 @@ from rmviz.errors import ConfigError
 from rmviz.solvers.jit import jit
 from rmviz.solvers.stationary import chain_bits, stationary_distribution
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
-from rmviz.solvers.tree.solver import CFRSolver, IterationRecord, TreeSnapshot
+from rmviz.solvers.tree.solver import CFRSolver, IterationRecord
 from rmviz.solvers.tree.state import CFRState
 
 # OpenSpiel's efr.py name of each deviation set (EFRSolver(game, name))
@@ -205,12 +204,6 @@ class EFRSolver(CFRSolver):
         for _ in range(iterations):
             self._iterate_efr()
         self.elapsed += time.perf_counter() - start
-
-    def report(self, snapshot: TreeSnapshot) -> dict[str, Any]:
-        """CFR's report with the deviation set in its config."""
-        report = super().report(snapshot)
-        report["config"]["deviations"] = self.config.deviations
-        return report
 
     def step_recorded(self) -> IterationRecord:
         raise ConfigError("the step-by-step record shows CFR iterations; EFR runs with step()")

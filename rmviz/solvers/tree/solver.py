@@ -31,6 +31,7 @@ from rmviz.solvers.backend import AUTO_GPU_MIN_NODES, get_backend
 from rmviz.solvers.checkpoint import Checkpoint, capture
 from rmviz.solvers.checkpoint import restore as restore_state
 from rmviz.solvers.columns import Column, metric_columns
+from rmviz.solvers.config_record import config_record
 from rmviz.solvers.memory import TRIM_MIN_HISTORIES, give_back_freed_memory
 from rmviz.solvers.metrics import potential
 from rmviz.solvers.regret_matching import snap_cancellation
@@ -349,23 +350,19 @@ class CFRSolver:
 
     def report(self, snapshot: TreeSnapshot) -> dict[str, Any]:
         """The family's part of ``rmviz solve --json``: strategies per information set, config."""
-        config = self.config
         return {
             "average_strategy": self.strategy_table(snapshot.average_strategy),
             "current_strategy": self.strategy_table(snapshot.current_strategy),
             "device": self.backend.describe(),
-            "config": {
-                "updates": config.updates,
-                "weighting": config.weighting,
-                "averaging": config.averaging or config.weighting,
-                "plus": config.plus,
-                "predictive": config.predictive,
-                "sampling": config.sampling,
-                "exploration": config.exploration if config.sampling == "outcome" else None,
-                "seed": config.seed,
-                "greedy_floor": self.greedy_floor if config.weighting == "greedy" else None,
-            },
+            "config": self.config_record(),
         }
+
+    def config_record(self) -> dict[str, Any]:
+        """The run's whole configuration as JSON (:mod:`rmviz.solvers.config_record`), the
+        weight floor as resolved."""
+        config = self.config
+        floor = self.greedy_floor if config.weighting == "greedy" else config.greedy_floor
+        return config_record(config, greedy_floor=floor)
 
     def strategy_table(self, strategy: np.ndarray) -> dict[str, dict[str, float]]:
         """``{infoset label: {move: probability}}`` (:func:`.compiled_tree.strategy_table`)."""
