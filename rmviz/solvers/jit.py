@@ -28,6 +28,7 @@ import stat
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -220,6 +221,31 @@ def load() -> None:
                         namespace[key] = value.dispatcher
         _waiting.clear()
         _loaded = True
+
+
+COMPILING = "compiling the kernels (a first run after an install or an update: up to a minute, then cached)"
+
+
+def announce_compiles(say: Callable[[], None]) -> None:
+    """Call ``say()`` once, when numba first starts compiling in this process (a first run
+    after an install or an update compiles for up to a minute: a command says so rather
+    than sit silent); nothing where numba is not loaded (a short run's array code)."""
+    if not loaded():
+        return
+    from numba.core import event
+
+    said: list[bool] = []
+
+    class FirstCompile(event.Listener):
+        def on_start(self, _event: Any) -> None:
+            if not said:
+                said.append(True)
+                say()
+
+        def on_end(self, _event: Any) -> None:
+            pass
+
+    event.register("numba:compile", FirstCompile())
 
 
 def short_run(iterations: int) -> bool:
