@@ -113,6 +113,12 @@ def game(
     return matrix_game(arrays, names, actions, title)
 
 
+def _check_iterations(iterations: Any) -> None:
+    """Refuse what is not a whole number of iterations, at least 0 (``step(-5)`` did nothing)."""
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
+        raise RmvizError(f"iterations must be a whole number, at least 0 (got {iterations!r})")
+
+
 def solve(
     game: str | os.PathLike[str] | Game | Any,
     algorithm: str | None = None,
@@ -141,8 +147,7 @@ def solve(
     >>> kuhn.family, kuhn.newest_metrics["exploitability"] < 1e-3
     ('tree', True)
     """
-    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
-        raise RmvizError(f"iterations must be a whole number, at least 0 (got {iterations!r})")
+    _check_iterations(iterations)
     solver = make_solver(load(game), algorithm, **options)
     solver.step(0)  # compile or load the kernel (numba's cache) before the bar starts,
     solver.reset()  # and leave that time out of the run's seconds
@@ -296,6 +301,7 @@ class Result:
         >>> result.step(900).iteration
         1000
         """
+        _check_iterations(iterations)
         solver, trace = self.solver, self._trace
         target = solver.iteration + int(iterations)
         bar = _progress_bar(int(iterations), progress)

@@ -917,6 +917,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise RmvizError(f"--data {args.data}: run data is written as .csv or .json")
     game = load_with_progress(args.game)
     figure = args.figure or default_figure(family_of(game))
+    if args.width is not None and figure not in ("tree", "tikz"):  # it was taken and ignored
+        raise ConfigError(f"--width sizes the tree and tikz figures; --size sizes the {figure} figure")
     algorithms = args.algorithm.split(",") if args.algorithm else []
     if len(algorithms) > 1 and figure != "compare":
         raise ConfigError(f"-a {args.algorithm}: several algorithms are drawn by --figure compare only")

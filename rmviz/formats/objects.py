@@ -90,6 +90,8 @@ def _name(i: int) -> str:
 
 
 def _array(value: Any, name: str) -> np.ndarray:
+    if np.iscomplexobj(value):  # NumPy would drop the imaginary parts with a warning
+        raise GameError(f"{name} holds complex numbers; payoffs are real")
     try:
         return np.asarray(value, dtype=np.float64)
     except OverflowError:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import rmviz
-from rmviz.errors import RmvizError
+from rmviz.errors import GameError, RmvizError
 from rmviz.numbers import format_number
 from rmviz.runner.record import read_run_game, record_run
 from rmviz.solvers.registry import make_solver
@@ -107,3 +107,19 @@ def test_the_last_iterate_is_in_the_result_and_its_trace():
     values = tree.trace.query("metric == 'last_exploitability'").value
     newest = tree.newest_metrics
     assert values.iloc[-1] == newest["last_exploitability"] > newest["exploitability"]
+
+
+def test_input_that_would_be_ignored_or_mangled_is_refused_in_one_line(tmp_path):
+    """A researcher's trial: ``step(-5)`` did nothing, complex payoffs lost their imaginary
+    parts under a NumPy warning, and ``rmviz export --width`` sized nothing but trees."""
+    result = rmviz.solve("rps", "rm", 10)
+    for bad in (-5, 2.5, True):
+        with pytest.raises(RmvizError, match="iterations must be a whole number, at least 0"):
+            result.step(bad)
+    assert result.iteration == 10
+    with pytest.raises(GameError, match="complex numbers; payoffs are real"):
+        rmviz.game(np.array([[1j, 0], [0, 1]]))
+    from rmviz.cli import main
+
+    out = tmp_path / "never.png"
+    assert main(["export", "rps-crash", "--width", "5cm", "--out", str(out)]) == 2 and not out.exists()
