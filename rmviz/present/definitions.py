@@ -165,6 +165,13 @@ def __getattr__(name: str) -> FamilyTable[dict[str, Curve]]:
     return _gap_table()
 
 
+def metric_axis(metric: str) -> str:
+    """A metric column's axis title with its unit (a sweep figure's): every metric is in the
+    game's payoff units but the potential, a sum of squared regrets."""
+    unit = "payoff units²" if metric.removeprefix("last_") == "potential" else "payoff units"
+    return f"{metric.replace('_', ' ')} ({unit})"
+
+
 def gap_curves(family: Family | str, zero_sum: bool) -> dict[str, Curve]:
     """The gap curves of ``family`` (or the family it names); in a two-player zero-sum
     matrix game the exploitability's label says it never exceeds the CCE gap

@@ -15,7 +15,7 @@ import numpy as np
 
 from rmviz.figures.registry import write_figure
 from rmviz.figures.style import STYLES, finish, log_axis
-from rmviz.present.definitions import GAP_CURVES, PANEL_TEXT, action_colour
+from rmviz.present.definitions import GAP_CURVES, PANEL_TEXT, action_colour, metric_axis
 from rmviz.present.panels import decades, x_range
 from rmviz.runner.trace import TraceData
 
@@ -70,7 +70,7 @@ def sweep_figure(
         iterations = np.asarray(sorted(stats["iteration"].unique()), dtype=float)
         log_axis(ax, "x", *x_range({None: TraceData(iterations, {})}))
         ax.set_xlabel(PANEL_TEXT["gaps"].x_tex)
-        ax.set_ylabel(metric.replace("_", " "))
+        ax.set_ylabel(metric_axis(metric))
         ax.legend(loc="lower left" if log else "best")
         finish(fig, look, f"{title}  ·  mean and 95% confidence band over games and seeds" if title else None)
     return fig

@@ -258,3 +258,17 @@ def test_the_last_iterate_is_a_metric_of_matrix_sweeps_and_of_tree_sweeps_on_req
     assert is_distance("last_exploitability") and is_distance("last_ce_gap")
     with pytest.raises(RmvizError, match="last_iterate"):
         config_from({**tracked, "options": {"last_iterate": "yes"}})
+
+
+def test_a_sweep_figure_names_its_metrics_unit():
+    """Every other figure's y axis says payoff units; the sweep's said "exploitability"."""
+    import pandas as pd
+
+    from rmviz.sweep.figures import sweep_figure
+
+    rows = [
+        ("rps", "rm", 0, t, metric, 1.0 / t) for t in (10, 100) for metric in ("exploitability", "potential")
+    ]
+    table = pd.DataFrame(rows, columns=["game", "algorithm", "seed", "iteration", "metric", "value"])
+    assert sweep_figure(table, "exploitability").axes[0].get_ylabel() == "exploitability (payoff units)"
+    assert sweep_figure(table, "potential").axes[0].get_ylabel() == "potential (payoff units²)"
