@@ -90,9 +90,9 @@ def _name(i: int) -> str:
 
 
 def _array(value: Any, name: str) -> np.ndarray:
-    if np.iscomplexobj(value):  # NumPy would drop the imaginary parts with a warning
-        raise GameError(f"{name} holds complex numbers; payoffs are real")
     try:
+        if np.iscomplexobj(value):  # NumPy would drop the imaginary parts with a warning
+            raise GameError(f"{name} holds complex numbers; payoffs are real")
         return np.asarray(value, dtype=np.float64)
     except OverflowError:
         raise GameError(f"{name} holds a number too large for a float") from None

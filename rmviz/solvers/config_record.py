@@ -1,8 +1,9 @@
 """A run's configuration as JSON, said once: ``rmviz solve --json`` (its ``config``) and
 run data files (:func:`rmviz.runner.record.run_metadata`) write this record.
 
-Every field of the run's config, so the record re-runs it (``rmviz.solve(game,
-**record)``): what a person left to its default is written as the solver resolved it (a
+Every field of the run's config, so the record re-runs it (its algorithm with the options
+among its fields a person sets: ``rmviz.solve(game, record["algorithm"], **options)``):
+what a person left to its default is written as the solver resolved it (a
 matrix game's starting profile: the catalog's for a catalog game, else uniform; the greedy
 weights' floor), a parameter the algorithm does not use as null, and players are numbered
 as the Python API numbers them, from 0.

@@ -42,8 +42,9 @@ PARAMETER_LABELS = {
 }
 
 
-# Every option a config of some family takes, for the nearest name to a mistyped one
-KNOWN_OPTIONS = (*CHOICES, *PARAMETER_LABELS, "last_iterate", "track_ce", "track_joint", "track_correlation")
+# Every option a config of some family takes (the choices, the parameters, and the switches
+# of what is tracked), for the nearest name to a mistyped one
+KNOWN_OPTIONS = (*CHOICES, *PARAMETER_LABELS, "track_ce", "track_joint", "track_correlation")
 
 
 def _said(option: str) -> str:
