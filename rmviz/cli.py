@@ -910,15 +910,16 @@ class _Progress:
 def cmd_export(args: argparse.Namespace) -> int:
     """Run a game headless and write one figure of the run (and optionally its data); the
     compare figure runs each algorithm of ``-a A,B,...`` (default: compare mode's choice)."""
-    from rmviz.figures.registry import check_target, default_figure, save_figure
+    from rmviz.figures.registry import FIGURES, check_target, default_figure, save_figure, sized_by_width
     from rmviz.figures.run import RunData, compared_with
 
     if args.data is not None and args.data.suffix.lower() not in (".csv", ".json"):
         raise RmvizError(f"--data {args.data}: run data is written as .csv or .json")
     game = load_with_progress(args.game)
     figure = args.figure or default_figure(family_of(game))
-    if args.width is not None and figure not in ("tree", "tikz"):  # it was taken and ignored
-        raise ConfigError(f"--width sizes the tree and tikz figures; --size sizes the {figure} figure")
+    if args.width is not None and not sized_by_width(figure):  # it was taken and ignored
+        widths = " and ".join(name for name in FIGURES if sized_by_width(name))
+        raise ConfigError(f"--width sizes the {widths} figures; --size sizes the {figure} figure")
     algorithms = args.algorithm.split(",") if args.algorithm else []
     if len(algorithms) > 1 and figure != "compare":
         raise ConfigError(f"-a {args.algorithm}: several algorithms are drawn by --figure compare only")

@@ -158,6 +158,12 @@ def default_size(
     return wide * shape[0], high * shape[1]
 
 
+def sized_by_width(name: str) -> bool:
+    """Whether ``--width`` (an exported figure's width as a length) sizes figure ``name``: a
+    figure that fits a frame (the tree) and the TikZ picture; the others take a size."""
+    return name == "tikz" or FIGURES[name].frame
+
+
 def frame_width() -> float:
     """A beamer frame's text width in inches, the tree figures' and TikZ's default width."""
     return FRAME_WIDTH_CM / CM_PER_INCH
