@@ -318,10 +318,21 @@ def known_equilibrium(game: NormalFormGame | ExtensiveFormGame) -> tuple[tuple[f
     return None
 
 
-def default_start(game: NormalFormGame | ExtensiveFormGame) -> tuple[tuple[float, ...], ...] | None:
-    """The catalog's default starting profile (:attr:`CatalogEntry.start`) when ``game`` is a
-    catalog matrix game as built, else None (uniform)."""
+def started_entry(game: NormalFormGame | ExtensiveFormGame) -> CatalogEntry | None:
+    """The catalog entry with a default start (:attr:`CatalogEntry.start`) that ``game`` is,
+    as built: its payoffs, names and title (a saved session, a shipped file); None for any
+    other game. The title counts: a researcher's own RPS, built with the same names under its
+    own title, started from the catalog's lean and recorded uniform."""
     for entry in CATALOG.values():
-        if entry.start is not None and entry.build() == game:
-            return entry.start
+        if entry.start is not None:
+            built = entry.build()
+            if built == game and built.title == game.title:
+                return entry
     return None
+
+
+def default_start(game: NormalFormGame | ExtensiveFormGame) -> tuple[tuple[float, ...], ...] | None:
+    """The catalog's default starting profile when ``game`` is a catalog matrix game as built
+    (:func:`started_entry`), else None (uniform)."""
+    entry = started_entry(game)
+    return None if entry is None else entry.start

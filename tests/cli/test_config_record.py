@@ -11,6 +11,7 @@ of the API was blamed on the family."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -85,3 +86,16 @@ def test_a_mistyped_option_is_named_with_the_nearest_one():
     for typo, meant in [("fixed_strategy", "fixed_strategies"), ("sead", "seed"), ("update", "updates")]:
         with pytest.raises(ConfigError, match=f"unknown option '{typo}'; did you mean '{meant}'"):
             rmviz.solve("rps", "hedge", 10, **{typo: 1})
+
+
+def test_a_game_that_shares_a_catalog_games_payoffs_under_its_own_title_starts_uniform():
+    """The researcher's RPS, built with the catalog's names under its own title, started from
+    the catalog's lean; the catalog's game as built (its title too: the shipped file) does."""
+    payoffs = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
+    names, actions = ["Row", "Column"], [["Rock", "Paper", "Scissors"]] * 2
+    own = rmviz.solve(rmviz.game(payoffs, names=names, actions=actions, title="my RPS"), "rm", 100)
+    assert own.solver.config_record()["start"] == {"0": [1 / 3] * 3, "1": [1 / 3] * 3}
+    assert own.newest_metrics["exploitability"] == 0.0  # uniform is RPS's equilibrium
+    for game in ("rps", Path(rmviz.__file__).parent / "examples" / "games" / "rps.nfg"):
+        shipped = rmviz.solve(game, "rm", 100)
+        assert shipped.solver.config_record()["start"] == {"0": [0.5, 0.25, 0.25], "1": [0.25, 0.5, 0.25]}

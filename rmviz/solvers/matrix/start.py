@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from rmviz.errors import ConfigError
-from rmviz.games.catalog import CATALOG, default_start
+from rmviz.games.catalog import default_start, started_entry
 from rmviz.games.normal_form import NormalFormGame
 
 TOLERANCE = 1e-9  # how far from 1 a typed strategy may sum (0.33, 0.33, 0.34 is exact)
@@ -83,17 +83,16 @@ def validated_start(
 def default_start_note(game: NormalFormGame, fixed: Sequence[int] = ()) -> str | None:
     """Where the default start comes from, said where it is shown (the *Start* row's
     placeholder, ``rmviz step``'s pi^1): ``"the catalog's start for rps: 1/2, 1/4, 1/4;
-    1/4, 1/2, 1/4"`` for a game equal to a catalog game with a documented start (a file too,
-    :func:`~rmviz.games.catalog.default_start`), the ``fixed`` players' parts blank; None
+    1/4, 1/2, 1/4"`` for a catalog game with a documented start as built (its file too,
+    :func:`~rmviz.games.catalog.started_entry`), the ``fixed`` players' parts blank; None
     for a game that starts uniform."""
-    for entry in CATALOG.values():
-        if entry.start is not None and entry.build() == game:
-            parts = {i: s for i, s in enumerate(entry.start) if i not in fixed}
-            if not parts:
-                return None
-            text = start_text(parts, game.n_players, exact=True)
-            return f"the catalog's start for {entry.id}: {text}"
-    return None
+    entry = started_entry(game)
+    if entry is None or entry.start is None:
+        return None
+    parts = {i: s for i, s in enumerate(entry.start) if i not in fixed}
+    if not parts:
+        return None
+    return f"the catalog's start for {entry.id}: {start_text(parts, game.n_players, exact=True)}"
 
 
 def parse_start(text: str, game: NormalFormGame) -> dict[int, list[float]] | None:
