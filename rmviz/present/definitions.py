@@ -74,19 +74,24 @@ ZERO_SUM_NOTE = " (≤ CCE gap in two-player zero-sum)"
 
 # The distances to equilibrium of each family, in drawing order: exploitability first and
 # widest, so the dashed CCE gap drawn over it leaves it visible where the two are equal.
-EXPLOITABILITY_MEANING = (
-    "NashConv / n of the average profile: the mean over the n players of what a best response "
-    "to the others' average strategies gains (OpenSpiel's convention)"
-)
-CCE_MEANING = (
-    "the most one player gains by committing to another pure strategy before play, against "
-    "the empirical joint distribution of play (average external regret; Zhang, Lerer & Brown 2022)"
-)
 MATRIX_GAPS = {
     "exploitability": Curve(
-        "exploitability", r"exploitability $\epsilon$", "#0072B2", width=1.6, meaning=EXPLOITABILITY_MEANING
+        "exploitability",
+        r"exploitability $\epsilon$",
+        "#0072B2",
+        width=1.6,
+        meaning="NashConv / n of the average profile: the mean over the n players of what a best "
+        "response to the others' average strategies gains (OpenSpiel's convention)",
     ),
-    "cce_gap": Curve("CCE gap", "CCE gap", "#E69F00", "dashed", meaning=CCE_MEANING),
+    "cce_gap": Curve(
+        "CCE gap",
+        "CCE gap",
+        "#E69F00",
+        "dashed",
+        meaning="the most one player gains by committing to another pure strategy before play, "
+        "against the empirical joint distribution of play (average external regret; Zhang, Lerer "
+        "& Brown 2022)",
+    ),
     "ce_gap": Curve(
         "CE gap",
         "CE gap",

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from rmviz.errors import ConfigError
 from rmviz.games.trees import normal_form_tree
-from rmviz.solvers.family import Family
+from rmviz.solvers.family import PARAMETER_LABELS, Family
 from rmviz.solvers.matrix.family import FAMILY as MATRIX
 from rmviz.solvers.protocol import Solver
 from rmviz.solvers.tree.family import FAMILY as TREE
@@ -86,8 +86,7 @@ def used_options(algorithm: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """``options`` less the numerical parameters ``algorithm`` does not use: a sweep's shared
     options, each algorithm given those it uses (its grid refuses one that none uses)."""
     used = family_of_algorithm(algorithm).preset(algorithm).parameters()
-    numerical = {name for family in FAMILIES for name in family.parameters}
-    return {name: value for name, value in options.items() if name not in numerical or name in used}
+    return {name: value for name, value in options.items() if name not in PARAMETER_LABELS or name in used}
 
 
 def solving_family(own: Family, algorithm: str) -> Family:
