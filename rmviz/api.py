@@ -468,8 +468,9 @@ class Result:
 
     def to_openspiel_policy(self, game: Any = None) -> Any:
         """The average strategy as an OpenSpiel ``TabularPolicy`` on ``game`` (a pyspiel
-        game or a game string; default: the OpenSpiel game this tree was loaded from, or
-        OpenSpiel's Kuhn or Leduc poker for rmviz's own). Refused with one line when the trees
+        game or a game string; default: the OpenSpiel game this game was loaded from, or
+        OpenSpiel's Kuhn or Leduc poker for rmviz's own): a tree's on a tree, a matrix game's
+        on a one-shot game (``openspiel:matrix_rps``). Refused with one line when the games
         differ (:func:`rmviz.formats.objects.openspiel_policy`).
 
         >>> import pyspiel

@@ -2,7 +2,8 @@
 
 :func:`load_game` also resolves the other ways a person names a game on the command line:
 a catalog id (``rps-crash``, ``kuhn``), a random spec (``random:zero-sum:100x100:seed=3``) or
-an OpenSpiel game (``openspiel:leduc_poker``, :mod:`rmviz.formats.openspiel`). Gambit's
+an OpenSpiel game (``openspiel:leduc_poker``; a one-shot game such as ``openspiel:matrix_rps``
+is a matrix game: :mod:`rmviz.formats.openspiel`). Gambit's
 readers and writers (:mod:`.efg`, :mod:`.nfg`: ~45 ms of regular expressions to import) are
 imported when first used: ``rmviz solve rps`` reads no file.
 """
@@ -18,7 +19,7 @@ from rmviz.atomic import atomic_write_text
 from rmviz.errors import FormatError, GameError, ReadError, RmvizError
 from rmviz.formats.files import MAX_FILE_BYTES, read_text_file
 from rmviz.formats.openspiel import PREFIX as OPENSPIEL_PREFIX
-from rmviz.formats.openspiel import load_pyspiel_game, openspiel_game
+from rmviz.formats.openspiel import one_shot_spec, openspiel_game
 from rmviz.formats.rmviz_json import read_json, write_json
 from rmviz.games.catalog import CATALOG, MATRIX_KIND, TREE_KIND, catalog_game
 from rmviz.games.extensive_form import ExtensiveFormGame
@@ -126,7 +127,7 @@ def load_game(spec: str, progress: Progress | None = None) -> Game:
 def game_kind(spec: str) -> str:
     """``"matrix"`` or ``"tree"``: the kind of game :func:`load_game` returns for ``spec``,
     without building it where the spec tells (catalog ids, ``random:`` and ``reduced:`` specs,
-    OpenSpiel games, which are looked up but not walked, .nfg and .efg files, which must
+    OpenSpiel games, which are looked up but not built, .nfg and .efg files, which must
     exist); a .json file is read. Refuses, with the same one line, what :func:`load_game`
     would refuse before it builds anything (an unknown name, a bad ``random:`` spec or
     OpenSpiel game, a missing file), so a sweep checks its whole grid before it runs."""
@@ -134,8 +135,7 @@ def game_kind(spec: str) -> str:
         read_random_spec(spec)
         return MATRIX_KIND
     if spec.startswith(OPENSPIEL_PREFIX):
-        load_pyspiel_game(spec.removeprefix(OPENSPIEL_PREFIX).strip())
-        return TREE_KIND
+        return MATRIX_KIND if one_shot_spec(spec) else TREE_KIND
     if spec.startswith("reduced:"):
         inner = spec.removeprefix("reduced:")
         if inner.startswith("reduced:") or game_kind(inner) != TREE_KIND:

@@ -1,8 +1,9 @@
 """Games to and from other libraries' objects: NumPy arrays, pyspiel and pygambit games.
 
 In: :func:`matrix_game` builds a normal-form game from payoff arrays (``A`` alone: zero-sum,
-``B = -A``); :func:`game_of` takes an array, a pyspiel game (walked by
-:func:`~rmviz.formats.openspiel.pyspiel_game_tree`, its checks and size bounds) or a pygambit
+``B = -A``); :func:`game_of` takes an array, a pyspiel game (built by
+:func:`~rmviz.formats.openspiel.pyspiel_game`: a one-shot game's normal form, another's
+tree, with its checks and size bounds) or a pygambit
 game (written by Gambit's own .nfg/.efg writer and read by rmviz's readers, so their checks
 apply). Out: :func:`openspiel_policy` and :func:`gambit_profile` put a strategy (per player
 for matrix games, per information set ``(player, label)`` for trees) on the corresponding
@@ -26,7 +27,7 @@ import numpy as np
 from rmviz.errors import GameError, RmvizError
 from rmviz.formats.efg import read_efg, write_efg
 from rmviz.formats.nfg import read_nfg, write_nfg
-from rmviz.formats.openspiel import INSTALL_HINT, PREFIX, checked_pyspiel_game, pyspiel_game_tree
+from rmviz.formats.openspiel import INSTALL_HINT, PREFIX, checked_pyspiel_game, is_one_shot, pyspiel_game
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.flat_tree import CHANCE_KIND, DECISION_KIND, TERMINAL_KIND
 from rmviz.games.normal_form import NormalFormGame, check_size
@@ -113,7 +114,7 @@ def game_of(value: object) -> Game:
         return matrix_game([array] if array.ndim <= 2 else list(array), title="Game from arrays")
     pyspiel = sys.modules.get("pyspiel")
     if pyspiel is not None and isinstance(value, pyspiel.Game):
-        return pyspiel_game_tree(value)
+        return pyspiel_game(value)
     pygambit = sys.modules.get("pygambit")
     if pygambit is not None and isinstance(value, pygambit.Game):
         return _from_gambit(value)
@@ -133,14 +134,16 @@ def _from_gambit(game: Any) -> Game:
 
 
 # -- out: OpenSpiel ---------------------------------------------------------------------------
-def openspiel_policy(game: Game, strategy: TreeStrategy, target: Any = None) -> Any:
+def openspiel_policy(game: Game, strategy: Any, target: Any = None) -> Any:
     """An OpenSpiel ``TabularPolicy`` of ``strategy`` on ``target`` (a pyspiel game or a
-    game string; default: the game ``game`` was walked from, or OpenSpiel's version of
-    rmviz's Kuhn and Leduc poker, :data:`OPENSPIEL_NAMES`)."""
-    if not isinstance(game, ExtensiveFormGame):
-        raise RmvizError(f"{game.title!r} is a matrix game; OpenSpiel policies are of game trees")
+    game string; default: the game ``game`` was built from, or OpenSpiel's version of
+    rmviz's Kuhn and Leduc poker, :data:`OPENSPIEL_NAMES`): a tree's :data:`TreeStrategy`
+    on a tree, a matrix game's per-player probabilities on a one-shot game
+    (:func:`_one_shot_policy`)."""
     pyspiel = _module("pyspiel", INSTALL_HINT)
     tabular_policy = _module("open_spiel.python.policy", INSTALL_HINT).TabularPolicy
+    if isinstance(game, NormalFormGame):
+        return _one_shot_policy(pyspiel, tabular_policy, game, strategy, target)
     target = _openspiel_target(pyspiel, game, target)
     shown = f"{PREFIX}{target}"
     mapping = _walk_openspiel(pyspiel, game, target, shown)
@@ -152,6 +155,39 @@ def openspiel_policy(game: Game, strategy: TreeStrategy, target: Any = None) -> 
             raise RmvizError(f"{shown!r}: OpenSpiel's policy has no information state {key!r}")
         table[row] = 0.0
         table[row, actions] = strategy[infoset]
+    return policy
+
+
+def _one_shot_policy(
+    pyspiel: Any, tabular_policy: Any, game: NormalFormGame, strategy: Sequence[Any], target: Any
+) -> Any:
+    """Per-player probabilities as a ``TabularPolicy`` of a one-shot OpenSpiel game (default:
+    the one ``game`` was loaded from): each player's row at the first state, over its legal
+    actions in order, as :func:`~rmviz.formats.openspiel.normal_form_of` reads them. Refused
+    with one line when the target is not one-shot or its players or actions differ."""
+    if target is None:
+        if not game.description.startswith(PREFIX):
+            raise RmvizError(
+                f"{game.title!r} was not loaded from OpenSpiel: load it as openspiel:NAME, or pass "
+                "the one-shot pyspiel game to map onto"
+            )
+        target = game.description
+    if isinstance(target, str):
+        target = pyspiel.load_game(target.removeprefix(PREFIX))
+    shown = f"{PREFIX}{target}"
+    if not is_one_shot(target):
+        raise RmvizError(f"{game.title!r} is a matrix game; {shown!r} is not one-shot: no policy maps")
+    state = target.new_initial_state()
+    counts = tuple(len(state.legal_actions(player)) for player in range(target.num_players()))
+    if counts != game.num_actions:
+        shape = "x".join(map(str, counts))
+        raise RmvizError(f"cannot map {game.title!r} ({game.shape_label}) onto {shown!r} ({shape})")
+    policy = tabular_policy(target)
+    table = policy.action_probability_array
+    for player, probabilities in enumerate(strategy):
+        row = policy.state_lookup[state.information_state_string(player)]
+        table[row] = 0.0
+        table[row, state.legal_actions(player)] = probabilities
     return policy
 
 

@@ -1,7 +1,11 @@
-"""OpenSpiel's games as rmviz game trees: ``openspiel:GAME(params)``.
+"""OpenSpiel's games as rmviz games: ``openspiel:GAME(params)``.
 
-:func:`openspiel_game` loads a game with pyspiel (the optional extra ``rmviz[openspiel]``)
-and walks its states into an :class:`~rmviz.games.extensive_form.ExtensiveFormGame` with an
+:func:`openspiel_game` loads a game with pyspiel (the optional extra ``rmviz[openspiel]``).
+A one-shot game (OpenSpiel's ``ONE_SHOT`` information: ``matrix_rps``, ``blotto``,
+``nfg_game``, ``normal_form_extensive_game``) is its normal form, a
+:class:`~rmviz.games.normal_form.NormalFormGame` (:func:`normal_form_of`), as Gambit's .nfg
+files are. Any other game is walked into an
+:class:`~rmviz.games.extensive_form.ExtensiveFormGame` with an
 explicit stack (no recursion): chance nodes with their probabilities, decision nodes in the
 information set named by the information-state string (:func:`infoset_label`), terminal
 nodes with the returns; simultaneous-move games as their turn-based version. The walk visits
@@ -22,6 +26,7 @@ D deep: past :data:`MAX_HELD` the walk is refused.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
@@ -38,6 +43,8 @@ from rmviz.errors import Cancelled, GameError, RmvizError
 from rmviz.formats.efg_records import no_cycle_collection
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.flat_tree import CHANCE_KIND, DECISION_KIND, TERMINAL_KIND, FlatTreeBuilder
+from rmviz.games.normal_form import NormalFormGame
+from rmviz.games.normal_form import check_size as check_payoff_size
 
 PREFIX = "openspiel:"
 MAX_NODES = 1_000_000
@@ -81,14 +88,93 @@ INSTALL_HINT = "install OpenSpiel: pip install 'rmviz[openspiel]' (Linux and mac
 
 def openspiel_game(
     spec: str, max_nodes: int = MAX_NODES, progress: Progress | None = None
-) -> ExtensiveFormGame:
-    """The game tree of ``openspiel:GAME(params)`` (the prefix is optional), e.g.
-    ``openspiel:kuhn_poker(players=3)``; see the module docstring for what is refused.
-    ``progress(histories)`` is called every :data:`PROGRESS_EVERY` histories walked; when it
-    returns False the walk stops with :class:`Cancelled`."""
+) -> ExtensiveFormGame | NormalFormGame:
+    """The game of ``openspiel:GAME(params)`` (the prefix is optional), e.g.
+    ``openspiel:kuhn_poker(players=3)``: a one-shot game's normal form, any other game's tree
+    (:func:`pyspiel_game`); see the module docstring for what is refused.
+    ``progress(histories)`` is called every :data:`PROGRESS_EVERY` histories walked (joint
+    actions, in a one-shot game); when it returns False the walk stops with :class:`Cancelled`."""
+    return pyspiel_game(_loaded(spec.removeprefix(PREFIX).strip()), spec, max_nodes, progress)
+
+
+def pyspiel_game(
+    game: Any, spec: str | None = None, max_nodes: int = MAX_NODES, progress: Progress | None = None
+) -> ExtensiveFormGame | NormalFormGame:
+    """A loaded pyspiel game (``pyspiel.load_game(...)``) as rmviz's: a one-shot game's normal
+    form (:func:`normal_form_of`), any other game's tree (:func:`tree_of`, as
+    :func:`pyspiel_game_tree` builds it);
+    ``spec`` names it in refusals (default ``openspiel:`` and the game's own name)."""
+    shown = spec or f"{PREFIX}{game}"
+    if is_one_shot(game):
+        return normal_form_of(game, shown, max_nodes, progress)
+    return tree_of(checked_pyspiel_game(game, shown), shown, max_nodes, progress)
+
+
+def one_shot_spec(spec: str) -> bool:
+    """Whether ``openspiel:GAME(params)`` names a one-shot game, which :func:`openspiel_game`
+    builds as a matrix game, without building it; refused with the line :func:`openspiel_game`
+    would give before building (an unknown game or parameter, a game that is not a tree)."""
     text = spec.removeprefix(PREFIX).strip()
-    game = load_pyspiel_game(text)
-    return tree_of(game, spec, max_nodes, progress)
+    game = _loaded(text)
+    if is_one_shot(game):
+        return True
+    checked_pyspiel_game(game, f"{PREFIX}{text}")
+    return False
+
+
+def is_one_shot(game: Any) -> bool:
+    """Whether a pyspiel game is one-shot: each player chooses once, all at once, and the game
+    ends (OpenSpiel's ``Information.ONE_SHOT``, simultaneous and without chance)."""
+    pyspiel = _pyspiel()
+    kind = game.get_type()
+    return (
+        kind.information == pyspiel.GameType.Information.ONE_SHOT
+        and kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        and kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    )
+
+
+def normal_form_of(
+    game: Any, spec: str, max_nodes: int = MAX_NODES, progress: Progress | None = None
+) -> NormalFormGame:
+    """The normal form of a one-shot pyspiel game (:func:`is_one_shot`): each player's legal
+    actions at the first state, named by OpenSpiel's action strings (:func:`_labels`), and the
+    returns after each joint action. Refused in one line: more than ``max_nodes`` joint
+    actions (each ends a history of the game's tree), payoffs beyond the memory
+    :func:`~rmviz.games.normal_form.check_size` allows, a first state that is not simultaneous
+    or a joint action that does not end the game. ``progress``: as in :func:`openspiel_game`."""
+    state = game.new_initial_state()
+    n = game.num_players()
+    if not state.is_simultaneous_node():
+        raise RmvizError(f"{spec!r}: a one-shot game whose first state is not a simultaneous move")
+    actions = [state.legal_actions(player) for player in range(n)]
+    shape = tuple(len(moves) for moves in actions)
+    entries = math.prod(shape)
+    if entries > max_nodes:
+        raise RmvizError(
+            f"{spec!r} has {entries:,} joint actions, more than {max_nodes:,}: too large to build here"
+        )
+    try:
+        check_payoff_size(shape, n)
+    except GameError as error:
+        raise GameError(f"{spec!r}: {error}") from None
+    payoffs = np.empty((entries, n))
+    for k, joint in enumerate(itertools.product(*actions)):
+        if k and k % PROGRESS_EVERY == 0 and progress is not None and not progress(k):
+            raise Cancelled(f"{spec!r}: stopped after {k:,} joint actions")
+        child = state.clone()
+        child.apply_actions(list(joint))
+        if not child.is_terminal():
+            raise RmvizError(f"{spec!r}: a one-shot game that goes on after the joint action {list(joint)}")
+        payoffs[k] = child.returns()
+    names, title = _names_and_title(game)
+    action_names = tuple(_labels(state, player, moves) for player, moves in enumerate(actions))
+    try:
+        return NormalFormGame(
+            np.moveaxis(payoffs.reshape(*shape, n), -1, 0), names, action_names, title, f"{PREFIX}{game}"
+        )
+    except GameError as error:
+        raise GameError(f"{spec!r}: {error}") from None
 
 
 def fitting_games() -> list[str]:
@@ -114,6 +200,11 @@ def fitting_games() -> list[str]:
 def load_pyspiel_game(text: str) -> Any:
     """``pyspiel.load_game(text)``, its turn-based version for simultaneous games, refused
     with one line when it cannot be a finite tree with exact chance probabilities."""
+    return checked_pyspiel_game(_loaded(text), f"{PREFIX}{text}")
+
+
+def _loaded(text: str) -> Any:
+    """``pyspiel.load_game(text)``, refused with one line for an unknown game or parameters."""
     pyspiel = _pyspiel()
     shown = f"{PREFIX}{text}"
     name = text.partition("(")[0].strip()
@@ -134,7 +225,7 @@ def load_pyspiel_game(text: str) -> Any:
             raise RmvizError(
                 f"{shown!r}: OpenSpiel cannot load it ({failure}); check its parameters"
             ) from None
-    return checked_pyspiel_game(game, shown)
+    return game
 
 
 def checked_pyspiel_game(game: Any, shown: str) -> Any:
@@ -197,18 +288,23 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
     with no_cycle_collection():
         codes, payoffs, pairs = _walk_records(game, builder, spec, max_nodes, progress)
     _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
-    return _finished(builder, game, spec, n)
+    return _finished(builder, game, spec)
 
 
-def _finished(builder: FlatTreeBuilder, game: Any, spec: str, n: int) -> ExtensiveFormGame:
-    """The walked game: its flat arrays, players named ``Player 1``... and OpenSpiel's title;
-    a tree the arrays refuse is a :class:`GameError` naming ``spec``."""
-    names = tuple(f"Player {i + 1}" for i in range(n))
-    title = game.get_type().long_name
+def _finished(builder: FlatTreeBuilder, game: Any, spec: str) -> ExtensiveFormGame:
+    """The walked game: its flat arrays, players and title (:func:`_names_and_title`); a tree
+    the arrays refuse is a :class:`GameError` naming ``spec``."""
+    names, title = _names_and_title(game)
     try:
-        return ExtensiveFormGame.from_flat(builder.finish(), names, f"{title} (OpenSpiel)", f"{PREFIX}{game}")
+        return ExtensiveFormGame.from_flat(builder.finish(), names, title, f"{PREFIX}{game}")
     except GameError as error:
         raise GameError(f"{spec!r}: {error}") from None
+
+
+def _names_and_title(game: Any) -> tuple[tuple[str, ...], str]:
+    """An OpenSpiel game's players, ``Player 1``..., and its title: OpenSpiel's long name."""
+    names = tuple(f"Player {i + 1}" for i in range(game.num_players()))
+    return names, f"{game.get_type().long_name} (OpenSpiel)"
 
 
 def _walk_records(
@@ -506,17 +602,26 @@ def _too_large(spec: str, max_nodes: int) -> RmvizError:
 
 
 def infoset_label(information_state: str) -> str:
-    """An information-state string on one line: its lines stripped and joined by `` | ``
-    (goofspiel's are several lines); ``(start)`` for the empty string (tic-tac-toe's root)."""
-    if information_state.isprintable():  # one line: every line boundary is unprintable
-        return information_state.strip() or "(start)"
-    return " | ".join(filter(None, map(str.strip, information_state.splitlines()))) or "(start)"
+    """An information-state string on one line (:func:`_one_line`; goofspiel's are several
+    lines); ``(start)`` for the empty string (tic-tac-toe's root)."""
+    return _one_line(information_state) or "(start)"
+
+
+def _one_line(text: str) -> str:
+    """``text`` stripped, its lines stripped and joined by `` | `` when it has several."""
+    if text.isprintable():  # one line: every line boundary is unprintable
+        return text.strip()
+    return " | ".join(filter(None, map(str.strip, text.splitlines())))
 
 
 def _labels(state: Any, player: int, actions: list[int]) -> tuple[str, ...]:
-    """OpenSpiel's action strings, with the action number added where two would be equal."""
+    """OpenSpiel's action strings on one line each (:func:`_one_line`; the pure strategies of
+    ``normal_form_extensive_game`` are several), with the action number added where two would
+    be equal."""
     to_string = state.action_to_string
     labels = [to_string(player, a) for a in actions]
+    if not "".join(labels).isprintable():
+        labels = [_one_line(label) for label in labels]
     if len(set(labels)) < len(labels):
         labels = [f"{label} ({a})" for label, a in zip(labels, actions, strict=True)]
     return tuple(labels)

@@ -116,7 +116,7 @@ def test_a_pyspiel_game_object_loads_and_solves_as_its_spec():
 
 def test_what_cannot_be_mapped_onto_openspiel_is_refused_in_one_line():
     pyspiel = pytest.importorskip("pyspiel")
-    with pytest.raises(RmvizError, match="matrix game; OpenSpiel policies are of game trees"):
+    with pytest.raises(RmvizError, match="'Rock-Paper-Scissors' was not loaded from OpenSpiel"):
         rmviz.solve("rps", "rm", 5, progress=False).to_openspiel_policy()
     with pytest.raises(RmvizError, match="not a game rmviz can map onto OpenSpiel"):
         rmviz.solve("rps", "cfr", 5, progress=False).to_openspiel_policy()

@@ -75,7 +75,7 @@ def reference_walk(game: Any, spec: str, max_nodes: int, progress: Progress | No
         if actions:
             _push(frames, state, actions, depth, spec)
         state, depth = _advance(frames)
-    return _finished(builder, game, spec, n)
+    return _finished(builder, game, spec)
 
 
 def _push(frames: list[list[Any]], state: Any, actions: list[int], depth: int, spec: str) -> None:

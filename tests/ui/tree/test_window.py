@@ -649,6 +649,23 @@ def test_an_openspiel_game_opens_from_the_game_menu(kuhn, monkeypatch):
     assert kuhn.document.game is game
 
 
+def test_a_one_shot_openspiel_game_opens_in_a_matrix_window(qtbot, registry, monkeypatch):
+    """OpenSpiel's matrix games are matrix games: chosen from the tree window's menu, the game
+    opens in a matrix window and the tree stays."""
+    pytest.importorskip("pyspiel")
+    from PySide6.QtWidgets import QInputDialog
+
+    window = make_tree_window(qtbot, kuhn_poker(), opener=registry)
+    before = window.document.game
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *_args: ("matrix_shapleys_game", True))
+    window.files.openspiel_dialog()
+    assert window.document.game is before and not window.errors
+    (matrix,) = registry.windows
+    assert isinstance(matrix, MatrixWindow) and matrix.document.game.title == "Shapley's Game (OpenSpiel)"
+    assert matrix.document.game.action_names[0] == ("Rock", "Paper", "Scissors")
+    window.shutdown()
+
+
 # -- issue 12: editing defects, the explanation of every algorithm ---------------------------------
 def menu_action(menu, text):
     """The action of ``menu`` (or its submenus) whose text starts with ``text``."""
