@@ -337,6 +337,9 @@ def lay_out(fig: Figure) -> None:
             ) from warning
 
 
+CAPTION_COLOUR = "#555555"  # the caption under a figure, and notes on what it leaves out
+
+
 def finish(fig: Figure, style: Style, caption: str | None) -> None:
     """Lay ``fig`` out with ``caption`` under it, tick every log axis with the decade labels
     that fit its length and place what depends on the layout (legends under their axes,
@@ -350,7 +353,7 @@ def finish(fig: Figure, style: Style, caption: str | None) -> None:
     rounding: pixels within a level of anti-aliasing; most figures settle after two or
     three of the four layouts)."""
     if caption:
-        fig.supxlabel(caption, fontsize=style.small * 0.9, color="#555555", x=0.01, ha="left")
+        fig.supxlabel(caption, fontsize=style.small * 0.9, color=CAPTION_COLOUR, x=0.01, ha="left")
     placed = None
     for arranged in (True, True, False):
         lay_out(fig)

@@ -14,6 +14,7 @@ the ``tabular`` or ``tikzpicture`` inside can be pasted into slides as it is. La
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -214,9 +215,11 @@ def tree_picture(
     bottom = -row * depth - (tree.n_players + 1.5) * 1.25 * FONTS[command] * PT_CM
     measure = _TexMeasure(FONTS[command], Box(0.0, bottom, right, 0.35))
     plan = plan_labels(tree, nodes, place, collapsed, xy, row, strategy, measure)
+    caption, rows = _caption(title, players, plan.note(), measure, right - 0.2)
+    below = max(0.8, rows * 1.25 * FONTS[command] * PT_CM + 0.1)  # the caption's lines, all kept
     lines = [
         _picture_options(command),
-        f"\\useasboundingbox (0,{_cm(bottom - 0.8)}) rectangle ({_cm(right)},0.35);",
+        f"\\useasboundingbox (0,{_cm(bottom - below)}) rectangle ({_cm(right)},0.35);",
     ]
     lines += [_tex_node(tree, h, xy[h]) for h in nodes]
     lines += _tex_edges(tree, nodes, strategy)
@@ -224,16 +227,27 @@ def tree_picture(
     lines += [_tex_arc(tree, a, points) for a, _, points in plan.arcs]
     lines.append(r"\end{pgfonlayer}")
     lines += [_tex_label(tree, label) for label in plan.labels]
-    legend = ", ".join(
-        f"\\textcolor{{player{i + 1}}}{{$\\bullet$}} {escape(name)}" for i, name in enumerate(players)
-    )
     lines.append(
         f"\\node[anchor=north west, align=left, text width={_cm(right - 0.2)}cm, inner sep=1pt] "
-        f"at (0,{_cm(bottom)}) {{{escape(title)}: {legend}}};"
+        f"at (0,{_cm(bottom)}) {{{caption}}};"
     )
     lines.append(f"% {len(nodes)} nodes, {leaves:g} leaves, {_cm(right)} cm wide")
     lines.append(r"\end{tikzpicture}")
     return document(title, "\n".join(lines) + "\n")
+
+
+def _caption(
+    title: str, players: Sequence[str], note: str | None, measure: _TexMeasure, width: float
+) -> tuple[str, int]:
+    """The line under the picture: the title, the players' colours and what the labels'
+    plan left out (:meth:`~rmviz.present.tree_labels.Plan.note`); with the lines it takes
+    ``width`` cm wide, as :class:`_TexMeasure` estimates them."""
+    said = [f"{title}: ", ", ".join(f"* {name}" for name in players), "" if note is None else f"; {note}"]
+    legend = ", ".join(
+        f"\\textcolor{{player{i + 1}}}{{$\\bullet$}} {escape(name)}" for i, name in enumerate(players)
+    )
+    tex = f"{escape(title)}: {legend}" + ("" if note is None else f"; {escape(note)}")
+    return tex, math.ceil(measure.size(["".join(said)])[0] / width)
 
 
 def _cm(value: float) -> str:

@@ -26,7 +26,7 @@ from rmviz.figures import canvas
 from rmviz.figures.canvas import Target
 from rmviz.figures.panels import draw_panel
 from rmviz.figures.run import RunData
-from rmviz.figures.style import Style, lay_out, legend_below
+from rmviz.figures.style import CAPTION_COLOUR, Style, lay_out, legend_below
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.present.definitions import (
     CHANCE_COLOUR,
@@ -36,7 +36,7 @@ from rmviz.present.definitions import (
     player_colour,
 )
 from rmviz.present.panels import infoset_columns, infoset_panel, last_values
-from rmviz.present.tree_labels import Box, Placed, max_leaves, plan_labels, text_box
+from rmviz.present.tree_labels import Box, Placed, Plan, max_leaves, plan_labels, text_box
 from rmviz.present.tree_layout import collapse_below, tree_layout, visible_nodes
 from rmviz.solvers.tree.compiled_tree import CompiledTree, TreePasses
 from rmviz.solvers.tree.sequence_lp import drawn_reference
@@ -145,6 +145,21 @@ def tree_diagram(
         _arc(ax, points, int(tree.player[a]), style)
     for label in plan.labels:
         _text(ax, tree, label, scale)
+    note = plan.note()
+    if note is not None:
+        _note(ax, plan, note, scale)
+
+
+def _note(ax: Axes, plan: Plan, note: str, scale: _Scale) -> None:
+    """What the plan left out for room, said in a corner of the tree that holds nothing
+    else (:meth:`~rmviz.present.tree_labels.Plan.corner`), the labels where they are; after
+    the title where no corner is free."""
+    corner = plan.corner(scale.size([note]))
+    if corner is None:
+        ax.set_title(f"{ax.get_title()}; {note}")
+        return
+    x, y, ha, va = corner
+    ax.text(x, y, note, ha=ha, va=va, fontsize=scale.font, color=CAPTION_COLOUR, **TEXT)
 
 
 def _axes(

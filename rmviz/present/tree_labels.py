@@ -1,8 +1,10 @@
 """Where a tree's labels may go, one rule for every drawing of it (the window's tree view,
 the tree figure, the TikZ picture): a label is kept at the first of its candidate places
 whose box, grown by the gap, covers no node, no label placed before it and no line that
-must stay clear of labels (the information-set arcs); else shortened, else dropped (the
-window) or put at its first place (figures). The rule works in any unit with y up or down.
+must stay clear of labels (the information-set arcs); else shortened (a move without its
+probability), else dropped. A figure says what it left out (:meth:`Plan.note`: the tree
+figure in a free corner, the TikZ picture under it); the window's tooltips hold it. The rule
+works in any unit with y up or down.
 
 The width a figure of the tree fits by default, :data:`FRAME_WIDTH_CM`, is the text width
 of a beamer frame at its defaults (128 mm paper, 1 cm margins: ``\\textwidth`` = 10.8 cm).
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
@@ -280,13 +283,46 @@ class Placed:
     va: str = "center"
 
 
+LEFT_OUT = {  # what a drawing's note counts, in its order: (one, several)
+    "probability": ("probability", "probabilities"),
+    "payoffs": ("leaf's payoffs", "leaves' payoffs"),
+    "move": ("move", "moves"),
+    "infoset": ("information set's label", "information sets' labels"),
+    "folded": ("folded subtree's count", "folded subtrees' counts"),
+}
+
+
 @dataclass
 class Plan:
     """Every label of a drawing of a tree, and its information sets' arcs (the link's
-    nodes and the arc's points); a label or arc that found no room is not in it."""
+    nodes and the arc's points); a label or arc that found no room is not in it, and
+    ``left_out`` counts the labels, and the moves' probabilities, that found none (by the
+    names of :data:`LEFT_OUT`; an information set's label counts once none of its nodes
+    shows it). ``space`` holds what is drawn, edges included."""
 
     labels: list[Placed]
     arcs: list[tuple[int, int, list[tuple[float, float]]]]
+    left_out: dict[str, int]
+    space: LabelSpace
+
+    def note(self) -> str | None:
+        """What the drawing must say it leaves out (``left out for room: 3 probabilities``),
+        None when it shows everything: numbers are never dropped silently."""
+        parts = [f"{n:,} {LEFT_OUT[what][n > 1]}" for what in LEFT_OUT if (n := self.left_out.get(what, 0))]
+        return f"left out for room: {', '.join(parts)}" if parts else None
+
+    def corner(self, size: tuple[float, float]) -> tuple[float, float, str, str] | None:
+        """Where a text of ``size`` fits in a corner of the drawing's bounds without meeting
+        a node, label, arc or edge (top left, top right, bottom left, bottom right: y up):
+        its anchor and alignment, taken; None where no corner is free."""
+        bounds = self.space.bounds
+        if bounds is None:
+            return None
+        for x, ha in ((bounds.x0, "left"), (bounds.x1, "right")):
+            for y, va in ((bounds.y1, "top"), (bounds.y0, "bottom")):
+                if self.space.claim([text_box(x, y, *size, ha, va)]) is not None:
+                    return x, y, ha, va
+        return None
 
 
 @dataclass
@@ -313,6 +349,15 @@ class _Candidate:
             for text, where in zip(texts, places, strict=True)
         ]
         return cls(kind, h, texts, places, Movable(boxes))
+
+    def left_out(self) -> str | None:
+        """What of this label found no room: the whole (its kind), or a move's probability
+        (the move alone drawn: the last text of a move's that has a number)."""
+        if self.label.chosen is None:
+            return self.kind
+        if self.kind == "move" and len(self.texts) > 1 and self.label.chosen[0] == len(self.texts) - 1:
+            return "probability"
+        return None
 
     def placed(self) -> Placed | None:
         if self.label.chosen is None:
@@ -362,7 +407,17 @@ def plan_labels(
         candidate.label.settle(space)
     arcs += _route(tree, [link for link in links if link not in near], xy, row, measure, space)
     labels = [p for c in fixed + moves if (p := c.placed()) is not None]
-    return Plan(labels, arcs)
+    shown = {int(tree.node_infoset[c.h]) for c in fixed if c.kind == "infoset" and c.label.chosen is not None}
+    left_out = Counter(
+        what
+        for c in fixed + moves
+        if (what := c.left_out()) is not None
+        and not (what == "infoset" and int(tree.node_infoset[c.h]) in shown)
+    )
+    for h in nodes:  # a note placed after the plan meets no edge either
+        if tree.parent[h] >= 0:
+            space.take_line([xy[int(tree.parent[h])], xy[h]])
+    return Plan(labels, arcs, dict(left_out), space)
 
 
 def _node_label(

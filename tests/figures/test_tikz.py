@@ -11,7 +11,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from rmviz.figures import save_figure
+from rmviz.figures import record, save_figure
 from rmviz.figures.tikz import escape, game_document
 from rmviz.games import catalog_game
 from rmviz.games.generators import random_game
@@ -63,6 +63,30 @@ def test_a_game_tree_with_the_runs_numbers(tree_run, tmp_path):
     for text in (tex, plain):  # no "-0" in a number or a coordinate (the root was at (x,-0))
         assert not re.search(r"(?<![\w.])-0(?![.\d]*[1-9])", text)
     compiled(plain, tmp_path, "kuhn-plain")
+
+
+def test_the_picture_says_what_it_leaves_out_and_keeps_every_caption_line():
+    """Kuhn at a frame's width: the TikZ picture leaves probabilities and moves out for room
+    and says so under it, counted from the labels it writes; the bounding box holds the
+    caption's lines however many they are (the PDF is cropped to it)."""
+    from tests.figures.test_tree_labels import kuhn_numbers_left_out
+
+    run = record(catalog_game("kuhn"), "cfr", iterations=1000)
+    tex = game_document(run.game, run)
+    written = [text.replace("\\\\", "\n") for _, _, _, text in LABEL.findall(tex)]
+    moves = sum(bool(re.fullmatch(r"[pb]([ \n][0-9.]+)?", t)) for t in written)
+    note = re.search(r"; left out for room: ([\d,]+) probabilities, ([\d,]+) moves\}", tex)
+    assert note is not None
+    assert int(note[2]) == 48 - moves
+    assert int(note[1]) == kuhn_numbers_left_out(written) - (48 - moves)  # a move left out is counted once
+    from rmviz.figures.tikz import tree_picture
+
+    for title, lines in (("Kuhn", 1), ("Kuhn poker " * 80, 9)):  # 880 characters at 3 pt and more
+        picture = tree_picture(title, run.tree, ("1", "2"))
+        font = 5.0 if "font=\\tiny" in picture else 7.0
+        _, y0, _, _ = (float(v) for v in BOX.search(picture).groups())
+        anchor = float(re.search(r"north west.* at \(0,(-?[\d.]+)\) \{Kuhn", picture)[1])
+        assert anchor - y0 >= max(0.8, lines * 1.25 * font * 2.54 / 72.27)  # cm
 
 
 def test_names_are_escaped():

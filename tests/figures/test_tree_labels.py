@@ -6,6 +6,7 @@ Kuhn; the rule itself (rmviz.present.tree_labels) is checked on boxes and segmen
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -109,6 +110,48 @@ def test_a_move_too_tall_for_two_lines_keeps_its_probability_on_one():
     assert len(moves) == 48
     assert sum(" " in move for move in moves) >= 1
     assert sum(any(c.isdigit() for c in move) for move in moves) >= 45
+
+
+def kuhn_numbers_left_out(texts):
+    """Kuhn's move probabilities that ``texts`` (a drawing's labels) do not show, counted
+    from the labels themselves: its 48 decision moves (``p 0.53``) and 9 chance moves
+    (``J\n1/3``), each either drawn with its number, drawn alone or not drawn."""
+    decisions = [t for t in texts if re.fullmatch(r"[pb]([ \n][0-9.]+)?", t)]
+    chance = [t for t in texts if re.fullmatch(r"[JQK][ \n]1/[23]", t)]
+    assert len(decisions) <= 48
+    return 48 - sum(any(c.isdigit() for c in t) for t in decisions) + 9 - len(chance)
+
+
+def test_the_figure_says_what_it_leaves_out_in_a_free_corner():
+    """Kuhn in a narrow figure: moves a column apart show no probability; the figure says how
+    many in a corner that holds no label (measured with the others by
+    test_no_two_labels_overlap), the labels left where they are; a figure that shows every
+    number says nothing."""
+    run = record(catalog_game("kuhn"), "cfr", iterations=1000)
+    for width, says in ((4.25, True), (6.0, True), (14.0, False)):
+        fig = make_figure("tree", run, width=width)
+        renderer = fig._get_renderer()
+        fig.draw(renderer)
+        texts = [t.get_text() for t in fig.axes[0].texts]
+        missing = kuhn_numbers_left_out(texts)
+        notes = [t for t in texts if t.startswith("left out for room")]
+        assert (missing > 0) == says
+        assert notes == ([f"left out for room: {missing:,} probabilities"] if says else [])
+        boxes = label_boxes(fig, renderer)
+        overlapping = [(a, b) for (a, p), (b, q) in itertools.combinations(boxes, 2) if p.meets(q)]
+        assert overlapping == []
+
+
+def test_an_information_set_label_counts_as_left_out_only_where_no_node_shows_it():
+    from rmviz.present.tree_labels import Plan
+
+    plan = Plan([], [], {"infoset": 2, "probability": 1, "payoffs": 0}, LabelSpace(1.0))
+    assert plan.note() == "left out for room: 1 probability, 2 information sets' labels"
+    assert Plan([], [], {}, LabelSpace(1.0)).note() is None
+    # Kuhn at the default width draws each pass-bet set's label at one of its two nodes only
+    fig = make_figure("tree", record(catalog_game("kuhn"), "cfr", iterations=1000))
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts.count("Jpb") == 1 and not any("information set" in t for t in texts)
 
 
 def test_a_label_takes_the_first_free_place_and_never_crosses_a_line():
