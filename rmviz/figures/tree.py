@@ -1,7 +1,8 @@
 """Figures of a game-tree run (matplotlib): the average strategy at each information set over
-the iterations (with a zero-sum tree's sequence-form LP equilibrium as dashed levels, as the
-window draws it), and the tree itself with the run's numbers on it. The distances to
-equilibrium and the comparison are the shared panels of :mod:`.matrix` and :mod:`.compare`.
+the iterations (with a zero-sum tree's equilibrium nearest the run's average, by the
+sequence-form LP, as dashed levels, as the window draws it), and the tree itself with the
+run's numbers on it. The distances to equilibrium and the comparison are the shared panels
+of :mod:`.matrix` and :mod:`.compare`.
 
 The tree diagram uses the window's layout (:mod:`rmviz.present.tree_layout`), as wide as a
 beamer frame by default: chance nodes are grey diamonds with their probabilities on the
@@ -78,7 +79,8 @@ def draw_infoset_strategies(target: Target, run: RunData, style: Style) -> None:
     cols = min(len(infosets), INFOSET_COLUMNS)
     what = "one per information set"
     axes = canvas.panels(target, rows, cols, "strategies", what, sharex=True, sharey=True)
-    solution = drawn_reference(cast(ExtensiveFormGame, run.game), tree)  # the window's dashed levels
+    near = cast(TreeSnapshot, run.snapshot).average_strategy
+    solution = drawn_reference(cast(ExtensiveFormGame, run.game), tree, near)  # the window's dashed levels
     reference = None if solution is None else solution.strategy
     for ax, infoset in zip(axes, infosets, strict=False):
         average = last_values(run.trace.columns, infoset_columns(tree, infoset))

@@ -428,7 +428,7 @@ def matrix_panels(
     return {name: build[name]() for name in names}
 
 
-REFERENCE_NOTE = " (dashed: an LP equilibrium)"  # the title of an information set's panel with levels
+REFERENCE_NOTE = " (dashed: nearest equilibrium)"  # the title of an information set's panel with levels
 
 
 def infoset_panel(
@@ -442,8 +442,9 @@ def infoset_panel(
     iterations (its player's name from ``players``); of more than :data:`MAX_ACTIONS` moves,
     those most played by ``average`` (the set's average strategy at the run's last point:
     :func:`shown_actions`, as for a player's actions; a node of 1,000 moves drew 1,000 curves
-    and keys: 30 s). ``reference``: an exact equilibrium's strategy per slot (the
-    sequence-form LP of a zero-sum tree), drawn as a dashed level per move in the move's colour."""
+    and keys: 30 s). ``reference``: an exact equilibrium's strategy per slot (that nearest the
+    run's average, by the sequence-form LP of a zero-sum tree), drawn as a dashed level per
+    move in the move's colour."""
     text = PANEL_TEXT["infoset"]
     player = int(tree.infoset_player[infoset])
     first = int(tree.infoset_first_slot[infoset])

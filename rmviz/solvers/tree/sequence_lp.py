@@ -87,11 +87,16 @@ def refusal(game: ExtensiveFormGame, tree: CompiledTree | None = None) -> str | 
 
 
 def solve_zero_sum_tree(
-    game: ExtensiveFormGame, tree: CompiledTree | None = None, exact: bool = False
+    game: ExtensiveFormGame,
+    tree: CompiledTree | None = None,
+    exact: bool = False,
+    near: np.ndarray | None = None,
 ) -> TreeZeroSumSolution:
     """Player 1's value and an equilibrium of ``game`` by the sequence-form LP (module
     docstring), with ``exact`` its check in fractions; a :class:`ConfigError` for trees
-    :func:`refusal` names."""
+    :func:`refusal` names. With ``near`` (a behaviour strategy per slot: a run's average),
+    the equilibrium nearest it (:func:`_nearest_plan`): a game with many equilibria (Kuhn
+    poker: a family) is shown the one its run approaches, not the one HiGHS met first."""
     tree = compile_tree(game) if tree is None else tree
     why = refusal(game, tree)
     if why is not None:
@@ -102,12 +107,23 @@ def solve_zero_sum_tree(
     scale = largest_payoff(payoff.data) or 1.0  # HiGHS treats 1e20 as infinite: solve in [-1, 1]
     payoff.data /= scale  # entry by entry: sparse / scale multiplies by 1 / scale (inf at 5e-324)
     value, x = _maximin(payoff, constraints[0], constraints[1])
-    _, y = _maximin(-payoff.T, constraints[1], constraints[0])
+    other_value, y = _maximin(-payoff.T, constraints[1], constraints[0])
+    if near is not None:
+        target = realization_plan(tree, near)
+        x = _nearest_plan(payoff, constraints[0], constraints[1], value, _player_plan(tree, target, 0))
+        y = _nearest_plan(
+            -payoff.T, constraints[1], constraints[0], other_value, _player_plan(tree, target, 1)
+        )
     strategy = np.empty(tree.n_slots)
     for player, plan in enumerate((x, y)):
         low, high = tree.player_slots[player]
         strategy[low:high] = plan[1:]  # sequence 0 is the empty one
-    strategy = passes.average_strategy(np.maximum(strategy, 0.0))  # x(I a) / sum_b x(I b)
+    strategy = np.maximum(strategy, 0.0)
+    if near is None:
+        strategy = passes.average_strategy(strategy)  # x(I a) / sum_b x(I b)
+    else:  # where the plan never reaches, any behaviour is an equilibrium's: near's own
+        total = passes.infoset_sums(strategy)
+        strategy = np.where(total > 0, strategy / np.where(total > 0, total, 1.0), near)
     nash_conv, _ = passes.nash_conv(strategy)
     (shown,) = reported_values([value], 1.0, scale)
     verified = None
@@ -168,15 +184,38 @@ def _exact_best_response(
     return q[0]
 
 
-def drawn_reference(game: ExtensiveFormGame, tree: CompiledTree) -> TreeZeroSumSolution | None:
-    """The solution the tree window and its exported figures draw: None for a tree the LP
-    refuses or with more than :data:`WINDOW_MAX_TERMINALS` terminals (and if HiGHS fails)."""
+def drawn_reference(
+    game: ExtensiveFormGame, tree: CompiledTree, near: np.ndarray | None = None
+) -> TreeZeroSumSolution | None:
+    """The solution the tree window and its exported figures draw: the equilibrium nearest
+    ``near`` (the run's average strategy; default uniform); None for a tree the LP refuses
+    or with more than :data:`WINDOW_MAX_TERMINALS` terminals (and if HiGHS fails)."""
     if refusal(game, tree) is not None or np.count_nonzero(tree.kind == 2) > WINDOW_MAX_TERMINALS:
         return None
     try:
-        return solve_zero_sum_tree(game, tree)
+        return solve_zero_sum_tree(game, tree, near=tree.uniform_strategy() if near is None else near)
     except RmvizError:
         return None
+
+
+def realization_plan(tree: CompiledTree, strategy: np.ndarray) -> np.ndarray:
+    """Each slot's sequence probability under the behaviour ``strategy``: ``x(I a) =
+    x(parent(I)) sigma(I, a)``, the empty sequence's 1 (Koller, Megiddo & von Stengel
+    1996); information sets by their own depth, shallowest first."""
+    plan = np.ones(tree.n_slots + 1)  # index 0: the empty sequence
+    parent = TreePasses(tree).infoset_parent_sequence + 1
+    slot_depth = tree.infoset_own_depth[tree.slot_infoset]
+    for depth in np.unique(slot_depth):
+        slots = np.flatnonzero(slot_depth == depth)
+        plan[slots + 1] = plan[parent[tree.slot_infoset[slots]]] * strategy[slots]
+    return plan[1:]
+
+
+def _player_plan(tree: CompiledTree, plan: np.ndarray, player: int) -> np.ndarray:
+    """``player``'s part of a realization plan per slot, the empty sequence first (the LP's
+    order of that player's sequences)."""
+    low, high = tree.player_slots[player]
+    return np.concatenate(([1.0], plan[low:high]))
 
 
 def _sequence_form(tree: CompiledTree, passes: TreePasses) -> tuple[Any, list[Any]]:
@@ -206,6 +245,47 @@ def _sequence_form(tree: CompiledTree, passes: TreePasses) -> tuple[Any, list[An
         (chance * tree.payoffs[0, terminals], (local[0], local[1])), shape=(sizes[0], sizes[1])
     )
     return payoff, rows
+
+
+VALUE_SLACKS = (0.0, 1e-9)
+"""How far below the LP's value (payoffs scaled to [-1, 1]) a plan nearest a target may
+guarantee, tried in turn: the value itself (HiGHS's feasibility tolerance absorbs its own
+rounding: Kuhn, Leduc and 20 random binary trees all solve, NashConv <= 1e-12), then a
+little below it where rounding makes that infeasible."""
+
+
+def _nearest_plan(payoff: Any, own: Any, other: Any, value: float, target: np.ndarray) -> np.ndarray:
+    """The maximin realization plan x of ``x^T payoff y`` nearest ``target`` in L1: minimise
+    ``sum t`` over ``t >= |x - target|`` and the constraints of :func:`_maximin` with its
+    guarantee held at ``value`` (less each of :data:`VALUE_SLACKS` in turn). The maximin
+    plans are a polytope, so this is one LP (a game's equilibria are the product of its
+    players' sets)."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    n_x, n_q = own.shape[1], other.shape[0]
+    identity = sparse.identity(n_x, format="csr")
+    no_q = sparse.csr_matrix((n_x, n_q))
+    guarantee = sparse.csr_matrix(([-1.0], ([0], [n_x])), shape=(1, 2 * n_x + n_q))
+    upper = sparse.vstack(
+        [
+            sparse.hstack([-payoff.T, other.T, sparse.csr_matrix((payoff.shape[1], n_x))]),
+            guarantee,
+            sparse.hstack([identity, no_q, -identity]),  # x - t <= target
+            sparse.hstack([-identity, no_q, -identity]),  # -x - t <= -target
+        ]
+    ).tocsr()
+    equality = sparse.hstack([own, sparse.csr_matrix((own.shape[0], n_q + n_x))]).tocsr()
+    right = np.zeros(own.shape[0])
+    right[0] = 1.0
+    cost = np.concatenate((np.zeros(n_x + n_q), np.ones(n_x)))
+    bounds = [(0.0, None)] * n_x + [(None, None)] * n_q + [(0.0, None)] * n_x
+    for slack in VALUE_SLACKS:
+        bound = np.concatenate((np.zeros(payoff.shape[1]), [slack - value], target, -target))
+        result = linprog(cost, upper, bound, equality, right, bounds, method="highs")
+        if result.success:
+            return result.x[:n_x]
+    raise RmvizError(f"the nearest equilibrium's linear programme failed: {result.message}")
 
 
 def _maximin(payoff: Any, own: Any, other: Any) -> tuple[float, np.ndarray]:

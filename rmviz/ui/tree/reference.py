@@ -3,13 +3,17 @@
 :data:`~rmviz.solvers.tree.sequence_lp.WINDOW_MAX_TERMINALS` terminals), solved on a
 one-thread executor polled by a timer, as the matrix window's *Equilibria* tab solves its
 LPs, so HiGHS never blocks the window. Its equilibrium is drawn as dashed levels on the
-information set's plot and its value beside the run's in the status line."""
+information set's plot and its value beside the run's in the status line. The equilibrium is
+the one nearest the run's average strategy (uniform as a game opens), solved again as the
+run moves (:meth:`TreeReference.follow`), at most :data:`FOLLOW_SHARE` of a core."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
+import numpy as np
 from PySide6.QtCore import QObject, QTimer
 
 from rmviz.games.extensive_form import ExtensiveFormGame
@@ -18,6 +22,8 @@ from rmviz.solvers.tree.compiled_tree import CompiledTree
 from rmviz.solvers.tree.sequence_lp import TreeZeroSumSolution, drawn_reference
 
 POLL_MS = 50
+FOLLOW_EVERY = 1.0  # seconds at least between two solves for a running average
+FOLLOW_SHARE = 0.2  # the share of a core the solves for the running average take at most
 
 
 class TreeReference:
@@ -32,6 +38,8 @@ class TreeReference:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rmviz-sequence-lp")
         self._future: Future[TreeZeroSumSolution | None] | None = None
         self._waiting: tuple[ExtensiveFormGame, CompiledTree] | None = None
+        self.near: np.ndarray | None = None  # the average the solution (or the LP under way) is nearest
+        self._next = 0.0  # when follow may solve again (perf_counter seconds)
         self._timer = QTimer(parent)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
@@ -46,9 +54,19 @@ class TreeReference:
             return
         self._submit(game, tree)
 
-    def _submit(self, game: ExtensiveFormGame, tree: CompiledTree) -> None:
-        self.game, self._waiting = game, None
-        self._future = self._executor.submit(drawn_reference, game, tree)
+    def follow(self, game: ExtensiveFormGame, tree: CompiledTree, average: np.ndarray) -> None:
+        """Solve again for the equilibrium nearest the run's ``average`` (per slot), when
+        ``game``'s last solution is in, ``average`` is not the one it is nearest, and the
+        solves have rested :data:`FOLLOW_EVERY` seconds and four times their own time."""
+        if game is not self.game or self.solution is None or self._future is not None:
+            return
+        if time.perf_counter() < self._next or (self.near is not None and np.array_equal(average, self.near)):
+            return
+        self._submit(game, tree, np.array(average, dtype=np.float64))
+
+    def _submit(self, game: ExtensiveFormGame, tree: CompiledTree, near: np.ndarray | None = None) -> None:
+        self.game, self._waiting, self.near = game, None, near
+        self._future = self._executor.submit(drawn_reference, game, tree, near)
         self._timer.start()
 
     def _poll(self) -> None:
@@ -61,6 +79,8 @@ class TreeReference:
             return
         self._timer.stop()
         self.solution = None if future.exception() is not None else future.result()
+        if self.solution is not None:
+            self._next = time.perf_counter() + max(FOLLOW_EVERY, self.solution.seconds / FOLLOW_SHARE)
         self.ready(self.solution)
 
     def value_text(self, game: ExtensiveFormGame) -> str:

@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
@@ -82,6 +83,7 @@ PRESENTATION_BODY = [64, 36]
 # the information-set list, the tree and the side tabs, in proportion up to their sum; a wider
 # window gives the rest to the tree (Kuhn's tree had 916 px at 1920x1080, the side tabs 614)
 CENTRE = (280, 720, 480)
+LEVEL_MOVE = 1e-3  # a dashed level redrawn when the nearest equilibrium moves it this much
 
 
 def centre_sizes(width: int) -> list[int]:
@@ -322,8 +324,14 @@ class TreeWindow(RunWindow):
         self.run.redraw(force=True)
 
     def _reference_ready(self, solution: TreeZeroSumSolution | None) -> None:
-        """The LP's equilibrium on the information set's plot, its value in the status line."""
-        self.plots.set_reference(None if solution is None else solution.strategy)
+        """The LP's equilibrium on the information set's plot, its value in the status line;
+        the plot is rebuilt only when a level moves by :data:`LEVEL_MOVE` or more."""
+        drawn = self.plots.reference
+        strategy = None if solution is None else solution.strategy
+        if strategy is not None and drawn is not None and drawn.shape == strategy.shape:
+            if np.max(np.abs(strategy - drawn), initial=0.0) < LEVEL_MOVE:
+                return
+        self.plots.set_reference(strategy)
         self.run.seen_version = -1  # the rebuilt plot's curves, at the next tick
         self.run.redraw(force=True)
 
@@ -399,6 +407,7 @@ class TreeWindow(RunWindow):
             self.plots.choose(loop.trace_data(self.plots.chosen_from(), newest=True).columns)
         trace = loop.trace_data(self.plots.columns(), at=snapshot)  # one moment, the status's
         self.plots.update_from(trace.iterations, trace.columns)
+        self.reference.follow(self.document.game, self.tree, snapshot.average_strategy)
         if self.animation_timer.isActive():
             return  # the status line tells where the animation is
         metrics = snapshot.metrics

@@ -70,6 +70,77 @@ def test_kuhn_player_1_never_bets_a_queen_first():
     assert strategy[bet] == pytest.approx(0.0, abs=1e-9)
 
 
+def kuhn_equilibrium(tree, alpha: float) -> np.ndarray:
+    """Kuhn's (1950) equilibrium family, by hand: player 1 bets a jack with probability
+    alpha, a king with 3 alpha, never a queen, and calls a bet after passing with a queen
+    alpha + 1/3, a king always, a jack never; player 2 (one strategy) bets a jack after a pass
+    1/3, a king always, a queen never, and calls a bet with a queen 1/3, a king always."""
+    bet = {"J": alpha, "Q": 0.0, "K": 3 * alpha, "Jpb": 0.0, "Qpb": alpha + 1 / 3, "Kpb": 1.0}
+    bet |= {"Jp": 1 / 3, "Qp": 0.0, "Kp": 1.0, "Jb": 0.0, "Qb": 1 / 3, "Kb": 1.0}
+    strategy = np.empty(tree.n_slots)
+    for infoset, label in enumerate(tree.infoset_label):
+        first = int(tree.infoset_first_slot[infoset])
+        moves = tree.slot_move[first : first + 2]
+        strategy[first + moves.index("b")] = bet[label]
+        strategy[first + moves.index("p")] = 1.0 - bet[label]
+    return strategy
+
+
+def test_the_equilibrium_nearest_an_equilibrium_is_that_one():
+    """Kuhn poker has a family of equilibria; the plain LP meets one end of it (alpha = 0),
+    and a run may converge to any member: asked for the one nearest a member, the LP
+    returns that member, to HiGHS's tolerance."""
+    game = catalog_game("kuhn")
+    tree = compile_tree(game)
+    passes = TreePasses(tree)
+    for alpha in (0.0, 0.1, 0.2, 1 / 3):
+        member = kuhn_equilibrium(tree, alpha)
+        assert passes.nash_conv(member)[0] == pytest.approx(0.0, abs=1e-12)  # the family, checked
+        nearest = solve_zero_sum_tree(game, tree, near=member)
+        assert nearest.strategy == pytest.approx(member, abs=1e-7)
+        assert nearest.value == pytest.approx(-1 / 18, abs=1e-9) and nearest.nash_conv <= 1e-8
+    plain = solve_zero_sum_tree(game, tree).strategy
+    assert np.abs(plain - kuhn_equilibrium(tree, 0.2)).max() > 0.1  # another member
+
+
+def test_the_nearest_equilibrium_is_nearer_than_every_member_of_the_family():
+    """From targets that are no equilibrium (uniform, a random strategy), the chosen
+    equilibrium's realization plan is at least as near in L1 as each of Kuhn's family on a
+    fine grid (the family is the whole equilibrium set)."""
+    from rmviz.solvers.tree.sequence_lp import realization_plan
+
+    game = catalog_game("kuhn")
+    tree = compile_tree(game)
+    passes = TreePasses(tree)
+    rng = np.random.default_rng(5)
+    for target in (tree.uniform_strategy(), passes.average_strategy(rng.random(tree.n_slots))):
+        nearest = solve_zero_sum_tree(game, tree, near=target)
+        assert nearest.nash_conv <= 1e-8
+        plan = realization_plan(tree, target)
+        distance = np.abs(realization_plan(tree, nearest.strategy) - plan).sum()
+        family = [
+            np.abs(realization_plan(tree, kuhn_equilibrium(tree, a)) - plan).sum()
+            for a in np.linspace(0, 1 / 3, 301)
+        ]
+        assert distance <= min(family) + 1e-7
+
+
+def test_a_realization_plan_multiplies_the_moves_on_a_sequence():
+    from rmviz.solvers.tree.sequence_lp import realization_plan
+
+    tree = compile_tree(catalog_game("kuhn"))
+    strategy = kuhn_equilibrium(tree, 0.2)
+    plan = realization_plan(tree, strategy)
+    jack = tree.infoset_label.index("J")
+    after = tree.infoset_label.index("Jpb")  # player 1's jack, after pass and bet
+    pass_jack = int(tree.infoset_first_slot[jack]) + tree.slot_move[
+        tree.infoset_first_slot[jack] : tree.infoset_first_slot[jack] + 2
+    ].index("p")
+    first = int(tree.infoset_first_slot[after])
+    assert plan[pass_jack] == pytest.approx(0.8)
+    assert plan[first : first + 2] == pytest.approx(0.8 * strategy[first : first + 2])
+
+
 def _zero_sum_pair(game: ExtensiveFormGame) -> ExtensiveFormGame:
     """``game`` with player 2's payoffs replaced by minus player 1's."""
 

@@ -28,7 +28,7 @@ def test_kuhn_draws_the_lp_equilibrium_and_its_value(kuhn, qtbot):
     first = int(tree.infoset_first_slot[qb])
     assert _levels(kuhn) == pytest.approx(solution.strategy[first : first + 2].tolist())
     assert _levels(kuhn) == pytest.approx([2 / 3, 1 / 3], abs=1e-9)  # player 2 calls a queen 1/3
-    assert "dashed: an LP equilibrium" in kuhn.plots.strategy.panel.title
+    assert "dashed: nearest equilibrium" in kuhn.plots.strategy.panel.title
     kuhn.run.step(5)
     qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 5, timeout=60_000)
     kuhn.run.redraw(force=True)
@@ -44,11 +44,18 @@ def test_the_exported_strategies_figure_draws_the_same_levels(kuhn, qtbot, tmp_p
     qtbot.waitUntil(lambda: kuhn.reference.solution is not None, timeout=60_000)
     kuhn.run.step(10)
     qtbot.waitUntil(lambda: kuhn.run.thread.loop.latest()[1].iteration == 10, timeout=60_000)
+    average = kuhn.run.thread.loop.latest()[1].average_strategy
+
+    def follows():  # the window solves again for the run's average (FOLLOW_EVERY apart)
+        kuhn.run.redraw(force=True)
+        return kuhn.reference.near is not None and np.array_equal(kuhn.reference.near, average)
+
+    qtbot.waitUntil(lambda: follows() and kuhn.reference._future is None, timeout=60_000)
     figure = make_figure("strategies", kuhn.export.run_data(), style="paper")
     strategy = kuhn.reference.solution.strategy
     tree = kuhn.tree
     for ax, infoset in zip(figure.axes, shown_infosets(tree), strict=False):  # the figure's order
-        assert "dashed: an LP equilibrium" in ax.get_title()
+        assert "dashed: nearest equilibrium" in ax.get_title()
         first = int(tree.infoset_first_slot[infoset])
         flat = [
             line.get_ydata()[0]
@@ -67,7 +74,7 @@ def test_a_general_sum_tree_has_no_reference(qtbot):
             lambda: window.reference.game is window.document.game and window.reference._future is None
         )
         assert window.reference.solution is None
-        assert _levels(window) == [] and "LP" not in window.plots.strategy.panel.title
+        assert _levels(window) == [] and "dashed" not in window.plots.strategy.panel.title
     finally:
         window.shutdown()
 
