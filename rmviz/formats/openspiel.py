@@ -168,7 +168,9 @@ def normal_form_of(
             raise RmvizError(f"{spec!r}: a one-shot game that goes on after the joint action {list(joint)}")
         payoffs[k] = child.returns()
     names, title = _names_and_title(game)
-    action_names = tuple(_labels(state, player, moves) for player, moves in enumerate(actions))
+    action_names = tuple(
+        tuple(map(_one_line, _labels(state, player, moves))) for player, moves in enumerate(actions)
+    )
     try:
         return NormalFormGame(
             np.moveaxis(payoffs.reshape(*shape, n), -1, 0), names, action_names, title, f"{PREFIX}{game}"
@@ -287,6 +289,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
     builder = FlatTreeBuilder(n)
     with no_cycle_collection():
         codes, payoffs, pairs = _walk_records(game, builder, spec, max_nodes, progress)
+    builder.relabel_moves(_one_line)  # once per distinct move list, not per history
     _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
     return _finished(builder, game, spec)
 
@@ -615,13 +618,10 @@ def _one_line(text: str) -> str:
 
 
 def _labels(state: Any, player: int, actions: list[int]) -> tuple[str, ...]:
-    """OpenSpiel's action strings on one line each (:func:`_one_line`; the pure strategies of
-    ``normal_form_extensive_game`` are several), with the action number added where two would
-    be equal."""
+    """OpenSpiel's action strings, with the action number added where two would be equal
+    (put on one line by the callers: :func:`_one_line`)."""
     to_string = state.action_to_string
     labels = [to_string(player, a) for a in actions]
-    if not "".join(labels).isprintable():
-        labels = [_one_line(label) for label in labels]
     if len(set(labels)) < len(labels):
         labels = [f"{label} ({a})" for label, a in zip(labels, actions, strict=True)]
     return tuple(labels)

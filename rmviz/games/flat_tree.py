@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,6 +152,11 @@ class FlatTreeBuilder:
             self.moveset_moves.append(moves)
             self.widths.append(len(moves))
         return known
+
+    def relabel_moves(self, relabel: Callable[[str], str]) -> None:
+        """Every move list's labels rewritten by ``relabel``, once the lists are made (once
+        per distinct list); lists that become equal keep their own indices."""
+        self.moveset_moves = [tuple(map(relabel, moves)) for moves in self.moveset_moves]
 
     def intern_chance(self, probabilities: Sequence[float]) -> int:
         """The index of a chance distribution (floats) in its table (equal ones share one)."""
@@ -316,7 +321,7 @@ class FlatTreeBuilder:
             ref=ref,
             own_before=own_before,
             payoffs=np.frombuffer(self.payoffs, dtype=np.float64).reshape(-1, self.n) + 0.0,  # no -0.0
-            movesets=tuple(self.movesets),  # dicts keep insertion order: index order
+            movesets=tuple(self.moveset_moves),
             chance_probabilities=tuple(self.chance_sets),
             infoset_player=infoset_player,
             infoset_label=tuple(labels),

@@ -116,3 +116,15 @@ def test_a_matrix_policy_is_refused_onto_a_game_it_does_not_fit():
     with pytest.raises(RmvizError, match="is not one-shot"):
         result.to_openspiel_policy("kuhn_poker")
     assert result.to_openspiel_policy(pyspiel.load_game("matrix_shapleys_game")) is not None  # 3x3 fits
+
+
+def test_a_tree_s_move_labels_of_several_lines_are_put_on_one():
+    """The turn-based tree of a one-shot game whose actions are pure strategies of several
+    lines (normal_form_extensive_game) labels its moves on one line each, as its matrix does."""
+    spec = "openspiel:turn_based_simultaneous_game(game=normal_form_extensive_game(game=kuhn_poker()))"
+    tree = load_game(spec)
+    matrix = load_game("openspiel:normal_form_extensive_game(game=kuhn_poker())")
+    assert not isinstance(tree, NormalFormGame)
+    moves = {move for labels in tree.infoset_moves.values() for move in labels}
+    assert len(moves) == 128 and not any("\n" in move for move in moves)  # 64 strategies each
+    assert moves == set(matrix.action_names[0]) | set(matrix.action_names[1])
