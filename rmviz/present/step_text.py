@@ -4,7 +4,8 @@ weights, a table per player and the formulas of the run's algorithm with the num
 the CFR lecture's notation (the sources: :mod:`rmviz.solvers.matrix.explain`). Numbers are
 written as a lecture's table writes them: a column (a vector, a swap-regret matrix) in short
 fractions where every entry is one, else in decimals throughout
-(:func:`~rmviz.present.number_text.column`).
+(:func:`~rmviz.present.number_text.column`); so are the numbers a formula line compares or
+combines ("potential 0.321 against 5/9" read as two kinds of number).
 """
 
 from __future__ import annotations
@@ -95,16 +96,18 @@ def weights_line(step: IterationStep) -> str:
         if step.lam is None:
             return f"t = {t}: greedy weights; the first iteration has weight 1"
         assert step.lam_uniform is not None
+        lam, share, uniform = column((step.lam, 1 - step.lam, step.lam_uniform))
+        potential, against = column((step.potential or 0.0, step.potential_uniform or 0.0))
         return (
-            f"t = {t}: greedy weight lam = {fraction(step.lam)} (history x lam, new iterate's share "
-            f"1 - lam = {fraction(1 - step.lam)}; uniform would be lam = {fraction(step.lam_uniform)}): "
-            f"potential {fraction(step.potential or 0.0)} against {fraction(step.potential_uniform or 0.0)}"
+            f"t = {t}: greedy weight lam = {lam} (history x lam, new iterate's share "
+            f"1 - lam = {share}; uniform would be lam = {uniform}): potential {potential} against {against}"
         )
     parts = [f"t = {t}"]
     if (step.d_pos, step.d_neg, step.d_avg, step.c_avg) == (1.0, 1.0, 1.0, 1.0):
         parts.append("every iteration weight 1")
     if (step.d_pos, step.d_neg) != (1.0, 1.0):
-        parts.append(f"regrets discounted d+ = {fraction(step.d_pos)}, d- = {fraction(step.d_neg)}")
+        d_pos, d_neg = column((step.d_pos, step.d_neg))
+        parts.append(f"regrets discounted d+ = {d_pos}, d- = {d_neg}")
     if step.d_avg != 1.0 or step.c_avg != 1.0:
         parts.append(f"average discounted {fraction(step.d_avg)} ({step.averaging} weights)")
     return ", ".join(parts)
@@ -158,8 +161,10 @@ def formulas(step: IterationStep, i: int) -> list[str]:
         lines.append(f"u^t = U(a^t) = {fraction(p.value)}")
     else:
         lines.append(f"U(a) = u(a, pi_-i^t) against the others' strategies = {vector(p.utilities)}")
-        terms = " + ".join(f"{s}*{u}" for s, u in zip(column(p.strategy), column(p.utilities), strict=True))
-        lines.append(f"u^t = sum_a pi^t(a) U(a) = {terms} = {fraction(p.value)}")
+        *numbers, value = column((*p.strategy, *p.utilities, p.value))  # one line, one form
+        k = len(p.strategy)
+        terms = " + ".join(f"{s}*{u}" for s, u in zip(numbers[:k], numbers[k:], strict=True))
+        lines.append(f"u^t = sum_a pi^t(a) U(a) = {terms} = {value}")
     if not p.learning:
         lines.append(f"{p.name} is fixed: pi^t+1 = pi^t = {vector(p.next_strategy)}")
         return lines
@@ -168,7 +173,8 @@ def formulas(step: IterationStep, i: int) -> list[str]:
         if step.weighting == "greedy" and step.lam is not None:
             update = f"lam R^t-1 + (1 - lam) W r^t, lam = {fraction(step.lam)}"
         elif (step.d_pos, step.d_neg) != (1.0, 1.0):
-            update = f"{fraction(step.d_pos)} [R^t-1]_+ + {fraction(step.d_neg)} [R^t-1]_- + r^t"
+            d_pos, d_neg = column((step.d_pos, step.d_neg))
+            update = f"{d_pos} [R^t-1]_+ + {d_neg} [R^t-1]_- + r^t"
         else:
             update = "R^t-1 + r^t"
         if step.plus:
@@ -205,6 +211,7 @@ def formulas(step: IterationStep, i: int) -> list[str]:
     if step.d_avg == 1.0 and step.c_avg == 1.0:
         weights = f"S^t-1 + {played}"
     else:
-        weights = f"{fraction(step.d_avg)} S^t-1 + {fraction(step.c_avg)} {played}"
+        d_avg, c_avg = column((step.d_avg, step.c_avg))
+        weights = f"{d_avg} S^t-1 + {c_avg} {played}"
     lines.append(f"average = S^t / sum S^t, S^t = {weights}: {vector(p.average)}")
     return lines

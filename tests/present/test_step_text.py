@@ -106,4 +106,52 @@ def test_a_column_is_fractions_or_decimals_never_both():
                             assert not mixed(vector(values)[1:-1].split(", "))
                         if player.cumulative_after.ndim == 2:
                             assert not mixed([cell for row in swap_rows(player) for cell in row[1:]])
+                    for group in line_groups(step):
+                        assert not mixed(group), (algorithm, play, group)
+                        checked += 1
     assert checked > 1000
+
+
+NUMBER = r"(-?[\d.e+-]+(?:/\d+)?)"
+
+
+def line_groups(step):
+    """The numbers that one formula line compares or combines: the greedy weights, the
+    greedy potentials, the discounts, the payoff's sum (each term and the total) and the
+    average's weights, as written by weights_line and formulas."""
+    import re
+
+    from rmviz.present.step_text import weights_line
+
+    weights = weights_line(step)
+    groups = []
+    for pattern in (
+        rf"lam = {NUMBER} .*1 - lam = {NUMBER}; uniform would be lam = {NUMBER}\)",
+        rf"potential {NUMBER} against {NUMBER}",
+        rf"d\+ = {NUMBER}, d- = {NUMBER}",
+    ):
+        found = re.search(pattern, weights)
+        if found:
+            groups.append(list(found.groups()))
+    for i in range(len(step.players)):
+        for line in formulas(step, i):
+            if line.startswith("u^t = sum_a"):
+                groups.append(
+                    re.findall(r"-?\d[\d.e+-]*(?:/\d+)?", line.partition(" = ")[2].partition(" = ")[2])
+                )
+            found = re.search(rf"S\^t = {NUMBER} S\^t-1 \+ {NUMBER} ", line)
+            if found:
+                groups.append(list(found.groups()))
+    return groups
+
+
+def test_the_numbers_a_formula_line_compares_share_one_form():
+    """Greedy RM's second step compared a decimal potential with a fractional one
+    ("potential 0.321 against 5/9"); the line now writes both as decimals."""
+    from rmviz.present.step_text import weights_line
+
+    solver = RegretMinimizer(catalog_game("rps-crash"), preset("greedy-rm", device="cpu"))
+    step_explained(solver)
+    line = weights_line(step_explained(solver))
+    assert "lam = 2/3" in line and "potential 0.321 against 0.5556" in line
+    assert [g for g in line_groups(step_explained(solver)) if mixed(g)] == []
