@@ -2,8 +2,9 @@
 one line per algorithm (the mean over every game and seed at each checkpoint) with a 95%
 confidence band (mean +- 1.96 standard errors) over the distinct runs: the legend's n counts
 them, and says "deterministic" for an algorithm run once per game (its runs ignore the seed,
-so further seeds would repeat the run, not sample it). Distances to equilibrium (the gaps) are drawn
-log-log, the band clipped to positive values; other metrics (welfare) on a linear axis."""
+so further seeds would repeat the run, not sample it); a sweep of one checkpoint draws the
+interval as a bar. Distances to equilibrium (the gaps) are drawn log-log, the band clipped to
+positive values; other metrics (welfare) on a linear axis."""
 
 from __future__ import annotations
 
@@ -16,13 +17,16 @@ import numpy as np
 from rmviz.figures.registry import write_figure
 from rmviz.figures.style import STYLES, finish, log_axis
 from rmviz.present.definitions import GAP_CURVES, PANEL_TEXT, action_colour, metric_axis
-from rmviz.present.panels import decades, x_range
-from rmviz.runner.trace import TraceData
+from rmviz.present.panels import decades
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 Z95 = 1.959963984540054
+CHECKPOINT_ROOM = 0.1
+"""Decades of room left of the first checkpoint and right of the last: their markers whole,
+not on the axis's edge; a sweep of one checkpoint has it in the middle of a decade."""
+DODGE = 0.04  # decades between two algorithms' bars at a sweep's one checkpoint
 
 
 def summary(table: Any) -> Any:
@@ -56,23 +60,35 @@ def sweep_figure(
         if log:  # the panels' rule (rmviz.present.panels): whole decades, two at least
             low, high = decades([stats["mean"].to_numpy()]) or (-3, 0)
             low_all, high_all = 10.0**low, 10.0**high
+        single = stats["iteration"].nunique() == 1
+        algorithms = stats["algorithm"].nunique()
         for k, (algorithm, rows) in enumerate(stats.groupby("algorithm", sort=False)):
             rows = rows.sort_values("iteration")
             x, mean = rows["iteration"].to_numpy(float), rows["mean"].to_numpy()
+            if single:  # one checkpoint: the algorithms' bars side by side, not on one another
+                x = x * 10.0 ** (DODGE * (k - (algorithms - 1) / 2))
             keep = np.isfinite(mean) & ((mean > 0) if log else True)
             colour = action_colour(k)
             n = f"n={int(rows['n'].max())}" + (", deterministic" if algorithm in deterministic else "")
             ax.plot(x[keep], mean[keep], color=colour, label=f"{algorithm} ({n})", marker="o", markersize=3)
-            low = np.maximum(rows["low"].to_numpy(), low_all)
-            ax.fill_between(x[keep], low[keep], rows["high"].to_numpy()[keep], color=colour, alpha=0.2, lw=0)
+            low = np.maximum(rows["low"].to_numpy(), low_all)[keep]
+            high = rows["high"].to_numpy()[keep]
+            if single:  # a band of one checkpoint is not drawn: its bar
+                bar = np.array([mean[keep] - low, high - mean[keep]])
+                ax.errorbar(x[keep], mean[keep], yerr=np.maximum(bar, 0.0), color=colour, capsize=3, lw=1)
+            else:
+                ax.fill_between(x[keep], low, high, color=colour, alpha=0.2, lw=0)
         if log:
             log_axis(ax, "y", low_all, high_all)
         iterations = np.asarray(sorted(stats["iteration"].unique()), dtype=float)
-        log_axis(ax, "x", *x_range({None: TraceData(iterations, {})}))
+        pad = 10.0 ** (CHECKPOINT_ROOM if iterations.size > 1 else 0.5)  # one checkpoint: mid-decade
+        low = iterations[0] / pad
+        log_axis(ax, "x", low, max(iterations[-1] * pad, 10 * low))  # a decade at least
         ax.set_xlabel(PANEL_TEXT["gaps"].x_tex)
         ax.set_ylabel(metric_axis(metric))
         ax.legend(loc="lower left" if log else "best")
-        finish(fig, look, f"{title}  ·  mean and 95% confidence band over games and seeds" if title else None)
+        what = f"mean and 95% confidence {'interval' if single else 'band'} over games and seeds"
+        finish(fig, look, f"{title}  ·  {what}" if title else None)
     return fig
 
 

@@ -272,3 +272,41 @@ def test_a_sweep_figure_names_its_metrics_unit():
     table = pd.DataFrame(rows, columns=["game", "algorithm", "seed", "iteration", "metric", "value"])
     assert sweep_figure(table, "exploitability").axes[0].get_ylabel() == "exploitability (payoff units)"
     assert sweep_figure(table, "potential").axes[0].get_ylabel() == "potential (payoff units²)"
+
+
+def test_checkpoints_lie_inside_the_axis_and_one_checkpoint_gets_bars():
+    """A sweep of one checkpoint drew its means on the x axis's left edge, the two algorithms'
+    on one another, and no interval (a band of one point is empty). Its means now stand side
+    by side in the middle of a decade with their 95% intervals as bars; with several
+    checkpoints the first and last markers lie inside the axis."""
+    import math
+
+    import pandas as pd
+    from matplotlib.container import ErrorbarContainer
+
+    from rmviz.sweep.figures import summary, sweep_figure
+
+    columns = ["game", "algorithm", "seed", "iteration", "metric", "value"]
+    for iterations in ((1000,), (10, 100, 1000)):
+        rows = [
+            ("g", algorithm, seed, t, "exploitability", (1 + seed) / t * (2 if algorithm == "rm" else 1))
+            for algorithm in ("rm", "rm+")
+            for seed in range(3)
+            for t in iterations
+        ]
+        table = pd.DataFrame(rows, columns=columns)
+        ax = sweep_figure(table, "exploitability").axes[0]
+        low, high = ax.get_xlim()
+        xs = sorted(x for line in ax.get_lines() if line.get_marker() == "o" for x in line.get_xdata())
+        assert low < xs[0] and xs[-1] < high
+        bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        if len(iterations) == 1:
+            assert math.log10(low) + math.log10(high) == pytest.approx(2 * math.log10(1000))  # centred
+            assert len(xs) == 2 and xs[0] < 1000 < xs[1]  # side by side
+            stats = summary(table).set_index("algorithm")
+            for bar, algorithm in zip(bars, ("rm", "rm+"), strict=True):
+                (segments,) = [c for c in bar.lines[2]]
+                (y0, y1) = sorted(segments.get_segments()[0][:, 1])
+                assert (y0, y1) == pytest.approx((stats.loc[algorithm, "low"], stats.loc[algorithm, "high"]))
+        else:
+            assert bars == []
