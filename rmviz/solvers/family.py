@@ -9,6 +9,7 @@ game or an algorithm belongs to. Adding a family is a new package and one regist
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -43,7 +44,8 @@ PARAMETER_LABELS = {
 
 
 # Every option a config of some family takes (the choices, the parameters, and the switches
-# of what is tracked), for the nearest name to a mistyped one
+# of what is tracked: Family.switches, each family's within these, as a test checks), for the
+# nearest name to a mistyped one
 KNOWN_OPTIONS = (*CHOICES, *PARAMETER_LABELS, "track_ce", "track_joint", "track_correlation")
 
 
@@ -170,8 +172,15 @@ class Family:
     @property
     def accepted(self) -> tuple[str, ...]:
         """The options :meth:`config` takes: a person's choices, the parameters, and the
-        report options."""
-        return self.choices + self.parameters + tuple(self.report_options)
+        switches of what a run tracks (:attr:`switches`; the report options among them)."""
+        return self.choices + self.parameters + self.switches
+
+    @property
+    def switches(self) -> tuple[str, ...]:
+        """The config's switches of what a run tracks, its ``track_*`` fields (matrix games:
+        the CE gap and the joint; trees: the correlation gaps), read off the config itself."""
+        config: Any = self.preset(self.default_algorithm)  # a dataclass, as every config is
+        return tuple(f.name for f in dataclasses.fields(config) if f.name.startswith("track_"))
 
     def compare_solver(self, game: Any, algorithm: str, base: Config) -> Solver:
         """Preset ``algorithm`` with the fields compare mode carries from ``base`` (a preset

@@ -88,6 +88,26 @@ def test_a_mistyped_option_is_named_with_the_nearest_one():
             rmviz.solve("rps", "hedge", 10, **{typo: 1})
 
 
+def test_what_a_run_tracks_is_set_through_the_api_and_every_switch_is_known():
+    """The tracking switches are the solvers' own (the CE gap above 64 actions, the joint,
+    a tree's correlation gaps): the option check refused them as not applying to their own
+    family. Each family takes its config's track_* fields, refuses the other's, and a
+    mistyped one is named with the nearest."""
+    from rmviz.solvers.family import KNOWN_OPTIONS
+    from rmviz.solvers.registry import FAMILIES
+
+    big = rmviz.solve("random:zero-sum:70x70:seed=1", "rm", 20, track_ce=True)
+    assert big.solver.track_ce and big.newest_metrics["ce_gap"] is not None
+    assert not rmviz.solve("random:zero-sum:70x70:seed=1", "rm", 20).solver.track_ce  # off above 64
+    assert rmviz.solve("kuhn", "cfr", 10, track_correlation=True).solver.config.track_correlation
+    with pytest.raises(ConfigError, match="track ce does not apply to game trees"):
+        rmviz.solve("kuhn", "cfr", 10, track_ce=True)
+    with pytest.raises(ConfigError, match="did you mean 'track_joint'"):
+        rmviz.solve("rps", "rm", 10, track_jiont=False)
+    for family in FAMILIES:
+        assert family.switches and set(family.accepted) <= set(KNOWN_OPTIONS), family.name
+
+
 def test_a_game_that_shares_a_catalog_games_payoffs_under_its_own_title_starts_uniform():
     """The researcher's RPS, built with the catalog's names under its own title, started from
     the catalog's lean; the catalog's game as built (its title too: the shipped file) does."""
