@@ -41,7 +41,7 @@ from rmviz.solvers.family import Family
 from rmviz.solvers.registry import MATRIX, TREE, FamilyTable, family_of
 from rmviz.ui import preflight
 from rmviz.ui.common import warmup
-from rmviz.ui.common.run_window import RunWindow, StartOptions
+from rmviz.ui.common.run_window import RunWindow, StartOptions, save_picture
 from rmviz.ui.matrix.window import MatrixWindow
 from rmviz.ui.options import HEADLESS_SIZE, family_problem, parse_window_args
 from rmviz.ui.tree.window import TreeWindow
@@ -228,13 +228,10 @@ def main(argv: list[str]) -> int:
             window.close()
 
         def shoot() -> None:
-            # every row of plots from one snapshot (a live tick redraws one row: a picture
-            # showed the strategies and the distances at two iterations), as a deck's slides
-            window.run.redraw(force=True)
             # one moment of the run for every figure and the screenshot: the run goes on
             # while they are written (three figures of one run read T = 8,126, 11,415, 12,235)
             run = window.export.run_data() if args.export else None
-            if args.screenshot is not None and not window.grab().save(str(args.screenshot)):
+            if args.screenshot is not None and not save_picture(window, args.screenshot):
                 say(f"cannot write {args.screenshot}")
             for figure, path in args.export or ():  # File > Export figure's own method
                 window.export.figure(path, figure, run=run)

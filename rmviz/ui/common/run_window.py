@@ -21,6 +21,7 @@ it at iteration 0, paused.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -348,3 +349,13 @@ class RunWindow(QMainWindow):
         self.run.shutdown()
         self.recovery.stop()
         self.compare.stop()
+
+
+def save_picture(window: RunWindow, path: str | os.PathLike[str]) -> bool:
+    """The window's picture at ``path`` (``--screenshot``, a deck's slides), every row of
+    its plots redrawn from one snapshot just before (a live tick redraws one row: a picture
+    showed the strategies and the distances at two iterations; no event is processed
+    between, where a tick could redraw a row from a newer one); False when the file cannot
+    be written."""
+    window.run.redraw(force=True)
+    return bool(window.grab().save(str(path)))

@@ -27,7 +27,7 @@ from rmviz.runner.deck import Deck, read_deck
 from rmviz.ui import preflight
 from rmviz.ui.app import WINDOWS, WindowRegistry, app_icon, replay_problem
 from rmviz.ui.common import warmup
-from rmviz.ui.common.run_window import RunWindow
+from rmviz.ui.common.run_window import RunWindow, save_picture
 from rmviz.ui.deck.controller import DeckController
 from rmviz.ui.deck.presenter import PresenterView
 from rmviz.ui.options import HEADLESS_SIZE
@@ -115,9 +115,8 @@ def _shoot(controller: DeckController, files: list[Path], failed: list[str]) -> 
                 return finish()
             QTimer.singleShot(POLL_MS, lambda: wait(index))
             return
-        window.run.redraw(force=True)
-        QApplication.processEvents()
-        if not window.grab().save(str(files[index])):
+        QApplication.processEvents()  # the slide's layout settled
+        if not save_picture(window, files[index]):
             say(f"cannot write {files[index]}")
             return finish()
         if index + 1 < len(deck.slides):
