@@ -167,6 +167,9 @@ class RunControl:
         self._parts: Iterator[None] | None = None  # the tick's redraw parts not drawn yet
         self._redraw_ms = 0.0  # smoothed time of a redraw and its repaint
         self.choices = ChoiceClock()  # a big game's actions drawn: chosen anew when due
+        # what else a picture of the window waits for (the tree window's nearest equilibrium
+        # to a paused run's average): each True while it is not ready
+        self.waits: list[Callable[[], bool]] = []
 
     def restart(self, run: bool | None = None) -> None:
         """Stop any run and start a fresh solver on the current game and settings (the one
@@ -323,8 +326,9 @@ class RunControl:
 
     def preparing(self) -> bool:
         """Whether a run of the visible tab waits for its solver's first step (compiling its
-        kernels, on a first start; or a large game's first iteration)."""
-        return any(loop.warming_up() for loop in self.loops())
+        kernels, on a first start; or a large game's first iteration), or the window for
+        one of its :attr:`waits`: what ``--screenshot`` and a deck's slides wait for."""
+        return any(loop.warming_up() for loop in self.loops()) or any(wait() for wait in self.waits)
 
     def loops(self) -> list[RunLoop]:
         """The run loops drawn now (the single run's, or compare mode's)."""

@@ -177,6 +177,8 @@ class TreeWindow(RunWindow):
         self.controls.row.addStretch()
         self.plots = TreePlots()
         self.reference = TreeReference(self, self._reference_ready)
+        paused = lambda: self.run.thread is not None and not self.run.thread.loop.running  # noqa: E731
+        self.run.waits.append(lambda: paused() and self.reference.pending())  # its own average's levels
 
         left = self.left = QWidget()
         left_layout = QVBoxLayout(left)

@@ -101,3 +101,24 @@ def test_a_game_shown_while_the_lp_runs_is_solved_next(qtbot):
         assert reference.solution is ready[0]
     finally:
         reference.shutdown()
+
+
+def test_a_paused_run_s_levels_are_the_equilibrium_nearest_its_own_average(kuhn, qtbot):
+    """A trial's deck slides and `--steps 50` pictures drew the equilibrium nearest an
+    earlier average (K: b 0.75 beside an average of 0.60): the solve for the newest average
+    was skipped while the solves rested, and a paused run draws no more. The newest average
+    asked for is kept and solved once they have rested; a picture waits for it."""
+    from rmviz.solvers.tree.sequence_lp import drawn_reference
+
+    qtbot.waitUntil(lambda: kuhn.reference.solution is not None, timeout=60_000)
+    for steps in (50, 7):  # the second straight after the first: its solve must wait its turn
+        kuhn.run.step(steps)
+        qtbot.waitUntil(lambda: not kuhn.run.thread.loop.busy, timeout=60_000)
+        kuhn.run.redraw(force=True)
+        assert kuhn.run.preparing()  # a picture now would show the older average's levels
+        qtbot.waitUntil(lambda: not kuhn.run.preparing(), timeout=60_000)
+        average = kuhn.run.thread.loop.latest()[1].average_strategy
+        expected = drawn_reference(kuhn.document.game, kuhn.tree, average).strategy
+        assert np.array_equal(kuhn.reference.near, average)
+        assert kuhn.plots.reference == pytest.approx(expected, abs=1e-3)  # redrawn past LEVEL_MOVE
+    assert kuhn.run.thread.loop.latest()[1].iteration == 57
