@@ -27,7 +27,14 @@ import numpy as np
 from rmviz.errors import GameError, RmvizError
 from rmviz.formats.efg import read_efg, write_efg
 from rmviz.formats.nfg import read_nfg, write_nfg
-from rmviz.formats.openspiel import INSTALL_HINT, PREFIX, checked_pyspiel_game, is_one_shot, pyspiel_game
+from rmviz.formats.openspiel import (
+    INSTALL_HINT,
+    PREFIX,
+    checked_pyspiel_game,
+    is_one_shot,
+    open_pyspiel_game,
+    pyspiel_game,
+)
 from rmviz.games.extensive_form import ExtensiveFormGame
 from rmviz.games.flat_tree import CHANCE_KIND, DECISION_KIND, TERMINAL_KIND
 from rmviz.games.normal_form import NormalFormGame, check_size
@@ -172,9 +179,10 @@ def _one_shot_policy(
                 "the one-shot pyspiel game to map onto"
             )
         target = game.description
+    text = target.removeprefix(PREFIX).strip() if isinstance(target, str) else str(target)
+    shown = f"{PREFIX}{text}"
     if isinstance(target, str):
-        target = pyspiel.load_game(target.removeprefix(PREFIX))
-    shown = f"{PREFIX}{target}"
+        target = open_pyspiel_game(text)
     if not is_one_shot(target):
         raise RmvizError(f"{game.title!r} is a matrix game; {shown!r} is not one-shot: no policy maps")
     state = target.new_initial_state()
@@ -203,7 +211,7 @@ def _openspiel_target(pyspiel: Any, game: ExtensiveFormGame, target: Any) -> Any
                 "(openspiel:NAME or a pyspiel game), or pass the pyspiel game to map onto"
             )
     if isinstance(target, str):
-        target = pyspiel.load_game(target.removeprefix(PREFIX))
+        target = open_pyspiel_game(target.removeprefix(PREFIX).strip())
     return checked_pyspiel_game(target, f"{PREFIX}{target}")
 
 

@@ -94,7 +94,7 @@ def openspiel_game(
     (:func:`pyspiel_game`); see the module docstring for what is refused.
     ``progress(histories)`` is called every :data:`PROGRESS_EVERY` histories walked (joint
     actions, in a one-shot game); when it returns False the walk stops with :class:`Cancelled`."""
-    return pyspiel_game(_loaded(spec.removeprefix(PREFIX).strip()), spec, max_nodes, progress)
+    return pyspiel_game(open_pyspiel_game(spec.removeprefix(PREFIX).strip()), spec, max_nodes, progress)
 
 
 def pyspiel_game(
@@ -104,7 +104,7 @@ def pyspiel_game(
     form (:func:`normal_form_of`), any other game's tree (:func:`tree_of`, as
     :func:`pyspiel_game_tree` builds it);
     ``spec`` names it in refusals (default ``openspiel:`` and the game's own name)."""
-    shown = spec or f"{PREFIX}{game}"
+    shown = spec or f"{PREFIX}{game}"  # the spec as loaded: str(game) can lose a nested game
     if is_one_shot(game):
         return normal_form_of(game, shown, max_nodes, progress)
     return tree_of(checked_pyspiel_game(game, shown), shown, max_nodes, progress)
@@ -115,7 +115,7 @@ def one_shot_spec(spec: str) -> bool:
     builds as a matrix game, without building it; refused with the line :func:`openspiel_game`
     would give before building (an unknown game or parameter, a game that is not a tree)."""
     text = spec.removeprefix(PREFIX).strip()
-    game = _loaded(text)
+    game = open_pyspiel_game(text)
     if is_one_shot(game):
         return True
     checked_pyspiel_game(game, f"{PREFIX}{text}")
@@ -173,7 +173,7 @@ def normal_form_of(
     )
     try:
         return NormalFormGame(
-            np.moveaxis(payoffs.reshape(*shape, n), -1, 0), names, action_names, title, f"{PREFIX}{game}"
+            np.moveaxis(payoffs.reshape(*shape, n), -1, 0), names, action_names, title, _source(spec)
         )
     except GameError as error:
         raise GameError(f"{spec!r}: {error}") from None
@@ -202,11 +202,12 @@ def fitting_games() -> list[str]:
 def load_pyspiel_game(text: str) -> Any:
     """``pyspiel.load_game(text)``, its turn-based version for simultaneous games, refused
     with one line when it cannot be a finite tree with exact chance probabilities."""
-    return checked_pyspiel_game(_loaded(text), f"{PREFIX}{text}")
+    return checked_pyspiel_game(open_pyspiel_game(text), f"{PREFIX}{text}")
 
 
-def _loaded(text: str) -> Any:
-    """``pyspiel.load_game(text)``, refused with one line for an unknown game or parameters."""
+def open_pyspiel_game(text: str) -> Any:
+    """``pyspiel.load_game(text)`` as it is (a simultaneous game too), refused with one line
+    for an unknown game or parameters."""
     pyspiel = _pyspiel()
     shown = f"{PREFIX}{text}"
     name = text.partition("(")[0].strip()
@@ -299,9 +300,16 @@ def _finished(builder: FlatTreeBuilder, game: Any, spec: str) -> ExtensiveFormGa
     the arrays refuse is a :class:`GameError` naming ``spec``."""
     names, title = _names_and_title(game)
     try:
-        return ExtensiveFormGame.from_flat(builder.finish(), names, title, f"{PREFIX}{game}")
+        return ExtensiveFormGame.from_flat(builder.finish(), names, title, _source(spec))
     except GameError as error:
         raise GameError(f"{spec!r}: {error}") from None
+
+
+def _source(spec: str) -> str:
+    """A built game's description: ``openspiel:`` and the spec it was loaded by, which
+    :func:`~rmviz.formats.objects.openspiel_policy` loads again (``str(game)`` drops
+    ``normal_form_extensive_game``'s game)."""
+    return PREFIX + spec.removeprefix(PREFIX).strip()
 
 
 def _names_and_title(game: Any) -> tuple[tuple[str, ...], str]:

@@ -111,11 +111,28 @@ def test_the_average_goes_back_as_a_policy_whose_nash_conv_is_openspiels(name):
 
 def test_a_matrix_policy_is_refused_onto_a_game_it_does_not_fit():
     result = rmviz.solve("openspiel:matrix_rps", "rm", 10)
-    with pytest.raises(RmvizError, match=r"onto 'openspiel:matrix_pd\(\)' \(2x2\)"):
+    with pytest.raises(RmvizError, match=r"onto 'openspiel:matrix_pd' \(2x2\)"):
         result.to_openspiel_policy("matrix_pd")
     with pytest.raises(RmvizError, match="is not one-shot"):
         result.to_openspiel_policy("kuhn_poker")
     assert result.to_openspiel_policy(pyspiel.load_game("matrix_shapleys_game")) is not None  # 3x3 fits
+    with pytest.raises(RmvizError, match="OpenSpiel has no game 'no_such_game'"):
+        result.to_openspiel_policy("no_such_game")  # one line, not pyspiel's error
+
+
+def test_a_nested_game_maps_back_onto_the_game_it_was_loaded_from():
+    """pyspiel writes normal_form_extensive_game(game=kuhn_poker()) as
+    "normal_form_extensive_game()": the policy's default target was loaded from that and
+    failed. The game keeps the spec it was loaded by, trees too."""
+    exploitability = pytest.importorskip("open_spiel.python.algorithms.exploitability")
+    spec = "normal_form_extensive_game(game=kuhn_poker())"
+    result = rmviz.solve(f"openspiel:{spec}", "rm+", 200)
+    assert result.game.description == f"openspiel:{spec}"
+    theirs = exploitability.nash_conv(pyspiel.load_game(spec), result.to_openspiel_policy())
+    assert theirs == pytest.approx(result.newest_metrics["nash_conv"], abs=1e-12)
+    tree = "turn_based_simultaneous_game(game=goofspiel(num_cards=3,imp_info=True))"
+    assert load_game(f"openspiel:{tree}").description == f"openspiel:{tree}"
+    assert rmviz.solve(f"openspiel:{tree}", "cfr", 5).to_openspiel_policy() is not None
 
 
 def test_a_tree_s_move_labels_of_several_lines_are_put_on_one():
