@@ -23,6 +23,7 @@ from rmviz.present.definitions import (
     JOINT_COLOURMAP,
     TEXT_COLOUR,
     player_colour,
+    shown_names,
 )
 from rmviz.present.panels import (
     PROBABILITY_TICKS,
@@ -244,7 +245,7 @@ def draw_simplex(target: Target, run: RunData, style: Style) -> None:
     averages = last_averages(columns, game.num_actions)
     for i, ax in zip(players, axes, strict=True):
         face = simplex_face(game.num_actions[i], run.faces.get(i), averages[i])
-        names = [game.action_names[i][a] for a in face]
+        names = [shown_names(game.action_names[i])[a] for a in face]
         # the top corner's label sits above the triangle: the title clears it at any size
         ax.set_title(face_title(game, i, face, "\n"), color=player_colour(i), pad=6 + 1.4 * style.small)
         ax.set_aspect("equal", adjustable="datalim")  # the box keeps its layout, the data fit in
@@ -325,8 +326,8 @@ def square_panel(ax: Axes, run: RunData, style: Style, title: str = "") -> None:
     ax.set_ylim(-0.03, 1.03)
     ax.set_xticks(PROBABILITY_TICKS)  # the strategy panels' (and the window's square's)
     ax.set_yticks(PROBABILITY_TICKS)
-    ax.set_xlabel(f"P({game.player_names[0]} plays {game.action_names[0][0]})")
-    ax.set_ylabel(f"P({game.player_names[1]} plays {game.action_names[1][0]})")
+    ax.set_xlabel(f"P({game.player_names[0]} plays {shown_names(game.action_names[0])[0]})")
+    ax.set_ylabel(f"P({game.player_names[1]} plays {shown_names(game.action_names[1])[0]})")
     if title:
         ax.set_title(title)
 
@@ -364,9 +365,10 @@ def draw_joint(target: Target, run: RunData, style: Style) -> None:
     ax.grid(False)
     # long names slanted from 5 columns on; names of one or two characters ("1" to "30")
     # stay upright, thinned like the rows' to keep apart (style.finish)
-    upright = cols <= 4 or max(len(name) for name in game.action_names[1]) <= SHORT_NAME
-    category_ticks(ax, "x", game.action_names[1], rotation=0 if upright else 45)
-    category_ticks(ax, "y", game.action_names[0])
+    rows_named, columns_named = (shown_names(names) for names in game.action_names[:2])
+    upright = cols <= 4 or max(len(name) for name in columns_named) <= SHORT_NAME
+    category_ticks(ax, "x", columns_named, rotation=0 if upright else 45)
+    category_ticks(ax, "y", rows_named)
     ax.tick_params(length=0)
     ax.xaxis.set_ticks_position("top")
     ax.xaxis.set_label_position("top")

@@ -30,6 +30,7 @@ import itertools
 import math
 import os
 import random
+import re
 import sys
 import time
 from array import array
@@ -169,7 +170,8 @@ def normal_form_of(
         payoffs[k] = child.returns()
     names, title = _names_and_title(game)
     action_names = tuple(
-        tuple(map(_one_line, _labels(state, player, moves))) for player, moves in enumerate(actions)
+        tuple(_move_name(label) for label in _labels(state, player, moves))
+        for player, moves in enumerate(actions)
     )
     try:
         return NormalFormGame(
@@ -290,7 +292,7 @@ def _walk(game: Any, spec: str, max_nodes: int, progress: Progress | None) -> Ex
     builder = FlatTreeBuilder(n)
     with no_cycle_collection():
         codes, payoffs, pairs = _walk_records(game, builder, spec, max_nodes, progress)
-    builder.relabel_moves(_one_line)  # once per distinct move list, not per history
+    builder.relabel_moves(_move_name)  # once per distinct move list, not per history
     _records(builder, np.frombuffer(codes, dtype=np.int32), pairs, np.frombuffer(payoffs).reshape(-1, n))
     return _finished(builder, game, spec)
 
@@ -303,6 +305,25 @@ def _finished(builder: FlatTreeBuilder, game: Any, spec: str) -> ExtensiveFormGa
         return ExtensiveFormGame.from_flat(builder.finish(), names, title, _source(spec))
     except GameError as error:
         raise GameError(f"{spec!r}: {error}") from None
+
+
+STRATEGY_PART = re.compile(r"(.*?)\s+---\s+action = (\S+)")  # "0pb  ---  action = 1"
+
+
+def _move_name(label: str) -> str:
+    """An action string as rmviz names the move: on one line (:func:`_one_line`), a pure
+    strategy of several lines shortened (:func:`_strategy_name`)."""
+    return _strategy_name(_one_line(label))
+
+
+def _strategy_name(label: str) -> str:
+    """A pure strategy as normal_form_extensive_game writes it, a line per information set
+    (``0  ---  action = 0 | 0pb  ---  action = 1 | ...``: 110 characters for Kuhn poker),
+    as ``0:0 0pb:1 ...`` (29); any other label as it is."""
+    parts = [STRATEGY_PART.fullmatch(part) for part in label.split(" | ")]
+    if not all(parts):
+        return label
+    return " ".join(f"{m[1]}:{m[2]}" for m in parts if m is not None)
 
 
 def _source(spec: str) -> str:

@@ -44,6 +44,27 @@ PANELS = ("strategies", "gaps", "regrets", "welfare")
 FIGURE_NAMES = (*PANELS, "simplex", "joint", "dashboard", "compare", "tree", "tikz")
 
 
+NAME_CHARS = 16
+"""The most characters of an action's name as plots, choosers and figures draw it
+(:func:`shown_names`); the editor and the choosers' tooltips keep the whole name."""
+
+
+@cache
+def shown_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """A player's action names as drawn: runs of white space made one space, and a name of
+    more than :data:`NAME_CHARS` characters cut in the middle (``strategy…ve name``: OpenSpiel's
+    normal-form strategies ran to 110 characters, and a
+    window showing them whole was 5,011 pixels wide); where cutting makes two names alike,
+    each cut name starts with its number (``12: ...``)."""
+    tail = (NAME_CHARS - 1) // 2
+    head = NAME_CHARS - 1 - tail
+    plain = [" ".join(name.split()) for name in names]
+    cut = [n if len(n) <= NAME_CHARS else f"{n[:head].rstrip()}…{n[-tail:].lstrip()}" for n in plain]
+    if len(set(cut)) < len(cut):
+        cut = [c if c == n else f"{k + 1}: {c}" for k, (c, n) in enumerate(zip(cut, plain, strict=True))]
+    return tuple(cut)
+
+
 def player_colour(player: int) -> str:
     return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
 

@@ -32,6 +32,7 @@ from rmviz.present.definitions import (
     action_colour,
     gap_curves,
     player_colour,
+    shown_names,
 )
 from rmviz.solvers.columns import MAX_TRACED_SLOTS, Column
 from rmviz.solvers.scale import VALUE_NOISE
@@ -414,7 +415,7 @@ def matrix_panels(
     per player up to :data:`MAX_PLAYERS`; the others one each; ``last``: the gaps of the
     last iterate too); of a player with too many actions, those most played at the last
     iteration of ``table`` (the run's trace: :func:`shown_actions`)."""
-    players, actions = game.player_names, game.action_names
+    players, actions = game.player_names, tuple(map(shown_names, game.action_names))
     averages = last_averages(None if table is None else table.columns, [len(a) for a in actions])
     build = {
         "strategies": lambda: [

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rmviz.present.definitions import shown_names
 from rmviz.present.panels import MAX_PLAYERS, most_played
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def face_title(game: NormalFormGame, player: int, face: tuple[int, ...], gap: st
     drawn after ``gap`` (a new line on paper, a space live)."""
     if game.num_actions[player] <= 3:
         return game.player_names[player]
-    names = ", ".join(game.action_names[player][a] for a in face)
+    names = ", ".join(shown_names(game.action_names[player])[a] for a in face)
     return f"{game.player_names[player]}{gap}(face {names} of {game.num_actions[player]})"
 
 

@@ -61,6 +61,7 @@ def test_a_pyspiel_object_and_the_normal_form_of_a_tree_are_matrix_games():
     kuhn = load_game("openspiel:normal_form_extensive_game(game=kuhn_poker())")
     assert isinstance(kuhn, NormalFormGame) and kuhn.num_actions == (64, 64)
     assert not any("\n" in name for names in kuhn.action_names for name in names)  # several lines each
+    assert kuhn.action_names[0][:2] == ("0:0 0pb:0 1:0 1pb:0 2:0 2pb:0", "0:1 0pb:0 1:0 1pb:0 2:0 2pb:0")
     value, _, _ = zero_sum_equilibrium(kuhn.payoffs[0])
     assert value == pytest.approx(-1 / 18, abs=1e-9)  # Kuhn poker's value for the first player
     assert game_kind("openspiel:kuhn_poker") == "tree"

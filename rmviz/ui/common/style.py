@@ -164,6 +164,8 @@ def _fit_title(label: pg.LabelItem, event: object) -> None:
     if label.width() <= 0:
         return
     room = label.width() - 2 * item.document().documentMargin()  # the text item's margins
+    if room <= 0:  # a panel squeezed to nothing: no text fits (the elided text is empty)
+        return
     if "<" in whole:  # scaled about its centre, where the label put it: no new layout
         wide = item.boundingRect().width()
     else:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from rmviz.games.normal_form import NormalFormGame
+from rmviz.present.definitions import shown_names
 from rmviz.present.dynamics import STEP_CHOICES
 from rmviz.runner.trace import TraceData
 from rmviz.solvers.columns import Column
@@ -234,6 +235,9 @@ class FieldControls(QWidget):
         self.changed.emit()
 
 
+CHOOSER_CHARS = 6  # the fewest characters of an action a face chooser shows
+
+
 class FaceSelector(QWidget):
     """The face of a player's simplex drawn: three actions, one per corner, each chosen from
     all the player's actions (a list of every triple stopped at the tenth action: a 30x30
@@ -250,8 +254,13 @@ class FaceSelector(QWidget):
         self.corners = []
         for corner in range(3):
             combo = QComboBox()
-            for a, name in enumerate(actions):
+            # as wide as the row gives it (a name's whole width made a window of 6 choosers
+            # of 30-character names 2,053 pixels wide at --size 1280x720), CHOOSER_CHARS at least
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(CHOOSER_CHARS)
+            for a, (name, whole) in enumerate(zip(shown_names(actions), actions, strict=True)):
                 combo.addItem(name, a)
+                combo.setItemData(a, whole, Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(corner)
             combo.setToolTip(f"the action at corner {corner + 1} of {player}'s triangle")
             combo.currentIndexChanged.connect(lambda index, c=corner: self._picked(c, index))

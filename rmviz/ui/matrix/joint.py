@@ -17,6 +17,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.numbers import format_number
+from rmviz.present.definitions import shown_names
 from rmviz.present.ticks import CATEGORY_STRIDES, every_kth
 from rmviz.ui.common.plot_layout import PlotLayout
 from rmviz.ui.common.style import style_plot
@@ -106,8 +107,8 @@ class JointView(PlotLayout):
             return
         box = self.plot.vb.boundingRect()
         for name, names, length, across in (
-            ("left", self.game.action_names[0], box.height(), False),
-            ("bottom", self.game.action_names[1], box.width(), True),
+            ("left", shown_names(self.game.action_names[0]), box.height(), False),
+            ("bottom", shown_names(self.game.action_names[1]), box.width(), True),
         ):
             axis = self.plot.getAxis(name)
             font = axis.style.get("tickFont") or QFont()

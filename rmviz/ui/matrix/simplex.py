@@ -35,7 +35,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 
 from rmviz.games.normal_form import NormalFormGame
 from rmviz.present import dynamics
-from rmviz.present.definitions import EQUILIBRIUM_COLOUR, FRAME_COLOUR, player_colour
+from rmviz.present.definitions import EQUILIBRIUM_COLOUR, FRAME_COLOUR, player_colour, shown_names
 from rmviz.present.panels import MAX_PLAYERS, PROBABILITY_TICKS, average_columns, last_averages
 from rmviz.present.simplex import (
     ARROW_COLOUR,
@@ -305,7 +305,7 @@ class SimplexView(PlotLayout):
                 plot, face_title(self.game, player, self.face(player), " "), self.scale, player_colour(player)
             )
             for text, action in zip(corners, self.face(player), strict=True):
-                text.setText(self.game.action_names[player][action])
+                text.setText(shown_names(self.game.action_names[player])[action])
             fit_face(plot.vb, corners, NAME_CLEAR * self.scale)
         self.set_equilibrium(self.equilibrium)
 
@@ -420,8 +420,8 @@ class SimplexView(PlotLayout):
         plot = self.addPlot()
         style_plot(
             plot,
-            f"P({game.player_names[0]}: {game.action_names[0][0]}) across, "
-            f"P({game.player_names[1]}: {game.action_names[1][0]}) up",
+            f"P({game.player_names[0]}: {shown_names(game.action_names[0])[0]}) across, "
+            f"P({game.player_names[1]}: {shown_names(game.action_names[1])[0]}) up",
             self.scale,
         )
         plot.setAspectLocked(True)
@@ -442,7 +442,7 @@ class SimplexView(PlotLayout):
 
     def _panel(self, game: NormalFormGame, player: int) -> None:
         face = self.face(player)
-        actions = [game.action_names[player][a] for a in face]
+        actions = [shown_names(game.action_names[player])[a] for a in face]
         plot = self.addPlot()
         # in the player's colour, as the figures' (and the path's): in the text's grey, "Row"
         # over the top corner's "Scissors" read as one label
