@@ -55,7 +55,7 @@ ZERO_NOTE = f" ({ZERO_MARK}: drops to 0)"  # the title's note while a panel show
 PROBABILITY_RANGE = (-0.1, 1.1)  # room for the labels at the ends (pyqtgraph drops those it would cut)
 X_STEP = 0.1  # the iteration axis's end, in decades
 LEVEL_WIDTH = 0.75  # a reference level's width, relative to a curve's
-NO_GAPS = "every distance is 0 at every iteration recorded\n(an equilibrium from the start)"
+NO_GAPS = "every distance is 0\nat every iteration recorded\n(an equilibrium from the start)"
 NOT_TRACED = (  # a bigger tree traces the sets nearest the root (CompiledTree.traced_infoset)
     f"not traced: on a tree of over {MAX_TRACED_SLOTS:,} moves,\n"
     "runs trace the information sets nearest the root"

@@ -322,7 +322,18 @@ class PanelPlot:
             size = f"{8 * self._scale:.0f}pt"
             self.note = pg.LabelItem(text, parent=self.plot.vb, color=FRAME_COLOUR, size=size)
             self.note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
+            self.plot.vb.sigResized.connect(self._fit_note)
+            self._fit_note()
         self.note.setVisible(empty)
+
+    def _fit_note(self, *_: object) -> None:
+        """The note as large as the plot's width lets it be (its lines ran past a narrow
+        panel's left edge: "ery distance is 0 at every iteration record"), at most its size."""
+        assert self.note is not None
+        item, room = self.note.item, self.plot.vb.width()
+        wide = item.boundingRect().width()
+        item.setTransformOriginPoint(item.boundingRect().center())
+        item.setScale(1.0 if wide <= room or wide <= 0 else max(0.0, room / wide))
 
     def _thinned(self, table: Table, thin: bool) -> Table:
         rows = live_points(table.iterations) if thin else slice(None)

@@ -176,3 +176,28 @@ def test_a_short_plot_lays_its_legend_out_in_columns(qtbot):
     assert plot.legend.boundingRect().height() <= plot.plot.vb.height()
     view.resize(600, 700)
     qtbot.waitUntil(lambda: plot.legend.columnCount == 1)
+
+
+def test_a_note_in_a_narrow_panel_fits_its_width(qtbot):
+    """The distances of a run that starts at an equilibrium are all 0: the panel says so in
+    its middle, and at 1280x720 (a panel ~220 pixels wide) the lines ran past its left edge
+    ("ery distance is 0 at every iteration record"). The note now fits the plot's width."""
+    from rmviz.present.panels import NO_GAPS, gap_panel
+    from rmviz.solvers.registry import MATRIX
+
+    view = PlotLayout()
+    qtbot.addWidget(view)
+    panel = gap_panel(MATRIX, True, True)
+    assert panel.empty == NO_GAPS
+    plot = PanelPlot(view.ci, panel, 0, 0, scale=1.5)
+    columns = {line.column: np.zeros(10) for line in panel.lines}
+    plot.update({None: TraceData(np.arange(1, 11), columns)})
+    assert plot.note is not None and plot.note.isVisible()
+    for width in (200, 900):
+        view.resize(width, 300)
+        view.show()
+        qtbot.waitUntil(lambda w=width: abs(plot.plot.vb.width() - (w - 60)) < 60)
+        box = plot.note.item.mapRectToScene(plot.note.item.boundingRect())
+        room = plot.plot.vb.sceneBoundingRect()
+        assert room.left() - 1 <= box.left() and box.right() <= room.right() + 1, (width, box, room)
+    assert plot.note.item.scale() == 1.0  # room enough: its own size
