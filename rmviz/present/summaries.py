@@ -9,7 +9,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from rmviz.numbers import format_number
+from rmviz.present.panels import shown_actions
 from rmviz.solvers.jit import SHORT_RUN
 from rmviz.solvers.scale import largest_payoff, reported_values
 
@@ -45,7 +48,10 @@ def matrix_summary(report: dict[str, Any], game: NormalFormGame) -> str:
     for i, (name, actions) in enumerate(zip(game.player_names, game.action_names, strict=True)):
         parts.append(f"{name}  (payoff of the average profile {format_number(report['value'][i], '.6g')})\n")
         width = max(len(a) for a in actions)
-        shown = list(enumerate(actions))[:12]
+        # of many actions the most played, as the window and the figures draw them
+        shown = [
+            (a, actions[a]) for a in shown_actions(len(actions), np.asarray(report["average_strategy"][i]))
+        ]
         for a, action in shown:
             avg = report["average_strategy"][i][a]
             cur = report["current_strategy"][i][a]
@@ -53,7 +59,7 @@ def matrix_summary(report: dict[str, Any], game: NormalFormGame) -> str:
             avg_text, cur_text = format_number(avg, "8.4f"), format_number(cur, "8.4f")
             parts.append(f"  {action:<{width}}  average {avg_text}  current {cur_text}  {bar}\n")
         if len(actions) > len(shown):
-            parts.append(f"  ... {len(actions) - len(shown)} more actions (use --json)\n")
+            parts.append(f"  ... the {len(actions) - len(shown)} actions played less (use --json)\n")
     parts.append("\n")
     rows = [
         ("exploitability (NashConv/n)", report["exploitability"]),

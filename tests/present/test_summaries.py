@@ -63,3 +63,29 @@ def test_the_tree_summary_shows_24_information_sets():
     assert "  ... 6 more information sets (use --json)\n" in text
     assert "  value of the average profile   A 0.5, B -0.5\n" in text
     assert text.endswith("  regret bound sum_I R+/T        1\n")
+
+
+def test_a_player_of_many_actions_lists_the_most_played_as_the_window_does():
+    """Blotto's 66 strategies were listed in index order, the first 12 mostly at 0.0000,
+    the ones played left out; the summary lists the most played (panels.shown_actions, the
+    window's and the figures' rule), most played first."""
+    import json
+
+    import numpy as np
+
+    import rmviz
+    from rmviz.present.panels import MAX_ACTIONS, most_played
+
+    rng = np.random.default_rng(3)
+    payoffs = rng.normal(size=(30, 30))
+    game = rmviz.game(payoffs, actions=[[f"a{k}" for k in range(30)]] * 2, title="thirty")
+    result = rmviz.solve(game, "rm+", 500)
+    report = json.loads(json.dumps(result.report()))
+    report |= {"title": "thirty", "seconds": 0.1, "iterations_per_second": 5000.0}  # the CLI's own
+    lines = matrix_summary(report, game).splitlines()
+    listed = [line.split()[0] for line in lines if line.startswith("  a")]
+    expected = [
+        f"a{k}" for p in range(2) for k in most_played(np.array(report["average_strategy"][p]), MAX_ACTIONS)
+    ]
+    assert listed == expected and len(listed) == 2 * MAX_ACTIONS
+    assert lines.count("  ... the 20 actions played less (use --json)") == 2
