@@ -131,6 +131,9 @@ class JointView(PlotLayout):
         """Draw the joint distribution (``None``: not tracked for this run)."""
         if self.image is None or self.plot is None:
             return
+        tracked = joint is not None
+        for side in ("left", "bottom"):  # an empty plot's action ticks read as a heatmap's
+            self.plot.showAxis(side, tracked)
         if joint is None:  # an empty heatmap under the title read as "nothing played"
             self.image.clear()
             self.plot.setTitle("joint distribution: not tracked")
