@@ -244,7 +244,8 @@ class _Scale:
         self.marker = 1.6 * font  # a decision node's diameter in points
 
     def marker_box(self, x: float, y: float) -> Box:
-        """The box of a node's marker at (x, y)."""
+        """The box of a node's marker at (x, y), its outline's stroke included (:func:`_node`
+        draws the marker that much smaller: the stroke's outer half touched the labels)."""
         half = self.marker / 2
         return Box(x - half / self.across, y - half / self.up, x + half / self.across, y + half / self.up)
 
@@ -273,15 +274,17 @@ class _Scale:
 
 
 MIN_POINTS = 4.0  # the labels' smallest font (a wide tree in a beamer frame's width)
+MARKER_EDGE = 1.0  # points: a chance or decision node's outline, half of it outside its size
+OUTLINE: dict[str, Any] = {"markeredgecolor": "#222222", "markeredgewidth": MARKER_EDGE, "zorder": 4}
 TEXT: dict[str, Any] = {"zorder": 4, "clip_on": False, "in_layout": False}
 
 
 def _node(ax: Axes, tree: CompiledTree, h: int, at: tuple[float, float], scale: _Scale) -> None:
     kind, (x, y), marker = int(tree.kind[h]), at, scale.marker
     if kind == 0:
-        ax.plot(x, y, "D", color=CHANCE_COLOUR, markersize=marker * 0.9, markeredgecolor="#222222", zorder=4)
+        ax.plot(x, y, "D", color=CHANCE_COLOUR, markersize=marker * 0.9 - MARKER_EDGE, **OUTLINE)
     elif kind == 1:
         colour = player_colour(int(tree.player[h]))
-        ax.plot(x, y, "o", color=colour, markersize=marker, markeredgecolor="#222222", zorder=4)
+        ax.plot(x, y, "o", color=colour, markersize=marker - MARKER_EDGE, **OUTLINE)
     else:
         ax.plot(x, y, "s", color=TERMINAL_COLOUR, markersize=marker * 0.6, zorder=4)
