@@ -6,7 +6,7 @@ dashes, axis scales, ranges and tick rules (decade labels: :func:`.style.finish`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -36,8 +36,17 @@ if TYPE_CHECKING:
 DROP_SIZE, DROP_Z = 3.5, 3.0  # a drop's mark, in line widths; above the curves (2)
 
 
-def draw_line(ax: Axes, x: np.ndarray, y: np.ndarray, line: Line, style: Style, label: bool = True) -> None:
-    """One :class:`Line` at the style's width."""
+def draw_line(
+    ax: Axes,
+    x: np.ndarray,
+    y: np.ndarray,
+    line: Line,
+    style: Style,
+    label: bool = True,
+    own_key: bool = False,
+) -> None:
+    """One :class:`Line` at the style's width; keyed by its label when ``label`` and the line
+    is keyed one by one, or ``own_key`` (a line keyed with others whose others are not drawn)."""
     ax.plot(
         x,
         y,
@@ -45,7 +54,7 @@ def draw_line(ax: Axes, x: np.ndarray, y: np.ndarray, line: Line, style: Style, 
         linewidth=style.line_width * line.width,
         linestyle=line.dash,
         alpha=line.alpha,
-        label=line.tex if label and line.legend else None,
+        label=line.tex if label and (line.legend or own_key) else None,
     )
 
 
@@ -97,14 +106,18 @@ def draw_panel(
     ends = []
     drawn = dropped = False
     keyed = panel.key in ("below", "names")  # each line in the legend
+    found_all = {line: points(panel, line, tables, scale) for line in panel.lines}
+    shown = [line for line, found in found_all.items() if found is not None and found[0].size]
+    # a last iterate's line is keyed with the others by the panel's key, in its average's
+    # colour: where that average is not drawn (blotto's untracked CE gap), it keys itself
+    colours = {line.colour for line in shown if line.legend}
     for k, line in enumerate(panel.lines):
         dropped |= mark_drops(ax, drops(panel, line, tables), line, style, len(panel.lines) - k)
-        found = points(panel, line, tables, scale)
-        if found is None or not found[0].size:
+        if line not in shown:
             continue
-        x, y = found
+        x, y = cast("tuple[np.ndarray, np.ndarray]", found_all[line])
         drawn = True
-        draw_line(ax, x, y, line, style, label=keyed)
+        draw_line(ax, x, y, line, style, label=keyed, own_key=line.colour not in colours)
         if panel.key == "ends" and line.legend:
             ends.append((line.label, x[-1], y[-1], line.colour))
     if drawn and panel.key == "players":

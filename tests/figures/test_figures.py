@@ -277,3 +277,20 @@ def test_the_joint_heatmaps_colour_bar_is_as_tall_as_its_cells(name, game):
     cells, scale = heatmap.get_position(), bar.get_position()
     assert (scale.y0, scale.y1) == pytest.approx((cells.y0, cells.y1), abs=1e-6)
     assert scale.x0 > cells.x1  # beside the cells, not over them
+
+
+def test_a_last_iterate_drawn_without_its_average_keys_itself():
+    """70x70 is above the CE gap's default tracking: its average is not drawn, the last
+    iterate's is, faint, in the CE gap's colour, and the legend named no CE gap at all (a
+    trial read the teal curve as unexplained). It keys itself then; drawn beside its average,
+    the panel's one "faint: last iterate" key still stands for it."""
+    from rmviz.games.generators import random_game
+
+    def keys(shape):
+        fig = make_figure("gaps", record(random_game("zero-sum", shape, seed=1), "rm", iterations=50))
+        return [t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+
+    big, small = keys((70, 70)), keys((10, 10))
+    assert "CE gap, last iterate" in big and "CE gap" not in big
+    assert "CE gap" in small and not any("last iterate" in key and "," in key for key in small)
+    assert "faint: last iterate" in big and "faint: last iterate" in small
