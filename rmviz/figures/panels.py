@@ -6,7 +6,7 @@ dashes, axis scales, ranges and tick rules (decade labels: :func:`.style.finish`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -106,8 +106,11 @@ def draw_panel(
     ends = []
     drawn = dropped = False
     keyed = panel.key in ("below", "names")  # each line in the legend
-    found_all = {line: points(panel, line, tables, scale) for line in panel.lines}
-    shown = [line for line, found in found_all.items() if found is not None and found[0].size]
+    shown = {
+        line: found
+        for line in panel.lines
+        if (found := points(panel, line, tables, scale)) is not None and found[0].size
+    }
     # a last iterate's line is keyed with the others by the panel's key, in its average's
     # colour: where that average is not drawn (blotto's untracked CE gap), it keys itself
     colours = {line.colour for line in shown if line.legend}
@@ -115,7 +118,7 @@ def draw_panel(
         dropped |= mark_drops(ax, drops(panel, line, tables), line, style, len(panel.lines) - k)
         if line not in shown:
             continue
-        x, y = cast("tuple[np.ndarray, np.ndarray]", found_all[line])
+        x, y = shown[line]
         drawn = True
         draw_line(ax, x, y, line, style, label=keyed, own_key=line.colour not in colours)
         if panel.key == "ends" and line.legend:

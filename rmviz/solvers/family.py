@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -175,7 +176,7 @@ class Family:
         switches of what a run tracks (:attr:`switches`; the report options among them)."""
         return self.choices + self.parameters + self.switches
 
-    @property
+    @functools.cached_property
     def switches(self) -> tuple[str, ...]:
         """The config's switches of what a run tracks, its ``track_*`` fields (matrix games:
         the CE gap and the joint; trees: the correlation gaps), read off the config itself."""

@@ -109,7 +109,7 @@ def solve_zero_sum_tree(
     value, x = _maximin(payoff, constraints[0], constraints[1])
     other_value, y = _maximin(-payoff.T, constraints[1], constraints[0])
     if near is not None:
-        target = realization_plan(tree, near)
+        target = realization_plan(tree, near, passes)
         x = _nearest_plan(payoff, constraints[0], constraints[1], value, _player_plan(tree, target, 0))
         y = _nearest_plan(
             -payoff.T, constraints[1], constraints[0], other_value, _player_plan(tree, target, 1)
@@ -198,12 +198,15 @@ def drawn_reference(
         return None
 
 
-def realization_plan(tree: CompiledTree, strategy: np.ndarray) -> np.ndarray:
+def realization_plan(
+    tree: CompiledTree, strategy: np.ndarray, passes: TreePasses | None = None
+) -> np.ndarray:
     """Each slot's sequence probability under the behaviour ``strategy``: ``x(I a) =
     x(parent(I)) sigma(I, a)``, the empty sequence's 1 (Koller, Megiddo & von Stengel
-    1996); information sets by their own depth, shallowest first."""
+    1996); information sets by their own depth, shallowest first. ``passes``: the tree's,
+    where the caller has them (their parent sequences cost a pass over the tree)."""
     plan = np.ones(tree.n_slots + 1)  # index 0: the empty sequence
-    parent = TreePasses(tree).infoset_parent_sequence + 1
+    parent = (TreePasses(tree) if passes is None else passes).infoset_parent_sequence + 1
     slot_depth = tree.infoset_own_depth[tree.slot_infoset]
     for depth in np.unique(slot_depth):
         slots = np.flatnonzero(slot_depth == depth)

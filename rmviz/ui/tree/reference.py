@@ -60,9 +60,9 @@ class TreeReference:
     def follow(self, game: ExtensiveFormGame, tree: CompiledTree, average: np.ndarray) -> None:
         """Solve again for the equilibrium nearest the run's ``average`` (per slot) when it is
         not the one solved for: at once if the solves have rested :data:`FOLLOW_EVERY`
-        seconds and four times their own time, else when they have (the newest average asked
-        for is kept: a paused run's levels end at its own average). Nothing for a game with
-        no reference (general-sum)."""
+        seconds and five times their own time (:data:`FOLLOW_SHARE`), else when they have
+        (the newest average asked for is kept: a paused run's levels end at its own
+        average). Nothing for a game with no reference (general-sum)."""
         if game is not self.game or (self._solved is game and self.solution is None):
             return
         if self.near is not None and np.array_equal(average, self.near):
